@@ -1,0 +1,17 @@
+// Service worker entry: it only wires listeners. Everything the worker does
+// starts from one of these events, because MV3 may stop the worker whenever
+// it is idle and start it again for the next event.
+import { connect } from "./native.js";
+
+const RECONNECT_ALARM = "browser-bridge-reconnect";
+
+// The alarm wakes a stopped worker (minimum period 30 s) and reconnects; an
+// open native port keeps the worker alive, so normally it finds one open.
+chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === RECONNECT_ALARM) connect();
+});
+chrome.runtime.onStartup.addListener(connect);
+chrome.runtime.onInstalled.addListener(connect);
+
+chrome.alarms.create(RECONNECT_ALARM, { periodInMinutes: 0.5 });
+connect();

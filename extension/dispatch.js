@@ -1,0 +1,48 @@
+// The allow-list of verbs this extension executes. Anything else is refused
+// with unknown_verb: the daemon decides what an action means and may only
+// use these primitives.
+import { BridgeError, Codes, toWireError } from "./protocol.js";
+import * as tabs from "./handlers/tabs.js";
+import * as windows from "./handlers/windows.js";
+import * as groups from "./handlers/groups.js";
+import * as cdp from "./handlers/cdp.js";
+import * as state from "./handlers/state.js";
+
+const verbs = {
+  // Hive-compatible verbs.
+  "context.create": groups.contextCreate,
+  "context.destroy": groups.contextDestroy,
+  "tab.create": tabs.create,
+  "tab.close": tabs.close,
+  "tab.list": tabs.list,
+  "tab.activate": tabs.activate,
+  "cdp.attach": cdp.attach,
+  "cdp.detach": cdp.detach,
+  "cdp": cdp.send,
+  // The bridge's own verbs.
+  "bridge.ping": async () => ({ pong: true }),
+  "browser.state": state.snapshot,
+  "tab.get": tabs.get,
+  "tab.navigate": tabs.navigate,
+  "tab.waitLoad": tabs.waitForLoad,
+  "tab.group": groups.group,
+  "window.create": windows.create,
+  "window.close": windows.close,
+};
+
+// dispatch runs one message and returns the reply to send.
+export async function dispatch(msg) {
+  const id = msg && msg.id;
+  try {
+    if (!msg || typeof msg.type !== "string") {
+      throw new BridgeError(Codes.invalidArgument, "message has no type");
+    }
+    const fn = Object.hasOwn(verbs, msg.type) ? verbs[msg.type] : undefined;
+    if (!fn) {
+      throw new BridgeError(Codes.unknownVerb, `unknown command type "${msg.type}": the extension and the browser-bridge binary are out of step; update both`);
+    }
+    return { id, result: (await fn(msg)) ?? {} };
+  } catch (err) {
+    return { id, error: toWireError(err) };
+  }
+}

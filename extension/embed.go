@@ -1,0 +1,47 @@
+// Package extension embeds the Manifest V3 extension so that one binary
+// carries it; launch and install write it out for Chrome to load unpacked.
+package extension
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+//go:embed manifest.json *.js handlers/*.js
+var files embed.FS
+
+// FS returns the extension's files.
+func FS() fs.FS { return files }
+
+// WriteTo writes the extension into dir, replacing what an earlier version
+// left there, and returns dir. Files are written fresh so that Chrome
+// loading the folder always sees one consistent version.
+func WriteTo(dir string) error {
+	// Only ever clear a folder that holds an extension (or nothing): dir
+	// may come from a flag, and a typo must not wipe someone's files.
+	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
+		if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
+			return fmt.Errorf("%s is not empty and holds no extension; choose an empty folder", dir)
+		}
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("clearing %s: %w", dir, err)
+	}
+	return fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+}

@@ -1,0 +1,85 @@
+package extension
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/version"
+)
+
+func TestManifestMatchesBinary(t *testing.T) {
+	b, err := fs.ReadFile(FS(), "manifest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Version     string   `json:"version"`
+		Incognito   string   `json:"incognito"`
+		Permissions []string `json:"permissions"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Version != version.Version {
+		t.Errorf("manifest version %q, binary %q", m.Version, version.Version)
+	}
+	if m.Incognito != "spanning" {
+		t.Errorf("incognito %q, want spanning", m.Incognito)
+	}
+	for _, p := range m.Permissions {
+		if p == "cookies" || p == "history" {
+			t.Errorf("permission %q must not be requested", p)
+		}
+	}
+	js, _ := fs.ReadFile(FS(), "protocol.js")
+	if !strings.Contains(string(js), "PROTOCOL_VERSION = 1;") || protocol.Version != 1 {
+		t.Error("protocol.js and internal/protocol disagree on the protocol version")
+	}
+	if !strings.Contains(string(js), `"`+protocol.NativeHostName+`"`) {
+		t.Error("protocol.js names another native host")
+	}
+}
+
+// Every relative import of the extension must be embedded, or Chrome fails
+// to load the service worker.
+func TestImportsAreEmbedded(t *testing.T) {
+	re := regexp.MustCompile(`from "(\./[^"]+|\.\./[^"]+)"`)
+	fs.WalkDir(FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if !strings.HasSuffix(p, ".js") {
+			return nil
+		}
+		b, _ := fs.ReadFile(FS(), p)
+		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+			target := filepath.ToSlash(filepath.Clean(filepath.Join(filepath.Dir(p), m[1])))
+			if _, err := fs.Stat(FS(), target); err != nil {
+				t.Errorf("%s imports %s, which is not embedded", p, m[1])
+			}
+		}
+		return nil
+	})
+}
+
+func TestWriteTo(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ext")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "stale.js"), nil, 0o644)
+	if err := WriteTo(dir); err == nil {
+		t.Fatal("cleared a folder that holds no extension")
+	}
+	os.WriteFile(filepath.Join(dir, "manifest.json"), nil, 0o644)
+	if err := WriteTo(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "handlers", "tabs.js")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "stale.js")); err == nil {
+		t.Fatal("a stale file from an earlier version survived")
+	}
+}

@@ -1,0 +1,40 @@
+// Tab groups: the bridge's own tab.group and Hive's context.create/destroy
+// (one labelled group per agent).
+import { BridgeError, Codes } from "../protocol.js";
+import { intArg } from "./tabinfo.js";
+
+const COLORS = ["grey", "blue", "red", "yellow", "green", "pink", "purple", "cyan", "orange"];
+
+// group adds tabs to groupId, or to a new group in windowId, and labels it.
+export async function group(msg) {
+  const tabIds = Array.isArray(msg.tabIds) ? msg.tabIds : [intArg(msg, "tabId")];
+  const opts = { tabIds };
+  if (Number.isInteger(msg.groupId) && msg.groupId >= 0) opts.groupId = msg.groupId;
+  else if (Number.isInteger(msg.windowId)) opts.createProperties = { windowId: msg.windowId };
+  const groupId = await chrome.tabs.group(opts);
+  const update = {};
+  if (typeof msg.title === "string") update.title = msg.title;
+  if (msg.color !== undefined) {
+    if (!COLORS.includes(msg.color)) throw new BridgeError(Codes.invalidArgument, `color must be one of ${COLORS.join(", ")}`);
+    update.color = msg.color;
+  }
+  if (Object.keys(update).length) await chrome.tabGroups.update(groupId, update);
+  return { groupId };
+}
+
+export async function contextCreate(msg) {
+  const agentId = String(msg.agentId ?? "agent");
+  const tab = await chrome.tabs.create({ active: false });
+  const groupId = await chrome.tabs.group({ tabIds: [tab.id] });
+  let h = 0;
+  for (const c of agentId) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  await chrome.tabGroups.update(groupId, { title: agentId, color: COLORS[h % COLORS.length] });
+  return { groupId, tabId: tab.id };
+}
+
+export async function contextDestroy(msg) {
+  const groupId = intArg(msg, "groupId");
+  const tabs = await chrome.tabs.query({ groupId });
+  if (tabs.length) await chrome.tabs.remove(tabs.map((t) => t.id));
+  return { ok: true, closedTabs: tabs.length };
+}

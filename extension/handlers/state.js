@@ -1,0 +1,21 @@
+// browser.state: every normal window and its tabs, for status and for the
+// daemon's reconciliation of its owned-tab registry.
+import { info } from "./tabinfo.js";
+
+export async function snapshot() {
+  const [wins, focused, incognitoAllowed] = await Promise.all([
+    chrome.windows.getAll({ populate: true, windowTypes: ["normal", "popup"] }),
+    chrome.windows.getLastFocused({ windowTypes: ["normal", "popup"] }).catch(() => null),
+    chrome.extension.isAllowedIncognitoAccess(),
+  ]);
+  return {
+    lastFocusedWindowId: focused ? focused.id : -1,
+    incognitoAllowed,
+    windows: wins.map((w) => ({
+      windowId: w.id,
+      incognito: w.incognito,
+      focused: w.focused,
+      tabs: (w.tabs || []).map(info),
+    })),
+  };
+}

@@ -1,0 +1,61 @@
+// Shared helpers for tab results and load waits.
+import { BridgeError, Codes } from "../protocol.js";
+
+// info is the shape every tab result uses.
+export function info(t) {
+  return {
+    tabId: t.id,
+    windowId: t.windowId,
+    url: t.url || t.pendingUrl || "",
+    title: t.title || "",
+    active: !!t.active,
+    groupId: t.groupId ?? -1,
+    incognito: !!t.incognito,
+    status: t.status || "",
+  };
+}
+
+// intArg reads a required integer parameter.
+export function intArg(msg, name) {
+  const v = msg[name];
+  if (!Number.isInteger(v)) throw new BridgeError(Codes.invalidArgument, `${name} must be an integer`);
+  return v;
+}
+
+function loaded(t) {
+  return t.status === "complete" && !t.pendingUrl;
+}
+
+// waitLoad resolves with the tab's info once it has finished loading, or
+// with loaded: false when ms pass first. Meaning (is a timeout an error?)
+// is the daemon's business.
+export function waitLoad(tabId, ms) {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const cleanup = () => {
+      done = true;
+      clearTimeout(timer);
+      chrome.tabs.onUpdated.removeListener(onUpdated);
+      chrome.tabs.onRemoved.removeListener(onRemoved);
+    };
+    const finish = (ok) => {
+      if (done) return;
+      cleanup();
+      chrome.tabs.get(tabId).then((t) => resolve({ ...info(t), loaded: ok }), reject);
+    };
+    const onUpdated = (id, _change, t) => {
+      if (id === tabId && loaded(t)) finish(true);
+    };
+    const onRemoved = (id) => {
+      if (id !== tabId || done) return;
+      cleanup();
+      reject(new BridgeError(Codes.tabNotFound, "the tab was closed while it loaded"));
+    };
+    chrome.tabs.onUpdated.addListener(onUpdated);
+    chrome.tabs.onRemoved.addListener(onRemoved);
+    const timer = setTimeout(() => finish(false), Math.max(0, ms || 0));
+    chrome.tabs.get(tabId).then((t) => { if (loaded(t)) finish(true); }, (err) => {
+      if (!done) { cleanup(); reject(err); }
+    });
+  });
+}

@@ -1,0 +1,55 @@
+// Tab primitives. Hive's tab.create/close/list/activate keep their result
+// shapes; extra fields are a superset.
+import { info, intArg, waitLoad } from "./tabinfo.js";
+
+// create opens a tab (in the background unless active is true), optionally
+// in a window or tab group, and waits for its load when waitMs is given.
+export async function create(msg) {
+  const props = { active: !!msg.active };
+  if (typeof msg.url === "string" && msg.url) props.url = msg.url;
+  if (Number.isInteger(msg.windowId)) props.windowId = msg.windowId;
+  if (Number.isInteger(msg.groupId) && msg.groupId >= 0 && props.windowId === undefined) {
+    props.windowId = (await chrome.tabGroups.get(msg.groupId)).windowId;
+  }
+  const tab = await chrome.tabs.create(props);
+  if (Number.isInteger(msg.groupId) && msg.groupId >= 0) {
+    await chrome.tabs.group({ tabIds: [tab.id], groupId: msg.groupId });
+  }
+  if (msg.waitMs > 0) return waitLoad(tab.id, msg.waitMs);
+  return info(await chrome.tabs.get(tab.id));
+}
+
+export async function close(msg) {
+  const ids = Array.isArray(msg.tabIds) ? msg.tabIds : [intArg(msg, "tabId")];
+  await chrome.tabs.remove(ids);
+  return { ok: true };
+}
+
+export async function list(msg) {
+  const query = Number.isInteger(msg.groupId) ? { groupId: msg.groupId } : {};
+  return { tabs: (await chrome.tabs.query(query)).map(info) };
+}
+
+// activate makes the tab the active one of its window without focusing the
+// window: the user keeps working where they are.
+export async function activate(msg) {
+  await chrome.tabs.update(intArg(msg, "tabId"), { active: true });
+  return { ok: true };
+}
+
+export async function get(msg) {
+  return info(await chrome.tabs.get(intArg(msg, "tabId")));
+}
+
+export async function navigate(msg) {
+  const tabId = intArg(msg, "tabId");
+  await chrome.tabs.update(tabId, { url: msg.url });
+  if (msg.waitMs > 0) return waitLoad(tabId, msg.waitMs);
+  return info(await chrome.tabs.get(tabId));
+}
+
+// waitForLoad waits up to waitMs for the tab to finish loading; the result
+// says loaded: false when it had not.
+export async function waitForLoad(msg) {
+  return waitLoad(intArg(msg, "tabId"), msg.waitMs);
+}

@@ -1,0 +1,33 @@
+// Window primitives.
+import { BridgeError, Codes } from "../protocol.js";
+import { info, intArg, waitLoad } from "./tabinfo.js";
+
+// create opens a normal window, unfocused unless asked, so the user keeps
+// working in their own window.
+export async function create(msg) {
+  const incognito = !!msg.incognito;
+  if (incognito && !(await chrome.extension.isAllowedIncognitoAccess())) {
+    throw notAllowed();
+  }
+  const props = { type: "normal", focused: !!msg.focused, incognito };
+  if (typeof msg.url === "string" && msg.url) props.url = msg.url;
+  if (Number.isInteger(msg.width)) props.width = msg.width;
+  if (Number.isInteger(msg.height)) props.height = msg.height;
+  const w = await chrome.windows.create(props);
+  // Without "Allow in Incognito" Chrome resolves to nothing and the window
+  // is invisible to the extension.
+  if (!w || !w.tabs || !w.tabs.length) throw notAllowed();
+  const tabId = w.tabs[0].id;
+  const t = msg.waitMs > 0 ? await waitLoad(tabId, msg.waitMs) : info(await chrome.tabs.get(tabId));
+  return { ...t, windowId: w.id, incognito: w.incognito };
+}
+
+export async function close(msg) {
+  await chrome.windows.remove(intArg(msg, "windowId"));
+  return { ok: true };
+}
+
+function notAllowed() {
+  return new BridgeError(Codes.incognitoNotAllowed,
+    "the extension may not open incognito windows: open chrome://extensions, Browser Bridge, Details, and turn on \"Allow in Incognito\" (or pass incognito: false)");
+}

@@ -1,0 +1,3 @@
+module github.com/browser-bridge/browser-bridge
+
+go 1.26.8

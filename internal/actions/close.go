@@ -1,0 +1,85 @@
+package actions
+
+import (
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+type closeResult struct {
+	TabID         int    `json:"tabId,omitempty"`
+	URL           string `json:"url,omitempty"`
+	Title         string `json:"title,omitempty"`
+	Workspace     string `json:"workspace,omitempty"`
+	ClosedTabs    []int  `json:"closedTabs"`
+	ClosedWindows []int  `json:"closedWindows,omitempty"`
+}
+
+// closeTabs closes a tab the bridge opened, or with closeWorkspace the
+// workspace's tabs and those of its windows that hold nothing else. It never
+// closes a tab the user opened.
+func closeTabs(r *run) (any, error) {
+	if r.in.CloseWorkspace {
+		return r.closeWorkspace()
+	}
+	if r.in.TabID == nil {
+		return nil, invalid("close needs tabId (a tab the bridge opened) or closeWorkspace: true")
+	}
+	id := *r.in.TabID
+	var t TabInfo
+	if err := r.call("tab.get", map[string]any{"tabId": id}, &t); err != nil {
+		if protocol.CodeOf(err) == protocol.CodeTabNotFound {
+			r.env.Registry.RemoveTab(id)
+		}
+		return nil, err
+	}
+	if _, ok := r.env.Registry.Owned(id); !ok {
+		return nil, protocol.Errorf(protocol.CodeNotOwned, "tab %d was not opened by the bridge, and close only closes the bridge's own tabs; leave it to the user", id)
+	}
+	if err := r.call("tab.close", map[string]any{"tabId": id}, nil); err != nil {
+		return nil, err
+	}
+	r.env.Registry.RemoveTab(id)
+	return closeResult{TabID: id, URL: t.URL, Title: t.Title, ClosedTabs: []int{id}}, nil
+}
+
+func (r *run) closeWorkspace() (any, error) {
+	id := r.workspaceID()
+	reg := r.env.Registry
+	s, err := r.browserState() // also drops registry entries of closed tabs
+	if err != nil {
+		return nil, err
+	}
+	res := closeResult{Workspace: id, ClosedTabs: []int{}}
+	mine := map[int]bool{}
+	for _, t := range reg.Tabs(id) {
+		mine[t.TabID] = true
+	}
+	ws, hasWS := reg.Workspace(id)
+	for _, w := range s.Windows {
+		var owned []int
+		others := 0
+		for _, t := range w.Tabs {
+			if mine[t.TabID] {
+				owned = append(owned, t.TabID)
+			} else {
+				others++
+			}
+		}
+		if len(owned) == 0 {
+			continue
+		}
+		if others == 0 && hasWS && w.WindowID == ws.WindowID {
+			if err := r.call("window.close", map[string]any{"windowId": w.WindowID}, nil); err != nil {
+				return nil, err
+			}
+			res.ClosedWindows = append(res.ClosedWindows, w.WindowID)
+		} else if err := r.call("tab.close", map[string]any{"tabIds": owned}, nil); err != nil {
+			return nil, err
+		}
+		res.ClosedTabs = append(res.ClosedTabs, owned...)
+		for _, t := range owned {
+			reg.RemoveTab(t)
+		}
+	}
+	reg.RemoveWorkspace(id)
+	return res, nil
+}

@@ -1,0 +1,158 @@
+// Package actions says what each action of the use_user_browser tool means,
+// composed from the extension's primitives: which tab or window it targets,
+// what it waits for, and what it returns. The daemon runs it; the MCP server
+// and the CLI only pass inputs in and results out.
+package actions
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// Deadlines of SPEC §1.
+const (
+	DefaultDeadline = 60 * time.Second
+	StatusDeadline  = 5 * time.Second
+	MaxTimeoutMs    = 60000
+)
+
+// Input is the tool input: one object with an action and its parameters.
+// Parameter names are the contract (SPEC §2).
+type Input struct {
+	Action             string `json:"action"`
+	TabID              *int   `json:"tabId,omitempty"`
+	BrowserWorkspaceID string `json:"browserWorkspaceId,omitempty"`
+	RunID              string `json:"runId,omitempty"`
+	TimeoutMs          int    `json:"timeoutMs,omitempty"`
+
+	// open
+	URL       string `json:"url,omitempty"`
+	Target    string `json:"target,omitempty"` // "new" (default) or "current"
+	Incognito *bool  `json:"incognito,omitempty"`
+
+	// close
+	CloseWorkspace bool `json:"closeWorkspace,omitempty"`
+}
+
+// handler runs one action.
+type handler func(r *run) (any, error)
+
+// handlers is the route table of actions.
+var handlers = map[string]handler{
+	"status": status,
+	"open":   open,
+	"close":  closeTabs,
+}
+
+// Names returns the supported actions, sorted.
+func Names() []string {
+	out := make([]string, 0, len(handlers))
+	for k := range handlers {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Parse decodes and checks a tool input. Every failure is invalid_argument
+// with a sentence naming the parameter.
+func Parse(raw []byte) (*Input, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, invalid("the input must be a JSON object such as {\"action\":\"status\"}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var in Input
+	if err := dec.Decode(&in); err != nil {
+		return nil, invalid("%s", describeJSONError(err))
+	}
+	if dec.More() {
+		return nil, invalid("the input has data after its JSON object")
+	}
+	if in.Action == "" {
+		return nil, invalid("action is required: one of %s", strings.Join(Names(), ", "))
+	}
+	if _, ok := handlers[in.Action]; !ok {
+		return nil, invalid("unknown action %q: use one of %s", in.Action, strings.Join(Names(), ", "))
+	}
+	if in.TimeoutMs < 0 {
+		return nil, invalid("timeoutMs must be positive (at most %d)", MaxTimeoutMs)
+	}
+	if in.TabID != nil && *in.TabID < 0 {
+		return nil, invalid("tabId must be a tab ID from status or open")
+	}
+	return &in, nil
+}
+
+// Deadline is how long the action may take end to end.
+func (in *Input) Deadline() time.Duration {
+	d := DefaultDeadline
+	if in.Action == "status" {
+		d = StatusDeadline
+	}
+	if in.TimeoutMs > 0 {
+		d = min(d, time.Duration(min(in.TimeoutMs, MaxTimeoutMs))*time.Millisecond)
+	}
+	return d
+}
+
+func describeJSONError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("parameter %q must be a %s, not a JSON %s", te.Field, jsonKind(te.Type.String()), te.Value)
+	}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "json: unknown field ") {
+		return fmt.Sprintf("unknown parameter %s; check the parameter names of the tool", strings.TrimPrefix(msg, "json: unknown field "))
+	}
+	return "the input is not valid JSON: " + msg
+}
+
+func jsonKind(goType string) string {
+	switch strings.TrimPrefix(goType, "*") {
+	case "int", "int64", "float64":
+		return "number"
+	case "bool":
+		return "boolean"
+	case "string":
+		return "string"
+	}
+	return goType
+}
+
+func invalid(format string, args ...any) error {
+	return protocol.Errorf(protocol.CodeInvalidArgument, format, args...)
+}
+
+// CheckURL accepts http:, https:, file: and about:blank (SPEC §2).
+func CheckURL(s string) error {
+	if s == "" {
+		return invalid("url is required")
+	}
+	if s == "about:blank" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return invalid("url %q does not parse: %v", s, err)
+	}
+	switch u.Scheme {
+	case "http", "https":
+		if u.Host == "" {
+			return invalid("url %q has no host", s)
+		}
+		return nil
+	case "file":
+		return nil
+	}
+	return invalid("url %q is not allowed: use an http, https or file URL, or about:blank", s)
+}

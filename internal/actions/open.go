@@ -1,0 +1,146 @@
+package actions
+
+import (
+	"fmt"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/registry"
+)
+
+// Size of a workspace window (SPEC §3).
+const (
+	windowWidth  = 1280
+	windowHeight = 900
+)
+
+type openResult struct {
+	TabID     int      `json:"tabId"`
+	WindowID  int      `json:"windowId"`
+	URL       string   `json:"url"`
+	Title     string   `json:"title"`
+	Workspace string   `json:"workspace,omitempty"`
+	GroupID   *int     `json:"groupId,omitempty"`
+	Owned     bool     `json:"owned"`
+	Warnings  []string `json:"warnings,omitempty"`
+}
+
+func open(r *run) (any, error) {
+	if err := CheckURL(r.in.URL); err != nil {
+		return nil, err
+	}
+	switch {
+	case r.in.TabID != nil:
+		if r.in.Target != "" {
+			return nil, invalid("give either tabId or target, not both")
+		}
+		return r.navigate(*r.in.TabID)
+	case r.in.Target == "current":
+		t, err := r.pageTab()
+		if err != nil {
+			return nil, err
+		}
+		return r.navigate(t.TabID)
+	case r.in.Target == "" || r.in.Target == "new":
+		return r.openInWorkspace()
+	}
+	return nil, invalid("target %q is not known: use \"new\" (default) or \"current\"", r.in.Target)
+}
+
+// navigate loads the URL in an existing tab.
+func (r *run) navigate(tabID int) (any, error) {
+	var t TabInfo
+	if err := r.call("tab.navigate", map[string]any{"tabId": tabID, "url": r.in.URL, "waitMs": r.loadWait()}, &t); err != nil {
+		return nil, err
+	}
+	_, owned := r.env.Registry.Owned(tabID)
+	return r.result(t, "", nil, owned), nil
+}
+
+// pageTab is the tab a page action targets when no tabId is given: the
+// active tab of an explicit workspace, else of Chrome's current window.
+func (r *run) pageTab() (TabInfo, error) {
+	s, err := r.browserState()
+	if err != nil {
+		return TabInfo{}, err
+	}
+	if id := r.in.BrowserWorkspaceID; id != "" {
+		ws, ok := r.env.Registry.Workspace(id)
+		if !ok {
+			return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "workspace %q has no window; open a page in it first", id)
+		}
+		if t, ok := s.activeTabIn(ws.WindowID); ok {
+			return t, nil
+		}
+	}
+	if t, ok := s.activeTab(); ok {
+		return t, nil
+	}
+	return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "Chrome has no active tab in its current window; pass tabId (see status)")
+}
+
+// openInWorkspace opens a new tab in the workspace's own window, creating
+// the window (unfocused, labelled group) when there is none or when the
+// call asks for another profile (incognito or not) than the window has.
+func (r *run) openInWorkspace() (any, error) {
+	id := r.workspaceID()
+	reg := r.env.Registry
+	ws, ok := reg.Workspace(id)
+	if ok && r.in.Incognito != nil && *r.in.Incognito != ws.Incognito {
+		ok = false // a new window in the wanted profile takes over
+	}
+	var t TabInfo
+	if ok {
+		err := r.call("tab.create", map[string]any{"windowId": ws.WindowID, "url": r.in.URL, "active": true}, &t)
+		if protocol.CodeOf(err) == protocol.CodeTabNotFound {
+			ok = false // the user closed the window
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	if !ok {
+		incognito := r.in.Incognito != nil && *r.in.Incognito
+		params := map[string]any{"url": r.in.URL, "focused": false, "width": windowWidth, "height": windowHeight, "incognito": incognito}
+		if err := r.call("window.create", params, &t); err != nil {
+			return nil, err
+		}
+		ws = registry.Workspace{ID: id, WindowID: t.WindowID, GroupID: -1, Incognito: t.Incognito, Title: workspaceLabel(id), Color: workspaceColor(id)}
+	}
+	reg.AddTab(t.TabID, t.WindowID, id)
+	var warnings []string
+	if err := r.group(&ws, t.TabID); err != nil {
+		warnings = append(warnings, fmt.Sprintf("could not put the tab into the workspace's tab group: %v", err))
+	}
+	reg.SetWorkspace(ws)
+	var loaded TabInfo
+	if err := r.call("tab.waitLoad", map[string]any{"tabId": t.TabID, "waitMs": r.loadWait()}, &loaded); err != nil {
+		return nil, err
+	}
+	g := ws.GroupID
+	return r.result(loaded, id, &g, true, warnings...), nil
+}
+
+// group adds the tab to the workspace's group, making a new group when the
+// old one is gone (the user may ungroup tabs).
+func (r *run) group(ws *registry.Workspace, tabID int) error {
+	var out struct {
+		GroupID int `json:"groupId"`
+	}
+	if ws.GroupID >= 0 {
+		if err := r.call("tab.group", map[string]any{"tabId": tabID, "groupId": ws.GroupID}, &out); err == nil {
+			return nil
+		}
+	}
+	err := r.call("tab.group", map[string]any{"tabId": tabID, "windowId": ws.WindowID, "title": ws.Title, "color": ws.Color}, &out)
+	if err != nil {
+		return err
+	}
+	ws.GroupID = out.GroupID
+	return nil
+}
+
+func (r *run) result(t TabInfo, workspace string, group *int, owned bool, warnings ...string) openResult {
+	if t.Loaded != nil && !*t.Loaded {
+		warnings = append(warnings, "the page had not finished loading before the deadline; it may still be loading")
+	}
+	return openResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Warnings: warnings}
+}

@@ -1,0 +1,81 @@
+package actions
+
+import (
+	"context"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/registry"
+)
+
+// Browser sends one primitive to the extension and decodes its result.
+type Browser interface {
+	Call(ctx context.Context, verb string, params, out any) error
+	// Info describes the connected extension (zero when none is).
+	Info() ExtensionInfo
+	// WaitConnected waits up to d for an extension to connect.
+	WaitConnected(ctx context.Context, d time.Duration) bool
+}
+
+// ExtensionInfo describes the extension on the other end.
+type ExtensionInfo struct {
+	Connected        bool      `json:"connected"`
+	ID               string    `json:"id,omitempty"`
+	Version          string    `json:"version,omitempty"`
+	Protocol         int       `json:"protocol,omitempty"`
+	IncognitoAllowed bool      `json:"incognitoAllowed"`
+	ConnectedAt      time.Time `json:"connectedAt,omitzero"`
+	Mismatch         string    `json:"mismatch,omitempty"`
+}
+
+// Env is what actions run against; the daemon builds one.
+type Env struct {
+	Browser  Browser
+	Registry *registry.Registry
+	// Diagnostics describes the chain for status when no extension is
+	// connected.
+	Diagnostics func() any
+	// Daemon describes the daemon itself (pid, version, uptime).
+	Daemon func() any
+	// Started is when the daemon started.
+	Started time.Time
+}
+
+// run is one action being carried out.
+type run struct {
+	ctx     context.Context
+	env     *Env
+	in      *Input
+	session string
+}
+
+// Run carries out in for the caller's session ("session:<id>").
+func Run(ctx context.Context, env *Env, session string, in *Input) (any, error) {
+	return handlers[in.Action](&run{ctx: ctx, env: env, in: in, session: session})
+}
+
+// call is a shorthand for a primitive on the extension.
+func (r *run) call(verb string, params, out any) error {
+	return r.env.Browser.Call(r.ctx, verb, params, out)
+}
+
+// workspaceID resolves the workspace of the call (SPEC §3): an explicit
+// browserWorkspaceId, else run:<runId>, else the caller's session.
+func (r *run) workspaceID() string {
+	switch {
+	case r.in.BrowserWorkspaceID != "":
+		return r.in.BrowserWorkspaceID
+	case r.in.RunID != "":
+		return "run:" + r.in.RunID
+	}
+	return r.session
+}
+
+// loadWait is how long to wait for a page load within the call's deadline,
+// leaving a moment to answer.
+func (r *run) loadWait() int {
+	d := 30 * time.Second
+	if dl, ok := r.ctx.Deadline(); ok {
+		d = min(d, time.Until(dl)-500*time.Millisecond)
+	}
+	return max(int(d/time.Millisecond), 1)
+}

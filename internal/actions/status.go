@@ -1,0 +1,96 @@
+package actions
+
+import (
+	"time"
+)
+
+// startupGrace: right after the daemon starts, hosts that were redialling
+// need a moment to reconnect (their backoff is at most a second), so a
+// status call that just started the daemon waits that long before it
+// reports "not connected".
+const startupGrace = 2500 * time.Millisecond
+
+type statusTab struct {
+	TabID    int    `json:"tabId"`
+	URL      string `json:"url"`
+	Title    string `json:"title"`
+	Active   bool   `json:"active"`
+	Owned    bool   `json:"owned"`
+	GroupID  int    `json:"groupId"`
+	Redacted bool   `json:"redacted,omitempty"`
+}
+
+type statusWindow struct {
+	WindowID  int         `json:"windowId"`
+	Incognito bool        `json:"incognito"`
+	Focused   bool        `json:"focused"`
+	Tabs      []statusTab `json:"tabs"`
+}
+
+type statusWorkspace struct {
+	ID        string `json:"id"`
+	WindowID  int    `json:"windowId"`
+	Incognito bool   `json:"incognito"`
+	GroupID   int    `json:"groupId"`
+	Title     string `json:"title"`
+	Color     string `json:"color"`
+	Tabs      []int  `json:"tabs"`
+}
+
+func status(r *run) (any, error) {
+	if wait := startupGrace - time.Since(r.env.Started); wait > 0 {
+		r.env.Browser.WaitConnected(r.ctx, wait)
+	}
+	info := r.env.Browser.Info()
+	if !info.Connected {
+		return map[string]any{
+			"connected":   false,
+			"reason":      "no Browser Bridge extension is connected: install it and keep Chrome open, or run `browser-bridge launch`",
+			"diagnostics": r.env.Diagnostics(),
+			"daemon":      r.env.Daemon(),
+		}, nil
+	}
+	out := map[string]any{"connected": true, "extension": info, "daemon": r.env.Daemon()}
+	if info.Mismatch != "" {
+		// Say so instead of failing oddly; the rest needs a working extension.
+		out["error"] = map[string]string{"code": "version_mismatch", "message": info.Mismatch}
+		return out, nil
+	}
+	s, err := r.browserState()
+	if err != nil {
+		return nil, err
+	}
+	reg := r.env.Registry
+	var windows []statusWindow
+	for _, w := range s.Windows {
+		sw := statusWindow{WindowID: w.WindowID, Incognito: w.Incognito, Focused: w.Focused, Tabs: []statusTab{}}
+		for _, t := range w.Tabs {
+			st := statusTab{TabID: t.TabID, URL: t.URL, Title: t.Title, Active: t.Active, GroupID: t.GroupID, Owned: reg.IsOwned(t.TabID)}
+			// The user's own incognito browsing is none of the agent's
+			// business; the bridge's incognito tabs are.
+			if w.Incognito && !st.Owned {
+				st.URL, st.Title, st.Redacted = "", "", true
+			}
+			sw.Tabs = append(sw.Tabs, st)
+		}
+		windows = append(windows, sw)
+	}
+	out["windows"] = windows
+	if t, ok := s.activeTab(); ok {
+		a := map[string]any{"tabId": t.TabID, "windowId": t.WindowID, "url": t.URL, "title": t.Title}
+		if t.Incognito && !reg.IsOwned(t.TabID) {
+			a["url"], a["title"], a["redacted"] = "", "", true
+		}
+		out["activeTab"] = a
+	}
+	workspaces := []statusWorkspace{}
+	for _, w := range reg.Workspaces() {
+		sw := statusWorkspace{ID: w.ID, WindowID: w.WindowID, Incognito: w.Incognito, GroupID: w.GroupID, Title: w.Title, Color: w.Color, Tabs: []int{}}
+		for _, t := range reg.Tabs(w.ID) {
+			sw.Tabs = append(sw.Tabs, t.TabID)
+		}
+		workspaces = append(workspaces, sw)
+	}
+	out["workspaces"] = workspaces
+	return out, nil
+}

@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/browser-bridge/browser-bridge/internal/actions"
+	"github.com/browser-bridge/browser-bridge/internal/client"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// EnvWorkspace names the CLI's session (and so its default workspace).
+const EnvWorkspace = "BROWSER_BRIDGE_WORKSPACE"
+
+// runCall runs `call '<json>'`.
+func runCall(ctx context.Context, args []string) error {
+	if len(args) != 1 {
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, `call takes one JSON object, e.g. browser-bridge call '{"action":"status"}'`), 2)
+	}
+	return callAndPrint(ctx, json.RawMessage(args[0]))
+}
+
+// actionCommand runs an action from flags named as its JSON parameters.
+func actionCommand(action string) func(context.Context, []string) error {
+	return func(ctx context.Context, args []string) error {
+		input, err := parseFlags(action, args)
+		if err != nil {
+			return printError(protocol.AsError(err), 2)
+		}
+		raw, _ := json.Marshal(input)
+		return callAndPrint(ctx, raw)
+	}
+}
+
+func callAndPrint(ctx context.Context, raw json.RawMessage) error {
+	// Parse here too: bad input gets its coded error without a daemon.
+	in, err := actions.Parse(raw)
+	if err != nil {
+		return printError(protocol.AsError(err), 2)
+	}
+	layout, err := paths.Default()
+	if err != nil {
+		return printError(protocol.AsError(err), 1)
+	}
+	c, err := client.Connect(ctx, layout, session())
+	if err != nil {
+		return printError(protocol.Errorf(protocol.CodeInternal, "cannot reach the daemon: %v", err), 1)
+	}
+	defer c.Close()
+	res, err := c.Call(ctx, raw, in.Deadline(), func(msg string) { fmt.Fprintln(Stderr, msg) })
+	if err != nil {
+		return printError(protocol.AsError(err), 1)
+	}
+	var pretty any
+	if json.Unmarshal(res, &pretty) == nil {
+		return printJSON(pretty)
+	}
+	return printJSON(res)
+}
+
+func session() string {
+	if w := os.Getenv(EnvWorkspace); w != "" {
+		return w
+	}
+	return "session:cli"
+}
+
+func printJSON(v any) error {
+	enc := json.NewEncoder(Stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// printError prints {"error":{code,message}} on stdout (the only thing a
+// caller parses) and asks main for exit code.
+func printError(e *protocol.Error, code int) error {
+	printJSON(map[string]any{"error": e})
+	return &ExitError{Code: code}
+}
+
+// parseFlags turns --name value / --name=value flags into a tool input. The
+// names and types come from actions.Input's JSON tags, so the CLI always
+// takes exactly the parameters the tool takes.
+func parseFlags(action string, args []string) (map[string]any, error) {
+	kinds := paramKinds()
+	input := map[string]any{"action": action}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unexpected argument %q: parameters are flags such as --url URL", a)
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		kind, ok := kinds[name]
+		if !ok || name == "action" {
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unknown flag --%s; the flags are the JSON parameters: %s", name, strings.Join(sortedKeys(kinds), ", "))
+		}
+		if !hasVal {
+			if kind == reflect.Bool {
+				val = "true"
+			} else {
+				if i+1 >= len(args) {
+					return nil, protocol.Errorf(protocol.CodeInvalidArgument, "flag --%s needs a value", name)
+				}
+				i++
+				val = args[i]
+			}
+		}
+		v, err := convert(kind, val)
+		if err != nil {
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "flag --%s: %v", name, err)
+		}
+		input[name] = v
+	}
+	return input, nil
+}
+
+func convert(kind reflect.Kind, val string) (any, error) {
+	switch kind {
+	case reflect.Int:
+		n, err := strconv.Atoi(val)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a whole number", val)
+		}
+		return n, nil
+	case reflect.Bool:
+		b, err := strconv.ParseBool(val)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not true or false", val)
+		}
+		return b, nil
+	case reflect.Float64:
+		f, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", val)
+		}
+		return f, nil
+	case reflect.Slice:
+		return strings.Split(val, ","), nil
+	}
+	return val, nil
+}
+
+func paramKinds() map[string]reflect.Kind {
+	out := map[string]reflect.Kind{}
+	t := reflect.TypeOf(actions.Input{})
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		out[name] = ft.Kind()
+	}
+	return out
+}
+
+func sortedKeys(m map[string]reflect.Kind) []string {
+	var out []string
+	for k := range m {
+		if k != "action" {
+			out = append(out, "--"+k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

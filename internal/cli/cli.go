@@ -1,0 +1,80 @@
+// Package cli is the command line: one file per subcommand. Run is the only
+// entry point; output goes through Stdout and Stderr so tests can capture
+// it. stdout carries only results (JSON); logs and progress go to stderr.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/browser-bridge/browser-bridge/internal/actions"
+)
+
+// Output streams, replaceable in tests.
+var (
+	Stdout io.Writer = os.Stdout
+	Stderr io.Writer = os.Stderr
+)
+
+// ExitError asks main to exit with Code, printing nothing more (the command
+// has already said what went wrong).
+type ExitError struct{ Code int }
+
+func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+type command struct {
+	run     func(ctx context.Context, args []string) error
+	summary string
+}
+
+// commands is the route table of subcommands (actions are added in init).
+var commands = map[string]command{
+	"daemon":  {runDaemon, "run the broker in the foreground (started on demand by every other command)"},
+	"host":    {runHost, "the native messaging host (Chrome starts it; not for people)"},
+	"launch":  {runLaunch, "start Chromium with the extension in a fresh profile and wait until it is connected"},
+	"call":    {runCall, "run one action given as a JSON object: call '{\"action\":\"open\",\"url\":\"…\"}'"},
+	"version": {runVersion, "print the version"},
+}
+
+func init() {
+	for _, a := range actions.Names() {
+		commands[a] = command{actionCommand(a), "the " + a + " action; flags are its JSON parameters (--url, --tabId, …)"}
+	}
+}
+
+// Run runs the subcommand named by args[0].
+func Run(ctx context.Context, args []string) error {
+	// Chrome starts a native host as `<path> chrome-extension://<id>/`
+	// and cannot pass a subcommand, so that form means "host".
+	if len(args) > 0 && strings.HasPrefix(args[0], "chrome-extension://") {
+		return runHost(ctx, args)
+	}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(Stdout)
+		return nil
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		usage(Stderr)
+		return fmt.Errorf("unknown command %q", args[0])
+	}
+	return c.run(ctx, args[1:])
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "browser-bridge: let an AI agent work in your own Chrome.")
+	fmt.Fprintln(w, "\nUsage: browser-bridge <command> [flags]\n\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nEnvironment: BROWSER_BRIDGE_HOME moves all state (socket, secret, registry, logs) under one folder.")
+}

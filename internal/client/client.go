@@ -1,0 +1,162 @@
+// Package client talks to the daemon for the CLI and the MCP server: it
+// starts the daemon when none answers (under a lock, so racing starters end
+// up with one), authenticates with the per-install secret, and runs calls
+// concurrently over one connection.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/secret"
+)
+
+// CallSlack is how much longer than a command's own deadline a client waits
+// for the daemon's answer (SPEC §1), so the daemon's own timeout error
+// arrives before the client gives up.
+const CallSlack = 5 * time.Second
+
+// Client is one authenticated connection to the daemon.
+type Client struct {
+	conn      *ipc.Conn
+	DaemonPID int
+	nextID    atomic.Uint64
+	mu        sync.Mutex
+	pending   map[string]chan reply
+	err       error // set once the connection has failed
+}
+
+type reply struct {
+	Result   json.RawMessage `json:"result"`
+	Error    *protocol.Error `json:"error"`
+	Type     string          `json:"type"`
+	ID       string          `json:"id"`
+	Message  string          `json:"message"`
+	progress bool
+}
+
+// Connect connects to the daemon of layout as session, starting the daemon
+// first if none answers.
+func Connect(ctx context.Context, layout paths.Layout, session string) (*Client, error) {
+	c, ok, err := dial(ctx, layout, session)
+	if err != nil {
+		if err := EnsureDaemon(ctx, layout); err != nil {
+			return nil, err
+		}
+		c, ok, err = dial(ctx, layout, session)
+		if err != nil {
+			return nil, fmt.Errorf("connecting to the daemon at %s: %w", layout.Socket, err)
+		}
+	}
+	cl := &Client{conn: c, DaemonPID: ok.DaemonPID, pending: map[string]chan reply{}}
+	go cl.readLoop()
+	return cl, nil
+}
+
+func dial(ctx context.Context, layout paths.Layout, session string) (*ipc.Conn, protocol.AuthOK, error) {
+	s, err := secret.Load(layout.Secret())
+	if err != nil {
+		return nil, protocol.AuthOK{}, err
+	}
+	return ipc.Dial(ctx, layout.Socket, protocol.Auth{Role: protocol.RoleClient, Secret: s, Session: session, PID: os.Getpid()})
+}
+
+// Close closes the connection; calls in flight fail.
+func (c *Client) Close() error { return c.conn.Close() }
+
+func (c *Client) readLoop() {
+	var err error
+	for {
+		var r reply
+		if err = c.conn.RecvJSON(&r); err != nil {
+			break
+		}
+		r.progress = r.Type == protocol.TypeProgress
+		c.mu.Lock()
+		ch := c.pending[r.ID]
+		c.mu.Unlock()
+		if ch != nil {
+			select {
+			case ch <- r:
+			default: // a slow reader misses a progress message, never a reply
+				if !r.progress {
+					ch <- r
+				}
+			}
+		}
+	}
+	c.mu.Lock()
+	c.err = fmt.Errorf("the daemon closed the connection: %w", err)
+	for id, ch := range c.pending {
+		close(ch)
+		delete(c.pending, id)
+	}
+	c.mu.Unlock()
+}
+
+// Call runs one action. input is the tool input object. progress, if not
+// nil, receives the daemon's progress messages. The wait is bounded by the
+// action's deadline plus CallSlack; ctx may cancel it sooner, which also
+// cancels the call in the daemon.
+func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, progress func(string)) (json.RawMessage, error) {
+	raw, err := json.Marshal(input)
+	if err != nil {
+		return nil, err
+	}
+	id := strconv.FormatUint(c.nextID.Add(1), 10)
+	ch := make(chan reply, 8)
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return nil, c.err
+	}
+	c.pending[id] = ch
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.pending, id)
+		c.mu.Unlock()
+	}()
+	if err := c.conn.SendJSON(protocol.Call{ID: id, Type: protocol.TypeCall, Input: raw}); err != nil {
+		return nil, fmt.Errorf("sending to the daemon: %w", err)
+	}
+	t := time.NewTimer(deadline + CallSlack)
+	defer t.Stop()
+	for {
+		select {
+		case r, ok := <-ch:
+			if !ok {
+				return nil, protocol.Errorf(protocol.CodeInternal, "the daemon went away during the call; run it again (the daemon restarts by itself)")
+			}
+			if r.progress {
+				if progress != nil {
+					progress(r.Message)
+				}
+				continue
+			}
+			if r.Error != nil {
+				return nil, r.Error
+			}
+			return r.Result, nil
+		case <-t.C:
+			c.conn.SendJSON(protocol.Call{ID: id, Type: protocol.TypeCancel})
+			return nil, protocol.Errorf(protocol.CodeTimeout, "the daemon did not answer within %s; check `browser-bridge status` and the daemon log", deadline+CallSlack)
+		case <-ctx.Done():
+			c.conn.SendJSON(protocol.Call{ID: id, Type: protocol.TypeCancel})
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// ErrNoDaemon is returned when the daemon could not be started.
+var ErrNoDaemon = errors.New("the daemon did not start")

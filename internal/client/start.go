@@ -1,0 +1,83 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/secret"
+)
+
+// startTimeout bounds how long a starter waits for a new daemon to answer.
+const startTimeout = 5 * time.Second
+
+// EnsureDaemon starts a daemon for layout unless one answers. Starters take
+// the start lock in turn, and each checks again under it, so racing
+// starters end up with exactly one daemon. The daemon itself holds its own
+// lock for life, which also keeps a second one from running.
+func EnsureDaemon(ctx context.Context, layout paths.Layout) error {
+	if answers(ctx, layout) {
+		return nil
+	}
+	if err := paths.EnsurePrivateDir(layout.State); err != nil {
+		return err
+	}
+	lock, err := ipc.Lock(layout.StartLock(), true)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if answers(ctx, layout) {
+		return nil // another starter won
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("%w: finding own binary: %v", ErrNoDaemon, err)
+	}
+	logf, err := os.OpenFile(layout.DaemonLog(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("%w: opening log: %v", ErrNoDaemon, err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(exe, "daemon")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%w: %v", ErrNoDaemon, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(startTimeout)
+	for time.Now().Before(deadline) {
+		if answers(ctx, layout) {
+			return nil
+		}
+		select {
+		case err := <-exited:
+			return fmt.Errorf("%w: it exited (%v); see %s", ErrNoDaemon, err, layout.DaemonLog())
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("%w within %s; see %s", ErrNoDaemon, startTimeout, layout.DaemonLog())
+}
+
+// answers reports whether a daemon accepts our handshake.
+func answers(ctx context.Context, layout paths.Layout) bool {
+	s, err := secret.Load(layout.Secret())
+	if err != nil {
+		return false
+	}
+	c, _, err := ipc.Dial(ctx, layout.Socket, protocol.Auth{Role: protocol.RoleClient, Secret: s, Session: "probe"})
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}

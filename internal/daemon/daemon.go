@@ -1,0 +1,299 @@
+// Package daemon is the broker: one per state folder. It listens on a unix
+// socket (never a network port), accepts native hosts and clients that
+// present the per-install secret, pushes commands to the extension the
+// moment they are queued, enforces deadlines, and keeps the owned-tab
+// registry.
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/actions"
+	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/registry"
+	"github.com/browser-bridge/browser-bridge/internal/secret"
+	"github.com/browser-bridge/browser-bridge/internal/version"
+)
+
+// EnvDisable forces the bridge off at every layer when set to 1.
+const EnvDisable = "BROWSER_BRIDGE_DISABLE"
+
+// sweepEvery is how often expired owned-tab entries are dropped.
+const sweepEvery = 30 * time.Second
+
+// ErrAlreadyRunning means another daemon holds this state folder.
+var ErrAlreadyRunning = errors.New("a daemon is already running for this state folder")
+
+// Daemon is the broker.
+type Daemon struct {
+	layout  paths.Layout
+	log     *slog.Logger
+	secret  string
+	link    *link
+	reg     *registry.Registry
+	started time.Time
+	env     *actions.Env
+	// Diagnostics is added to status when no extension is connected.
+	Diagnostics func() any
+}
+
+// New prepares a daemon for layout: private state folder, secret, registry.
+func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
+	if err := paths.EnsurePrivateDir(layout.State); err != nil {
+		return nil, err
+	}
+	s, err := secret.Ensure(layout.Secret())
+	if err != nil {
+		return nil, err
+	}
+	reg, err := registry.Open(layout.Registry())
+	if err != nil {
+		return nil, err
+	}
+	d := &Daemon{layout: layout, log: log, secret: s, link: newLink(), reg: reg, started: time.Now()}
+	d.link.onHello = d.reconcile
+	d.env = &actions.Env{
+		Browser:  d.link,
+		Registry: reg,
+		Started:  d.started,
+		Daemon: func() any {
+			return map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket}
+		},
+		Diagnostics: func() any {
+			if d.Diagnostics != nil {
+				return d.Diagnostics()
+			}
+			return nil
+		},
+	}
+	return d, nil
+}
+
+// Run takes the daemon lock, listens, and serves until ctx ends. It removes
+// its socket on the way out.
+func (d *Daemon) Run(ctx context.Context) error {
+	lock, err := ipc.Lock(d.layout.DaemonLock(), false)
+	if errors.Is(err, ipc.ErrLocked) {
+		return ErrAlreadyRunning
+	}
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	l, err := ipc.Listen(d.layout.Socket)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(d.layout.Socket)
+	d.log.Info("daemon listening", "socket", d.layout.Socket, "pid", os.Getpid(), "version", version.Version)
+	// On shutdown, close the listener and every open connection, so that
+	// hosts notice at once and redial the next daemon.
+	var (
+		mu    sync.Mutex
+		conns = map[net.Conn]bool{}
+		wg    sync.WaitGroup
+	)
+	go func() {
+		<-ctx.Done()
+		l.Close()
+		mu.Lock()
+		for c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+	}()
+	go d.sweep(ctx)
+	defer wg.Wait()
+	for {
+		nc, err := l.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return fmt.Errorf("accepting: %w", err)
+		}
+		mu.Lock()
+		if ctx.Err() != nil {
+			mu.Unlock()
+			nc.Close()
+			continue
+		}
+		conns[nc] = true
+		mu.Unlock()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.serve(ctx, nc)
+			mu.Lock()
+			delete(conns, nc)
+			mu.Unlock()
+		}()
+	}
+}
+
+func (d *Daemon) sweep(ctx context.Context) {
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if gone := d.reg.Sweep(); len(gone) > 0 {
+				d.log.Info("owned-tab entries expired", "tabs", gone)
+			}
+		}
+	}
+}
+
+// reconcile syncs the registry with the browser after a hello: tabs closed
+// while the daemon was away are forgotten.
+func (d *Daemon) reconcile(h *hostConn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if mismatch(h.hello) != nil {
+		d.log.Warn("extension version mismatch", "extension", h.hello.Version, "protocol", h.hello.Protocol)
+		return
+	}
+	var s actions.BrowserState
+	if err := d.link.Call(ctx, "browser.state", nil, &s); err != nil {
+		d.log.Warn("reconciling registry", "err", err)
+		return
+	}
+	live := map[int]int{}
+	for _, w := range s.Windows {
+		for _, t := range w.Tabs {
+			live[t.TabID] = w.WindowID
+		}
+	}
+	d.reg.Reconcile(live)
+}
+
+// serve authenticates one connection and hands it to its role.
+func (d *Daemon) serve(ctx context.Context, nc net.Conn) {
+	c := ipc.NewConn(nc, ipc.RequestRead)
+	defer c.Close()
+	// The handshake must arrive promptly; a silent peer is dropped.
+	c.SetDeadline(time.Now().Add(ipc.ConnectTimeout))
+	var auth protocol.Auth
+	if err := c.RecvJSON(&auth); err != nil || auth.Type != protocol.TypeAuth || !secret.Equal(auth.Secret, d.secret) {
+		d.log.Warn("dropped a connection without the secret")
+		return
+	}
+	c.SetDeadline(time.Time{})
+	if err := c.SendJSON(protocol.AuthOK{Type: protocol.TypeAuthOK, DaemonPID: os.Getpid(), Version: version.Version}); err != nil {
+		return
+	}
+	switch auth.Role {
+	case protocol.RoleHost:
+		d.log.Info("native host connected", "pid", auth.PID)
+		d.link.serveHost(c)
+		d.log.Info("native host disconnected", "pid", auth.PID)
+	case protocol.RoleClient:
+		session := auth.Session
+		if session == "" {
+			session = "session:anonymous"
+		}
+		d.serveClient(ctx, c, session)
+	default:
+		d.log.Warn("unknown role", "role", auth.Role)
+	}
+}
+
+// serveClient runs a client's calls, several at a time, each under its own
+// deadline, until the client hangs up (which cancels its calls).
+func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var mu sync.Mutex
+	calls := map[string]context.CancelFunc{}
+	for {
+		frame, err := c.Recv()
+		if err != nil {
+			return
+		}
+		var call protocol.Call
+		if err := json.Unmarshal(frame, &call); err != nil || call.ID == "" {
+			d.log.Warn("bad frame from client", "err", err)
+			continue
+		}
+		switch call.Type {
+		case protocol.TypeCancel:
+			mu.Lock()
+			if f := calls[call.ID]; f != nil {
+				f()
+			}
+			mu.Unlock()
+		case protocol.TypeCall:
+			cctx, ccancel := context.WithCancel(ctx)
+			mu.Lock()
+			calls[call.ID] = ccancel
+			mu.Unlock()
+			go func() {
+				defer func() {
+					mu.Lock()
+					delete(calls, call.ID)
+					mu.Unlock()
+					ccancel()
+				}()
+				reply := d.handleCall(cctx, session, call)
+				if err := c.SendJSON(reply); err != nil {
+					d.log.Warn("sending reply", "err", err)
+				}
+			}()
+		default:
+			c.SendJSON(protocol.Reply{ID: call.ID, Error: protocol.Errorf(protocol.CodeInvalidArgument, "unknown message type %q", call.Type)})
+		}
+	}
+}
+
+// handleCall runs one action under its deadline and never panics the daemon.
+func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.Call) (reply protocol.Reply) {
+	reply.ID = call.ID
+	start := time.Now()
+	defer func() {
+		if p := recover(); p != nil {
+			d.log.Error("panic in call", "panic", p)
+			reply = protocol.Reply{ID: call.ID, Error: protocol.Errorf(protocol.CodeInternal, "internal error (%v); please report it with the daemon log %s", p, d.layout.DaemonLog())}
+		}
+	}()
+	in, err := actions.Parse(call.Input)
+	if err != nil {
+		reply.Error = protocol.AsError(err)
+		return reply
+	}
+	if os.Getenv(EnvDisable) == "1" {
+		reply.Error = protocol.Errorf(protocol.CodeBridgeDisabled, "the bridge is disabled (%s=1); unset it to use the browser", EnvDisable)
+		return reply
+	}
+	ctx, cancel := context.WithTimeout(ctx, in.Deadline())
+	defer cancel()
+	res, err := actions.Run(ctx, d.env, session, in)
+	d.log.Debug("call", "action", in.Action, "session", session, "ms", time.Since(start).Milliseconds(), "err", err)
+	if err != nil {
+		e := protocol.AsError(err)
+		if errors.Is(err, context.DeadlineExceeded) {
+			e = protocol.Errorf(protocol.CodeTimeout, "%s did not finish within %s; try again or raise timeoutMs", in.Action, in.Deadline())
+		} else if errors.Is(err, context.Canceled) {
+			e = protocol.Errorf(protocol.CodeTimeout, "%s was cancelled by the caller", in.Action)
+		}
+		reply.Error = e
+		return reply
+	}
+	reply.Result = res
+	return reply
+}

@@ -1,0 +1,261 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/actions"
+	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/version"
+)
+
+// DeliveryWait bounds how long a command waits for an extension to connect
+// before failing with extension_not_connected (a call's own deadline may
+// shorten it). It covers the reconnect of a host after a daemon restart
+// (under a second) and a woken service worker's alarm, without making a
+// caller with no browser at all wait a full minute.
+const DeliveryWait = 10 * time.Second
+
+// link is the daemon's side of the extension: the native host connections
+// that said hello, and the commands in flight on them. Commands are written
+// to the extension the moment they are issued (no polling).
+type link struct {
+	mu      sync.Mutex
+	hosts   []*hostConn // in order of hello; the last one is used
+	changed chan struct{}
+	nextID  atomic.Uint64
+	onHello func(*hostConn)
+}
+
+type hostConn struct {
+	conn    *ipc.Conn
+	hello   protocol.Hello
+	since   time.Time
+	mu      sync.Mutex
+	pending map[string]chan protocol.Envelope
+	closed  bool
+}
+
+func newLink() *link { return &link{changed: make(chan struct{})} }
+
+// notifyLocked wakes everything waiting for a change of connections.
+func (l *link) notifyLocked() {
+	close(l.changed)
+	l.changed = make(chan struct{})
+}
+
+// current returns the newest connection with a hello, and a channel closed
+// at the next change.
+func (l *link) current() (*hostConn, <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n := len(l.hosts); n > 0 {
+		return l.hosts[n-1], l.changed
+	}
+	return nil, l.changed
+}
+
+// Info describes the connected extension.
+func (l *link) Info() actions.ExtensionInfo {
+	h, _ := l.current()
+	if h == nil {
+		return actions.ExtensionInfo{}
+	}
+	info := actions.ExtensionInfo{
+		Connected:        true,
+		ID:               h.hello.ExtensionID,
+		Version:          h.hello.Version,
+		Protocol:         h.hello.Protocol,
+		IncognitoAllowed: h.hello.IncognitoAllowed,
+		ConnectedAt:      h.since,
+	}
+	if err := mismatch(h.hello); err != nil {
+		info.Mismatch = err.Message
+	}
+	return info
+}
+
+// mismatch reports a protocol or version skew between binary and extension.
+func mismatch(h protocol.Hello) *protocol.Error {
+	if h.Protocol != protocol.Version {
+		return protocol.Errorf(protocol.CodeVersionMismatch,
+			"the extension speaks protocol %d (version %s) but browser-bridge %s speaks protocol %d: reload the extension from the folder `browser-bridge install` writes, or update the binary",
+			h.Protocol, h.Version, version.Version, protocol.Version)
+	}
+	return nil
+}
+
+// WaitConnected waits up to d for an extension to be connected.
+func (l *link) WaitConnected(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		h, changed := l.current()
+		if h != nil {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-t.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// Call sends one command to the extension and decodes its result into out.
+func (l *link) Call(ctx context.Context, verb string, params, out any) error {
+	wait := DeliveryWait
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+		wait = time.Until(dl)
+	}
+	if !l.WaitConnected(ctx, wait) {
+		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return ctx.Err()
+		}
+		return notConnected()
+	}
+	h, _ := l.current()
+	if h == nil {
+		return notConnected()
+	}
+	if err := mismatch(h.hello); err != nil {
+		return err
+	}
+	id := strconv.FormatUint(l.nextID.Add(1), 10)
+	frame, err := json.Marshal(protocol.Command{ID: id, Type: verb, Params: params})
+	if err != nil {
+		return err
+	}
+	ch := make(chan protocol.Envelope, 1)
+	if !h.register(id, ch) {
+		return notConnected()
+	}
+	defer h.unregister(id)
+	if err := h.conn.Send(frame); err != nil {
+		h.conn.Close()
+		return protocol.Errorf(protocol.CodeExtensionNotConnected, "lost the connection to the extension while sending %s; try again", verb)
+	}
+	select {
+	case env, ok := <-ch:
+		if !ok {
+			return protocol.Errorf(protocol.CodeExtensionNotConnected,
+				"the extension disconnected while running %s, so it may not have finished; check with status and try again", verb)
+		}
+		if env.Error != nil {
+			return env.Error
+		}
+		if out != nil && len(env.Result) > 0 {
+			if err := json.Unmarshal(env.Result, out); err != nil {
+				return fmt.Errorf("decoding the result of %s: %w", verb, err)
+			}
+		}
+		return nil
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return protocol.Errorf(protocol.CodeTimeout, "the browser did not finish %s before the deadline; the page may be busy — try again or raise timeoutMs", verb)
+		}
+		return ctx.Err()
+	}
+}
+
+func notConnected() error {
+	return protocol.Errorf(protocol.CodeExtensionNotConnected,
+		"the Browser Bridge extension is not connected: install it (browser-bridge install, then load it in Chrome) and keep Chrome open, or start a browser with `browser-bridge launch`")
+}
+
+func (h *hostConn) register(id string, ch chan protocol.Envelope) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	h.pending[id] = ch
+	return true
+}
+
+func (h *hostConn) unregister(id string) {
+	h.mu.Lock()
+	delete(h.pending, id)
+	h.mu.Unlock()
+}
+
+// deliver routes a reply to its waiting call; replies nobody waits for
+// (the call gave up) are dropped.
+func (h *hostConn) deliver(env protocol.Envelope) {
+	h.mu.Lock()
+	ch := h.pending[env.ID]
+	delete(h.pending, env.ID)
+	h.mu.Unlock()
+	if ch != nil {
+		ch <- env
+	}
+}
+
+// serveHost reads one native host connection until it ends.
+func (l *link) serveHost(c *ipc.Conn) {
+	h := &hostConn{conn: c, pending: map[string]chan protocol.Envelope{}}
+	defer l.drop(h)
+	for {
+		frame, err := c.Recv()
+		if err != nil {
+			return
+		}
+		env, err := protocol.Decode(frame)
+		if err != nil {
+			continue
+		}
+		if env.Type == protocol.TypeHello {
+			var hello protocol.Hello
+			if json.Unmarshal(frame, &hello) != nil {
+				continue
+			}
+			l.mu.Lock()
+			h.hello, h.since = hello, time.Now()
+			l.removeLocked(h)
+			l.hosts = append(l.hosts, h)
+			l.notifyLocked()
+			l.mu.Unlock()
+			if l.onHello != nil {
+				go l.onHello(h)
+			}
+			continue
+		}
+		if env.ID != "" {
+			h.deliver(env)
+		}
+	}
+}
+
+func (l *link) removeLocked(h *hostConn) {
+	for i, x := range l.hosts {
+		if x == h {
+			l.hosts = append(l.hosts[:i], l.hosts[i+1:]...)
+			return
+		}
+	}
+}
+
+// drop forgets a connection and fails its calls in flight.
+func (l *link) drop(h *hostConn) {
+	h.conn.Close()
+	l.mu.Lock()
+	l.removeLocked(h)
+	l.notifyLocked()
+	l.mu.Unlock()
+	h.mu.Lock()
+	h.closed = true
+	for id, ch := range h.pending {
+		close(ch)
+		delete(h.pending, id)
+	}
+	h.mu.Unlock()
+}

@@ -1,0 +1,86 @@
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Stable error codes. Callers (and models) branch on these; never rename one.
+const (
+	CodeExtensionNotConnected = "extension_not_connected"
+	CodeBridgeDisabled        = "bridge_disabled"
+	CodeTimeout               = "timeout"
+	CodeElementNotFound       = "element_not_found"
+	CodeProtectedPage         = "protected_page"
+	CodeFullPageUnavailable   = "full_page_screenshot_unavailable"
+	CodeUploadPathRejected    = "upload_path_rejected"
+	CodeTabNotFound           = "tab_not_found"
+	CodeNotOwned              = "not_owned"
+	CodeInvalidArgument       = "invalid_argument"
+	CodeIncognitoNotAllowed   = "incognito_not_allowed"
+	CodeBlockedByPolicy       = "blocked_by_policy"
+	CodeVersionMismatch       = "version_mismatch"
+	// CodeInternal is for faults of the bridge itself; its message says what
+	// to report.
+	CodeInternal = "internal_error"
+	// CodeUnknownVerb is the extension's answer to a command type outside its
+	// allow-list; it means the binary and extension are out of step.
+	CodeUnknownVerb = "unknown_verb"
+)
+
+// Error is an error with a stable code and a sentence that says what to do.
+// On the wire it is {"code": ..., "message": ...}; a bare string (as Hive's
+// extension sends) decodes with an empty code.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Errorf returns an *Error with the given code.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// UnmarshalJSON accepts an object or a plain string.
+func (e *Error) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*e = Error{Code: CodeInternal, Message: s}
+		return nil
+	}
+	type plain Error
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*e = Error(p)
+	if e.Code == "" {
+		e.Code = CodeInternal
+	}
+	return nil
+}
+
+// AsError turns any error into an *Error, keeping the code of one found in
+// its chain and using CodeInternal otherwise.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return &Error{Code: CodeInternal, Message: err.Error()}
+}
+
+// CodeOf returns the code of err, or "" when it has none.
+func CodeOf(err error) string {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}

@@ -1,0 +1,85 @@
+package registry
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestPersistsAcrossOpen(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "reg.json")
+	r, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.AddTab(5, 1, "session:a")
+	r.SetWorkspace(Workspace{ID: "session:a", WindowID: 1, GroupID: 9, Title: "a", Color: "blue"})
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("registry mode %v, want 0600", fi.Mode().Perm())
+	}
+	r2, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r2.IsOwned(5) {
+		t.Fatal("owned tab lost across reopen")
+	}
+	if w, ok := r2.Workspace("session:a"); !ok || w.GroupID != 9 {
+		t.Fatalf("workspace lost: %+v", w)
+	}
+}
+
+func TestSweepHonoursRenewal(t *testing.T) {
+	now := time.Unix(1000, 0)
+	r, _ := Open("")
+	r.SetClock(func() time.Time { return now })
+	r.AddTab(1, 1, "w")
+	r.AddTab(2, 1, "w")
+	now = now.Add(TTL - time.Minute)
+	r.Owned(2) // renews 2 only
+	now = now.Add(2 * time.Minute)
+	if gone := r.Sweep(); len(gone) != 1 || gone[0] != 1 {
+		t.Fatalf("swept %v, want [1]", gone)
+	}
+	if !r.IsOwned(2) {
+		t.Fatal("renewed tab was swept")
+	}
+}
+
+func TestReconcileDropsClosedTabsAndWindows(t *testing.T) {
+	r, _ := Open("")
+	r.AddTab(1, 10, "w")
+	r.AddTab(2, 10, "w")
+	r.SetWorkspace(Workspace{ID: "w", WindowID: 10})
+	r.SetWorkspace(Workspace{ID: "gone", WindowID: 11})
+	r.Reconcile(map[int]int{2: 12, 3: 10})
+	if r.IsOwned(1) || !r.IsOwned(2) {
+		t.Fatal("reconcile kept a closed tab or lost a live one")
+	}
+	if tabs := r.Tabs(""); tabs[0].WindowID != 12 {
+		t.Fatalf("moved tab keeps old window: %+v", tabs)
+	}
+	if _, ok := r.Workspace("gone"); ok {
+		t.Fatal("workspace of a closed window kept")
+	}
+	if _, ok := r.Workspace("w"); !ok {
+		t.Fatal("workspace of a live window dropped")
+	}
+}
+
+func TestCorruptFileIsSetAside(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "reg.json")
+	os.WriteFile(p, []byte("{not json"), 0o600)
+	r, err := Open(p)
+	if err != nil || len(r.Tabs("")) != 0 {
+		t.Fatalf("Open on corrupt file: %v", err)
+	}
+	if _, err := os.Stat(p + ".corrupt"); err != nil {
+		t.Fatal("corrupt file not set aside")
+	}
+}
