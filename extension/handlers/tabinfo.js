@@ -35,6 +35,7 @@ export function waitLoad(tabId, ms) {
     const cleanup = () => {
       done = true;
       clearTimeout(timer);
+      clearInterval(poll);
       chrome.tabs.onUpdated.removeListener(onUpdated);
       chrome.tabs.onRemoved.removeListener(onRemoved);
     };
@@ -54,8 +55,13 @@ export function waitLoad(tabId, ms) {
     chrome.tabs.onUpdated.addListener(onUpdated);
     chrome.tabs.onRemoved.addListener(onRemoved);
     const timer = setTimeout(() => finish(false), Math.max(0, ms || 0));
-    chrome.tabs.get(tabId).then((t) => { if (loaded(t)) finish(true); }, (err) => {
+    // Events alone are not enough: the first file: load of a fresh browser
+    // reaches "complete" without an onUpdated event we see (seen on
+    // Chromium 156), so look at the tab every 100 ms as well.
+    const check = () => chrome.tabs.get(tabId).then((t) => { if (loaded(t)) finish(true); }, (err) => {
       if (!done) { cleanup(); reject(err); }
     });
+    const poll = setInterval(check, 100);
+    check();
   });
 }

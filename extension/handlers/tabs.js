@@ -5,13 +5,17 @@ import { info, intArg, waitLoad } from "./tabinfo.js";
 // create opens a tab (in the background unless active is true), optionally
 // in a window or tab group, and waits for its load when waitMs is given.
 export async function create(msg) {
-  const props = { active: !!msg.active };
+  // tabs.create({active: true}) also focuses the tab's window, taking the
+  // user's focus; create it in the background, then make it the active
+  // tab of its own window only.
+  const props = { active: false };
   if (typeof msg.url === "string" && msg.url) props.url = msg.url;
   if (Number.isInteger(msg.windowId)) props.windowId = msg.windowId;
   if (Number.isInteger(msg.groupId) && msg.groupId >= 0 && props.windowId === undefined) {
     props.windowId = (await chrome.tabGroups.get(msg.groupId)).windowId;
   }
   const tab = await chrome.tabs.create(props);
+  if (msg.active) await chrome.tabs.update(tab.id, { active: true });
   if (Number.isInteger(msg.groupId) && msg.groupId >= 0) {
     await chrome.tabs.group({ tabIds: [tab.id], groupId: msg.groupId });
   }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"sort"
@@ -22,9 +23,19 @@ const EnvWorkspace = "BROWSER_BRIDGE_WORKSPACE"
 // runCall runs `call '<json>'`.
 func runCall(ctx context.Context, args []string) error {
 	if len(args) != 1 {
-		return printError(protocol.Errorf(protocol.CodeInvalidArgument, `call takes one JSON object, e.g. browser-bridge call '{"action":"status"}'`), 2)
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, `call takes one JSON object, e.g. browser-bridge call '{"action":"status"}', or - to read it from stdin`), 2)
 	}
-	return callAndPrint(ctx, json.RawMessage(args[0]))
+	raw := []byte(args[0])
+	if args[0] == "-" {
+		// Inputs over the OS limit for one argument (128 KiB on Linux) come
+		// on stdin.
+		b, err := io.ReadAll(io.LimitReader(os.Stdin, 64<<20))
+		if err != nil {
+			return printError(protocol.Errorf(protocol.CodeInvalidArgument, "reading the input from stdin: %v", err), 2)
+		}
+		raw = b
+	}
+	return callAndPrint(ctx, raw)
 }
 
 // actionCommand runs an action from flags named as its JSON parameters.

@@ -51,6 +51,10 @@ type Reader struct {
 	R     io.Reader
 	Limit int
 	Dir   string // for error messages, e.g. "from Chrome"
+	// Skip makes an oversized frame be read and dropped, so the stream
+	// stays in step (for Chrome's pipe, which has no other way to recover);
+	// without it Read fails at the header and the caller should hang up.
+	Skip bool
 	// Started, if set, is called once a frame's header has arrived and
 	// before its body is read: a socket server uses it to put a deadline on
 	// the rest of a request without timing out idle connections.
@@ -60,8 +64,9 @@ type Reader struct {
 
 // Read returns the payload of the next frame. io.EOF means the stream ended
 // cleanly between frames; io.ErrUnexpectedEOF means it ended inside one.
-// A frame over the limit is skipped (read and dropped) and reported as a
-// *TooLargeError, after which the next Read continues with the next frame.
+// A frame over the limit is reported as a *TooLargeError; with Skip set
+// its body is read and dropped first, so the next Read continues with the
+// next frame.
 func (r *Reader) Read() ([]byte, error) {
 	if _, err := io.ReadFull(r.R, r.hdr[:]); err != nil {
 		return nil, err
@@ -71,6 +76,9 @@ func (r *Reader) Read() ([]byte, error) {
 		r.Started()
 	}
 	if uint64(n) > uint64(r.Limit) {
+		if !r.Skip {
+			return nil, &TooLargeError{Size: int(n), Limit: r.Limit, Dir: r.Dir}
+		}
 		// Drop the body so the stream stays aligned on frame boundaries.
 		if _, err := io.CopyN(io.Discard, r.R, int64(n)); err != nil {
 			return nil, fmt.Errorf("skipping oversized frame: %w", io.ErrUnexpectedEOF)

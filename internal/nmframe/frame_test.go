@@ -57,7 +57,7 @@ func TestReadSkipsOversizedFrameAndStaysInStep(t *testing.T) {
 	b.Write(hdr)
 	b.WriteString("0123456789")
 	Write(&b, []byte(`ok`), 100, "")
-	r := &Reader{R: &b, Limit: 5, Dir: "from Chrome"}
+	r := &Reader{R: &b, Limit: 5, Dir: "from Chrome", Skip: true}
 	if _, err := r.Read(); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("got %v, want ErrTooLarge", err)
 	}
@@ -86,7 +86,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte{0xff, 0xff, 0xff, 0x7f})
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r := &Reader{R: bytes.NewReader(data), Limit: 1 << 12}
+		r := &Reader{R: bytes.NewReader(data), Limit: 1 << 12, Skip: true}
 		consumed := 0
 		for {
 			p, err := r.Read()
@@ -115,4 +115,11 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestReadWithoutSkipFailsAtTheHeader(t *testing.T) {
+	r := &Reader{R: bytes.NewReader([]byte{0xff, 0xff, 0xff, 0x0f}), Limit: 100}
+	if _, err := r.Read(); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("got %v, want ErrTooLarge without waiting for a body", err)
+	}
 }

@@ -75,7 +75,7 @@ func (h *Host) Run(ctx context.Context) error {
 
 // chromeLoop reads Chrome's frames until stdin ends.
 func (h *Host) chromeLoop() error {
-	r := &nmframe.Reader{R: h.In, Limit: nmframe.MaxFromChrome, Dir: "from Chrome"}
+	r := &nmframe.Reader{R: h.In, Limit: nmframe.MaxFromChrome, Dir: "from Chrome", Skip: true}
 	for {
 		frame, err := r.Read()
 		if errors.Is(err, nmframe.ErrTooLarge) {

@@ -1,0 +1,155 @@
+package e2e
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+func TestOpenStatusClose(t *testing.T) {
+	srv := site(t)
+	r := bridge.Run(t, "open", "--url", srv.URL+"/page/Alpha")
+	if r.Exit != 0 {
+		t.Fatalf("open: exit %d: %s %s", r.Exit, r.Stdout, r.Stderr)
+	}
+	if len(r.Stderr) != 0 {
+		t.Errorf("open wrote to stderr: %s", r.Stderr)
+	}
+	tabID := num(t, r.JSON, "tabId")
+	if r.JSON["title"] != "Alpha" || r.JSON["url"] != srv.URL+"/page/Alpha" {
+		t.Fatalf("open result: %v", r.JSON)
+	}
+
+	st := bridge.MustCall(t, map[string]any{"action": "status"})
+	if st["connected"] != true {
+		t.Fatalf("status: %v", st)
+	}
+	tab := statusTab(t, st, tabID)
+	if tab == nil {
+		t.Fatalf("status does not list tab %d: %v", tabID, st)
+	}
+	if tab["url"] != srv.URL+"/page/Alpha" || tab["title"] != "Alpha" || tab["owned"] != true {
+		t.Fatalf("status tab: %v", tab)
+	}
+
+	c := bridge.Run(t, "close", "--tabId", itoa(tabID))
+	if c.Exit != 0 {
+		t.Fatalf("close: %s", c.Stdout)
+	}
+	if c.JSON["title"] != "Alpha" {
+		t.Errorf("close result lacks the tab's title: %v", c.JSON)
+	}
+	st = bridge.MustCall(t, map[string]any{"action": "status"})
+	if statusTab(t, st, tabID) != nil {
+		t.Fatalf("tab %d still open after close", tabID)
+	}
+}
+
+func TestCloseRefusesTabsTheBridgeDidNotOpen(t *testing.T) {
+	id := userTab(t)
+	r := bridge.Run(t, "close", "--tabId", itoa(id))
+	if r.Exit == 0 || r.Err == nil || r.Err.Code != protocol.CodeNotOwned {
+		t.Fatalf("closing a user tab: exit %d, %s", r.Exit, r.Stdout)
+	}
+	if statusTab(t, bridge.MustCall(t, map[string]any{"action": "status"}), id) == nil {
+		t.Fatal("the user's tab was closed")
+	}
+	r = bridge.Run(t, "close", "--tabId", "2147480000")
+	if r.Err == nil || r.Err.Code != protocol.CodeTabNotFound {
+		t.Fatalf("closing a missing tab: %s", r.Stdout)
+	}
+}
+
+func TestWorkspacesGetTheirOwnWindowAndGroup(t *testing.T) {
+	srv := site(t)
+	a1 := bridge.MustCall(t, map[string]any{"action": "open", "url": srv.URL + "/page/A1", "browserWorkspaceId": "ws-a"})
+	a2 := bridge.MustCall(t, map[string]any{"action": "open", "url": srv.URL + "/page/A2", "browserWorkspaceId": "ws-a"})
+	b1 := bridge.MustCall(t, map[string]any{"action": "open", "url": srv.URL + "/page/B1", "runId": "r-b"})
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": "ws-a"})
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "runId": "r-b"})
+	})
+	if num(t, a1, "windowId") != num(t, a2, "windowId") || num(t, a1, "groupId") != num(t, a2, "groupId") {
+		t.Fatalf("one workspace, two windows or groups: %v %v", a1, a2)
+	}
+	if num(t, a1, "groupId") < 0 {
+		t.Fatalf("no tab group: %v", a1)
+	}
+	if num(t, b1, "windowId") == num(t, a1, "windowId") {
+		t.Fatal("two workspaces share a window")
+	}
+	if b1["workspace"] != "run:r-b" {
+		t.Fatalf("runId did not name the workspace: %v", b1)
+	}
+	user := statusTab(t, bridge.MustCall(t, map[string]any{"action": "status"}), userTab(t))
+	if int(user["windowId"].(float64)) == num(t, a1, "windowId") {
+		t.Fatal("the workspace tab opened in the user's window")
+	}
+	st := bridge.MustCall(t, map[string]any{"action": "status"})
+	var found map[string]any
+	for _, w := range st["workspaces"].([]any) {
+		if w.(map[string]any)["id"] == "ws-a" {
+			found = w.(map[string]any)
+		}
+	}
+	if found == nil || found["title"] != "ws-a" || found["color"] == "" || len(found["tabs"].([]any)) != 2 {
+		t.Fatalf("status workspace: %v", found)
+	}
+	// The workspace window is unfocused: the user's window keeps focus.
+	for _, w := range st["windows"].([]any) {
+		wm := w.(map[string]any)
+		if int(wm["windowId"].(float64)) == num(t, a1, "windowId") && wm["focused"] == true {
+			t.Fatal("the workspace window took focus")
+		}
+	}
+
+	res := bridge.MustCall(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": "ws-a"})
+	if len(res["closedTabs"].([]any)) != 2 || len(res["closedWindows"].([]any)) != 1 {
+		t.Fatalf("closeWorkspace: %v", res)
+	}
+}
+
+func TestOpenInCurrentTabAndByTabID(t *testing.T) {
+	srv := site(t)
+	first := bridge.MustCall(t, map[string]any{"action": "open", "url": srv.URL + "/page/First", "browserWorkspaceId": "ws-nav"})
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": "ws-nav"})
+	})
+	id := num(t, first, "tabId")
+	second := bridge.MustCall(t, map[string]any{"action": "open", "url": srv.URL + "/page/Second", "tabId": id})
+	if num(t, second, "tabId") != id || second["title"] != "Second" {
+		t.Fatalf("open by tabId: %v", second)
+	}
+	third := bridge.MustCall(t, map[string]any{"action": "open", "url": srv.URL + "/page/Third", "target": "current", "browserWorkspaceId": "ws-nav"})
+	if num(t, third, "tabId") != id || third["title"] != "Third" {
+		t.Fatalf("open in the workspace's current tab: %v", third)
+	}
+}
+
+func TestBadInputGetsCodedErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		in   string
+	}{
+		{[]string{"open", "--url", "javascript:alert(1)"}, "not allowed"},
+		{[]string{"open", "--url", "chrome://settings"}, "not allowed"},
+		{[]string{"open"}, "url is required"},
+		{[]string{"open", "--url", "http://x", "--bogus", "1"}, "unknown flag"},
+		{[]string{"close", "--tabId", "abc"}, "whole number"},
+		{[]string{"call", `{"action":"fly"}`}, "unknown action"},
+		{[]string{"call", `{"action":"open","url":5}`}, "must be a string"},
+		{[]string{"call", `{"action":"open","url":"http://x","target":"sideways"}`}, "target"},
+		{[]string{"call", `[1]`}, "JSON object"},
+		{[]string{"close"}, "tabId"},
+	}
+	for _, c := range cases {
+		r := bridge.Run(t, c.args...)
+		if r.Exit == 0 || r.Err == nil || r.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(r.Err.Message, c.in) {
+			t.Errorf("%v: exit %d, %s (want invalid_argument mentioning %q)", c.args, r.Exit, r.Stdout, c.in)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
