@@ -7,6 +7,7 @@ import * as windows from "./handlers/windows.js";
 import * as groups from "./handlers/groups.js";
 import * as cdp from "./handlers/cdp.js";
 import * as state from "./handlers/state.js";
+import * as page from "./handlers/page.js";
 
 const verbs = {
   // Hive-compatible verbs.
@@ -28,6 +29,7 @@ const verbs = {
   "tab.group": groups.group,
   "window.create": windows.create,
   "window.close": windows.close,
+  "page.run": page.run,
 };
 
 // dispatch runs one message and returns the reply to send.

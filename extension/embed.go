@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 )
 
-//go:embed manifest.json *.js handlers/*.js
+//go:embed manifest.json *.js handlers/*.js page/*.js
 var files embed.FS
 
 // FS returns the extension's files.

@@ -4,6 +4,8 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
+func init() { register("close", closeTabs) }
+
 type closeResult struct {
 	TabID         int    `json:"tabId,omitempty"`
 	URL           string `json:"url,omitempty"`

@@ -25,7 +25,8 @@ const (
 )
 
 // Input is the tool input: one object with an action and its parameters.
-// Parameter names are the contract (SPEC §2).
+// Parameter names are the contract (SPEC §2). It is flat on purpose: the
+// CLI's flags and the MCP schema are derived from these fields.
 type Input struct {
 	Action             string `json:"action"`
 	TabID              *int   `json:"tabId,omitempty"`
@@ -33,23 +34,95 @@ type Input struct {
 	RunID              string `json:"runId,omitempty"`
 	TimeoutMs          int    `json:"timeoutMs,omitempty"`
 
-	// open
+	// open, extract, search
 	URL       string `json:"url,omitempty"`
 	Target    string `json:"target,omitempty"` // "new" (default) or "current"
 	Incognito *bool  `json:"incognito,omitempty"`
+	Query     string `json:"query,omitempty"`
+
+	// Locator: exactly one of selector, text, role(+name), label,
+	// placeholder, ref, or x+y; frameId and nth narrow it.
+	Selector    string   `json:"selector,omitempty"`
+	Text        string   `json:"text,omitempty"`
+	Role        string   `json:"role,omitempty"`
+	Name        string   `json:"name,omitempty"`
+	Label       string   `json:"label,omitempty"`
+	Placeholder string   `json:"placeholder,omitempty"`
+	Ref         string   `json:"ref,omitempty"`
+	X           *float64 `json:"x,omitempty"`
+	Y           *float64 `json:"y,omitempty"`
+	Coordinates string   `json:"coordinates,omitempty"` // "viewport" (default) or "document"
+	FrameID     *int     `json:"frameId,omitempty"`
+	Nth         *int     `json:"nth,omitempty"`
+	Exact       bool     `json:"exact,omitempty"`
+
+	// extract, wait
+	WaitFor     *WaitFor `json:"waitFor,omitempty"`
+	URLContains string   `json:"urlContains,omitempty"`
+	Load        bool     `json:"load,omitempty"`
+	Include     []string `json:"include,omitempty"`
+	MaxChars    int      `json:"maxChars,omitempty"`
+	Offset      int      `json:"offset,omitempty"`
+
+	// click, type, press, select, check, upload, scroll
+	InputMode  string   `json:"inputMode,omitempty"` // "cdp" (default) or "dom"
+	Button     string   `json:"button,omitempty"`
+	ClickCount int      `json:"clickCount,omitempty"`
+	Value      string   `json:"value,omitempty"`
+	Clear      bool     `json:"clear,omitempty"`
+	Keys       string   `json:"keys,omitempty"`
+	Option     string   `json:"option,omitempty"`
+	Options    []string `json:"options,omitempty"`
+	Checked    *bool    `json:"checked,omitempty"`
+	Paths      []string `json:"paths,omitempty"`
+	To         string   `json:"to,omitempty"`
+	DeltaX     *float64 `json:"deltaX,omitempty"`
+	DeltaY     *float64 `json:"deltaY,omitempty"`
+
+	// screenshot
+	Mode string `json:"mode,omitempty"` // "full" (default) or "viewport"
+	Clip *Clip  `json:"clip,omitempty"`
 
 	// close
 	CloseWorkspace bool `json:"closeWorkspace,omitempty"`
 }
 
+// WaitFor is extract's wait condition: one locator, or urlContains.
+type WaitFor struct {
+	Selector    string `json:"selector,omitempty"`
+	Text        string `json:"text,omitempty"`
+	Role        string `json:"role,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Label       string `json:"label,omitempty"`
+	Placeholder string `json:"placeholder,omitempty"`
+	Ref         string `json:"ref,omitempty"`
+	FrameID     *int   `json:"frameId,omitempty"`
+	Nth         *int   `json:"nth,omitempty"`
+	Exact       bool   `json:"exact,omitempty"`
+	URLContains string `json:"urlContains,omitempty"`
+}
+
+// Clip is a screenshot rectangle in CSS pixels of the document.
+type Clip struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
 // handler runs one action.
 type handler func(r *run) (any, error)
 
-// handlers is the route table of actions.
-var handlers = map[string]handler{
-	"status": status,
-	"open":   open,
-	"close":  closeTabs,
+// handlers is the route table of actions; each action's file registers
+// itself in init, so adding an action touches no shared file.
+var handlers = map[string]handler{}
+
+// register adds an action to the route table.
+func register(name string, h handler) {
+	if _, dup := handlers[name]; dup {
+		panic("action registered twice: " + name)
+	}
+	handlers[name] = h
 }
 
 // Names returns the supported actions, sorted.

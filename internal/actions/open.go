@@ -7,6 +7,8 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 )
 
+func init() { register("open", open) }
+
 // Size of a workspace window (SPEC §3).
 const (
 	windowWidth  = 1280
@@ -54,28 +56,6 @@ func (r *run) navigate(tabID int) (any, error) {
 	}
 	_, owned := r.env.Registry.Owned(tabID)
 	return r.result(t, "", nil, owned), nil
-}
-
-// pageTab is the tab a page action targets when no tabId is given: the
-// active tab of an explicit workspace, else of Chrome's current window.
-func (r *run) pageTab() (TabInfo, error) {
-	s, err := r.browserState()
-	if err != nil {
-		return TabInfo{}, err
-	}
-	if id := r.in.BrowserWorkspaceID; id != "" {
-		ws, ok := r.env.Registry.Workspace(id)
-		if !ok {
-			return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "workspace %q has no window; open a page in it first", id)
-		}
-		if t, ok := s.activeTabIn(ws.WindowID); ok {
-			return t, nil
-		}
-	}
-	if t, ok := s.activeTab(); ok {
-		return t, nil
-	}
-	return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "Chrome has no active tab in its current window; pass tabId (see status)")
 }
 
 // openInWorkspace opens a new tab in the workspace's own window, creating

@@ -4,6 +4,8 @@ import (
 	"time"
 )
 
+func init() { register("status", status) }
+
 // startupGrace: right after the daemon starts, hosts that were redialling
 // need a moment to reconnect (their backoff is at most a second), so a
 // status call that just started the daemon waits that long before it

@@ -154,7 +154,21 @@ func convert(kind reflect.Kind, val string) (any, error) {
 		}
 		return f, nil
 	case reflect.Slice:
+		// A JSON array keeps commas inside values; otherwise split on commas.
+		var list []string
+		if strings.HasPrefix(strings.TrimSpace(val), "[") {
+			if err := json.Unmarshal([]byte(val), &list); err != nil {
+				return nil, fmt.Errorf("%q is not a JSON array of strings", val)
+			}
+			return list, nil
+		}
 		return strings.Split(val, ","), nil
+	case reflect.Struct:
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(val), &obj); err != nil {
+			return nil, fmt.Errorf("%q is not a JSON object", val)
+		}
+		return obj, nil
 	}
 	return val, nil
 }

@@ -1,0 +1,118 @@
+package actions
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// FrameResult is one frame's answer to a page script.
+type FrameResult struct {
+	FrameID    int             `json:"frameId"`
+	DocumentID string          `json:"documentId"`
+	Value      json.RawMessage `json:"value"`
+	Error      string          `json:"error"`
+	Code       string          `json:"code"`
+}
+
+// pageScript names page script files (extension/page/*.js) and a function
+// they define on globalThis.__bb.
+type pageScript struct {
+	files []string
+	fn    string
+}
+
+// script builds a pageScript; page/dom.js always goes first since every
+// page script builds on it.
+func script(fn string, files ...string) pageScript {
+	return pageScript{files: append([]string{"page/dom.js"}, files...), fn: fn}
+}
+
+// frames says where a page script runs: one frame (frameId), or every
+// frame of the tab (all).
+type frames struct {
+	frameID *int
+	all     bool
+}
+
+// runPage runs s with args in the tab's frames and returns each frame's
+// result. A frame whose script threw keeps its error in FrameResult.
+func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]FrameResult, error) {
+	params := map[string]any{"tabId": tabID, "files": s.files, "fn": s.fn, "args": args}
+	if where.all {
+		params["allFrames"] = true
+	} else if where.frameID != nil {
+		params["frameId"] = *where.frameID
+	}
+	var out struct {
+		Frames []FrameResult `json:"frames"`
+	}
+	if err := r.call("page.run", params, &out); err != nil {
+		return nil, err
+	}
+	return out.Frames, nil
+}
+
+// runPageTop runs s in one frame (the top one unless frameID is set) and
+// decodes its value into out.
+func (r *run) runPageTop(tabID int, frameID *int, s pageScript, args, out any) error {
+	if frameID == nil {
+		zero := 0
+		frameID = &zero
+	}
+	res, err := r.runPage(tabID, frames{frameID: frameID}, s, args)
+	if err != nil {
+		return err
+	}
+	if len(res) == 0 {
+		return fmt.Errorf("the page script %s ran in no frame", s.fn)
+	}
+	if res[0].Error != "" {
+		if res[0].Code != "" {
+			return protocol.Errorf(res[0].Code, "%s", res[0].Error)
+		}
+		return fmt.Errorf("page script %s: %s", s.fn, res[0].Error)
+	}
+	if out != nil && len(res[0].Value) > 0 {
+		return json.Unmarshal(res[0].Value, out)
+	}
+	return nil
+}
+
+// pageTarget is the tab a page action works on (SPEC §3): tabId, else the
+// active tab of an explicit workspace, else of Chrome's current window.
+// Run and session IDs do not steer page actions.
+func (r *run) pageTarget() (TabInfo, error) {
+	if r.in.TabID != nil {
+		var t TabInfo
+		if err := r.call("tab.get", map[string]any{"tabId": *r.in.TabID}, &t); err != nil {
+			return TabInfo{}, err
+		}
+		r.env.Registry.Owned(t.TabID) // renew the entry if it is ours
+		return t, nil
+	}
+	return r.pageTab()
+}
+
+// pageTab is the tab a page action targets when no tabId is given: the
+// active tab of an explicit workspace, else of Chrome's current window.
+func (r *run) pageTab() (TabInfo, error) {
+	s, err := r.browserState()
+	if err != nil {
+		return TabInfo{}, err
+	}
+	if id := r.in.BrowserWorkspaceID; id != "" {
+		ws, ok := r.env.Registry.Workspace(id)
+		if !ok {
+			return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "workspace %q has no window; open a page in it first", id)
+		}
+		if t, ok := s.activeTabIn(ws.WindowID); ok {
+			return t, nil
+		}
+	}
+	if t, ok := s.activeTab(); ok {
+		return t, nil
+	}
+	return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "Chrome has no active tab in its current window; pass tabId (see status)")
+}
