@@ -42,15 +42,22 @@ type Env struct {
 
 // run is one action being carried out.
 type run struct {
-	ctx     context.Context
-	env     *Env
-	in      *Input
-	session string
+	ctx      context.Context
+	env      *Env
+	in       *Input
+	session  string
+	progress func(string)
 }
 
-// Run carries out in for the caller's session ("session:<id>").
-func Run(ctx context.Context, env *Env, session string, in *Input) (any, error) {
-	return handlers[in.Action](&run{ctx: ctx, env: env, in: in, session: session})
+// Run carries out in for the caller's session ("session:<id>"). progress,
+// if not nil, receives a sentence whenever the action waits on something
+// (a load, a condition, the extension); callers show it to people or pass
+// it on as MCP progress.
+func Run(ctx context.Context, env *Env, session string, in *Input, progress func(string)) (any, error) {
+	if progress == nil {
+		progress = func(string) {}
+	}
+	return handlers[in.Action](&run{ctx: ctx, env: env, in: in, session: session, progress: progress})
 }
 
 // call is a shorthand for a primitive on the extension.

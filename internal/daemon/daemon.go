@@ -250,7 +250,10 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 					mu.Unlock()
 					ccancel()
 				}()
-				reply := d.handleCall(cctx, session, call)
+				progress := func(msg string) {
+					c.SendJSON(protocol.Progress{ID: call.ID, Type: protocol.TypeProgress, Message: msg})
+				}
+				reply := d.handleCall(cctx, session, call, progress)
 				if err := c.SendJSON(reply); err != nil {
 					d.log.Warn("sending reply", "err", err)
 				}
@@ -262,7 +265,7 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 }
 
 // handleCall runs one action under its deadline and never panics the daemon.
-func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.Call) (reply protocol.Reply) {
+func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.Call, progress func(string)) (reply protocol.Reply) {
 	reply.ID = call.ID
 	start := time.Now()
 	defer func() {
@@ -282,7 +285,7 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 	}
 	ctx, cancel := context.WithTimeout(ctx, in.Deadline())
 	defer cancel()
-	res, err := actions.Run(ctx, d.env, session, in)
+	res, err := actions.Run(ctx, d.env, session, in, progress)
 	d.log.Debug("call", "action", in.Action, "session", session, "ms", time.Since(start).Milliseconds(), "err", err)
 	if err != nil {
 		e := protocol.AsError(err)
