@@ -16,6 +16,7 @@ export const NATIVE_HOST = "com.browser_bridge.host";
 export const Codes = {
   invalidArgument: "invalid_argument",
   tabNotFound: "tab_not_found",
+  elementNotFound: "element_not_found",
   protectedPage: "protected_page",
   incognitoNotAllowed: "incognito_not_allowed",
   blockedByPolicy: "blocked_by_policy",

@@ -2,12 +2,27 @@
 // would step around the bridge's limits (SPEC §4): reading cookies or
 // storage, setting files (upload has its own checked path), and anything
 // beyond the tab.
+//
+// Attachment hygiene: attaching shows Chrome's "started debugging this
+// browser" bar on every tab of every window (and shrinks every viewport by
+// its height), so the bridge attaches only to the tabs an action needs and
+// detaches after IDLE_MS without use — a burst of actions keeps one
+// attachment instead of flickering the bar per command.
 import { BridgeError, Codes } from "../protocol.js";
 import { intArg } from "./tabinfo.js";
 
-const attached = new Set();
+const IDLE_MS = 5000;
 
-chrome.debugger.onDetach.addListener((source) => attached.delete(source.tabId));
+const attached = new Map(); // tabId -> idle timer
+const cancelled = new Set(); // tabs whose debugging the user cancelled
+
+chrome.debugger.onDetach.addListener((source, reason) => {
+  clearTimeout(attached.get(source.tabId));
+  attached.delete(source.tabId);
+  // The user pressed Cancel on the debugging bar: remember it so the
+  // failing command says so instead of something cryptic.
+  if (reason === "canceled_by_user") cancelled.add(source.tabId);
+});
 
 const DENIED = [
   /^Network\.getCookies$/, /^Network\.getAllCookies$/, /^Storage\./,
@@ -18,24 +33,40 @@ export function deniedMethod(method) {
   return DENIED.some((re) => re.test(method));
 }
 
+function touch(tabId) {
+  clearTimeout(attached.get(tabId));
+  attached.set(tabId, setTimeout(() => {
+    attached.delete(tabId);
+    chrome.debugger.detach({ tabId }).catch(() => {});
+  }, IDLE_MS));
+}
+
 export async function attach(msg) {
-  const tabId = intArg(msg, "tabId");
-  await ensureAttached(tabId);
+  await ensureAttached(intArg(msg, "tabId"));
   return { ok: true };
 }
 
 export async function ensureAttached(tabId) {
-  if (attached.has(tabId)) return;
+  if (attached.has(tabId)) {
+    touch(tabId);
+    return;
+  }
+  cancelled.delete(tabId);
   try {
     await chrome.debugger.attach({ tabId }, "1.3");
   } catch (err) {
-    if (!/already attached/i.test(String(err && err.message))) throw err;
+    const m = String(err && err.message);
+    if (/another debugger|already attached/i.test(m) && !/already attached to the tab with id/i.test(m)) {
+      throw new BridgeError(Codes.blockedByPolicy, `another debugger (DevTools or another extension) holds this tab: ${m}. Close DevTools on that tab and try again`);
+    }
+    if (!/already attached/i.test(m)) throw err;
   }
-  attached.add(tabId);
+  touch(tabId);
 }
 
 export async function detach(msg) {
   const tabId = intArg(msg, "tabId");
+  clearTimeout(attached.get(tabId));
   attached.delete(tabId);
   try {
     await chrome.debugger.detach({ tabId });
@@ -45,15 +76,76 @@ export async function detach(msg) {
   return { ok: true };
 }
 
-export async function send(msg) {
-  const tabId = intArg(msg, "tabId");
-  const method = msg.method;
+function checkMethod(method) {
   if (typeof method !== "string" || !/^[A-Za-z]+\.[A-Za-z]+$/.test(method)) {
     throw new BridgeError(Codes.invalidArgument, "method must look like Domain.method");
   }
   if (deniedMethod(method)) {
     throw new BridgeError(Codes.blockedByPolicy, `CDP method ${method} is not allowed through the bridge (cookies, storage, files and browser-wide targets are off limits; use the bridge's own actions)`);
   }
+}
+
+async function sendCommand(tabId, method, params) {
+  try {
+    return (await chrome.debugger.sendCommand({ tabId }, method, params || {})) ?? {};
+  } catch (err) {
+    if (cancelled.has(tabId)) {
+      throw new BridgeError(Codes.blockedByPolicy, "the user cancelled the bridge's debugging session on this tab (the Cancel button of the debugging bar); run the command again to allow it");
+    }
+    throw err;
+  }
+}
+
+export async function send(msg) {
+  const tabId = intArg(msg, "tabId");
+  checkMethod(msg.method);
   await ensureAttached(tabId);
-  return (await chrome.debugger.sendCommand({ tabId }, method, msg.params || {})) ?? {};
+  return sendCommand(tabId, msg.method, msg.params);
+}
+
+// batch runs several CDP commands in order in one round trip (a click is
+// mouseMoved + mousePressed + mouseReleased: one command to the extension
+// keeps the tail latency tight). It stops at the first failure.
+export async function batch(msg) {
+  const tabId = intArg(msg, "tabId");
+  const cmds = Array.isArray(msg.commands) ? msg.commands : [];
+  for (const c of cmds) checkMethod(c && c.method);
+  await ensureAttached(tabId);
+  const results = [];
+  for (const c of cmds) results.push(await sendCommand(tabId, c.method, c.params));
+  return { results };
+}
+
+// setFiles sets the files of the file input that a page script marked with
+// data-bb-upload=<token> (the isolated world's element cannot be handed to
+// CDP directly; a search by attribute pierces shadow roots). Paths were
+// checked by the daemon before this command was sent.
+export async function setFiles(msg) {
+  const tabId = intArg(msg, "tabId");
+  const token = String(msg.token || "");
+  if (!/^[a-f0-9]{16,64}$/.test(token)) throw new BridgeError(Codes.invalidArgument, "bad upload token");
+  if (!Array.isArray(msg.files) || !msg.files.every((f) => typeof f === "string")) {
+    throw new BridgeError(Codes.invalidArgument, "files must be a list of paths");
+  }
+  await ensureAttached(tabId);
+  await sendCommand(tabId, "DOM.getDocument", { depth: -1, pierce: true });
+  const search = await sendCommand(tabId, "DOM.performSearch", { query: `[data-bb-upload="${token}"]`, includeUserAgentShadowDOM: false });
+  try {
+    if (!search.resultCount) {
+      throw new BridgeError(Codes.elementNotFound, "the file input is not reachable from the tab's debugger (inputs inside cross-origin frames are not supported yet)");
+    }
+    const { nodeIds } = await sendCommand(tabId, "DOM.getSearchResults", { searchId: search.searchId, fromIndex: 0, toIndex: 1 });
+    try {
+      await sendCommand(tabId, "DOM.setFileInputFiles", { files: msg.files, nodeId: nodeIds[0] });
+    } catch (err) {
+      const m = String(err && err.message);
+      if (/not allowed|file access|permission/i.test(m)) {
+        throw new BridgeError(Codes.blockedByPolicy, `Chrome refused to set the files (${m}): open chrome://extensions, Browser Bridge, Details, and turn on "Allow access to file URLs"`);
+      }
+      throw err;
+    }
+  } finally {
+    await sendCommand(tabId, "DOM.discardSearchResults", { searchId: search.searchId }).catch(() => {});
+  }
+  return { ok: true };
 }

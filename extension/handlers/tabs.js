@@ -57,3 +57,10 @@ export async function navigate(msg) {
 export async function waitForLoad(msg) {
   return waitLoad(intArg(msg, "tabId"), msg.waitMs);
 }
+
+// frames lists the tab's frames (frameId, parentFrameId, url), for
+// translating points between frames.
+export async function frames(msg) {
+  const list = await chrome.webNavigation.getAllFrames({ tabId: intArg(msg, "tabId") });
+  return { frames: (list || []).map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url })) };
+}

@@ -1,6 +1,8 @@
 package actions
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -115,4 +117,13 @@ func (r *run) pageTab() (TabInfo, error) {
 		return t, nil
 	}
 	return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "Chrome has no active tab in its current window; pass tabId (see status)")
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// randomToken is a one-time token for the frame handshake.
+func randomToken() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

@@ -1,0 +1,242 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// app serves testdata/app.html with a cross-origin iframe: the page is on
+// 127.0.0.1, the frame on localhost, two sites for Chrome.
+func app(t *testing.T) (url string) {
+	t.Helper()
+	frame := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, "testdata/frame.html")
+	}))
+	t.Cleanup(frame.Close)
+	frameURL := strings.Replace(frame.URL, "127.0.0.1", "localhost", 1) + "/frame"
+	page, err := os.ReadFile("testdata/app.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Replace(string(page), "FRAME_URL", frameURL, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if strings.HasPrefix(r.URL.Path, "/page/") {
+			fmt.Fprintf(w, "<title>%s</title>", strings.TrimPrefix(r.URL.Path, "/page/"))
+			return
+		}
+		fmt.Fprint(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/app"
+}
+
+// openApp opens the app in a workspace of the test's own and returns the
+// tab ID.
+func openApp(t *testing.T) int {
+	t.Helper()
+	ws := "act-" + t.Name()
+	o := bridge.MustCall(t, map[string]any{"action": "open", "url": app(t), "browserWorkspaceId": ws})
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	})
+	return num(t, o, "tabId")
+}
+
+func call(t *testing.T, in map[string]any) map[string]any {
+	t.Helper()
+	return bridge.MustCall(t, in)
+}
+
+func TestClickIsTrustedAndDOMModeIsNot(t *testing.T) {
+	tab := openApp(t)
+	call(t, map[string]any{"action": "click", "tabId": tab, "inputMode": "dom", "text": "Trusted only"})
+	waitText(t, tab, "#trusted-out", "untrusted click ignored")
+	res := call(t, map[string]any{"action": "click", "tabId": tab, "text": "Trusted only"})
+	waitText(t, tab, "#trusted-out", "trusted click")
+	el := res["element"].(map[string]any)
+	if el["tag"] != "button" || el["name"] != "Trusted only" {
+		t.Fatalf("click reported %v", el)
+	}
+}
+
+func TestClickInNestedShadowRootAndCrossOriginFrame(t *testing.T) {
+	tab := openApp(t)
+	call(t, map[string]any{"action": "click", "tabId": tab, "role": "button", "name": "Deep button"})
+	waitText(t, tab, "#log", "deep:true;")
+	// The framed button is below the fold of a cross-origin frame that is
+	// itself below the fold of the page.
+	res := call(t, map[string]any{"action": "click", "tabId": tab, "text": "Framed button"})
+	el := res["element"].(map[string]any)
+	if num(t, el, "frameId") == 0 || !strings.HasPrefix(el["ref"].(string), "f") {
+		t.Fatalf("framed element reported in the top frame: %v", el)
+	}
+	waitTextIn(t, tab, num(t, el, "frameId"), "#framed-out", "framed trusted")
+}
+
+func TestTypeIntoInputsEditorsAndControlledFields(t *testing.T) {
+	tab := openApp(t)
+	r := call(t, map[string]any{"action": "type", "tabId": tab, "label": "Your name", "value": "Ada Lövelace ✓"})
+	if r["value"] != "Ada Lövelace ✓" {
+		t.Fatalf("typed value: %v", r)
+	}
+	r = call(t, map[string]any{"action": "type", "tabId": tab, "placeholder": "type your NAME", "value": "Grace", "clear": true})
+	if r["value"] != "Grace" {
+		t.Fatalf("clear + type: %v", r)
+	}
+	r = call(t, map[string]any{"action": "type", "tabId": tab, "label": "Controlled", "value": "react"})
+	if r["value"] != "REACT" {
+		t.Fatalf("controlled input: %v", r)
+	}
+	waitText(t, tab, "#controlled-out", "state=REACT")
+	r = call(t, map[string]any{"action": "type", "tabId": tab, "role": "textbox", "name": "Editor", "value": "rich text"})
+	if r["value"] != "rich text" {
+		t.Fatalf("contenteditable: %v", r)
+	}
+	r = call(t, map[string]any{"action": "type", "tabId": tab, "selector": "#name", "value": "", "clear": true})
+	if r["value"] != "" {
+		t.Fatalf("clearing: %v", r)
+	}
+}
+
+func TestPressSendsRealKeys(t *testing.T) {
+	tab := openApp(t)
+	call(t, map[string]any{"action": "press", "tabId": tab, "label": "Key log", "keys": "a Shift+Tab"})
+	waitText(t, tab, "#keys-out", "a Shift+ Tab+")
+	call(t, map[string]any{"action": "type", "tabId": tab, "selector": "#keys", "value": "xyz", "clear": true})
+	call(t, map[string]any{"action": "press", "tabId": tab, "selector": "#keys", "keys": "Control+A Backspace"})
+	r := call(t, map[string]any{"action": "type", "tabId": tab, "selector": "#keys", "value": "!"})
+	if r["value"] != "!" {
+		t.Fatalf("Control+A Backspace did not empty the field: %v", r)
+	}
+	bad := bridge.Call(t, map[string]any{"action": "press", "tabId": tab, "keys": "Hyper+Q"})
+	if bad.Err == nil || bad.Err.Code != protocol.CodeInvalidArgument {
+		t.Fatalf("bad keys: %s", bad.Stdout)
+	}
+}
+
+func TestSelectCheckAndSwitch(t *testing.T) {
+	tab := openApp(t)
+	r := call(t, map[string]any{"action": "select", "tabId": tab, "selector": "#fruit", "option": "Banana"})
+	if fmt.Sprint(r["selected"]) != "[b]" {
+		t.Fatalf("select by label: %v", r)
+	}
+	r = call(t, map[string]any{"action": "select", "tabId": tab, "selector": "#multi", "options": []string{"Red", "Blue"}})
+	if fmt.Sprint(r["selectedLabels"]) != "[Red Blue]" {
+		t.Fatalf("multi select: %v", r)
+	}
+	bad := bridge.Call(t, map[string]any{"action": "select", "tabId": tab, "selector": "#fruit", "option": "Durian"})
+	if bad.Err == nil || bad.Err.Code != protocol.CodeElementNotFound || !strings.Contains(bad.Err.Message, "Cherry") {
+		t.Fatalf("missing option: %s", bad.Stdout)
+	}
+	for i := 0; i < 2; i++ { // idempotent
+		r = call(t, map[string]any{"action": "check", "tabId": tab, "label": "I agree"})
+		if r["checked"] != true || r["changed"] != (i == 0) {
+			t.Fatalf("check #%d: %v", i, r)
+		}
+	}
+	r = call(t, map[string]any{"action": "check", "tabId": tab, "label": "I agree", "checked": false})
+	if r["checked"] != false {
+		t.Fatalf("uncheck: %v", r)
+	}
+	waitText(t, tab, "#log", "fruit:b;agree:true;agree:false;")
+	r = call(t, map[string]any{"action": "check", "tabId": tab, "label": "Large"})
+	if r["checked"] != true {
+		t.Fatalf("radio: %v", r)
+	}
+	r = call(t, map[string]any{"action": "check", "tabId": tab, "role": "switch", "name": "Dark mode"})
+	if r["checked"] != true {
+		t.Fatalf("switch: %v", r)
+	}
+}
+
+func TestScrollContainersAndPage(t *testing.T) {
+	tab := openApp(t)
+	r := call(t, map[string]any{"action": "scroll", "tabId": tab, "text": "row 6"})
+	if r["container"] == "document" || r["scrollY"].(float64) <= 0 {
+		t.Fatalf("scrolling row 6 into view in its container: %v", r)
+	}
+	r = call(t, map[string]any{"action": "scroll", "tabId": tab, "to": "bottom"})
+	if r["container"] != "document" || r["scrollY"] != r["maxScrollY"] || r["scrollY"].(float64) <= 0 {
+		t.Fatalf("page to bottom: %v", r)
+	}
+	r = call(t, map[string]any{"action": "scroll", "tabId": tab, "deltaY": -100})
+	if r["scrollY"].(float64) != r["maxScrollY"].(float64)-100 {
+		t.Fatalf("delta: %v", r)
+	}
+	r = call(t, map[string]any{"action": "scroll", "tabId": tab, "to": "top"})
+	if r["scrollY"].(float64) != 0 {
+		t.Fatalf("top: %v", r)
+	}
+}
+
+func TestClickFollowsNavigation(t *testing.T) {
+	tab := openApp(t)
+	r := call(t, map[string]any{"action": "click", "tabId": tab, "role": "link", "name": "Go next"})
+	if r["navigated"] != true || r["title"] != "Next" || !strings.HasSuffix(r["url"].(string), "/page/Next") {
+		t.Fatalf("click on a link: %v", r)
+	}
+}
+
+func TestLocatorErrors(t *testing.T) {
+	tab := openApp(t)
+	cases := []struct {
+		in   map[string]any
+		code string
+		msg  string
+	}{
+		{map[string]any{"action": "click", "tabId": tab, "text": "Trusted onyl"}, protocol.CodeElementNotFound, "Trusted only"},
+		{map[string]any{"action": "click", "tabId": tab}, protocol.CodeInvalidArgument, "needs a locator"},
+		{map[string]any{"action": "click", "tabId": tab, "text": "a", "selector": "b"}, protocol.CodeInvalidArgument, "exactly one"},
+		{map[string]any{"action": "click", "tabId": tab, "selector": "#[bad"}, protocol.CodeInvalidArgument, "not valid CSS"},
+		{map[string]any{"action": "click", "tabId": tab, "name": "x"}, protocol.CodeInvalidArgument, "role"},
+		{map[string]any{"action": "click", "tabId": tab, "ref": "zz"}, protocol.CodeInvalidArgument, "ref"},
+		{map[string]any{"action": "click", "tabId": tab, "selector": "button", "nth": 99}, protocol.CodeElementNotFound, "out of range"},
+	}
+	for _, c := range cases {
+		r := bridge.Call(t, c.in)
+		if r.Err == nil || r.Err.Code != c.code || !strings.Contains(r.Err.Message, c.msg) {
+			t.Errorf("%v: %s (want %s mentioning %q)", c.in, r.Stdout, c.code, c.msg)
+		}
+	}
+}
+
+// waitText polls the page until selector's text contains want.
+func waitText(t *testing.T, tab int, selector, want string) {
+	t.Helper()
+	waitTextIn(t, tab, 0, selector, want)
+}
+
+func waitTextIn(t *testing.T, tab, frame int, selector, want string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	var last string
+	for time.Now().Before(deadline) {
+		last = probeText(t, tab, frame, selector)
+		if strings.Contains(last, want) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s in frame %d: text %q, want %q", selector, frame, last, want)
+}
+
+// probeText reads an element's visible text through the bridge itself:
+// scroll with a locator reports the element it scrolled to, text included.
+func probeText(t *testing.T, tab, frame int, selector string) string {
+	t.Helper()
+	r := bridge.Call(t, map[string]any{"action": "scroll", "tabId": tab, "frameId": frame, "selector": selector})
+	if r.Err != nil {
+		return "error: " + r.Err.Message
+	}
+	el, _ := r.JSON["element"].(map[string]any)
+	s, _ := el["text"].(string)
+	return s
+}

@@ -1,0 +1,203 @@
+// Injected DOM actions (SPEC §2): select, check, scroll, focus/clear before
+// typing, value read-back, the DOM-event click of inputMode "dom", and
+// marking a file input for upload. Each works on an element named by a
+// ref from page/locate.js and fires the events frameworks listen to.
+(() => {
+  const bb = globalThis.__bb;
+  if (bb.loaded.act) return;
+  bb.loaded.act = true;
+
+  const fail = (code, message) => Object.assign(new Error(message), { code });
+  const el = (a) => {
+    const e = bb.byRef(a.ref);
+    if (!e) throw fail("element_not_found", "the element is gone from the page; locate it again");
+    return e;
+  };
+  const fire = (e, type) => e.dispatchEvent(new Event(type, { bubbles: true, composed: true }));
+
+  // setNativeValue sets a form control's value the way a user edit does,
+  // through the prototype's setter, so frameworks that track the value
+  // (React) see the change when the input event fires.
+  const setNativeValue = (e, v) => {
+    const proto = Object.getPrototypeOf(e);
+    const desc = Object.getOwnPropertyDescriptor(proto, "value");
+    if (desc && desc.set) desc.set.call(e, v);
+    else e.value = v;
+  };
+
+  // value reads a control's value back, never a password's or a card's.
+  bb.valueOf = (a) => {
+    const e = el(a);
+    if (bb.isSensitive(e)) return { hidden: true };
+    if (e.isContentEditable) return { value: bb.norm(e.innerText) };
+    if ("value" in e) return { value: String(e.value) };
+    return { value: bb.visibleText(e) };
+  };
+
+  // focus focuses the element for typing; with clear it selects the whole
+  // content so the typed text replaces it (through real editing, which
+  // keeps undo and framework state right).
+  bb.focus = (a) => {
+    const e = el(a);
+    e.focus({ preventScroll: false });
+    const active = e.getRootNode().activeElement;
+    const focused = active === e || (e.contains && e.contains(active));
+    if (a.selectAll) {
+      if (typeof e.select === "function" && "value" in e) e.select();
+      else if (e.isContentEditable) {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const sel = getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+      }
+    } else if ("value" in e && typeof e.setSelectionRange === "function") {
+      try { e.setSelectionRange(e.value.length, e.value.length); } catch (_) { /* not a text input */ }
+    }
+    const empty = e.isContentEditable ? !e.textContent : !("value" in e) || e.value === "";
+    return { focused, editable: e.isContentEditable || ("value" in e && !e.readOnly && !e.disabled), empty };
+  };
+
+  // typeDom is inputMode "dom": set the value and fire input and change.
+  bb.typeDom = (a) => {
+    const e = el(a);
+    e.focus();
+    if (e.isContentEditable) {
+      if (a.clear) e.textContent = "";
+      e.textContent += a.value;
+      fire(e, "input");
+      return bb.valueOf(a);
+    }
+    setNativeValue(e, (a.clear ? "" : e.value || "") + a.value);
+    fire(e, "input");
+    fire(e, "change");
+    return bb.valueOf(a);
+  };
+
+  // domClick is inputMode "dom": synthetic pointer and mouse events and
+  // click() — for pages that need the old path. Pages that check
+  // isTrusted ignore it (use the default CDP click there).
+  bb.domClick = (a) => {
+    const e = el(a);
+    e.scrollIntoView({ block: "center", behavior: "instant" });
+    const r = e.getBoundingClientRect();
+    const opts = { bubbles: true, composed: true, cancelable: true, clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, button: 0 };
+    e.dispatchEvent(new PointerEvent("pointerdown", opts));
+    e.dispatchEvent(new MouseEvent("mousedown", opts));
+    e.dispatchEvent(new PointerEvent("pointerup", opts));
+    e.dispatchEvent(new MouseEvent("mouseup", opts));
+    e.click();
+    return true;
+  };
+
+  // select picks options of a <select> by value or visible label.
+  bb.select = (a) => {
+    const e = el(a);
+    if (e.localName !== "select") throw fail("invalid_argument", `select works on a <select>, not a <${e.localName}>; use click for custom dropdowns`);
+    const wanted = a.options;
+    if (!e.multiple && wanted.length > 1) throw fail("invalid_argument", "this <select> takes one option; pass option, not several options");
+    const opts = Array.from(e.options);
+    const picked = wanted.map((w) => {
+      const o = opts.find((o) => o.value === w) || opts.find((o) => bb.norm(o.label || o.text) === bb.norm(w)) ||
+        opts.find((o) => bb.norm(o.label || o.text).toLowerCase() === bb.norm(w).toLowerCase());
+      if (!o) throw fail("element_not_found", `no option ${JSON.stringify(w)}; the options are: ${opts.map((o) => JSON.stringify(bb.norm(o.label || o.text))).slice(0, 20).join(", ")}`);
+      if (o.disabled) throw fail("invalid_argument", `option ${JSON.stringify(w)} is disabled`);
+      return o;
+    });
+    e.focus();
+    for (const o of opts) o.selected = picked.includes(o);
+    fire(e, "input");
+    fire(e, "change");
+    const sel = Array.from(e.selectedOptions);
+    return { values: sel.map((o) => o.value), labels: sel.map((o) => bb.norm(o.label || o.text)) };
+  };
+
+  // check sets a checkbox, radio, or role=checkbox/switch to the wanted
+  // state by clicking it when it differs (so handlers run), idempotently.
+  bb.check = (a) => {
+    let e = el(a);
+    if (e.localName === "label" && e.control) e = e.control;
+    const state = () => {
+      if (e.localName === "input" && (e.type === "checkbox" || e.type === "radio")) return e.checked;
+      const aria = e.getAttribute("aria-checked") ?? e.getAttribute("aria-pressed");
+      if (aria === null) throw fail("invalid_argument", `<${e.localName}> is not a checkbox, radio or switch`);
+      return aria === "true";
+    };
+    const before = state();
+    if (before !== a.checked) {
+      if (e.localName === "input" && e.type === "radio" && !a.checked) {
+        throw fail("invalid_argument", "a radio button cannot be unchecked; check another one of its group");
+      }
+      if (e.disabled || e.getAttribute("aria-disabled") === "true") throw fail("invalid_argument", "the control is disabled");
+      e.click();
+    }
+    const after = state();
+    if (after !== a.checked) throw fail("invalid_argument", `clicking did not change the state (still ${after}); the page may handle it differently — try click`);
+    return { checked: after, changed: before !== after };
+  };
+
+  const scrollable = (e) => {
+    for (let n = e; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode().host || null)) {
+      const s = getComputedStyle(n);
+      if ((/(auto|scroll|overlay)/.test(s.overflowY) && n.scrollHeight > n.clientHeight) ||
+          (/(auto|scroll|overlay)/.test(s.overflowX) && n.scrollWidth > n.clientWidth)) return n;
+    }
+    return document.scrollingElement || document.documentElement;
+  };
+
+  // largestScrollable is the container to scroll when no element is named
+  // and the document itself does not scroll (app shells with an inner
+  // scrolling pane).
+  const largestScrollable = () => {
+    const doc = document.scrollingElement || document.documentElement;
+    if (doc.scrollHeight > doc.clientHeight + 1) return doc;
+    let best = doc, area = 0;
+    for (const n of bb.elements(document.body || doc)) {
+      if (n.scrollHeight <= n.clientHeight + 1) continue;
+      const s = getComputedStyle(n);
+      if (!/(auto|scroll|overlay)/.test(s.overflowY)) continue;
+      const a2 = n.clientWidth * n.clientHeight;
+      if (a2 > area) { best = n; area = a2; }
+    }
+    return best;
+  };
+
+  // scroll: to top/bottom, by delta, or an element into view; the
+  // container is the element's scrollable ancestor (or the page's).
+  bb.scroll = (a) => {
+    const target = a.ref ? el(a) : null;
+    let box = target ? scrollable(target.parentElement || target) : largestScrollable();
+    if (target && !a.to && a.deltaX == null && a.deltaY == null) {
+      target.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+      box = scrollable(target.parentElement || target);
+    }
+    if (a.to === "top") box.scrollTo({ top: 0, behavior: "instant" });
+    if (a.to === "bottom") box.scrollTo({ top: box.scrollHeight, behavior: "instant" });
+    if (a.deltaX != null || a.deltaY != null) box.scrollBy({ left: a.deltaX || 0, top: a.deltaY || 0, behavior: "instant" });
+    const isDoc = box === document.scrollingElement || box === document.documentElement;
+    return {
+      x: Math.round(box.scrollLeft), y: Math.round(box.scrollTop),
+      maxX: Math.max(0, box.scrollWidth - box.clientWidth), maxY: Math.max(0, box.scrollHeight - box.clientHeight),
+      container: isDoc ? "document" : bb.cssPath(box),
+    };
+  };
+
+  // markUpload tags a file input with a one-time token so the extension's
+  // debugger can find it (dom.setFiles), and says whether it takes several
+  // files.
+  bb.markUpload = (a) => {
+    const e = el(a);
+    if (e.localName !== "input" || e.type !== "file") throw fail("invalid_argument", `upload needs an <input type=file>, not a <${e.localName}>`);
+    if (e.disabled) throw fail("invalid_argument", "the file input is disabled");
+    e.setAttribute("data-bb-upload", a.token);
+    return { multiple: e.multiple, accept: e.accept };
+  };
+
+  // uploaded removes the token and reports the chosen files' names and
+  // sizes (never their content).
+  bb.uploaded = (a) => {
+    const e = el(a);
+    e.removeAttribute("data-bb-upload");
+    return { files: Array.from(e.files || []).map((f) => ({ name: f.name, size: f.size })) };
+  };
+})();

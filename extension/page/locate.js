@@ -1,0 +1,259 @@
+// Locators (SPEC §2): find elements by selector, visible text, role + name,
+// label, placeholder, ref or a point; scroll one into view and give a point
+// to click; and the frame handshake that translates a point in a child
+// frame into its parent's coordinates. Builds on page/dom.js.
+(() => {
+  const bb = globalThis.__bb;
+  if (bb.loaded.locate) return;
+  bb.loaded.locate = true;
+
+  const MAX_MATCHES = 50;
+
+  const fail = (code, message) => Object.assign(new Error(message), { code });
+
+  // matcher compares normalised text: case-insensitive substring, or exact
+  // equality when asked.
+  const matcher = (want, exact) => {
+    const w = bb.norm(want);
+    if (exact) return (s) => bb.norm(s) === w;
+    const lw = w.toLowerCase();
+    return (s) => bb.norm(s).toLowerCase().includes(lw);
+  };
+
+  const INTERACTIVE = "a[href],button,input,select,textarea,summary,label,[role=button],[role=link],[role=checkbox],[role=switch],[role=radio],[role=tab],[role=menuitem],[role=option],[contenteditable=''],[contenteditable=true],[tabindex]";
+
+  // promote moves a text match up to the control it sits in (a <span> in a
+  // <button>), so the report names what a person would say they clicked.
+  const promote = (el) => {
+    let n = el;
+    for (let i = 0; i < 4 && n; i++) {
+      if (n.matches && n.matches(INTERACTIVE)) return n;
+      n = n.parentElement || (n.getRootNode() instanceof ShadowRoot ? n.getRootNode().host : null);
+    }
+    return el;
+  };
+
+  // innermost keeps the elements none of whose descendants also matched.
+  const innermost = (els) => {
+    const set = new Set(els);
+    return els.filter((el) => {
+      for (const d of bb.elements(el)) if (d !== el && set.has(d)) return false;
+      return true;
+    });
+  };
+
+  function byText(text, exact) {
+    const m = matcher(text, exact);
+    // Cheap prefilter on textContent (every word must be in it; blocks may
+    // run together there, so not the whole phrase), then the rendered text.
+    const words = bb.norm(text).toLowerCase().split(" ");
+    const cands = [];
+    for (const el of bb.elements(document.body || document.documentElement)) {
+      if (["script", "style", "noscript", "template", "head"].includes(el.localName)) continue;
+      const tc = el.textContent.toLowerCase();
+      if (!words.every((w) => tc.includes(w)) && el.localName !== "input") continue;
+      const t = el.localName === "input" && ["button", "submit", "reset"].includes((el.type || "").toLowerCase()) ? el.value : bb.visibleText(el);
+      if (m(t)) cands.push(el);
+    }
+    const seen = new Set();
+    const out = [];
+    for (const el of innermost(cands)) {
+      const p = promote(el);
+      if (!seen.has(p)) { seen.add(p); out.push(p); }
+    }
+    return out;
+  }
+
+  function byRole(role, name, exact) {
+    const m = name ? matcher(name, exact) : () => true;
+    const r = bb.norm(role).toLowerCase();
+    const out = [];
+    for (const el of bb.elements(document.documentElement)) {
+      if (bb.role(el) === r && m(bb.accessibleName(el))) out.push(el);
+    }
+    return out;
+  }
+
+  function byLabel(label, exact) {
+    const m = matcher(label, exact);
+    const out = [];
+    for (const el of bb.elements(document.documentElement)) {
+      const isField = ["input", "select", "textarea"].includes(el.localName) || el.isContentEditable ||
+        ["textbox", "checkbox", "radio", "switch", "combobox", "listbox", "slider", "searchbox", "spinbutton"].includes(el.getAttribute("role") || "");
+      if (!isField || (el.localName === "input" && el.type === "hidden")) continue;
+      const l = bb.labelText(el) || bb.norm(el.getAttribute("aria-label"));
+      if (l && m(l)) out.push(el);
+    }
+    return out;
+  }
+
+  function byPlaceholder(ph, exact) {
+    const m = matcher(ph, exact);
+    const out = [];
+    for (const el of bb.elements(document.documentElement)) {
+      const p = el.getAttribute("placeholder") || el.getAttribute("aria-placeholder");
+      if (p && m(p)) out.push(el);
+    }
+    return out;
+  }
+
+  function bySelector(sel) {
+    try {
+      return bb.deepQueryAll(sel);
+    } catch (e) {
+      throw fail("invalid_argument", `selector ${JSON.stringify(sel)} is not valid CSS: ${e.message}`);
+    }
+  }
+
+  // describe is what Go gets for each match.
+  bb.describe = (el) => {
+    const r = el.getBoundingClientRect();
+    return {
+      ref: bb.refFor(el),
+      tag: el.localName,
+      role: bb.role(el),
+      name: bb.accessibleName(el).slice(0, 120),
+      text: bb.visibleText(el).slice(0, 120),
+      visible: bb.isVisible(el),
+      rect: { x: r.x, y: r.y, width: r.width, height: r.height },
+    };
+  };
+
+  // candidates suggests what the caller may have meant when nothing
+  // matched: visible interactive elements whose names share the most words.
+  function candidates(want) {
+    const words = bb.norm(want).toLowerCase().split(" ").filter(Boolean);
+    const scored = [];
+    for (const el of bb.elements(document.documentElement)) {
+      if (!el.matches(INTERACTIVE) || !bb.isVisible(el)) continue;
+      const name = (bb.accessibleName(el) || bb.visibleText(el)).toLowerCase();
+      if (!name) continue;
+      let score = 0;
+      for (const w of words) if (name.includes(w)) score += w.length;
+      for (let i = 0; i < Math.min(3, name.length); i++) if (words.join(" ").includes(name.slice(i, i + 3))) score += 0.1;
+      if (score > 0) scored.push([score, el]);
+    }
+    scored.sort((a, b) => b[0] - a[0]);
+    return scored.slice(0, 3).map(([, el]) => bb.describe(el));
+  }
+
+  // locate returns the matches of one locator in this frame, in document
+  // order (at most MAX_MATCHES described, count is the true total).
+  bb.locate = (a) => {
+    let els;
+    let want = "";
+    if (a.ref) {
+      const el = bb.byRef(a.ref);
+      els = el ? [el] : [];
+      want = a.ref;
+    } else if (a.selector) {
+      els = bySelector(a.selector);
+      want = a.selector;
+    } else if (a.role) {
+      els = byRole(a.role, a.name, a.exact);
+      want = a.name || a.role;
+    } else if (a.text) {
+      els = byText(a.text, a.exact);
+      want = a.text;
+    } else if (a.label) {
+      els = byLabel(a.label, a.exact);
+      want = a.label;
+    } else if (a.placeholder) {
+      els = byPlaceholder(a.placeholder, a.exact);
+      want = a.placeholder;
+    } else {
+      throw fail("invalid_argument", "no locator given");
+    }
+    const out = { count: els.length, matches: els.slice(0, MAX_MATCHES).map(bb.describe) };
+    if (!els.length && a.suggest) out.candidates = candidates(want);
+    return out;
+  };
+
+  // point scrolls the element of ref into view (centred, only when not
+  // already fully visible) and returns the centre of its visible part in
+  // this frame's viewport, with what is on top there.
+  bb.point = (a) => {
+    const el = bb.byRef(a.ref);
+    if (!el) throw fail("element_not_found", "the element is gone from the page (it was removed or the page changed); locate it again");
+    let r = el.getBoundingClientRect();
+    const vw = innerWidth, vh = innerHeight;
+    if (a.scroll !== false && (r.top < 0 || r.left < 0 || r.bottom > vh || r.right > vw)) {
+      el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      r = el.getBoundingClientRect();
+    }
+    const x0 = Math.max(r.left, 0), x1 = Math.min(r.right, vw);
+    const y0 = Math.max(r.top, 0), y1 = Math.min(r.bottom, vh);
+    const x = x1 > x0 ? (x0 + x1) / 2 : r.left + r.width / 2;
+    const y = y1 > y0 ? (y0 + y1) / 2 : r.top + r.height / 2;
+    let top = null;
+    let hit = document.elementFromPoint(x, y);
+    // Descend into shadow roots to the real target.
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    if (hit && hit !== el && !el.contains(hit) && !(hit.localName === "iframe" || hit.localName === "frame")) {
+      const composedContains = (() => { for (let n = hit; n; n = n.parentNode || n.host) if (n === el) return true; return false; })();
+      if (!composedContains) top = { tag: hit.localName, text: bb.visibleText(hit).slice(0, 80) };
+    }
+    return { x, y, obscuredBy: top, inViewport: x >= 0 && y >= 0 && x <= vw && y <= vh, element: bb.describe(el) };
+  };
+
+  // docPoint turns a point in document coordinates into a viewport point,
+  // scrolling it into view when it is outside.
+  bb.docPoint = (a) => {
+    let x = a.x - scrollX, y = a.y - scrollY;
+    if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) {
+      scrollTo(Math.max(0, a.x - innerWidth / 2), Math.max(0, a.y - innerHeight / 2));
+      x = a.x - scrollX;
+      y = a.y - scrollY;
+    }
+    return { x, y };
+  };
+
+  // Frame handshake. A child frame cannot learn where its <iframe> sits in
+  // a cross-origin parent, and the parent cannot tell which <iframe> is the
+  // extension's frameId N. So the child posts a one-time token to its
+  // parent; the parent's isolated world sees the message with event.source
+  // = that iframe's window and finds the element whose contentWindow it is.
+  const tokens = new Map(); // token -> source window
+  addEventListener("message", (e) => {
+    const d = e.data;
+    if (d && typeof d === "object" && typeof d.__bbFrameToken === "string") tokens.set(d.__bbFrameToken, e.source);
+  });
+
+  // ready loads this script into a frame without doing anything else.
+  bb.ready = () => true;
+
+  bb.announce = (a) => {
+    parent.postMessage({ __bbFrameToken: a.token }, "*");
+    return true;
+  };
+
+  // frameOffset finds the iframe that announced token and returns where
+  // the child's point (a.x, a.y) is in this frame's viewport, scrolling
+  // the iframe so that point is visible.
+  bb.frameOffset = async (a) => {
+    let src;
+    for (let i = 0; i < 40 && !(src = tokens.get(a.token)); i++) await new Promise((r) => setTimeout(r, 5));
+    tokens.delete(a.token);
+    if (!src) throw fail("element_not_found", "could not find the frame of the element in its parent page");
+    let frame = null;
+    for (const el of bb.deepQueryAll("iframe,frame")) if (el.contentWindow === src) { frame = el; break; }
+    if (!frame) throw fail("element_not_found", "could not find the frame element in its parent page");
+    const measure = () => {
+      const r = frame.getBoundingClientRect();
+      const cs = getComputedStyle(frame);
+      const left = r.left + frame.clientLeft + parseFloat(cs.paddingLeft || 0);
+      const top = r.top + frame.clientTop + parseFloat(cs.paddingTop || 0);
+      return { x: left + a.x, y: top + a.y };
+    };
+    let p = measure();
+    if (p.x < 0 || p.y < 0 || p.x > innerWidth || p.y > innerHeight) {
+      scrollBy(p.x < 0 || p.x > innerWidth ? p.x - innerWidth / 2 : 0, p.y < 0 || p.y > innerHeight ? p.y - innerHeight / 2 : 0);
+      p = measure();
+    }
+    return p;
+  };
+})();

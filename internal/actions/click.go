@@ -1,0 +1,88 @@
+package actions
+
+func init() { register("click", click) }
+
+var mouseButtons = map[string]bool{"left": true, "right": true, "middle": true}
+
+// click locates the element and clicks the middle of its visible part with
+// real (trusted) CDP mouse events: moved, pressed, released. inputMode
+// "dom" dispatches DOM events instead, for pages that need that.
+func click(r *run) (any, error) {
+	loc, err := r.needLocator()
+	if err != nil {
+		return nil, err
+	}
+	button := r.in.Button
+	if button == "" {
+		button = "left"
+	}
+	if !mouseButtons[button] {
+		return nil, invalid("button must be left, right or middle")
+	}
+	count := r.in.ClickCount
+	if count == 0 {
+		count = 1
+	}
+	if count < 1 || count > 3 {
+		return nil, invalid("clickCount must be 1, 2 or 3")
+	}
+	mode, err := r.inputMode()
+	if err != nil {
+		return nil, err
+	}
+	t, err := r.pageTarget()
+	if err != nil {
+		return nil, err
+	}
+	if mode == "dom" {
+		if loc.X != nil {
+			return nil, invalid("inputMode \"dom\" needs an element locator, not a point")
+		}
+		el, err := r.locate(t.TabID, loc, false)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.act(t.TabID, el, "domClick", nil, nil); err != nil {
+			return nil, err
+		}
+		return r.finish(t, &el)
+	}
+	el, warnings, err := r.elementAt(t, loc)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.mouseClick(t.TabID, el.X, el.Y, button, count); err != nil {
+		return nil, err
+	}
+	var shown *Element
+	if loc.X == nil {
+		shown = &el
+	}
+	return r.finish(t, shown, warnings...)
+}
+
+// mouseClick sends one whole click in one command to the extension.
+func (r *run) mouseClick(tabID int, x, y float64, button string, count int) error {
+	cmds := []map[string]any{cdpCmd("Input.dispatchMouseEvent", map[string]any{"type": "mouseMoved", "x": x, "y": y})}
+	for i := 1; i <= count; i++ {
+		p := map[string]any{"x": x, "y": y, "button": button, "clickCount": i}
+		pressed := map[string]any{"type": "mousePressed"}
+		released := map[string]any{"type": "mouseReleased"}
+		for k, v := range p {
+			pressed[k], released[k] = v, v
+		}
+		cmds = append(cmds, cdpCmd("Input.dispatchMouseEvent", pressed), cdpCmd("Input.dispatchMouseEvent", released))
+	}
+	return r.cdpBatch(tabID, cmds...)
+}
+
+// inputMode is "cdp" (default) or "dom".
+func (r *run) inputMode() (string, error) {
+	switch r.in.InputMode {
+	case "", "cdp":
+		return "cdp", nil
+	case "dom":
+		return "dom", nil
+	}
+	return "", invalid("inputMode must be \"cdp\" (default) or \"dom\"")
+}

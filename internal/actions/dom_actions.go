@@ -1,0 +1,159 @@
+package actions
+
+import "strconv"
+
+func init() {
+	register("select", selectOption)
+	register("check", check)
+	register("scroll", scroll)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// domTarget locates the element of an injected DOM action (no debugger,
+// so no debugging bar).
+func (r *run) domTarget() (TabInfo, Element, error) {
+	loc, err := r.needLocator()
+	if err != nil {
+		return TabInfo{}, Element{}, err
+	}
+	if loc.X != nil {
+		return TabInfo{}, Element{}, invalid("%s needs an element locator, not a point", r.in.Action)
+	}
+	t, err := r.pageTarget()
+	if err != nil {
+		return TabInfo{}, Element{}, err
+	}
+	el, err := r.locate(t.TabID, loc, false)
+	return t, el, err
+}
+
+// selectOption picks options of a <select> by value or label.
+func selectOption(r *run) (any, error) {
+	opts := r.in.Options
+	if r.in.Option != "" {
+		if len(opts) > 0 {
+			return nil, invalid("give option or options, not both")
+		}
+		opts = []string{r.in.Option}
+	}
+	if len(opts) == 0 {
+		return nil, invalid("select needs option (a value or label) or options (several)")
+	}
+	t, el, err := r.domTarget()
+	if err != nil {
+		return nil, err
+	}
+	var out struct {
+		Values []string `json:"values"`
+		Labels []string `json:"labels"`
+	}
+	if err := r.act(t.TabID, el, "select", map[string]any{"options": opts}, &out); err != nil {
+		return nil, err
+	}
+	res, err := r.finish(t, &el)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		actResult
+		Selected []string `json:"selected"`
+		Labels   []string `json:"selectedLabels"`
+	}{res, out.Values, out.Labels}, nil
+}
+
+// check sets a checkbox, radio or switch, idempotently.
+func check(r *run) (any, error) {
+	want := true
+	if r.in.Checked != nil {
+		want = *r.in.Checked
+	}
+	t, el, err := r.domTarget()
+	if err != nil {
+		return nil, err
+	}
+	var out struct {
+		Checked bool `json:"checked"`
+		Changed bool `json:"changed"`
+	}
+	if err := r.act(t.TabID, el, "check", map[string]any{"checked": want}, &out); err != nil {
+		return nil, err
+	}
+	res, err := r.finish(t, &el)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		actResult
+		Checked bool `json:"checked"`
+		Changed bool `json:"changed"`
+	}{res, out.Checked, out.Changed}, nil
+}
+
+// scroll scrolls to the top or bottom, by a delta, or an element into
+// view, in the scrollable container that holds it.
+func scroll(r *run) (any, error) {
+	switch r.in.To {
+	case "", "top", "bottom":
+	default:
+		return nil, invalid("to must be \"top\" or \"bottom\"")
+	}
+	loc, hasLoc, err := r.in.locator()
+	if err != nil {
+		return nil, err
+	}
+	if !hasLoc && r.in.To == "" && r.in.DeltaX == nil && r.in.DeltaY == nil {
+		return nil, invalid("scroll needs to (\"top\" or \"bottom\"), deltaX/deltaY, or a locator of an element to bring into view")
+	}
+	if hasLoc && loc.X != nil {
+		return nil, invalid("scroll takes an element locator, not a point")
+	}
+	t, err := r.pageTarget()
+	if err != nil {
+		return nil, err
+	}
+	args := map[string]any{"to": r.in.To}
+	if r.in.DeltaX != nil {
+		args["deltaX"] = *r.in.DeltaX
+	}
+	if r.in.DeltaY != nil {
+		args["deltaY"] = *r.in.DeltaY
+	}
+	var pos struct {
+		X         float64 `json:"x"`
+		Y         float64 `json:"y"`
+		MaxX      float64 `json:"maxX"`
+		MaxY      float64 `json:"maxY"`
+		Container string  `json:"container"`
+	}
+	var el *Element
+	if hasLoc {
+		e, err := r.locate(t.TabID, loc, false)
+		if err != nil {
+			return nil, err
+		}
+		el = &e
+		err = r.act(t.TabID, e, "scroll", args, &pos)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		s := actScript
+		s.fn = "scroll"
+		if err := r.runPageTop(t.TabID, nil, s, args, &pos); err != nil {
+			return nil, err
+		}
+	}
+	res, err := r.finish(t, el)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		actResult
+		ScrollX   float64 `json:"scrollX"`
+		ScrollY   float64 `json:"scrollY"`
+		MaxX      float64 `json:"maxScrollX"`
+		MaxY      float64 `json:"maxScrollY"`
+		Container string  `json:"container"`
+	}{res, pos.X, pos.Y, pos.MaxX, pos.MaxY, pos.Container}, nil
+}

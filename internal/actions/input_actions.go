@@ -1,0 +1,116 @@
+package actions
+
+import (
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// actResult is what a page action returns: the tab (SPEC: every result
+// that concerns a tab has tabId, url and title), what it acted on, and
+// whether a navigation followed.
+type actResult struct {
+	TabID     int      `json:"tabId"`
+	URL       string   `json:"url"`
+	Title     string   `json:"title"`
+	Element   *Element `json:"element,omitempty"`
+	Navigated bool     `json:"navigated,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
+	Extra     any      `json:"-"`
+}
+
+var actScript = script("", "page/locate.js", "page/act.js")
+
+// act runs an act.js function on el (in its frame) and decodes the value.
+func (r *run) act(tabID int, el Element, fn string, args map[string]any, out any) error {
+	s := actScript
+	s.fn = fn
+	if args == nil {
+		args = map[string]any{}
+	}
+	args["ref"] = el.localRef
+	fid := el.FrameID
+	return r.runPageTop(tabID, &fid, s, args, out)
+}
+
+// needLocator returns the call's locator or says which action needs one.
+func (r *run) needLocator() (Locator, error) {
+	loc, ok, err := r.in.locator()
+	if err != nil {
+		return loc, err
+	}
+	if !ok {
+		return loc, invalid("%s needs a locator: selector, text, role (+ name), label, placeholder, ref (from inspect), or x and y", r.in.Action)
+	}
+	return loc, nil
+}
+
+// prepareInput readies a tab for CDP input: the tab is made active in its
+// window (the first CDP input event to a background tab takes ~5 s, see
+// E2E.md) and the debugger is attached before locating, because the
+// "started debugging" bar that attaching shows moves every coordinate.
+func (r *run) prepareInput(t TabInfo) error {
+	if !t.Active {
+		if err := r.call("tab.activate", map[string]any{"tabId": t.TabID}, nil); err != nil {
+			return err
+		}
+	}
+	return r.call("cdp.attach", map[string]any{"tabId": t.TabID}, nil)
+}
+
+// cdpBatch runs CDP commands on the tab in one round trip.
+func (r *run) cdpBatch(tabID int, cmds ...map[string]any) error {
+	return r.call("cdp.batch", map[string]any{"tabId": tabID, "commands": cmds}, nil)
+}
+
+func cdpCmd(method string, params map[string]any) map[string]any {
+	return map[string]any{"method": method, "params": params}
+}
+
+// finish builds the result after an action: the tab as it is now, and if
+// the action started a navigation, the page it led to (waiting for its
+// load within the call's deadline, at most 10 s).
+func (r *run) finish(before TabInfo, el *Element, warnings ...string) (actResult, error) {
+	var t TabInfo
+	if err := r.call("tab.get", map[string]any{"tabId": before.TabID}, &t); err != nil {
+		return actResult{}, err
+	}
+	res := actResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Element: el, Warnings: warnings}
+	if t.URL != before.URL || t.Status == "loading" {
+		res.Navigated = true
+		wait := min(r.loadWait(), int((10 * time.Second).Milliseconds()))
+		if err := r.call("tab.waitLoad", map[string]any{"tabId": t.TabID, "waitMs": wait}, &t); err == nil {
+			res.URL, res.Title = t.URL, t.Title
+			if t.Loaded != nil && !*t.Loaded {
+				res.Warnings = append(res.Warnings, "the page it led to was still loading")
+			}
+		} else if protocol.CodeOf(err) == protocol.CodeTabNotFound {
+			return actResult{}, err
+		}
+	}
+	return res, nil
+}
+
+// elementAt locates el and, for CDP input, readies the tab and computes the
+// point to act on.
+func (r *run) elementAt(t TabInfo, loc Locator) (Element, []string, error) {
+	if err := r.prepareInput(t); err != nil {
+		return Element{}, nil, err
+	}
+	el, err := r.locate(t.TabID, loc, true)
+	if err != nil {
+		return Element{}, nil, err
+	}
+	var warnings []string
+	if el.Matches > 1 && loc.Nth == nil {
+		warnings = append(warnings, pluralMatches(el.Matches))
+	}
+	if el.ObscuredBy != "" {
+		warnings = append(warnings, "the element is covered by "+el.ObscuredBy+" at the point acted on; the input went to that element")
+	}
+	return el, warnings, nil
+}
+
+func pluralMatches(n int) string {
+	return "the locator matched " + itoa(n) + " elements; used the first visible one (pass nth to pick another)"
+}

@@ -1,0 +1,195 @@
+package actions
+
+import (
+	"fmt"
+	"strings"
+)
+
+// key is one key as CDP's Input.dispatchKeyEvent describes it.
+type key struct {
+	Key     string // DOM key value
+	Code    string // DOM code
+	KeyCode int    // windowsVirtualKeyCode
+	Text    string // text the key types ("" for none)
+}
+
+// Modifier bits of Input.dispatchKeyEvent.
+const (
+	modAlt   = 1
+	modCtrl  = 2
+	modMeta  = 4
+	modShift = 8
+)
+
+var modifiers = map[string]struct {
+	bit int
+	key key
+}{
+	"alt":     {modAlt, key{"Alt", "AltLeft", 18, ""}},
+	"option":  {modAlt, key{"Alt", "AltLeft", 18, ""}},
+	"control": {modCtrl, key{"Control", "ControlLeft", 17, ""}},
+	"ctrl":    {modCtrl, key{"Control", "ControlLeft", 17, ""}},
+	"meta":    {modMeta, key{"Meta", "MetaLeft", 91, ""}},
+	"cmd":     {modMeta, key{"Meta", "MetaLeft", 91, ""}},
+	"command": {modMeta, key{"Meta", "MetaLeft", 91, ""}},
+	"shift":   {modShift, key{"Shift", "ShiftLeft", 16, ""}},
+}
+
+var namedKeys = map[string]key{
+	"enter":      {"Enter", "Enter", 13, "\r"},
+	"tab":        {"Tab", "Tab", 9, ""},
+	"escape":     {"Escape", "Escape", 27, ""},
+	"esc":        {"Escape", "Escape", 27, ""},
+	"backspace":  {"Backspace", "Backspace", 8, ""},
+	"delete":     {"Delete", "Delete", 46, ""},
+	"space":      {" ", "Space", 32, " "},
+	"arrowup":    {"ArrowUp", "ArrowUp", 38, ""},
+	"arrowdown":  {"ArrowDown", "ArrowDown", 40, ""},
+	"arrowleft":  {"ArrowLeft", "ArrowLeft", 37, ""},
+	"arrowright": {"ArrowRight", "ArrowRight", 39, ""},
+	"up":         {"ArrowUp", "ArrowUp", 38, ""},
+	"down":       {"ArrowDown", "ArrowDown", 40, ""},
+	"left":       {"ArrowLeft", "ArrowLeft", 37, ""},
+	"right":      {"ArrowRight", "ArrowRight", 39, ""},
+	"home":       {"Home", "Home", 36, ""},
+	"end":        {"End", "End", 35, ""},
+	"pageup":     {"PageUp", "PageUp", 33, ""},
+	"pagedown":   {"PageDown", "PageDown", 34, ""},
+	"insert":     {"Insert", "Insert", 45, ""},
+}
+
+// punctuation maps printable non-alphanumeric keys of a US layout to
+// their DOM code and key code.
+var punctuation = map[rune]struct {
+	code    string
+	keyCode int
+}{
+	'-': {"Minus", 189}, '=': {"Equal", 187}, '[': {"BracketLeft", 219}, ']': {"BracketRight", 221},
+	'\\': {"Backslash", 220}, ';': {"Semicolon", 186}, '\'': {"Quote", 222}, ',': {"Comma", 188},
+	'.': {"Period", 190}, '/': {"Slash", 191}, '`': {"Backquote", 192},
+}
+
+func init() {
+	for i := 1; i <= 12; i++ {
+		n := fmt.Sprintf("F%d", i)
+		namedKeys[strings.ToLower(n)] = key{n, n, 111 + i, ""}
+	}
+}
+
+// combo is one chord: modifiers held while key is pressed.
+type combo struct {
+	mods []key
+	bits int
+	key  key
+}
+
+// parseKeys reads "Enter", "Control+A", "Shift+Tab Enter" (chords separated
+// by spaces) into chords.
+func parseKeys(s string) ([]combo, error) {
+	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return nil, invalid("keys is required, e.g. \"Enter\", \"Tab\", \"Control+A\", \"Shift+Tab\"")
+	}
+	var out []combo
+	for _, f := range fields {
+		parts := strings.Split(f, "+")
+		// "Control++" means Control and the plus key.
+		if strings.HasSuffix(f, "++") {
+			parts = append(strings.Split(strings.TrimSuffix(f, "++"), "+"), "+")
+		}
+		var c combo
+		for i, p := range parts {
+			if i < len(parts)-1 {
+				m, ok := modifiers[strings.ToLower(p)]
+				if !ok {
+					return nil, invalid("%q in keys %q is not a modifier (Control, Shift, Alt, Meta)", p, f)
+				}
+				c.mods = append(c.mods, m.key)
+				c.bits |= m.bit
+				continue
+			}
+			k, err := keyOf(p, c.bits)
+			if err != nil {
+				return nil, err
+			}
+			c.key = k
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func keyOf(name string, bits int) (key, error) {
+	if k, ok := namedKeys[strings.ToLower(name)]; ok {
+		return k, nil
+	}
+	if m, ok := modifiers[strings.ToLower(name)]; ok {
+		return m.key, nil // a modifier pressed on its own
+	}
+	r := []rune(name)
+	if len(r) != 1 {
+		return key{}, invalid("unknown key %q: use names like Enter, Tab, Escape, ArrowDown, Backspace, F5, a single character, or chords like Control+A; to enter text use the type action", name)
+	}
+	c := r[0]
+	shift := bits&modShift != 0
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		lower := c | 0x20
+		k := key{Key: string(lower), Code: "Key" + strings.ToUpper(string(lower)), KeyCode: int(lower - 'a' + 'A'), Text: string(lower)}
+		if shift || (c >= 'A' && c <= 'Z') {
+			k.Key, k.Text = strings.ToUpper(k.Key), strings.ToUpper(k.Text)
+		}
+		return k, nil
+	case c >= '0' && c <= '9':
+		return key{Key: string(c), Code: "Digit" + string(c), KeyCode: int(c), Text: string(c)}, nil
+	}
+	if p, ok := punctuation[c]; ok {
+		return key{Key: string(c), Code: p.code, KeyCode: p.keyCode, Text: string(c)}, nil
+	}
+	// Any other character: no physical key, but it still types.
+	return key{Key: string(c), Text: string(c)}, nil
+}
+
+// events turns chords into Input.dispatchKeyEvent commands: modifiers down,
+// the key down (with its text unless Control, Alt or Meta is held, which
+// makes it a shortcut), the key up, modifiers up.
+func (cs combo) events() []map[string]any {
+	var cmds []map[string]any
+	ev := func(typ string, k key, mods int, text bool) map[string]any {
+		p := map[string]any{"type": typ, "key": k.Key, "code": k.Code, "windowsVirtualKeyCode": k.KeyCode, "modifiers": mods}
+		if text && k.Text != "" {
+			p["text"], p["unmodifiedText"] = k.Text, k.Text
+		}
+		return cdpCmd("Input.dispatchKeyEvent", p)
+	}
+	held := 0
+	for _, m := range cs.mods {
+		held |= modifiers[strings.ToLower(m.Key)].bit
+		cmds = append(cmds, ev("rawKeyDown", m, held, false))
+	}
+	typesText := cs.key.Text != "" && cs.bits&(modCtrl|modAlt|modMeta) == 0
+	if typesText {
+		cmds = append(cmds, ev("keyDown", cs.key, cs.bits, true))
+	} else {
+		cmds = append(cmds, ev("rawKeyDown", cs.key, cs.bits, false))
+	}
+	cmds = append(cmds, ev("keyUp", cs.key, cs.bits, false))
+	for i := len(cs.mods) - 1; i >= 0; i-- {
+		held &^= modifiers[strings.ToLower(cs.mods[i].Key)].bit
+		cmds = append(cmds, ev("keyUp", cs.mods[i], held, false))
+	}
+	return cmds
+}
+
+// pressKeys sends the chords of keys to the tab in one round trip.
+func (r *run) pressKeys(tabID int, keys string) error {
+	chords, err := parseKeys(keys)
+	if err != nil {
+		return err
+	}
+	var cmds []map[string]any
+	for _, c := range chords {
+		cmds = append(cmds, c.events()...)
+	}
+	return r.cdpBatch(tabID, cmds...)
+}

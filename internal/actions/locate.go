@@ -1,0 +1,385 @@
+package actions
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// Locator is the element a page action targets (SPEC §2): exactly one of
+// Selector, Text, Role (+ Name), Label, Placeholder, Ref, or X+Y.
+type Locator struct {
+	Selector    string   `json:"selector,omitempty"`
+	Text        string   `json:"text,omitempty"`
+	Role        string   `json:"role,omitempty"`
+	Name        string   `json:"name,omitempty"`
+	Label       string   `json:"label,omitempty"`
+	Placeholder string   `json:"placeholder,omitempty"`
+	Ref         string   `json:"ref,omitempty"`
+	X           *float64 `json:"x,omitempty"`
+	Y           *float64 `json:"y,omitempty"`
+	Coordinates string   `json:"coordinates,omitempty"`
+	FrameID     *int     `json:"frameId,omitempty"`
+	Nth         *int     `json:"nth,omitempty"`
+	Exact       bool     `json:"exact,omitempty"`
+}
+
+// locator returns the call's locator; present is false when it has none.
+func (in *Input) locator() (loc Locator, present bool, err error) {
+	loc = Locator{
+		Selector: in.Selector, Text: in.Text, Role: in.Role, Name: in.Name, Label: in.Label,
+		Placeholder: in.Placeholder, Ref: in.Ref, X: in.X, Y: in.Y, Coordinates: in.Coordinates,
+		FrameID: in.FrameID, Nth: in.Nth, Exact: in.Exact,
+	}
+	return loc, loc.given() > 0 || loc.Name != "", loc.check()
+}
+
+// Locator returns extract's wait condition as a locator; present is false
+// when it names only urlContains (or nothing).
+func (w *WaitFor) Locator() (loc Locator, present bool, err error) {
+	if w == nil {
+		return Locator{}, false, nil
+	}
+	loc = Locator{Selector: w.Selector, Text: w.Text, Role: w.Role, Name: w.Name, Label: w.Label,
+		Placeholder: w.Placeholder, Ref: w.Ref, FrameID: w.FrameID, Nth: w.Nth, Exact: w.Exact}
+	return loc, loc.given() > 0 || loc.Name != "", loc.check()
+}
+
+// given counts the locator kinds set.
+func (l Locator) given() int {
+	n := 0
+	for _, s := range []string{l.Selector, l.Text, l.Role, l.Label, l.Placeholder, l.Ref} {
+		if s != "" {
+			n++
+		}
+	}
+	if l.X != nil || l.Y != nil {
+		n++
+	}
+	return n
+}
+
+// check enforces "exactly one locator" and the shape of each.
+func (l Locator) check() error {
+	n := l.given()
+	if n == 0 {
+		if l.Name != "" {
+			return invalid("name goes with role: give role too (e.g. role \"button\", name \"Save\")")
+		}
+		return nil
+	}
+	if n > 1 {
+		return invalid("give exactly one locator: selector, text, role (+ name), label, placeholder, ref, or x and y")
+	}
+	if l.Name != "" && l.Role == "" {
+		return invalid("name goes with role: give role too (e.g. role \"button\", name \"Save\")")
+	}
+	if (l.X == nil) != (l.Y == nil) {
+		return invalid("a point needs both x and y")
+	}
+	switch l.Coordinates {
+	case "", "viewport", "document":
+	default:
+		return invalid("coordinates must be \"viewport\" or \"document\"")
+	}
+	if l.Coordinates != "" && l.X == nil {
+		return invalid("coordinates goes with x and y")
+	}
+	if l.Nth != nil && *l.Nth < 0 {
+		return invalid("nth is 0-based and cannot be negative")
+	}
+	if l.Ref != "" {
+		if _, _, err := ParseRef(l.Ref); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// describe names the locator in messages.
+func (l Locator) describe() string {
+	switch {
+	case l.Ref != "":
+		return fmt.Sprintf("ref %q", l.Ref)
+	case l.Selector != "":
+		return fmt.Sprintf("selector %q", l.Selector)
+	case l.Role != "" && l.Name != "":
+		return fmt.Sprintf("role %q named %q", l.Role, l.Name)
+	case l.Role != "":
+		return fmt.Sprintf("role %q", l.Role)
+	case l.Text != "":
+		return fmt.Sprintf("text %q", l.Text)
+	case l.Label != "":
+		return fmt.Sprintf("label %q", l.Label)
+	case l.Placeholder != "":
+		return fmt.Sprintf("placeholder %q", l.Placeholder)
+	case l.X != nil:
+		return fmt.Sprintf("point (%g, %g)", *l.X, *l.Y)
+	}
+	return "no locator"
+}
+
+// FrameRef makes a ref that names its frame: refs from page scripts
+// ("e12") are per frame, so a ref from a child frame carries its frameId
+// ("f3e12") and can be used without a separate frameId.
+func FrameRef(frameID int, ref string) string {
+	if frameID == 0 {
+		return ref
+	}
+	return "f" + strconv.Itoa(frameID) + ref
+}
+
+// ParseRef splits a ref from FrameRef into frameId and the frame's own ref.
+func ParseRef(s string) (frameID int, ref string, err error) {
+	bad := invalid("ref %q is not a ref from inspect (they look like e12 or f3e12)", s)
+	if strings.HasPrefix(s, "f") {
+		i := strings.IndexByte(s, 'e')
+		if i < 2 {
+			return 0, "", bad
+		}
+		id, err := strconv.Atoi(s[1:i])
+		if err != nil || id < 0 {
+			return 0, "", bad
+		}
+		frameID, s = id, s[i:]
+	}
+	if len(s) < 2 || s[0] != 'e' {
+		return 0, "", bad
+	}
+	if _, err := strconv.Atoi(s[1:]); err != nil {
+		return 0, "", bad
+	}
+	return frameID, s, nil
+}
+
+// Element is what a locator found.
+type Element struct {
+	FrameID int     `json:"frameId"`
+	Ref     string  `json:"ref,omitempty"`
+	Tag     string  `json:"tag,omitempty"`
+	Role    string  `json:"role,omitempty"`
+	Name    string  `json:"name,omitempty"`
+	Text    string  `json:"text,omitempty"`
+	Visible bool    `json:"visible"`
+	Matches int     `json:"matches,omitempty"` // how many elements matched
+	Rect    *Rect   `json:"rect,omitempty"`
+	X       float64 `json:"-"` // the point to act on, in top-level viewport coordinates
+	Y       float64 `json:"-"`
+	// ObscuredBy names what covers the point, when something does.
+	ObscuredBy string `json:"obscuredBy,omitempty"`
+
+	localRef string // the frame's own ref ("e12")
+}
+
+// Rect is a box in CSS pixels.
+type Rect struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+type pageMatch struct {
+	Ref     string `json:"ref"`
+	Tag     string `json:"tag"`
+	Role    string `json:"role"`
+	Name    string `json:"name"`
+	Text    string `json:"text"`
+	Visible bool   `json:"visible"`
+	Rect    Rect   `json:"rect"`
+}
+
+type locateResult struct {
+	Count      int         `json:"count"`
+	Matches    []pageMatch `json:"matches"`
+	Candidates []pageMatch `json:"candidates"`
+}
+
+var locateScript = script("locate", "page/locate.js")
+
+// locate finds the element of loc in the tab, searching every frame
+// (or the one of frameId / of the ref). With scroll it also scrolls the
+// element into view and computes the point to act on in top-level
+// viewport coordinates, translating through frame offsets.
+func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
+	if loc.X != nil {
+		return r.locatePoint(tabID, loc)
+	}
+	args := map[string]any{"selector": loc.Selector, "text": loc.Text, "role": loc.Role, "name": loc.Name,
+		"label": loc.Label, "placeholder": loc.Placeholder, "exact": loc.Exact, "suggest": true}
+	where := frames{all: true}
+	if loc.FrameID != nil {
+		where = frames{frameID: loc.FrameID}
+	}
+	if loc.Ref != "" {
+		fid, ref, err := ParseRef(loc.Ref)
+		if err != nil {
+			return Element{}, err
+		}
+		if loc.FrameID != nil && fid == 0 {
+			fid = *loc.FrameID
+		}
+		args["ref"] = ref
+		where = frames{frameID: &fid}
+	}
+	res, err := r.runPage(tabID, where, locateScript, args)
+	if err != nil {
+		return Element{}, err
+	}
+	// Flatten the frames' matches: the top frame first, then the others
+	// in the order Chrome lists them.
+	var all []Element
+	var candidates []string
+	for _, fr := range res {
+		if fr.Error != "" {
+			if fr.Code == protocol.CodeInvalidArgument {
+				return Element{}, protocol.Errorf(fr.Code, "%s", fr.Error)
+			}
+			continue // a frame we could not script (e.g. about:blank of an ad)
+		}
+		var lr locateResult
+		if err := jsonUnmarshal(fr.Value, &lr); err != nil {
+			continue
+		}
+		for _, m := range lr.Matches {
+			rect := m.Rect
+			all = append(all, Element{FrameID: fr.FrameID, Ref: FrameRef(fr.FrameID, m.Ref), localRef: m.Ref, Tag: m.Tag,
+				Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect})
+		}
+		for _, c := range lr.Candidates {
+			candidates = append(candidates, fmt.Sprintf("%s %q (ref %s)", firstNonEmpty(c.Role, c.Tag), firstNonEmpty(c.Name, c.Text), FrameRef(fr.FrameID, c.Ref)))
+		}
+	}
+	if len(all) == 0 {
+		msg := fmt.Sprintf("no element matches %s", loc.describe())
+		if len(candidates) > 0 {
+			msg += "; closest: " + strings.Join(candidates[:min(3, len(candidates))], ", ")
+		}
+		return Element{}, protocol.Errorf(protocol.CodeElementNotFound, "%s. Check the page with inspect or extract, or wait for it", msg)
+	}
+	var el Element
+	switch {
+	case loc.Nth != nil:
+		if *loc.Nth >= len(all) {
+			return Element{}, protocol.Errorf(protocol.CodeElementNotFound, "nth %d is out of range: %d elements match %s", *loc.Nth, len(all), loc.describe())
+		}
+		el = all[*loc.Nth]
+	default:
+		el = all[0]
+		for _, e := range all {
+			if e.Visible {
+				el = e
+				break
+			}
+		}
+	}
+	el.Matches = len(all)
+	if !scroll {
+		return el, nil
+	}
+	return r.pointOf(tabID, el)
+}
+
+// pointOf scrolls el into view and finds its point in top-level viewport
+// coordinates.
+func (r *run) pointOf(tabID int, el Element) (Element, error) {
+	var p struct {
+		X          float64 `json:"x"`
+		Y          float64 `json:"y"`
+		ObscuredBy *struct {
+			Tag  string `json:"tag"`
+			Text string `json:"text"`
+		} `json:"obscuredBy"`
+		Element pageMatch `json:"element"`
+	}
+	fid := el.FrameID
+	if err := r.runPageTop(tabID, &fid, script("point", "page/locate.js"), map[string]any{"ref": el.localRef}, &p); err != nil {
+		return Element{}, err
+	}
+	if !p.Element.Visible {
+		return Element{}, protocol.Errorf(protocol.CodeElementNotFound, "%s %q is not visible (hidden, zero-sized or covered by aria-hidden); wait for it or pick another element", el.Tag, firstNonEmpty(el.Name, el.Text))
+	}
+	el.X, el.Y = p.X, p.Y
+	if p.ObscuredBy != nil {
+		el.ObscuredBy = strings.TrimSpace(p.ObscuredBy.Tag + " " + p.ObscuredBy.Text)
+	}
+	rect := p.Element.Rect
+	el.Rect = &rect
+	if el.FrameID == 0 {
+		return el, nil
+	}
+	x, y, err := r.toTopLevel(tabID, el.FrameID, p.X, p.Y)
+	if err != nil {
+		return Element{}, err
+	}
+	el.X, el.Y = x, y
+	return el, nil
+}
+
+// frameInfo is one frame of webNavigation.getAllFrames.
+type frameInfo struct {
+	FrameID       int    `json:"frameId"`
+	ParentFrameID int    `json:"parentFrameId"`
+	URL           string `json:"url"`
+}
+
+// toTopLevel translates a point in frame frameID's viewport to the top
+// frame's viewport, one parent at a time (see the handshake in
+// page/locate.js).
+func (r *run) toTopLevel(tabID, frameID int, x, y float64) (float64, float64, error) {
+	var tree struct {
+		Frames []frameInfo `json:"frames"`
+	}
+	if err := r.call("tab.frames", map[string]any{"tabId": tabID}, &tree); err != nil {
+		return 0, 0, err
+	}
+	parent := map[int]int{}
+	for _, f := range tree.Frames {
+		parent[f.FrameID] = f.ParentFrameID
+	}
+	for cur := frameID; cur != 0; {
+		p, ok := parent[cur]
+		if !ok || p < 0 {
+			return 0, 0, protocol.Errorf(protocol.CodeElementNotFound, "frame %d is gone from the page", cur)
+		}
+		token := randomToken()
+		// The parent must have its message listener before the child posts.
+		if err := r.runPageTop(tabID, &p, script("ready", "page/locate.js"), nil, nil); err != nil {
+			return 0, 0, err
+		}
+		c := cur
+		if err := r.runPageTop(tabID, &c, script("announce", "page/locate.js"), map[string]any{"token": token}, nil); err != nil {
+			return 0, 0, err
+		}
+		var pt struct{ X, Y float64 }
+		if err := r.runPageTop(tabID, &p, script("frameOffset", "page/locate.js"), map[string]any{"token": token, "x": x, "y": y}, &pt); err != nil {
+			return 0, 0, err
+		}
+		x, y, cur = pt.X, pt.Y, p
+	}
+	return x, y, nil
+}
+
+// locatePoint handles an x, y locator.
+func (r *run) locatePoint(tabID int, loc Locator) (Element, error) {
+	x, y := *loc.X, *loc.Y
+	if loc.Coordinates == "document" {
+		var p struct{ X, Y float64 }
+		if err := r.runPageTop(tabID, loc.FrameID, script("docPoint", "page/locate.js"), map[string]any{"x": x, "y": y}, &p); err != nil {
+			return Element{}, err
+		}
+		x, y = p.X, p.Y
+	}
+	return Element{X: x, Y: y, Visible: true, Matches: 1}, nil
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,43 @@
+package actions
+
+func init() { register("press", press) }
+
+// press sends real key events (keys like "Enter", "Control+A",
+// "Shift+Tab"), after focusing an element when a locator is given.
+func press(r *run) (any, error) {
+	if _, err := parseKeys(r.in.Keys); err != nil {
+		return nil, err
+	}
+	loc, hasLoc, err := r.in.locator()
+	if err != nil {
+		return nil, err
+	}
+	t, err := r.pageTarget()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.prepareInput(t); err != nil {
+		return nil, err
+	}
+	var el *Element
+	var warnings []string
+	if hasLoc {
+		e, w, err := r.elementAt(t, loc)
+		if err != nil {
+			return nil, err
+		}
+		if loc.X != nil || e.FrameID != 0 {
+			err = r.mouseClick(t.TabID, e.X, e.Y, "left", 1)
+		} else {
+			err = r.act(t.TabID, e, "focus", nil, nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+		el, warnings = &e, w
+	}
+	if err := r.pressKeys(t.TabID, r.in.Keys); err != nil {
+		return nil, err
+	}
+	return r.finish(t, el, warnings...)
+}
