@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/registry"
+	"github.com/browser-bridge/browser-bridge/internal/shots"
 )
 
 // Browser sends one primitive to the extension and decodes its result.
@@ -38,6 +39,8 @@ type Env struct {
 	Daemon func() any
 	// Started is when the daemon started.
 	Started time.Time
+	// Screenshots is where screenshot files go.
+	Screenshots *shots.Dir
 }
 
 // run is one action being carried out.

@@ -225,7 +225,9 @@ func Start() (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := env.Command(context.Background(), "launch", "--headless")
+	// The first tab is a protected page, for the tests of refusals; it is
+	// also the user's tab that the bridge did not open.
+	cmd := env.Command(context.Background(), "launch", "--headless", "--url", "chrome://version")
 	cmd.Stderr = logf
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -38,6 +38,7 @@ var commands = map[string]command{
 	"launch":  {runLaunch, "start Chromium with the extension in a fresh profile and wait until it is connected"},
 	"call":    {runCall, "run one action given as a JSON object: call '{\"action\":\"open\",\"url\":\"…\"}'"},
 	"version": {runVersion, "print the version"},
+	"clean":   {runClean, "remove the screenshot files the bridge has written"},
 }
 
 func init() {

@@ -28,6 +28,7 @@ func runLaunch(ctx context.Context, args []string) error {
 	headless := fs.Bool("headless", false, "run without a window (new headless mode)")
 	browser := fs.String("browser", "", "browser binary (default: $"+launcher.EnvBrowser+", else Chromium found on this machine)")
 	profile := fs.String("profile", "", "user data folder to use (default: a fresh temporary one, removed on exit)")
+	startURL := fs.String("url", "about:blank", "the page of the first tab")
 	if err := fs.Parse(args); err != nil {
 		return &ExitError{Code: 2}
 	}
@@ -44,7 +45,7 @@ func runLaunch(ctx context.Context, args []string) error {
 	}
 	started := time.Now()
 	b, err := launcher.Start(launcher.Options{
-		Browser: *browser, Headless: *headless, Profile: *profile,
+		Browser: *browser, Headless: *headless, Profile: *profile, StartURL: *startURL,
 		HostExe: exe, Origins: nmhost.AllowedOrigins(exe),
 	})
 	if err != nil {

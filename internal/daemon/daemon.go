@@ -22,6 +22,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
+	"github.com/browser-bridge/browser-bridge/internal/shots"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
 
@@ -63,9 +64,10 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 	d := &Daemon{layout: layout, log: log, secret: s, link: newLink(), reg: reg, started: time.Now()}
 	d.link.onHello = d.reconcile
 	d.env = &actions.Env{
-		Browser:  d.link,
-		Registry: reg,
-		Started:  d.started,
+		Browser:     d.link,
+		Registry:    reg,
+		Started:     d.started,
+		Screenshots: shots.New(layout.Screenshots()),
 		Daemon: func() any {
 			return map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket}
 		},

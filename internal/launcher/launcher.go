@@ -33,6 +33,7 @@ type Options struct {
 	Browser  string // binary; found when empty
 	Headless bool
 	Profile  string // user data dir; a fresh temporary one when empty
+	StartURL string // the first tab's page; about:blank when empty
 	HostExe  string // the browser-bridge binary Chrome starts as host
 	Origins  []string
 	Stderr   *os.File // the browser's output; discarded when nil
@@ -139,7 +140,13 @@ func Start(o Options) (*Browser, error) {
 	if extra := strings.Fields(os.Getenv(EnvBrowserArgs)); len(extra) > 0 {
 		args = append(args, extra...)
 	}
-	args = append(args, "about:blank")
+	// One start page only: headless Chromium refuses several ("Multiple
+	// targets are not supported in headless mode").
+	start := o.StartURL
+	if start == "" {
+		start = "about:blank"
+	}
+	args = append(args, start)
 	cmd := exec.Command(bin, args...)
 	cmd.Env = os.Environ()
 	if o.Stderr != nil {

@@ -1,0 +1,158 @@
+package e2e
+
+import (
+	"fmt"
+	"image/jpeg"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+func TestUploadSetsFilesWithoutTheirContent(t *testing.T) {
+	tab := openApp(t)
+	dir := t.TempDir()
+	a := filepath.Join(dir, "report.txt")
+	b := filepath.Join(dir, "photo.bin")
+	os.WriteFile(a, []byte("hello world"), 0o644)
+	os.WriteFile(b, make([]byte, 3000), 0o644)
+	r := call(t, map[string]any{"action": "upload", "tabId": tab, "selector": "#file", "paths": []string{a, b}})
+	if fmt.Sprint(r["files"]) != "[map[name:report.txt size:11] map[name:photo.bin size:3000]]" {
+		t.Fatalf("upload result: %v", r)
+	}
+	waitText(t, tab, "#file-out", "report.txt:11,photo.bin:3000")
+}
+
+func TestUploadRefusesBadPathsBeforeChrome(t *testing.T) {
+	tab := openApp(t)
+	dir := t.TempDir()
+	ssh := filepath.Join(dir, ".ssh")
+	os.MkdirAll(ssh, 0o700)
+	key := filepath.Join(ssh, "config")
+	os.WriteFile(key, []byte("x"), 0o600)
+	plain := filepath.Join(dir, "plain.txt")
+	os.WriteFile(plain, []byte("x"), 0o644)
+	link := filepath.Join(dir, "link.txt")
+	os.Symlink(plain, link)
+	many := make([]string, 21)
+	for i := range many {
+		many[i] = plain
+	}
+	for _, c := range []struct {
+		paths []string
+		rule  string
+	}{
+		{[]string{key}, "names secrets"},
+		{[]string{link}, "symlink"},
+		{[]string{"relative.txt"}, "absolute"},
+		{[]string{dir}, "folder"},
+		{many, "at most 20"},
+	} {
+		r := bridge.Call(t, map[string]any{"action": "upload", "tabId": tab, "selector": "#file", "paths": c.paths})
+		if r.Err == nil || r.Err.Code != protocol.CodeUploadPathRejected || !strings.Contains(r.Err.Message, c.rule) {
+			t.Errorf("%v: %s", c.paths, r.Stdout)
+		}
+	}
+	// The check runs before anything else: even a tab that does not exist
+	// gets the path refusal, not tab_not_found.
+	r := bridge.Call(t, map[string]any{"action": "upload", "tabId": 2147480000, "selector": "#file", "paths": []string{key}})
+	if r.Err == nil || r.Err.Code != protocol.CodeUploadPathRejected {
+		t.Fatalf("path check did not come first: %s", r.Stdout)
+	}
+	if got := probeText(t, tab, 0, "#file-out"); got != "" {
+		t.Fatalf("the page saw files: %q", got)
+	}
+}
+
+// tallPage serves a page of the given height in CSS pixels.
+func tallPage(t *testing.T, height int) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<title>Tall</title><body style="margin:0"><div style="height:%dpx;background:linear-gradient(red,blue)">top</div></body>`, height)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func decodeShot(t *testing.T, res map[string]any) (w, h int) {
+	t.Helper()
+	p, _ := res["path"].(string)
+	if !strings.HasPrefix(p, paths.ForHome(bridge.Home).Screenshots()) {
+		t.Fatalf("screenshot %q is outside the screenshots folder", p)
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 || fi.Size() != int64(res["bytes"].(float64)) {
+		t.Fatalf("screenshot file mode %v size %d, result %v", fi.Mode().Perm(), fi.Size(), res)
+	}
+	f, _ := os.Open(p)
+	defer f.Close()
+	img, err := jpeg.Decode(f)
+	if err != nil {
+		t.Fatalf("not a JPEG: %v", err)
+	}
+	w, h = img.Bounds().Dx(), img.Bounds().Dy()
+	if w != num(t, res, "width") || h != num(t, res, "height") {
+		t.Fatalf("image is %dx%d, result says %v", w, h, res)
+	}
+	return w, h
+}
+
+func TestScreenshotModes(t *testing.T) {
+	ws := "shots"
+	o := call(t, map[string]any{"action": "open", "url": tallPage(t, 3000), "browserWorkspaceId": ws})
+	t.Cleanup(func() { bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws}) })
+	tab := num(t, o, "tabId")
+	_, h := decodeShot(t, call(t, map[string]any{"action": "screenshot", "tabId": tab}))
+	if h != 3000 {
+		t.Fatalf("full page height %d, want 3000", h)
+	}
+	_, vh := decodeShot(t, call(t, map[string]any{"action": "screenshot", "tabId": tab, "mode": "viewport"}))
+	if vh >= 1000 || vh < 300 {
+		t.Fatalf("viewport height %d", vh)
+	}
+	cw, ch := decodeShot(t, call(t, map[string]any{"action": "screenshot", "tabId": tab, "clip": map[string]any{"x": 10, "y": 2000, "width": 200, "height": 100}}))
+	if cw != 200 || ch != 100 {
+		t.Fatalf("clip is %dx%d, want 200x100", cw, ch)
+	}
+}
+
+func TestScreenshotOfAVeryTallPageIsTiled(t *testing.T) {
+	ws := "tall"
+	o := call(t, map[string]any{"action": "open", "url": tallPage(t, 30000), "browserWorkspaceId": ws})
+	t.Cleanup(func() { bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws}) })
+	_, h := decodeShot(t, call(t, map[string]any{"action": "screenshot", "tabId": num(t, o, "tabId")}))
+	if h != 30000 {
+		t.Fatalf("height %d, want 30000", h)
+	}
+}
+
+func TestScreenshotOfAProtectedPageIsRefused(t *testing.T) {
+	st := call(t, map[string]any{"action": "status"})
+	var chromeTab int
+	for _, w := range st["windows"].([]any) {
+		for _, tab := range w.(map[string]any)["tabs"].([]any) {
+			tm := tab.(map[string]any)
+			if strings.HasPrefix(tm["url"].(string), "chrome://") {
+				chromeTab = int(tm["tabId"].(float64))
+			}
+		}
+	}
+	if chromeTab == 0 {
+		t.Fatalf("no chrome:// tab to test with: %v", st)
+	}
+	r := bridge.Call(t, map[string]any{"action": "screenshot", "tabId": chromeTab})
+	if r.Err == nil || r.Err.Code != protocol.CodeFullPageUnavailable {
+		t.Fatalf("screenshot of chrome://: %s", r.Stdout)
+	}
+	r = bridge.Call(t, map[string]any{"action": "click", "tabId": chromeTab, "text": "Chromium"})
+	if r.Err == nil || r.Err.Code != protocol.CodeProtectedPage {
+		t.Fatalf("click on chrome://: %s", r.Stdout)
+	}
+}

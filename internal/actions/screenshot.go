@@ -1,0 +1,160 @@
+package actions
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/jpeg"
+	"math"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+func init() { register("screenshot", screenshot) }
+
+const (
+	jpegQuality = 70
+	// GPU textures stop near 16,384 px, so a taller page is captured in
+	// tiles of this height and stitched.
+	tileHeight = 8000
+	// maxShotHeight bounds the stitched image; taller pages are scaled
+	// down to fit (a 100,000 px page still gives one readable file).
+	maxShotHeight = 32000
+)
+
+type shotResult struct {
+	TabID  int    `json:"tabId"`
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Path   string `json:"path"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Bytes  int    `json:"bytes"`
+	Mode   string `json:"mode"`
+}
+
+// screenshot captures the whole page (default), the viewport, or a clip
+// through CDP, as JPEG quality 70, into a 0600 file; the result names the
+// file and its size, never the image bytes.
+func screenshot(r *run) (any, error) {
+	mode := r.in.Mode
+	switch {
+	case r.in.Clip != nil:
+		if mode != "" {
+			return nil, invalid("give mode or clip, not both")
+		}
+		if r.in.Clip.Width <= 0 || r.in.Clip.Height <= 0 || r.in.Clip.X < 0 || r.in.Clip.Y < 0 {
+			return nil, invalid("clip needs x, y >= 0 and width, height > 0 (CSS pixels of the page)")
+		}
+		mode = "clip"
+	case mode == "":
+		mode = "full"
+	case mode != "full" && mode != "viewport":
+		return nil, invalid("mode must be \"full\" (default) or \"viewport\"")
+	}
+	t, err := r.pageTarget()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.call("cdp.attach", map[string]any{"tabId": t.TabID}, nil); err != nil {
+		if protocol.CodeOf(err) == protocol.CodeProtectedPage && mode == "full" {
+			return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "this page (%s) cannot be captured: the browser does not let extensions debug it; screenshots work on ordinary web pages", t.URL)
+		}
+		return nil, err
+	}
+	var data []byte
+	switch mode {
+	case "viewport":
+		data, err = r.capture(t.TabID, nil)
+	case "clip":
+		c := r.in.Clip
+		data, err = r.capture(t.TabID, map[string]any{"x": c.X, "y": c.Y, "width": c.Width, "height": c.Height, "scale": 1})
+	default:
+		data, err = r.captureFull(t.TabID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("the browser returned an image that does not decode: %w", err)
+	}
+	path, err := r.env.Screenshots.Write(data, ".jpg")
+	if err != nil {
+		return nil, err
+	}
+	return shotResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Path: path, Width: cfg.Width, Height: cfg.Height, Bytes: len(data), Mode: mode}, nil
+}
+
+// capture runs Page.captureScreenshot with clip (nil: the viewport).
+func (r *run) capture(tabID int, clip map[string]any) ([]byte, error) {
+	params := map[string]any{"format": "jpeg", "quality": jpegQuality}
+	if clip != nil {
+		params["clip"] = clip
+		params["captureBeyondViewport"] = true
+	}
+	var out struct {
+		Data string `json:"data"`
+	}
+	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.captureScreenshot", "params": params}, &out); err != nil {
+		return nil, err
+	}
+	b, err := base64.StdEncoding.DecodeString(out.Data)
+	if err != nil {
+		return nil, fmt.Errorf("decoding the screenshot: %w", err)
+	}
+	return b, nil
+}
+
+// captureFull captures the whole document: one shot when it fits in a GPU
+// texture, else tiles stitched together.
+func (r *run) captureFull(tabID int) ([]byte, error) {
+	var m struct {
+		CSSContentSize struct {
+			Width  float64 `json:"width"`
+			Height float64 `json:"height"`
+		} `json:"cssContentSize"`
+	}
+	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.getLayoutMetrics"}, &m); err != nil {
+		return nil, err
+	}
+	w, h := math.Ceil(m.CSSContentSize.Width), math.Ceil(m.CSSContentSize.Height)
+	if w <= 0 || h <= 0 {
+		return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "the page reports no size to capture; try mode \"viewport\"")
+	}
+	scale := 1.0
+	if h > maxShotHeight {
+		scale = maxShotHeight / h
+	}
+	if h*scale <= tileHeight {
+		return r.capture(tabID, map[string]any{"x": 0, "y": 0, "width": w, "height": h, "scale": scale})
+	}
+	r.progress(fmt.Sprintf("capturing a %.0f px tall page in tiles", h))
+	var canvas *image.RGBA
+	step := tileHeight / scale // CSS px per tile
+	for y := 0.0; y < h; y += step {
+		th := math.Min(step, h-y)
+		data, err := r.capture(tabID, map[string]any{"x": 0, "y": y, "width": w, "height": th, "scale": scale})
+		if err != nil {
+			return nil, err
+		}
+		tile, err := jpeg.Decode(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("decoding a screenshot tile: %w", err)
+		}
+		if canvas == nil {
+			// Device pixels per CSS pixel, as the first tile shows it.
+			dpr := float64(tile.Bounds().Dx()) / (w * scale)
+			canvas = image.NewRGBA(image.Rect(0, 0, tile.Bounds().Dx(), int(math.Ceil(h*scale*dpr))))
+		}
+		top := int(math.Round(y * scale * float64(canvas.Bounds().Dx()) / (w * scale)))
+		draw.Draw(canvas, tile.Bounds().Add(image.Pt(0, top)), tile, tile.Bounds().Min, draw.Src)
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, canvas, &jpeg.Options{Quality: jpegQuality}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
