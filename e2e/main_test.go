@@ -4,6 +4,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -76,3 +77,5 @@ func userTab(t *testing.T) int {
 	t.Fatalf("no tab the bridge did not open: %v", st)
 	return 0
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

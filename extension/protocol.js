@@ -37,7 +37,8 @@ export class BridgeError extends Error {
 // messages Chrome's APIs use for the common cases.
 export function toWireError(err) {
   if (err instanceof BridgeError) return { code: err.code, message: err.message };
-  const message = String((err && err.message) || err);
+  // Chrome's messages end with a period; ours add a sentence after them.
+  const message = String((err && err.message) || err).replace(/\.+$/, "");
   if (/No tab with id|No window with id/i.test(message)) {
     return { code: Codes.tabNotFound, message: `${message}. The tab is gone; call status for the current tabs.` };
   }

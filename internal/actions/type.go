@@ -38,7 +38,7 @@ func typeText(r *run) (any, error) {
 			return nil, err
 		}
 	} else {
-		if el, warnings, err = r.elementAt(t, loc); err != nil {
+		if el, warnings, err = r.typingTarget(t, loc); err != nil {
 			return nil, err
 		}
 		if err := r.focusForTyping(t.TabID, el, loc); err != nil {
@@ -99,9 +99,33 @@ func (r *run) focusForTyping(tabID int, el Element, loc Locator) error {
 	if !f.Editable {
 		return invalid("%s %q does not take text (not an input, textarea or editable element, or it is disabled/read-only)", el.Tag, firstNonEmpty(el.Name, el.Text))
 	}
-	if r.in.Clear && !f.Empty {
-		// The content is selected; delete it so an empty value clears too.
+	if r.in.Clear && !f.Empty && r.in.Value == "" {
+		// The content is selected and nothing will replace it: delete it.
 		return r.pressKeys(tabID, "Delete")
 	}
 	return nil
+}
+
+// typingTarget locates the element to type into. Only a point or an
+// element in a child frame needs the scroll-and-measure step (it gets a
+// real click); a top-frame element is focused through the DOM, which
+// scrolls it into view by itself — one round trip less.
+func (r *run) typingTarget(t TabInfo, loc Locator) (Element, []string, error) {
+	if err := r.prepareInput(t); err != nil {
+		return Element{}, nil, err
+	}
+	el, err := r.locate(t.TabID, loc, false)
+	if err != nil {
+		return Element{}, nil, err
+	}
+	if el.FrameID != 0 || loc.X != nil {
+		if el, err = r.pointOf(t.TabID, el); err != nil {
+			return Element{}, nil, err
+		}
+	}
+	var warnings []string
+	if el.Matches > 1 && loc.Nth == nil {
+		warnings = append(warnings, pluralMatches(el.Matches))
+	}
+	return el, warnings, nil
 }
