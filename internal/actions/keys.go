@@ -112,6 +112,9 @@ func parseKeys(s string) ([]combo, error) {
 			if err != nil {
 				return nil, err
 			}
+			if m, ok := modifiers[strings.ToLower(p)]; ok {
+				c.bits |= m.bit // a modifier on its own is held while it is down
+			}
 			c.key = k
 		}
 		out = append(out, c)
@@ -136,7 +139,9 @@ func keyOf(name string, bits int) (key, error) {
 	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
 		lower := c | 0x20
 		k := key{Key: string(lower), Code: "Key" + strings.ToUpper(string(lower)), KeyCode: int(lower - 'a' + 'A'), Text: string(lower)}
-		if shift || (c >= 'A' && c <= 'Z') {
+		// "A" alone types a capital; in a chord ("Control+A") the letter
+		// names the key and only Shift makes it a capital.
+		if shift || (c >= 'A' && c <= 'Z' && bits == 0) {
 			k.Key, k.Text = strings.ToUpper(k.Key), strings.ToUpper(k.Text)
 		}
 		return k, nil

@@ -1,0 +1,66 @@
+package actions
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseKeys(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // key/code/keyCode/modifiers of each chord's main key
+	}{
+		{"Enter", "Enter/Enter/13/0"},
+		{"Control+A", "a/KeyA/65/2"},
+		{"Shift+Tab", "Tab/Tab/9/8"},
+		{"Meta+K", "k/KeyK/75/4"},
+		{"Shift+a", "A/KeyA/65/8"},
+		{"ArrowDown Escape", "ArrowDown/ArrowDown/40/0 Escape/Escape/27/0"},
+		{"Ctrl+Shift+Z", "Z/KeyZ/90/10"},
+		{"A", "A/KeyA/65/0"},
+		{"Control++", "+//0/2"},
+		{"F5", "F5/F5/116/0"},
+		{"7", "7/Digit7/55/0"},
+		{"Control", "Control/ControlLeft/17/2"},
+	}
+	for _, tt := range tests {
+		cs, err := parseKeys(tt.in)
+		if err != nil {
+			t.Errorf("%q: %v", tt.in, err)
+			continue
+		}
+		var got []string
+		for _, c := range cs {
+			got = append(got, strings.Join([]string{c.key.Key, c.key.Code, itoa(c.key.KeyCode), itoa(c.bits)}, "/"))
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("%q: %s, want %s", tt.in, strings.Join(got, " "), tt.want)
+		}
+	}
+	for _, bad := range []string{"", "Hyper+Q", "hello", "Control+Foo"} {
+		if _, err := parseKeys(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestChordEvents(t *testing.T) {
+	cs, _ := parseKeys("Control+A")
+	ev := cs[0].events()
+	var seq []string
+	for _, e := range ev {
+		p := e["params"].(map[string]any)
+		seq = append(seq, p["type"].(string)+":"+p["key"].(string)+":"+itoa(p["modifiers"].(int)))
+		if _, hasText := p["text"]; hasText {
+			t.Errorf("a shortcut must not type text: %v", p)
+		}
+	}
+	want := "rawKeyDown:Control:2 rawKeyDown:a:2 keyUp:a:2 keyUp:Control:0"
+	if strings.Join(seq, " ") != want {
+		t.Fatalf("events %s, want %s", strings.Join(seq, " "), want)
+	}
+	cs, _ = parseKeys("Enter")
+	if p := cs[0].events()[0]["params"].(map[string]any); p["type"] != "keyDown" || p["text"] != "\r" {
+		t.Fatalf("Enter keyDown: %v", p)
+	}
+}

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/browser-bridge/browser-bridge/internal/actions"
+)
+
+func TestParseFlags(t *testing.T) {
+	got, err := parseFlags("click", []string{"--text", "Save", "--tabId=12", "--exact", "--nth", "2", "--x", "1.5", "--y=2",
+		"--paths", `["/a,b","/c"]`, "--clip", `{"x":1,"y":2,"width":3,"height":4}`, "--incognito=false"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(got)
+	want := `{"action":"click","clip":{"height":4,"width":3,"x":1,"y":2},"exact":true,"incognito":false,"nth":2,"paths":["/a,b","/c"],"tabId":12,"text":"Save","x":1.5,"y":2}`
+	if string(b) != want {
+		t.Fatalf("got  %s\nwant %s", b, want)
+	}
+	// What the flags build is a valid tool input.
+	if _, err := actions.Parse(b); err != nil {
+		t.Fatalf("flags built an input that does not parse: %v", err)
+	}
+	for _, bad := range [][]string{{"--nope", "1"}, {"--tabId", "x"}, {"--tabId"}, {"positional"}, {"--action", "open"}, {"--clip", "[1]"}} {
+		if _, err := parseFlags("click", bad); err == nil || !strings.Contains(err.Error(), "") {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+// Every parameter of the tool is a flag.
+func TestEveryParameterIsAFlag(t *testing.T) {
+	kinds := paramKinds()
+	for _, name := range []string{"url", "tabId", "selector", "text", "role", "name", "label", "placeholder", "ref", "x", "y", "coordinates", "frameId", "nth", "exact", "value", "clear", "keys", "option", "options", "checked", "paths", "to", "deltaX", "deltaY", "mode", "clip", "closeWorkspace", "browserWorkspaceId", "runId", "timeoutMs", "incognito", "waitFor", "include", "maxChars", "offset", "query", "urlContains", "load", "inputMode", "button", "clickCount", "target"} {
+		if _, ok := kinds[name]; !ok {
+			t.Errorf("no flag --%s", name)
+		}
+	}
+}
