@@ -107,7 +107,9 @@ func decodeShot(t *testing.T, res map[string]any) (w, h int) {
 func TestScreenshotModes(t *testing.T) {
 	ws := "shots"
 	o := call(t, map[string]any{"action": "open", "url": tallPage(t, 3000), "browserWorkspaceId": ws})
-	t.Cleanup(func() { bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws}) })
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	})
 	tab := num(t, o, "tabId")
 	_, h := decodeShot(t, call(t, map[string]any{"action": "screenshot", "tabId": tab}))
 	if h != 3000 {
@@ -126,7 +128,9 @@ func TestScreenshotModes(t *testing.T) {
 func TestScreenshotOfAVeryTallPageIsTiled(t *testing.T) {
 	ws := "tall"
 	o := call(t, map[string]any{"action": "open", "url": tallPage(t, 30000), "browserWorkspaceId": ws})
-	t.Cleanup(func() { bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws}) })
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	})
 	_, h := decodeShot(t, call(t, map[string]any{"action": "screenshot", "tabId": num(t, o, "tabId")}))
 	if h != 30000 {
 		t.Fatalf("height %d, want 30000", h)

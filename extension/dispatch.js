@@ -8,6 +8,7 @@ import * as groups from "./handlers/groups.js";
 import * as cdp from "./handlers/cdp.js";
 import * as state from "./handlers/state.js";
 import * as page from "./handlers/page.js";
+import * as readiness from "./handlers/readiness.js";
 
 const verbs = {
   // Hive-compatible verbs.
@@ -33,6 +34,8 @@ const verbs = {
   "window.create": windows.create,
   "window.close": windows.close,
   "page.run": page.run,
+  "readiness.enable": readiness.enable,
+  "readiness.disable": readiness.disable,
 };
 
 // dispatch runs one message and returns the reply to send.

@@ -1,0 +1,84 @@
+package read
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+func TestSearchClassifiesResults(t *testing.T) {
+	t.Parallel()
+	ws := workspace(t)
+	res, out := call(t, map[string]any{"action": "search", "query": "what is a widget", "browserWorkspaceId": ws})
+	if !strings.HasPrefix(str(res, "url"), site+"/search?q=what+is+a+widget") {
+		t.Errorf("the engine template was not used: %v", res["url"])
+	}
+	if res["incognito"] != true {
+		t.Errorf("search did not run incognito: %s", out)
+	}
+	if num(t, res, "tabId") <= 0 || !strings.Contains(str(res, "title"), "what is a widget") || str(res, "query") != "what is a widget" {
+		t.Errorf("tab fields: %v", res)
+	}
+	hits := list(res, "results")
+	type hit struct{ kind, title, url string }
+	var got []hit
+	for i, h := range hits {
+		if num(t, h, "position") != i+1 {
+			t.Errorf("result %d has position %v", i, h["position"])
+		}
+		got = append(got, hit{str(h, "kind"), str(h, "title"), str(h, "url")})
+	}
+	want := []hit{
+		{"ad", "Best Widgets - Shop Widgets Online", "https://shop.example/deals"},
+		{"ad", "Widgets Direct | Official Site", "https://widgets.example/"},
+		{"featured", "Widget Definition & Meaning - Dictionary", "https://dictionary.example/widget"},
+		{"organic", "Widget - Wikipedia", "https://en.wikipedia.example/wiki/Widget"},
+		{"people_also_ask", "What is a widget used for?", "https://faq.example/widget-use"},
+		{"people_also_ask", "What are examples of widgets?", ""},
+		{"people_also_ask", "Why is it called a widget?", ""},
+		{"organic", "The Complete Widget Guide", "https://widgetworks.example/guide"},
+		{"video", "How Widgets Work (10 min)", "https://video.example/watch?v=widget1"},
+		{"video", "Build a Widget at Home", "https://video.example/watch?v=widget2"},
+		{"news", "Widget makers report record year", "https://news.example/widgets-2026"},
+		{"organic", "10 Widgets Everyone Should Know", "https://blog.example/widgets"},
+		{"related_search", "widget meaning", site + "/search?q=widget+meaning"},
+		{"related_search", "widget app", site + "/search?q=widget+app"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d results, want %d:\n%s", len(got), len(want), out)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("result %d: %+v, want %+v", i+1, got[i], want[i])
+		}
+	}
+	snippets := map[string]string{}
+	for _, h := range hits {
+		snippets[str(h, "title")] = str(h, "snippet")
+	}
+	for title, want := range map[string]string{
+		"Widget - Wikipedia":                       "graphical user interface",
+		"Best Widgets - Shop Widgets Online":       "Free shipping",
+		"Widget Definition & Meaning - Dictionary": "small gadget",
+		"The Complete Widget Guide":                "history, types",
+	} {
+		if !strings.Contains(snippets[title], want) {
+			t.Errorf("snippet of %q is %q, want it to contain %q", title, snippets[title], want)
+		}
+	}
+}
+
+func TestSearchReportsConsentAndTrafficWalls(t *testing.T) {
+	t.Parallel()
+	ws := workspace(t)
+	msg := failCode(t, map[string]any{"action": "search", "query": "consent please", "browserWorkspaceId": ws}, protocol.CodeBlockedByPolicy)
+	if !strings.Contains(msg, "consent") {
+		t.Errorf("the consent wall is not named: %q", msg)
+	}
+	msg = failCode(t, map[string]any{"action": "search", "query": "unusual please", "browserWorkspaceId": ws}, protocol.CodeBlockedByPolicy)
+	if !strings.Contains(msg, "unusual traffic") {
+		t.Errorf("the traffic check is not named: %q", msg)
+	}
+	failCode(t, map[string]any{"action": "search", "query": "  ", "browserWorkspaceId": ws}, protocol.CodeInvalidArgument)
+}

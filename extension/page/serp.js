@@ -1,0 +1,169 @@
+// serp: reads a search results page into classified hits, and recognises
+// the pages that stand in for results (a consent wall, an "unusual traffic"
+// check). Written for Google's results markup, which changes its class
+// names often, so it leans on structure and visible labels first (a link
+// holding a heading is a result title; a section is named by its heading:
+// "People also ask", "Top stories", "Videos"; an ad carries "Sponsored")
+// and on Google's long-lived IDs (#rso, #tads, #bottomads) second. The same
+// rules read Bing- and DuckDuckGo-like pages (heading holding a link).
+(() => {
+  const bb = globalThis.__bb;
+  if (bb.loaded.serp) return;
+  bb.loaded.serp = true;
+
+  const TITLE = "a[href] h3, a[href] [role=heading], h2 > a[href], h3 > a[href]";
+  const AD_BLOCKS = "#tads, #tadsb, #bottomads, [data-text-ad], .uEierd, li.b_ad, [aria-label=Ads]";
+  const AD_LABEL = /^(sponsored|ads?|anzeigen?|annonces?|gesponsert|patrocinado)$/i;
+  const SECTIONS = [
+    [/^(people also ask|ähnliche fragen|autres questions|otras preguntas)/i, "people_also_ask"],
+    [/^(featured snippet|hervorgehobenes snippet)/i, "featured"],
+    [/^(top stories|news|schlagzeilen|à la une|noticias destacadas)$/i, "news"],
+    [/^(videos?|short videos|kurze videos)$/i, "video"],
+    [/^(images|bilder)( for .*)?$/i, "image"],
+    [/^(related searches|people also search for|ähnliche suchanfragen|verwandte suchanfragen)/i, "related_search"],
+    [/^(sponsored|ads|anzeigen|sponsored results)$/i, "ad"],
+  ];
+  const SNIPPET = [".hgKElc", ".VwiC3b", "[data-sncf='1']", ".MUxGbd", "[data-content-feature='1']", ".ITZIwc",
+    ".b_caption p", "[data-result=snippet]", "[data-testid=result-snippet]"];
+
+  const text = (el) => bb.norm(el.innerText !== undefined ? el.innerText : el.textContent);
+  const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + "…" : s);
+
+  // unwrap turns Google's /url?q=… redirect links into their target.
+  const unwrap = (href) => {
+    try {
+      const u = new URL(href, location.href);
+      if (u.pathname === "/url") {
+        const target = u.searchParams.get("q") || u.searchParams.get("url") || "";
+        if (/^https?:\/\//.test(target)) return target;
+      }
+      return u.href;
+    } catch (_) {
+      return href;
+    }
+  };
+
+  // blocked recognises a page that is not results at all.
+  const blocked = () => {
+    const host = location.hostname, path = location.pathname;
+    const body = bb.norm(document.body ? document.body.innerText : "").slice(0, 4000).toLowerCase();
+    if (path.startsWith("/sorry") || document.querySelector("#captcha-form, form[action*='sorry'], .g-recaptcha") ||
+        /unusual traffic from your computer network|our systems have detected unusual traffic|ungewöhnlichen datenverkehr/.test(body)) {
+      return "unusual_traffic";
+    }
+    if (/^consent\./.test(host) || document.querySelector("form[action*='consent.'], #L2AGLb, [aria-modal=true] form[action*='consent']") ||
+        /before you continue to google|bevor sie zu google weitergehen|avant d'accéder à google/.test(body)) {
+      return "consent";
+    }
+    return "";
+  };
+
+  // heading-like elements, including visually hidden ones (Google names
+  // its featured snippet with an off-screen h2).
+  const headings = (root) => Array.from(root.querySelectorAll("h1, h2, h3, h4, [role=heading], .iDjcJe, g-section-with-header span"));
+
+  bb.serp = (args) => {
+    const reason = blocked();
+    const out = { url: location.href, title: document.title || "", blocked: reason, results: [] };
+    if (reason) return out;
+    const max = (args && args.max) || 100;
+    const root = document.querySelector("#rso") || document.querySelector("#search, #b_results, #links") ||
+      document.querySelector("main, [role=main]") || document.body;
+    if (!root) return out;
+    const top = root.closest("#center_col, #main, #b_content") || document.body;
+
+    // Sections named by a heading: the section is the heading's ancestor
+    // just below the results root (or its g-section-with-header).
+    const sections = new Map();
+    for (const h of headings(top)) {
+      const label = text(h) || bb.norm(h.textContent);
+      const hit = SECTIONS.find(([re]) => re.test(label));
+      if (!hit) continue;
+      let s = h.closest("g-section-with-header, block-component");
+      if (!s) {
+        s = h;
+        while (s.parentElement && s.parentElement !== root && s.parentElement !== document.body) s = s.parentElement;
+        if (!root.contains(s) && s.parentElement !== root) s = h.parentElement && h.parentElement.parentElement || h;
+      }
+      if (!sections.has(s)) sections.set(s, hit[1]);
+    }
+    const sectionOf = (el) => {
+      for (const [s, kind] of sections) if (s.contains(el)) return kind;
+      return "";
+    };
+
+    const titles = Array.from(top.querySelectorAll(TITLE));
+    const titleCount = (el) => el.querySelectorAll(TITLE).length;
+    // blockOf is the largest ancestor of a title that holds no other title:
+    // the result's own card, where its snippet lives.
+    const blockOf = (t) => {
+      let b = t;
+      while (b.parentElement && b.parentElement !== root && b.parentElement !== document.body && titleCount(b.parentElement) <= 1) b = b.parentElement;
+      return b;
+    };
+    const isAd = (el, block) => !!el.closest(AD_BLOCKS) ||
+      Array.from(block.querySelectorAll("span, div")).some((s) => s.childElementCount === 0 && AD_LABEL.test(bb.norm(s.textContent)));
+
+    const seen = new Set();
+    const results = [];
+    const add = (r) => {
+      const key = r.kind + " " + (r.url || r.title);
+      if (seen.has(key) || results.length >= max) return;
+      seen.add(key);
+      results.push(r);
+    };
+
+    for (const t of titles) {
+      const a = t.localName === "a" ? t : t.closest("a[href]");
+      if (!a) continue;
+      const head = t.localName === "a" ? t.closest("h2, h3") || t : t;
+      if (!bb.isVisible(head) && !bb.isVisible(a)) continue;
+      const href = unwrap(a.href);
+      if (!/^https?:/.test(href)) continue;
+      const block = blockOf(t);
+      let kind = sectionOf(a);
+      if (kind === "people_also_ask" || kind === "related_search") continue; // read below
+      if (!kind || kind === "ad") kind = isAd(a, block) || kind === "ad" ? "ad" : "organic";
+      const title = text(head);
+      let snippet = "";
+      for (const sel of SNIPPET) {
+        // Google reuses snippet classes on titles: skip what holds or is
+        // inside the title link.
+        const s = Array.from(block.querySelectorAll(sel)).find((e) => !e.contains(a) && !a.contains(e) && text(e));
+        if (s) { snippet = text(s); break; }
+      }
+      if (!snippet) {
+        const skip = new Set([title, text(a)]);
+        for (const c of block.querySelectorAll("cite")) skip.add(text(c));
+        snippet = bb.norm(text(block).split(/\n/).join(" "));
+        for (const s of skip) if (s) snippet = snippet.split(s).join(" ");
+        snippet = bb.norm(snippet.replace(AD_LABEL, "").replace(/^(featured snippet from the web)\s*/i, ""));
+      }
+      add({ kind, title: cut(title, 300), url: href, snippet: cut(snippet, 400), el: a });
+    }
+
+    // "People also ask": questions, with the source link once expanded.
+    for (const [s, kind] of sections) {
+      if (kind === "people_also_ask") {
+        let qs = Array.from(s.querySelectorAll("[data-q], .related-question-pair"));
+        if (!qs.length) qs = Array.from(s.querySelectorAll("[role=button][aria-expanded], [jsname][role=button]"));
+        for (const q of qs) {
+          const title = bb.norm(q.getAttribute("data-q") || "") || text(q.querySelector("[role=button]") || q).split(/\s*\n\s*/)[0];
+          if (!title) continue;
+          const link = q.querySelector("a[href] h3") ? q.querySelector("a[href] h3").closest("a") : null;
+          add({ kind, title: cut(title, 300), url: link ? unwrap(link.href) : "", snippet: "", el: q });
+        }
+      } else if (kind === "related_search") {
+        for (const a of s.querySelectorAll("a[href]")) {
+          const title = text(a);
+          if (title && bb.isVisible(a)) add({ kind, title: cut(title, 200), url: unwrap(a.href), snippet: "", el: a });
+        }
+      }
+    }
+
+    // Positions follow the page's reading order.
+    results.sort((x, y) => (x.el === y.el ? 0 : x.el.compareDocumentPosition(y.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    out.results = results.map((r, i) => ({ kind: r.kind, position: i + 1, title: r.title, url: r.url, snippet: r.snippet }));
+    return out;
+  };
+})();

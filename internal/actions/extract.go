@@ -1,0 +1,271 @@
+package actions
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/extract"
+)
+
+func init() { register("extract", extractPage) }
+
+// Budget of one extract result (SPEC §2).
+const (
+	DefaultMaxChars = 20000
+	MinMaxChars     = 500
+	MaxMaxChars     = 1_000_000
+	// maxFramesListed bounds frames[] (a page of ads may have dozens).
+	maxFramesListed = 40
+)
+
+type extractResult struct {
+	TabID      int                  `json:"tabId"`
+	URL        string               `json:"url"`
+	Title      string               `json:"title"`
+	Markdown   *string              `json:"markdown,omitempty"`
+	Reader     *extract.Reader      `json:"reader,omitempty"`
+	Links      *[]extract.Link      `json:"links,omitempty"`
+	Headings   *[]extract.Heading   `json:"headings,omitempty"`
+	Text       *string              `json:"text,omitempty"`
+	Frames     *[]extract.FrameInfo `json:"frames,omitempty"`
+	Warnings   []string             `json:"warnings,omitempty"`
+	TotalChars int                  `json:"totalChars"`
+	Offset     int                  `json:"offset,omitempty"`
+	NextOffset *int                 `json:"nextOffset,omitempty"`
+}
+
+// budget reads maxChars and offset.
+func (in *Input) budget() (maxChars, offset int, err error) {
+	maxChars = in.MaxChars
+	if maxChars == 0 {
+		maxChars = DefaultMaxChars
+	}
+	if maxChars < MinMaxChars || maxChars > MaxMaxChars {
+		return 0, 0, invalid("maxChars must be between %d and %d (default %d)", MinMaxChars, MaxMaxChars, DefaultMaxChars)
+	}
+	if in.Offset < 0 {
+		return 0, 0, invalid("offset must be a nextOffset from an earlier call, not negative")
+	}
+	if in.Offset > 0 && in.URL != "" {
+		return 0, 0, invalid("offset continues an earlier extract of a tab: pass tabId and offset, not url")
+	}
+	return maxChars, in.Offset, nil
+}
+
+// waitCondition is extract's optional waitFor.
+func (in *Input) waitCondition() (*condition, error) {
+	if in.WaitFor == nil {
+		return nil, nil
+	}
+	loc, ok, err := in.WaitFor.Locator()
+	if err != nil {
+		return nil, fmt.Errorf("waitFor: %w", err)
+	}
+	switch {
+	case ok && in.WaitFor.URLContains != "":
+		return nil, invalid("waitFor takes one condition: a locator or urlContains, not both")
+	case ok:
+		return &condition{loc: &loc}, nil
+	case in.WaitFor.URLContains != "":
+		return &condition{urlContains: in.WaitFor.URLContains}, nil
+	}
+	return nil, invalid("waitFor needs one condition: selector, text, role (+ name), label, placeholder, ref, or urlContains")
+}
+
+// readReserve is the time kept back from waits for reading and shaping
+// the page once it is ready.
+func (r *run) readReserve() time.Duration {
+	d := 4 * time.Second
+	if dl, ok := r.ctx.Deadline(); ok {
+		d = min(d, time.Until(dl)/4)
+	}
+	return d
+}
+
+func extractPage(r *run) (any, error) {
+	include, err := extract.CheckInclude(r.in.Include)
+	if err != nil {
+		return nil, invalid("%v", err)
+	}
+	maxChars, offset, err := r.in.budget()
+	if err != nil {
+		return nil, err
+	}
+	cond, err := r.in.waitCondition()
+	if err != nil {
+		return nil, err
+	}
+	var tab TabInfo
+	var warnings []string
+	if r.in.URL != "" {
+		res, err := open(r) // new tab in the workspace, current tab, or tabId, as open
+		if err != nil {
+			return nil, err
+		}
+		o := res.(openResult)
+		tab = TabInfo{TabID: o.TabID, WindowID: o.WindowID, URL: o.URL, Title: o.Title}
+		warnings = append(warnings, o.Warnings...)
+	} else if tab, err = r.pageTarget(); err != nil {
+		return nil, err
+	}
+
+	key := readKey{tabID: tab.TabID, kind: "extract", parts: partsKey(include)}
+	if offset > 0 {
+		if v, ok := reads.get(key, tab.URL); ok {
+			return shapeExtract(tab, v.(*extract.Content), include, offset, maxChars, nil), nil
+		}
+		warnings = append(warnings, "the earlier read of this tab has expired or the page has changed, so it was read again; if the page changed, this part may not line up with the earlier one")
+	}
+
+	r.ensureQuietScript()
+	reserve := r.readReserve()
+	if cond != nil {
+		if _, err := r.waitFor(tab.TabID, *cond, r.until(reserve)); err != nil {
+			return nil, err
+		}
+	}
+	w, err := r.settle(tab.TabID, reserve)
+	if err != nil {
+		return nil, err
+	}
+	warnings = append(warnings, w...)
+	page, err := r.readPage(tab.TabID)
+	if err != nil {
+		return nil, err
+	}
+	c, err := extract.Build(page, include)
+	if err != nil {
+		return nil, fmt.Errorf("reading the page: %w", err)
+	}
+	if t, err := r.tabInfo(tab.TabID); err == nil {
+		tab = t
+	}
+	reads.put(key, tab.URL, c)
+	warnings = append(warnings, c.Warnings...)
+	return shapeExtract(tab, c, include, offset, maxChars, warnings), nil
+}
+
+func (r *run) tabInfo(tabID int) (TabInfo, error) {
+	var t TabInfo
+	err := r.call("tab.get", map[string]any{"tabId": tabID}, &t)
+	return t, err
+}
+
+// shapeExtract cuts the window of c that starts at offset to the budget.
+// The first window carries frames[] and the page's warnings; every window
+// carries tabId, url, title, totalChars and, when more follows, nextOffset.
+func shapeExtract(tab TabInfo, c *extract.Content, include map[string]bool, offset, maxChars int, warnings []string) extractResult {
+	res := extractResult{TabID: tab.TabID, URL: firstNonEmpty(c.URL, tab.URL), Title: firstNonEmpty(c.Title, tab.Title), Offset: offset}
+	if offset == 0 {
+		frames := append([]extract.FrameInfo{}, c.Frames...)
+		if len(frames) > maxFramesListed {
+			warnings = append(warnings, fmt.Sprintf("the page has %d frames; frames lists the first %d", len(frames), maxFramesListed))
+			frames = frames[:maxFramesListed]
+		}
+		res.Frames = &frames
+	}
+	res.Warnings = warnings
+	// What is not content still counts against the budget.
+	meta, _ := json.Marshal(res)
+	budget := max(maxChars-len(meta)-200, maxChars/2)
+	ch := c.Slice(include, offset, budget)
+	res.Markdown, res.Reader, res.Text = ch.Markdown, ch.Reader, ch.Text
+	if ch.Links != nil {
+		res.Links = &ch.Links
+	}
+	if ch.Headings != nil {
+		res.Headings = &ch.Headings
+	}
+	res.TotalChars = ch.Total
+	if ch.Next > 0 {
+		next := ch.Next
+		res.NextOffset = &next
+		var order []string
+		for _, p := range extract.Order {
+			if include[p] {
+				order = append(order, p)
+			}
+		}
+		res.Warnings = append(res.Warnings, fmt.Sprintf("this is characters %d to %d of %d (parts in this order: %s); call extract with tabId %d and offset %d for the rest, or pick parts with include",
+			offset, next, ch.Total, strings.Join(order, ", "), tab.TabID, next))
+	}
+	if offset > ch.Total {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("offset %d is past the end (totalChars %d): nothing more to read", offset, ch.Total))
+	}
+	return res
+}
+
+func partsKey(include map[string]bool) string {
+	var p []string
+	for k, v := range include {
+		if v {
+			p = append(p, k)
+		}
+	}
+	sort.Strings(p)
+	return strings.Join(p, ",")
+}
+
+// reads keeps the latest full reads of tabs for a while, so that a
+// continuation (offset) cuts the same text the first call cut from:
+// nothing lost or repeated even when the page moves on meanwhile.
+var reads = &readCache{m: map[readKey]readEntry{}}
+
+const (
+	readTTL     = 10 * time.Minute
+	readEntries = 32
+)
+
+type readKey struct {
+	tabID int
+	kind  string
+	parts string
+}
+
+type readEntry struct {
+	url string
+	at  time.Time
+	v   any
+}
+
+type readCache struct {
+	mu sync.Mutex
+	m  map[readKey]readEntry
+}
+
+func (c *readCache) get(k readKey, url string) (any, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[k]
+	if !ok || time.Since(e.at) > readTTL || e.url != url {
+		return nil, false
+	}
+	e.at = time.Now() // reading on keeps it
+	c.m[k] = e
+	return e.v, true
+}
+
+func (c *readCache) put(k readKey, url string, v any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for key, e := range c.m {
+		if time.Since(e.at) > readTTL {
+			delete(c.m, key)
+		}
+	}
+	if len(c.m) >= readEntries {
+		var oldest readKey
+		var at time.Time
+		for key, e := range c.m {
+			if at.IsZero() || e.at.Before(at) {
+				oldest, at = key, e.at
+			}
+		}
+		delete(c.m, oldest)
+	}
+	c.m[k] = readEntry{url: url, at: time.Now(), v: v}
+}

@@ -1,0 +1,233 @@
+package actions
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/browser-bridge/browser-bridge/internal/extract"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/google/go-cmp/cmp"
+)
+
+func bigContent() *extract.Content {
+	c := &extract.Content{URL: "https://example.com/", Title: "Example",
+		Frames: []extract.FrameInfo{{FrameID: 3, URL: "https://ads.example/", CrossOrigin: true, Reason: "the frame is hidden on the page"}}}
+	var md, text strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&md, "## Part %d\n\nParagraph %d with *some* words in it.\n\n", i, i)
+		fmt.Fprintf(&text, "Part %d\nParagraph %d with some words in it.\n", i, i)
+		c.Links = append(c.Links, extract.Link{Text: fmt.Sprintf("link %d", i), URL: fmt.Sprintf("https://example.com/%d", i)})
+		c.Headings = append(c.Headings, extract.Heading{Level: 2, Text: fmt.Sprintf("Part %d", i)})
+	}
+	c.Markdown, c.Text = md.String(), text.String()
+	c.Reader = extract.Reader{Title: "Example", Markdown: c.Markdown[:4000]}
+	return c
+}
+
+func TestShapeExtractWindows(t *testing.T) {
+	c := bigContent()
+	include, _ := extract.CheckInclude(nil)
+	tab := TabInfo{TabID: 7, URL: c.URL, Title: c.Title}
+	const maxChars = 3000
+	var md, text, reader strings.Builder
+	var links []extract.Link
+	var headings []extract.Heading
+	offset := 0
+	for calls := 0; ; calls++ {
+		res := shapeExtract(tab, c, include, offset, maxChars, []string{"page warning"})
+		b, _ := json.Marshal(res)
+		if len(b) > maxChars*11/10 {
+			t.Fatalf("window at %d is %d characters of JSON, budget %d", offset, len(b), maxChars)
+		}
+		if res.TabID != 7 || res.URL != c.URL || res.Title != c.Title {
+			t.Fatalf("tab fields: %+v", res)
+		}
+		if (offset == 0) != (res.Frames != nil && len(*res.Frames) > 0) {
+			t.Errorf("frames must come in the first window only (offset %d: %v)", offset, res.Frames)
+		}
+		if res.Markdown != nil {
+			md.WriteString(*res.Markdown)
+		}
+		if res.Text != nil {
+			text.WriteString(*res.Text)
+		}
+		if res.Reader != nil {
+			reader.WriteString(res.Reader.Markdown)
+			if res.Reader.Title != "Example" {
+				t.Errorf("reader window lacks its title: %+v", res.Reader)
+			}
+		}
+		if res.Links != nil {
+			links = append(links, *res.Links...)
+		}
+		if res.Headings != nil {
+			headings = append(headings, *res.Headings...)
+		}
+		if res.NextOffset == nil {
+			break
+		}
+		if !strings.Contains(strings.Join(res.Warnings, " "), fmt.Sprintf("offset %d", *res.NextOffset)) {
+			t.Errorf("the window does not say how to go on: %v", res.Warnings)
+		}
+		if *res.NextOffset <= offset || calls > 1000 {
+			t.Fatalf("no progress at %d", offset)
+		}
+		offset = *res.NextOffset
+	}
+	if md.String() != c.Markdown || text.String() != c.Text || reader.String() != c.Reader.Markdown {
+		t.Error("string parts were lost or repeated across windows")
+	}
+	if diff := cmp.Diff(c.Links, links); diff != "" {
+		t.Errorf("links across windows (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(c.Headings, headings); diff != "" {
+		t.Errorf("headings across windows (-want +got):\n%s", diff)
+	}
+}
+
+func TestShapeExtractSmallPageInOneWindow(t *testing.T) {
+	c := &extract.Content{URL: "https://example.com/", Title: "T", Markdown: "# T\n\nHello", Text: "T\n\nHello"}
+	include, _ := extract.CheckInclude([]string{"markdown", "links"})
+	res := shapeExtract(TabInfo{TabID: 1}, c, include, 0, DefaultMaxChars, nil)
+	b, _ := json.Marshal(res)
+	want := `{"tabId":1,"url":"https://example.com/","title":"T","markdown":"# T\n\nHello","links":[],"frames":[],"totalChars":10}`
+	if string(b) != want {
+		t.Errorf("result:\n%s\nwant\n%s", b, want)
+	}
+}
+
+func TestBudgetAndWaitForArguments(t *testing.T) {
+	for _, tt := range []struct {
+		in   Input
+		want string
+	}{
+		{Input{MaxChars: 10}, "maxChars"},
+		{Input{MaxChars: 2_000_000}, "maxChars"},
+		{Input{Offset: -1}, "offset"},
+		{Input{Offset: 5, URL: "https://example.com/"}, "tabId and offset"},
+	} {
+		if _, _, err := tt.in.budget(); err == nil || protocol.CodeOf(err) != protocol.CodeInvalidArgument || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("budget(%+v) = %v, want invalid_argument about %s", tt.in, err, tt.want)
+		}
+	}
+	if m, o, err := (&Input{}).budget(); m != DefaultMaxChars || o != 0 || err != nil {
+		t.Errorf("defaults: %d %d %v", m, o, err)
+	}
+	for _, w := range []*WaitFor{{}, {Selector: "#a", URLContains: "x"}, {Selector: "#a", Text: "b"}, {Name: "x"}} {
+		if _, err := (&Input{WaitFor: w}).waitCondition(); protocol.CodeOf(err) != protocol.CodeInvalidArgument {
+			t.Errorf("waitFor %+v: %v, want invalid_argument", w, err)
+		}
+	}
+	c, err := (&Input{WaitFor: &WaitFor{Role: "button", Name: "Go"}}).waitCondition()
+	if err != nil || c.loc == nil || c.describe() != `an element with role "button" named "Go"` {
+		t.Errorf("role waitFor: %+v %v", c, err)
+	}
+	c, err = (&Input{WaitFor: &WaitFor{URLContains: "/done"}}).waitCondition()
+	if err != nil || c.urlContains != "/done" || c.describe() != `a URL containing "/done"` {
+		t.Errorf("urlContains waitFor: %+v %v", c, err)
+	}
+}
+
+func TestShapeInspectNeverSplitsAnElement(t *testing.T) {
+	var all []control
+	for i := 0; i < 200; i++ {
+		all = append(all, control{Ref: fmt.Sprintf("e%d", i), Tag: "a", Role: "link", Name: fmt.Sprintf("Link number %d", i), Selector: fmt.Sprintf("ul > li:nth-of-type(%d) > a", i+1)})
+	}
+	var got []string
+	offset := 0
+	for calls := 0; ; calls++ {
+		res := shapeInspect(TabInfo{TabID: 2}, all, offset, 2000, nil)
+		if res.Count != len(all) {
+			t.Fatalf("count %d", res.Count)
+		}
+		for _, e := range res.Elements {
+			got = append(got, e.Ref)
+		}
+		if res.NextOffset == nil {
+			break
+		}
+		if *res.NextOffset <= offset || calls > 500 {
+			t.Fatal("no progress")
+		}
+		offset = *res.NextOffset
+	}
+	if len(got) != len(all) {
+		t.Fatalf("%d elements across windows, want %d", len(got), len(all))
+	}
+	for i, r := range got {
+		if r != all[i].Ref {
+			t.Fatalf("element %d is %s, want %s", i, r, all[i].Ref)
+		}
+	}
+}
+
+func TestMergeInspectPlacesFrames(t *testing.T) {
+	top := `{"elements":[{"ref":"e1","tag":"button","rect":{"x":10,"y":10,"width":50,"height":20},"visible":true}],
+		"frames":[{"frameId":-1,"src":"https://a.example/f","x":100,"y":200,"width":300,"height":100,"visible":true},
+		          {"frameId":-1,"src":"https://a.example/f","x":100,"y":400,"width":500,"height":150,"visible":false}],
+		"viewport":{"width":1280,"height":800}}`
+	small := `{"elements":[{"ref":"e1","tag":"a","rect":{"x":5,"y":6,"width":10,"height":10},"visible":true}],"viewport":{"width":300,"height":100}}`
+	large := `{"elements":[{"ref":"e2","tag":"a","rect":{"x":1,"y":2,"width":10,"height":10},"visible":true}],"viewport":{"width":500,"height":150}}`
+	res := []FrameResult{{FrameID: 0, Value: json.RawMessage(top)}, {FrameID: 4, Value: json.RawMessage(large)}, {FrameID: 9, Value: json.RawMessage(small)}, {FrameID: 12, Error: "no access"}}
+	known := []frameInfo{{FrameID: 4, ParentFrameID: 0, URL: "https://a.example/f"}, {FrameID: 9, ParentFrameID: 0, URL: "https://a.example/f"}}
+	list, _ := mergeInspect(res, known)
+	if len(list) != 3 {
+		t.Fatalf("merged %d elements: %+v", len(list), list)
+	}
+	// Same URL twice: the sizes tell the frames apart.
+	want := []struct {
+		ref     string
+		frame   int
+		x, y    float64
+		visible bool
+	}{{"e1", 0, 10, 10, true}, {"f4e2", 4, 101, 402, false}, {"f9e1", 9, 105, 206, true}}
+	for i, w := range want {
+		e := list[i]
+		if e.Ref != w.ref || e.FrameID != w.frame || e.Rect.X != w.x || e.Rect.Y != w.y || e.Visible != w.visible {
+			t.Errorf("element %d: %+v, want %+v", i, e, w)
+		}
+	}
+}
+
+func TestSearchTemplate(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("BROWSER_BRIDGE_HOME", home)
+	t.Setenv(EnvSearchURL, "")
+	if tmpl, err := searchTemplate(); err != nil || tmpl != DefaultSearchURL {
+		t.Errorf("default: %q %v", tmpl, err)
+	}
+	os.WriteFile(filepath.Join(home, settingsFile), []byte(`{"searchUrl":"https://search.example/?q={query}"}`), 0o600)
+	if tmpl, _ := searchTemplate(); tmpl != "https://search.example/?q={query}" {
+		t.Errorf("settings: %q", tmpl)
+	}
+	t.Setenv(EnvSearchURL, "https://env.example/s?q={query}")
+	if tmpl, _ := searchTemplate(); tmpl != "https://env.example/s?q={query}" {
+		t.Errorf("the environment wins: %q", tmpl)
+	}
+	t.Setenv(EnvSearchURL, "https://env.example/")
+	if _, err := searchTemplate(); protocol.CodeOf(err) != protocol.CodeInvalidArgument {
+		t.Errorf("a template without {query}: %v", err)
+	}
+}
+
+func TestReadCache(t *testing.T) {
+	c := &readCache{m: map[readKey]readEntry{}}
+	k := readKey{tabID: 1, kind: "extract", parts: "markdown"}
+	c.put(k, "https://a.example/", 42)
+	if v, ok := c.get(k, "https://a.example/"); !ok || v != 42 {
+		t.Errorf("get: %v %v", v, ok)
+	}
+	if _, ok := c.get(k, "https://b.example/"); ok {
+		t.Error("a tab that moved on still hit the cache")
+	}
+	for i := 0; i < readEntries+5; i++ {
+		c.put(readKey{tabID: 100 + i}, "u", i)
+	}
+	if len(c.m) > readEntries {
+		t.Errorf("the cache holds %d entries, at most %d", len(c.m), readEntries)
+	}
+}

@@ -1,0 +1,336 @@
+package actions
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/extract"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// Readiness of a page for reading (SPEC §2, extract): the load event and
+// a quiet DOM — quietFor without DOM changes, within readyWindow, which
+// stretches up to readyStretch while the document is still loading.
+const (
+	quietFor     = 800 * time.Millisecond
+	readyWindow  = 8 * time.Second
+	readyStretch = 30 * time.Second
+	pollEvery    = 100 * time.Millisecond
+)
+
+var (
+	quietScript   = script("quietState", "page/quiet.js")
+	extractScript = script("extract", "page/extract.js")
+)
+
+// quietRegistered remembers the extension connection for which the
+// quiet-DOM content script is known to be registered.
+var quietRegistered struct {
+	sync.Mutex
+	at time.Time
+}
+
+// ensureQuietScript registers page/quiet.js as a content script (once per
+// extension connection), so documents loaded from now on record their DOM
+// changes from the start and a quiet page reads without waiting. Failing
+// to register is not fatal: the wait then observes from its own start.
+func (r *run) ensureQuietScript() {
+	at := r.env.Browser.Info().ConnectedAt
+	quietRegistered.Lock()
+	done := !at.IsZero() && quietRegistered.at.Equal(at)
+	quietRegistered.Unlock()
+	if done {
+		return
+	}
+	if err := r.call("readiness.enable", nil, nil); err != nil {
+		return
+	}
+	quietRegistered.Lock()
+	quietRegistered.at = at
+	quietRegistered.Unlock()
+}
+
+type quietState struct {
+	ReadyState string  `json:"readyState"`
+	QuietMs    float64 `json:"quietMs"`
+	ObservedMs float64 `json:"observedMs"`
+	FromStart  bool    `json:"fromStart"`
+	URL        string  `json:"url"`
+}
+
+// until is the moment a wait must give up so that the action still has
+// reserve left to answer within its deadline.
+func (r *run) until(reserve time.Duration) time.Time {
+	if dl, ok := r.ctx.Deadline(); ok {
+		return dl.Add(-reserve)
+	}
+	return time.Now().Add(DefaultDeadline - reserve)
+}
+
+// sleep waits d, or less when the call is cancelled.
+func (r *run) sleep(d time.Duration) error {
+	if d <= 0 {
+		return r.ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-r.ctx.Done():
+		return r.ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// settle waits until the tab's top document has loaded and its DOM has
+// been quiet for quietFor. Running out of time is not an error: it returns
+// a warning and the caller reads what the page shows then. Errors are for
+// a tab that is gone or may not be read.
+func (r *run) settle(tabID int, reserve time.Duration) ([]string, error) {
+	start := time.Now()
+	hard := r.until(reserve)
+	var loadedAt time.Time
+	reported := start
+	for {
+		var st quietState
+		if err := r.runPageTop(tabID, nil, quietScript, nil, &st); err != nil {
+			if !retryable(err) || r.ctx.Err() != nil {
+				return nil, err
+			}
+			// Between two documents (a navigation) a frame cannot be
+			// scripted for a moment: treat it as still loading.
+			st = quietState{ReadyState: "loading"}
+		}
+		now := time.Now()
+		loaded := st.ReadyState == "complete"
+		if loaded && loadedAt.IsZero() {
+			loadedAt = now
+		}
+		if !loaded {
+			loadedAt = time.Time{}
+		}
+		quiet := time.Duration(st.QuietMs) * time.Millisecond
+		if loaded && quiet >= quietFor {
+			return nil, nil
+		}
+		// The window: readyWindow, stretched while loading up to
+		// readyStretch; a page that finishes loading late still gets one
+		// quiet period to settle.
+		limit := start.Add(readyWindow)
+		if !loaded {
+			limit = start.Add(readyStretch)
+		} else if late := loadedAt.Add(quietFor + 2*pollEvery); late.After(limit) {
+			limit = minTime(late, start.Add(readyStretch))
+		}
+		limit = minTime(limit, hard)
+		if !now.Before(limit) {
+			took := now.Sub(start).Round(100 * time.Millisecond)
+			if !loaded {
+				return []string{fmt.Sprintf("the page was still loading after %s; this is what it showed then", took)}, nil
+			}
+			return []string{fmt.Sprintf("the page kept changing for %s (it never stayed unchanged for %d ms); this is what it showed then", took, quietFor.Milliseconds())}, nil
+		}
+		if now.Sub(reported) >= time.Second {
+			reported = now
+			what := "finish loading"
+			if loaded {
+				what = "stop changing"
+			}
+			r.progress(fmt.Sprintf("waiting for the page to %s (%.0f s so far)", what, now.Sub(start).Seconds()))
+		}
+		wait := pollEvery
+		if loaded {
+			wait = min(max(quietFor-quiet, 20*time.Millisecond), 250*time.Millisecond)
+		}
+		if err := r.sleep(min(wait, limit.Sub(now))); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// pageFrame is one frame's answer from page/extract.js.
+type pageFrame struct {
+	URL       string             `json:"url"`
+	Title     string             `json:"title"`
+	Tree      json.RawMessage    `json:"tree"`
+	Frames    []extract.FrameRef `json:"frames"`
+	Truncated bool               `json:"truncated"`
+	Viewport  struct {
+		Width  float64 `json:"width"`
+		Height float64 `json:"height"`
+	} `json:"viewport"`
+}
+
+// readPage runs page/extract.js in every frame of the tab and collects
+// what each frame gave, with the browser's list of the tab's frames.
+func (r *run) readPage(tabID int) (extract.Page, error) {
+	res, err := r.runPage(tabID, frames{all: true}, extractScript, map[string]any{})
+	if err != nil && retryable(err) {
+		// A frame went away while the script ran (a late navigation or a
+		// frame replaced by the page): read again once.
+		if err := r.sleep(250 * time.Millisecond); err != nil {
+			return extract.Page{}, err
+		}
+		res, err = r.runPage(tabID, frames{all: true}, extractScript, map[string]any{})
+	}
+	if err != nil {
+		return extract.Page{}, err
+	}
+	var p extract.Page
+	var tree struct {
+		Frames []extract.KnownFrame `json:"frames"`
+	}
+	if err := r.call("tab.frames", map[string]any{"tabId": tabID}, &tree); err == nil {
+		p.Known = tree.Frames
+	}
+	for _, fr := range res {
+		if fr.Error != "" {
+			if p.Failed == nil {
+				p.Failed = map[int]string{}
+			}
+			p.Failed[fr.FrameID] = fr.Error
+			continue
+		}
+		var v pageFrame
+		if err := json.Unmarshal(fr.Value, &v); err != nil {
+			if p.Failed == nil {
+				p.Failed = map[int]string{}
+			}
+			p.Failed[fr.FrameID] = "its answer could not be decoded"
+			continue
+		}
+		p.Frames = append(p.Frames, extract.Frame{FrameID: fr.FrameID, URL: v.URL, Title: v.Title, Tree: v.Tree, Frames: v.Frames, Truncated: v.Truncated,
+			Width: v.Viewport.Width, Height: v.Viewport.Height})
+	}
+	for _, f := range p.Frames {
+		if f.FrameID == 0 {
+			return p, nil
+		}
+	}
+	why := "it gave no answer"
+	if msg, ok := p.Failed[0]; ok {
+		why = msg
+	}
+	return p, protocol.Errorf(protocol.CodeProtectedPage, "the page's content could not be read (%s); the browser may not let extensions read this page", why)
+}
+
+// retryable says whether a page script failed for a passing reason (a
+// document coming or going) rather than for good (a protected page, a
+// closed tab, no extension).
+func retryable(err error) bool {
+	switch protocol.CodeOf(err) {
+	case protocol.CodeProtectedPage, protocol.CodeTabNotFound, protocol.CodeExtensionNotConnected,
+		protocol.CodeBridgeDisabled, protocol.CodeInvalidArgument, protocol.CodeVersionMismatch, protocol.CodeUnknownVerb, protocol.CodeTimeout:
+		return false
+	}
+	return true
+}
+
+// condition is something to wait for: the load event, an element, or a
+// URL fragment.
+type condition struct {
+	load        bool
+	loc         *Locator
+	urlContains string
+}
+
+func (c condition) describe() string {
+	switch {
+	case c.load:
+		return "the page load"
+	case c.urlContains != "":
+		return fmt.Sprintf("a URL containing %q", c.urlContains)
+	case c.loc != nil:
+		return "an element with " + c.loc.describe()
+	}
+	return "nothing"
+}
+
+// waited is what a wait found.
+type waited struct {
+	Tab     TabInfo
+	Element *Element
+}
+
+// waitFor polls the tab until c holds or until passes; then it fails with
+// timeout, naming the condition. An element counts once it is visible.
+func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
+	start := time.Now()
+	reported := start
+	var lastNote string
+	for attempt := 0; ; attempt++ {
+		now := time.Now()
+		left := until.Sub(now)
+		switch {
+		case c.load:
+			var t TabInfo
+			if err := r.call("tab.waitLoad", map[string]any{"tabId": tabID, "waitMs": max(int(left/time.Millisecond), 1)}, &t); err != nil {
+				return waited{}, err
+			}
+			if t.Loaded == nil || *t.Loaded {
+				return waited{Tab: t}, nil
+			}
+		case c.urlContains != "":
+			var t TabInfo
+			if err := r.call("tab.get", map[string]any{"tabId": tabID}, &t); err != nil {
+				return waited{}, err
+			}
+			if strings.Contains(t.URL, c.urlContains) {
+				return waited{Tab: t}, nil
+			}
+			lastNote = fmt.Sprintf("the URL is %s", t.URL)
+		case c.loc != nil:
+			el, err := r.locate(tabID, *c.loc, false)
+			switch {
+			case err == nil && el.Visible:
+				var t TabInfo
+				if err := r.call("tab.get", map[string]any{"tabId": tabID}, &t); err != nil {
+					return waited{}, err
+				}
+				return waited{Tab: t, Element: &el}, nil
+			case err == nil:
+				lastNote = fmt.Sprintf("%d elements match, none of them visible", el.Matches)
+			case protocol.CodeOf(err) == protocol.CodeElementNotFound:
+				lastNote = ""
+			case retryable(err) && r.ctx.Err() == nil:
+				// A frame between two documents; look again.
+			default:
+				return waited{}, err
+			}
+		default:
+			return waited{}, invalid("nothing to wait for")
+		}
+		now = time.Now()
+		if !now.Before(until) {
+			msg := fmt.Sprintf("%s did not appear within %s", c.describe(), now.Sub(start).Round(100*time.Millisecond))
+			if c.load {
+				msg = fmt.Sprintf("the page did not finish loading within %s", now.Sub(start).Round(100*time.Millisecond))
+			}
+			if lastNote != "" {
+				msg += " (" + lastNote + ")"
+			}
+			return waited{}, protocol.Errorf(protocol.CodeTimeout, "%s; check the condition with inspect or extract, or raise timeoutMs", msg)
+		}
+		if now.Sub(reported) >= time.Second {
+			reported = now
+			r.progress(fmt.Sprintf("waiting for %s (%.0f s so far)", c.describe(), now.Sub(start).Seconds()))
+		}
+		wait := pollEvery
+		if attempt > 20 {
+			wait = 250 * time.Millisecond
+		}
+		if err := r.sleep(min(wait, until.Sub(now))); err != nil {
+			return waited{}, err
+		}
+	}
+}

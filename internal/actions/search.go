@@ -1,0 +1,129 @@
+package actions
+
+import (
+	"encoding/json"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+func init() { register("search", search) }
+
+// The search engine (SPEC §2): a URL template with {query}, from
+// BROWSER_BRIDGE_SEARCH_URL, else the "searchUrl" of settings.json in the
+// state folder, else Google.
+const (
+	EnvSearchURL     = "BROWSER_BRIDGE_SEARCH_URL"
+	DefaultSearchURL = "https://www.google.com/search?q={query}"
+	settingsFile     = "settings.json"
+)
+
+var serpScript = script("serp", "page/serp.js")
+
+// Hit is one classified search result.
+type Hit struct {
+	Kind     string `json:"kind"` // organic, ad, featured, people_also_ask, video, news, image, related_search
+	Position int    `json:"position"`
+	Title    string `json:"title"`
+	URL      string `json:"url"`
+	Snippet  string `json:"snippet"`
+}
+
+type searchResult struct {
+	TabID     int      `json:"tabId"`
+	URL       string   `json:"url"`
+	Title     string   `json:"title"`
+	Query     string   `json:"query"`
+	Results   []Hit    `json:"results"`
+	Workspace string   `json:"workspace,omitempty"`
+	Incognito bool     `json:"incognito"`
+	Warnings  []string `json:"warnings,omitempty"`
+}
+
+// searchTemplate is the engine URL template in force.
+func searchTemplate() (string, error) {
+	tmpl := os.Getenv(EnvSearchURL)
+	if tmpl == "" {
+		if l, err := paths.Default(); err == nil {
+			var s struct {
+				SearchURL string `json:"searchUrl"`
+			}
+			if b, err := os.ReadFile(filepath.Join(l.State, settingsFile)); err == nil && json.Unmarshal(b, &s) == nil {
+				tmpl = s.SearchURL
+			}
+		}
+	}
+	if tmpl == "" {
+		tmpl = DefaultSearchURL
+	}
+	if !strings.Contains(tmpl, "{query}") {
+		return "", invalid("the search URL %q has no {query} placeholder; fix %s or searchUrl in %s", tmpl, EnvSearchURL, settingsFile)
+	}
+	return tmpl, nil
+}
+
+// search opens a results page for the query in the workspace (incognito
+// unless the call says incognito: false, SPEC §3) and reads its hits.
+func search(r *run) (any, error) {
+	q := strings.TrimSpace(r.in.Query)
+	if q == "" {
+		return nil, invalid("search needs a query")
+	}
+	tmpl, err := searchTemplate()
+	if err != nil {
+		return nil, err
+	}
+	target := strings.ReplaceAll(tmpl, "{query}", url.QueryEscape(q))
+	if err := CheckURL(target); err != nil {
+		return nil, invalid("the search URL template gives %q, which cannot be opened; fix %s", target, EnvSearchURL)
+	}
+	in := *r.in
+	in.URL = target
+	if in.Incognito == nil {
+		yes := true
+		in.Incognito = &yes
+	}
+	sr := *r
+	sr.in = &in
+	res, err := sr.openInWorkspace()
+	if err != nil {
+		return nil, err
+	}
+	o := res.(openResult)
+	r.ensureQuietScript()
+	warnings, err := r.settle(o.TabID, r.readReserve())
+	if err != nil {
+		return nil, err
+	}
+	var page struct {
+		URL     string `json:"url"`
+		Title   string `json:"title"`
+		Blocked string `json:"blocked"`
+		Results []Hit  `json:"results"`
+	}
+	if err := r.runPageTop(o.TabID, nil, serpScript, map[string]any{"max": 100}, &page); err != nil {
+		return nil, err
+	}
+	switch page.Blocked {
+	case "consent":
+		return nil, protocol.Errorf(protocol.CodeBlockedByPolicy, "the search engine shows a consent wall instead of results (tab %d, %s): accept or decline it in that tab, then search again", o.TabID, page.URL)
+	case "unusual_traffic":
+		return nil, protocol.Errorf(protocol.CodeBlockedByPolicy, "the search engine asks to prove this is a person (\"unusual traffic\" check) instead of showing results (tab %d, %s): solve it in that tab or search later, or set %s to another engine", o.TabID, page.URL, EnvSearchURL)
+	}
+	if page.Results == nil {
+		page.Results = []Hit{}
+	}
+	if len(page.Results) == 0 {
+		warnings = append(warnings, "the page shows no results the bridge recognises; read it with extract")
+	}
+	incognito := false
+	if t, err := r.tabInfo(o.TabID); err == nil {
+		incognito = t.Incognito
+	}
+	return searchResult{TabID: o.TabID, URL: firstNonEmpty(page.URL, o.URL), Title: firstNonEmpty(page.Title, o.Title), Query: q,
+		Results: page.Results, Workspace: o.Workspace, Incognito: incognito, Warnings: append(o.Warnings, warnings...)}, nil
+}

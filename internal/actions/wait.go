@@ -1,0 +1,61 @@
+package actions
+
+import (
+	"time"
+)
+
+func init() { register("wait", wait) }
+
+type waitResult struct {
+	TabID    int      `json:"tabId"`
+	URL      string   `json:"url"`
+	Title    string   `json:"title"`
+	Waited   string   `json:"waited"` // the condition, in words
+	WaitedMs int64    `json:"waitedMs"`
+	Element  *Element `json:"element,omitempty"`
+}
+
+// waitMargin is kept from the call's deadline so that a wait that runs
+// out answers with its own timeout error, naming the condition, rather
+// than the generic deadline error.
+const waitMargin = 300 * time.Millisecond
+
+// wait waits for one condition (SPEC §2): load, a locator, or urlContains,
+// until timeoutMs (or the default deadline) runs out.
+func wait(r *run) (any, error) {
+	loc, hasLoc, err := r.in.locator()
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	var c condition
+	if r.in.Load {
+		n++
+		c.load = true
+	}
+	if r.in.URLContains != "" {
+		n++
+		c.urlContains = r.in.URLContains
+	}
+	if hasLoc {
+		n++
+		c.loc = &loc
+	}
+	if n != 1 {
+		return nil, invalid("wait takes exactly one condition: load: true, a locator (selector, text, role + name, label, placeholder, ref), or urlContains")
+	}
+	if loc.X != nil {
+		return nil, invalid("wait cannot wait for a point; use selector, text, role, label, placeholder or ref")
+	}
+	tab, err := r.pageTarget()
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	w, err := r.waitFor(tab.TabID, c, r.until(waitMargin))
+	if err != nil {
+		return nil, err
+	}
+	return waitResult{TabID: w.Tab.TabID, URL: w.Tab.URL, Title: w.Tab.Title, Waited: c.describe(),
+		WaitedMs: time.Since(start).Milliseconds(), Element: w.Element}, nil
+}
