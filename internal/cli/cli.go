@@ -37,6 +37,7 @@ var commands = map[string]command{
 	"host":    {runHost, "the native messaging host (Chrome starts it; not for people)"},
 	"launch":  {runLaunch, "start Chromium with the extension in a fresh profile and wait until it is connected"},
 	"call":    {runCall, "run one action given as a JSON object: call '{\"action\":\"open\",\"url\":\"…\"}'"},
+	"mcp":     {runMCP, "serve the use_user_browser tool to an agent over MCP (stdio); --print-config claude|codex|cursor|vscode"},
 	"version": {runVersion, "print the version"},
 	"clean":   {runClean, "remove the screenshot files the bridge has written"},
 }

@@ -1,0 +1,262 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	_ "image/jpeg"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/browser-bridge/browser-bridge/internal/actions"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// TestToolListIsTheSnapshot: the subprocess serves exactly the tool list
+// kept in internal/mcpserver/testdata (updated by that package's test).
+func TestToolListIsTheSnapshot(t *testing.T) {
+	for _, c := range []struct{ flag, file string }{{"", "tools.json"}, {"--tools=split", "tools-split.json"}} {
+		var args []string
+		if c.flag != "" {
+			args = append(args, c.flag)
+		}
+		cs := startMCP(t, nil, args...)
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(res.Tools)
+		var got bytes.Buffer
+		json.Indent(&got, raw, "", "  ")
+		got.WriteByte('\n')
+		want, err := os.ReadFile(filepath.Join("..", "..", "internal", "mcpserver", "testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != string(want) {
+			t.Errorf("mcp %s lists other tools than %s; run go test ./internal/mcpserver -run Snapshot -update if the change is intended", c.flag, c.file)
+		}
+	}
+}
+
+func TestOpenStatusCloseOverMCP(t *testing.T) {
+	srv := site(t)
+	cs := startMCP(t, nil)
+	res := callTool(t, cs, map[string]any{"action": "open", "url": srv.URL + "/page/Alpha", "runId": "mcp-open"})
+	if res.IsError {
+		t.Fatalf("open: %s", text(res))
+	}
+	opened := structured(t, res)
+	tabID := num(t, opened, "tabId")
+	if opened["title"] != "Alpha" || opened["workspace"] != "run:mcp-open" {
+		t.Fatalf("open result: %v", opened)
+	}
+	if want := fmt.Sprintf("tab %d · Alpha · %s/page/Alpha", tabID, srv.URL); !strings.HasPrefix(text(res), want) {
+		t.Errorf("open text %q does not start with %q", text(res), want)
+	}
+
+	res = callTool(t, cs, map[string]any{"action": "status"})
+	if res.IsError || structured(t, res)["connected"] != true {
+		t.Fatalf("status: %s", text(res))
+	}
+	if line := fmt.Sprintf("[%d] Alpha — %s/page/Alpha (", tabID, srv.URL); !strings.Contains(text(res), line) {
+		t.Errorf("status text lacks %q:\n%s", line, text(res))
+	}
+
+	closed := mustCall(t, cs, map[string]any{"action": "close", "tabId": tabID})
+	if closed["title"] != "Alpha" {
+		t.Errorf("close result: %v", closed)
+	}
+	res = callTool(t, cs, map[string]any{"action": "close", "tabId": tabID})
+	if e := errorOf(t, res); e == nil || e.Code != protocol.CodeTabNotFound {
+		t.Errorf("closing a closed tab: %s", text(res))
+	}
+}
+
+// TestMalformedArgumentsOverMCP: bad inputs come back as tool errors with
+// a code, and the same server goes on serving.
+func TestMalformedArgumentsOverMCP(t *testing.T) {
+	cs := startMCP(t, nil)
+	for _, args := range []map[string]any{
+		{"action": "status", "tabId": "seven"},     // wrong type
+		{"action": "teleport"},                     // unknown action
+		{"action": "open"},                         // missing required parameter
+		{"action": "status", "favourite": true},    // unknown parameter
+		{"action": "open", "url": "javascript:1"},  // refused by the daemon
+		{"action": "status", "timeoutMs": "soon"},  // wrong type again
+		{"action": "close", "closeWorkspace": "y"}, // wrong type of a flag
+	} {
+		res := callTool(t, cs, args)
+		if e := errorOf(t, res); e == nil || e.Code != protocol.CodeInvalidArgument {
+			t.Errorf("%v: %s", args, text(res))
+		}
+	}
+	// Arguments that are not an object at all.
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "use_user_browser", Arguments: []string{"status"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := errorOf(t, res); e == nil || e.Code != protocol.CodeInvalidArgument {
+		t.Errorf("an array of arguments: %s", text(res))
+	}
+	if st := mustCall(t, cs, map[string]any{"action": "status"}); st["connected"] != true {
+		t.Errorf("status after bad inputs: %v", st)
+	}
+}
+
+// TestTwoClientsAreTwoSessions: two agents at once each get a session of
+// their own, and so their own default workspace.
+func TestTwoClientsAreTwoSessions(t *testing.T) {
+	srv := site(t)
+	clients := []*mcp.ClientSession{startMCP(t, nil), startMCP(t, nil)}
+	results := make([]map[string]any, len(clients))
+	var wg sync.WaitGroup
+	for i, cs := range clients {
+		wg.Go(func() {
+			results[i] = mustCall(t, cs, map[string]any{"action": "open", "url": fmt.Sprintf("%s/page/Agent%d", srv.URL, i)})
+		})
+	}
+	wg.Wait()
+	t.Cleanup(func() {
+		for _, cs := range clients {
+			callTool(t, cs, map[string]any{"action": "close", "closeWorkspace": true})
+		}
+	})
+	a, _ := results[0]["workspace"].(string)
+	b, _ := results[1]["workspace"].(string)
+	if !strings.HasPrefix(a, "session:e2e-agent-") || !strings.HasPrefix(b, "session:e2e-agent-") || a == b {
+		t.Fatalf("workspaces %q and %q: want two different sessions of the client", a, b)
+	}
+	if num(t, results[0], "windowId") == num(t, results[1], "windowId") {
+		t.Errorf("two sessions share window %d", num(t, results[0], "windowId"))
+	}
+}
+
+// TestCancelLongWait: an agent that gives up on a call gets control back at
+// once, with progress while it waited, and the session goes on.
+func TestCancelLongWait(t *testing.T) {
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select { // a page that never finishes loading
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(release); slow.Close() })
+
+	notes := make(chan string, 100)
+	cs := startMCP(t, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		notes <- r.Params.Message
+	}})
+	t.Cleanup(func() {
+		callTool(t, cs, map[string]any{"action": "close", "closeWorkspace": true, "runId": "mcp-cancel"})
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		p := &mcp.CallToolParams{Name: "use_user_browser", Arguments: map[string]any{"action": "open", "url": slow.URL + "/never", "runId": "mcp-cancel"}}
+		p.SetProgressToken("slow-open")
+		_, err := cs.CallTool(ctx, p)
+		done <- err
+	}()
+	select {
+	case msg := <-notes:
+		t.Logf("progress: %s", msg)
+	case err := <-done:
+		t.Fatalf("the call ended before it was cancelled: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("no progress notification while the call waited")
+	}
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a cancelled call returned no error")
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("cancelling took %s", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("cancelling did not return")
+	}
+	begin := time.Now()
+	if st := mustCall(t, cs, map[string]any{"action": "status"}); st["connected"] != true {
+		t.Errorf("status after a cancel: %v", st)
+	}
+	t.Logf("status after the cancel took %s", time.Since(begin))
+}
+
+// TestScreenshotOverMCP: a screenshot comes back as its file and as an
+// image no larger than --image-max.
+func TestScreenshotOverMCP(t *testing.T) {
+	if !slices.Contains(actions.Names(), "screenshot") {
+		t.Skip("the screenshot action is not registered yet")
+	}
+	srv := site(t)
+	cs := startMCP(t, nil, "--image-max=400")
+	opened := mustCall(t, cs, map[string]any{"action": "open", "url": srv.URL + "/page/Shot", "runId": "mcp-shot"})
+	t.Cleanup(func() {
+		callTool(t, cs, map[string]any{"action": "close", "closeWorkspace": true, "runId": "mcp-shot"})
+	})
+	res := callTool(t, cs, map[string]any{"action": "screenshot", "tabId": num(t, opened, "tabId"), "mode": "viewport"})
+	if res.IsError {
+		t.Fatalf("screenshot: %s", text(res))
+	}
+	shot := structured(t, res)
+	path, _ := shot["path"].(string)
+	if _, err := os.Stat(path); err != nil || !strings.Contains(text(res), path) {
+		t.Fatalf("screenshot file %q: %v; text %s", path, err, text(res))
+	}
+	var img *mcp.ImageContent
+	for _, c := range res.Content {
+		if ic, ok := c.(*mcp.ImageContent); ok {
+			img = ic
+		}
+	}
+	if img == nil {
+		t.Fatalf("no image block: %s", text(res))
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if max(cfg.Width, cfg.Height) > 400 {
+		t.Errorf("image is %d×%d, over --image-max=400", cfg.Width, cfg.Height)
+	}
+}
+
+// TestExtractTextIsTheMarkdown: what the model reads first of an extract is
+// the page's markdown under a headline.
+func TestExtractTextIsTheMarkdown(t *testing.T) {
+	if !slices.Contains(actions.Names(), "extract") {
+		t.Skip("the extract action is not registered yet")
+	}
+	srv := site(t)
+	cs := startMCP(t, nil)
+	t.Cleanup(func() {
+		callTool(t, cs, map[string]any{"action": "close", "closeWorkspace": true, "runId": "mcp-extract"})
+	})
+	res := callTool(t, cs, map[string]any{"action": "extract", "url": srv.URL + "/page/Readme", "runId": "mcp-extract"})
+	if res.IsError {
+		t.Fatalf("extract: %s", text(res))
+	}
+	out := structured(t, res)
+	md, _ := out["markdown"].(string)
+	head := fmt.Sprintf("tab %d · Readme · %s/page/Readme\n\n", num(t, out, "tabId"), srv.URL)
+	if md == "" || !strings.HasPrefix(text(res), head+md) {
+		t.Errorf("text does not start with the headline and the markdown %q:\n%s", md, text(res))
+	}
+}

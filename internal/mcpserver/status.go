@@ -1,0 +1,91 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// maxStatusTabs bounds the tab lines of a status text; a user with
+// hundreds of tabs should not fill the model's context.
+const maxStatusTabs = 150
+
+// statusText renders a status result as a few readable lines: whether
+// Chrome is connected, then each window with its tabs, then the
+// workspaces. Not connected, it gives the reason and the diagnostics.
+func statusText(m map[string]any) string {
+	var b strings.Builder
+	if m["connected"] != true {
+		fmt.Fprintf(&b, "Not connected: %v\n", orString(m["reason"], "no extension is connected"))
+		b.WriteString("diagnostics: " + compactJSON(m["diagnostics"], maxRestChars))
+		return b.String()
+	}
+	b.WriteString("Connected to Chrome.")
+	if e, ok := m["error"].(map[string]any); ok {
+		fmt.Fprintf(&b, " %v: %v", e["code"], e["message"])
+	}
+	if a, ok := m["activeTab"].(map[string]any); ok {
+		fmt.Fprintf(&b, " Active tab: %v.", a["tabId"])
+	}
+	n := 0
+	windows, _ := m["windows"].([]any)
+	for _, w := range windows {
+		w, _ := w.(map[string]any)
+		var flags []string
+		if w["focused"] == true {
+			flags = append(flags, "focused")
+		}
+		if w["incognito"] == true {
+			flags = append(flags, "incognito")
+		}
+		fmt.Fprintf(&b, "\nwindow %v%s", w["windowId"], paren(flags))
+		tabs, _ := w["tabs"].([]any)
+		for _, t := range tabs {
+			if n++; n > maxStatusTabs {
+				continue
+			}
+			b.WriteString("\n  " + tabLine(t))
+		}
+	}
+	if n > maxStatusTabs {
+		fmt.Fprintf(&b, "\n(%d more tabs in structuredContent)", n-maxStatusTabs)
+	}
+	if ws, _ := m["workspaces"].([]any); len(ws) > 0 {
+		b.WriteString("\nworkspaces:")
+		for _, w := range ws {
+			w, _ := w.(map[string]any)
+			tabs, _ := json.Marshal(w["tabs"])
+			fmt.Fprintf(&b, "\n  %v: window %v, tabs %s", w["id"], w["windowId"], tabs)
+		}
+	}
+	return b.String()
+}
+
+// tabLine is "[12] Title — https://… (active, owned)".
+func tabLine(t any) string {
+	tm, _ := t.(map[string]any)
+	var flags []string
+	for _, f := range []string{"active", "owned"} {
+		if tm[f] == true {
+			flags = append(flags, f)
+		}
+	}
+	if tm["redacted"] == true {
+		return fmt.Sprintf("[%v] (the user's incognito tab)%s", tm["tabId"], paren(flags))
+	}
+	return fmt.Sprintf("[%v] %v — %v%s", tm["tabId"], orString(tm["title"], "(untitled)"), tm["url"], paren(flags))
+}
+
+func paren(flags []string) string {
+	if len(flags) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(flags, ", ") + ")"
+}
+
+func orString(v any, def string) string {
+	if s, ok := v.(string); ok && s != "" {
+		return s
+	}
+	return def
+}
