@@ -74,6 +74,10 @@ func TestNoExtensionStatusGivesDiagnostics(t *testing.T) {
 	if took := time.Since(start); took > 6*time.Second {
 		t.Errorf("open failed only after %s, its deadline was 1.5 s", took)
 	}
+	// The wait was shown as progress on stderr (stdout has only the JSON).
+	if !strings.Contains(string(r.Stderr), "waiting up to") {
+		t.Errorf("no progress while waiting for the extension: stderr %q", r.Stderr)
+	}
 }
 
 func TestRacingStartersMakeOneDaemon(t *testing.T) {

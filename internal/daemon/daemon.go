@@ -285,7 +285,7 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 		reply.Error = protocol.Errorf(protocol.CodeBridgeDisabled, "the bridge is disabled (%s=1); unset it to use the browser", EnvDisable)
 		return reply
 	}
-	ctx, cancel := context.WithTimeout(ctx, in.Deadline())
+	ctx, cancel := context.WithTimeout(withProgress(ctx, progress), in.Deadline())
 	defer cancel()
 	res, err := actions.Run(ctx, d.env, session, in, progress)
 	d.log.Debug("call", "action", in.Action, "session", session, "ms", time.Since(start).Milliseconds(), "err", err)

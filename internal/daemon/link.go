@@ -111,11 +111,25 @@ func (l *link) WaitConnected(ctx context.Context, d time.Duration) bool {
 	}
 }
 
+// progressKey carries a call's progress function in its context, so that
+// the wait for an extension can be reported from deep inside a call.
+type progressKey struct{}
+
+// withProgress returns ctx carrying fn.
+func withProgress(ctx context.Context, fn func(string)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}
+
 // Call sends one command to the extension and decodes its result into out.
 func (l *link) Call(ctx context.Context, verb string, params, out any) error {
 	wait := DeliveryWait
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 		wait = time.Until(dl)
+	}
+	if h, _ := l.current(); h == nil {
+		if fn, ok := ctx.Value(progressKey{}).(func(string)); ok {
+			fn(fmt.Sprintf("waiting up to %s for the browser extension to connect", wait.Round(time.Second)))
+		}
 	}
 	if !l.WaitConnected(ctx, wait) {
 		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
