@@ -185,6 +185,15 @@ func TestClickFollowsNavigation(t *testing.T) {
 	}
 }
 
+// An element with display: contents has no box of its own but is shown.
+func TestDisplayContentsIsVisible(t *testing.T) {
+	tab := openApp(t)
+	r := call(t, map[string]any{"action": "click", "tabId": tab, "role": "link", "name": "Contents link"})
+	if !strings.HasSuffix(r["url"].(string), "#contents") {
+		t.Fatalf("click on a display: contents link: %v", r)
+	}
+}
+
 func TestLocatorErrors(t *testing.T) {
 	tab := openApp(t)
 	cases := []struct {

@@ -62,5 +62,7 @@ export async function waitForLoad(msg) {
 // translating points between frames.
 export async function frames(msg) {
   const list = await chrome.webNavigation.getAllFrames({ tabId: intArg(msg, "tabId") });
-  return { frames: (list || []).map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url })) };
+  return {
+    frames: (list || []).map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url, errorOccurred: !!f.errorOccurred })),
+  };
 }

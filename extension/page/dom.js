@@ -69,18 +69,34 @@
   bb.isVisible = (el) => {
     if (!el || !el.isConnected) return false;
     if (el.closest && el.closest("[aria-hidden=true]")) return false;
+    const style = getComputedStyle(el);
+    if (style.display === "contents") {
+      // No box of its own (checkVisibility says false): visible when its
+      // parent is and its content has a size.
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const rr = range.getBoundingClientRect();
+      return rr.width > 0 && rr.height > 0 && (!el.parentElement || bb.isVisible(el.parentElement));
+    }
     if (typeof el.checkVisibility === "function" &&
         !el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) return false;
-    const style = getComputedStyle(el);
     if (style.display === "none" || style.visibility === "hidden" || style.visibility === "collapse") return false;
     const r = el.getBoundingClientRect();
-    if (r.width <= 0 || r.height <= 0) {
-      // display: contents has no box of its own; its children may.
-      if (style.display !== "contents") return false;
-    }
+    if (r.width <= 0 || r.height <= 0) return false;
     const doc = el.ownerDocument.documentElement;
     if (r.right <= -doc.scrollLeft - 1 || r.bottom <= -doc.scrollTop - 1) return false; // off-screen
     return true;
+  };
+
+  // rectOf is the element's box; an element with display: contents has
+  // none, so the box of its content stands in.
+  bb.rectOf = (el) => {
+    if (getComputedStyle(el).display === "contents") {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return range.getBoundingClientRect();
+    }
+    return el.getBoundingClientRect();
   };
 
   const implicitRoles = {

@@ -107,7 +107,7 @@
 
   // describe is what Go gets for each match.
   bb.describe = (el) => {
-    const r = el.getBoundingClientRect();
+    const r = bb.rectOf(el);
     return {
       ref: bb.refFor(el),
       tag: el.localName,
@@ -175,11 +175,16 @@
   bb.point = (a) => {
     const el = bb.byRef(a.ref);
     if (!el) throw fail("element_not_found", "the element is gone from the page (it was removed or the page changed); locate it again");
-    let r = el.getBoundingClientRect();
+    let r = bb.rectOf(el);
     const vw = innerWidth, vh = innerHeight;
     if (a.scroll !== false && (r.top < 0 || r.left < 0 || r.bottom > vh || r.right > vw)) {
-      el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-      r = el.getBoundingClientRect();
+      if (getComputedStyle(el).display === "contents") {
+        // scrollIntoView does nothing without a box: scroll the page.
+        scrollBy(0, r.top + r.height / 2 - vh / 2);
+      } else {
+        el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      }
+      r = bb.rectOf(el);
     }
     const x0 = Math.max(r.left, 0), x1 = Math.min(r.right, vw);
     const y0 = Math.max(r.top, 0), y1 = Math.min(r.bottom, vh);
@@ -195,7 +200,7 @@
     }
     if (hit && hit !== el && !el.contains(hit) && !(hit.localName === "iframe" || hit.localName === "frame")) {
       const composedContains = (() => { for (let n = hit; n; n = n.parentNode || n.host) if (n === el) return true; return false; })();
-      if (!composedContains) top = { tag: hit.localName, text: bb.visibleText(hit).slice(0, 80) };
+      if (!composedContains) top = { tag: hit.localName, text: bb.visibleText(hit).slice(0, 40) };
     }
     return { x, y, obscuredBy: top, inViewport: x >= 0 && y >= 0 && x <= vw && y <= vh, element: bb.describe(el) };
   };
