@@ -1,23 +1,18 @@
-package actions_test
+package read
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browsertest"
 	"github.com/browser-bridge/browser-bridge/internal/client"
-	"github.com/browser-bridge/browser-bridge/internal/daemon"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 )
 
@@ -48,31 +43,13 @@ func largePage() string {
 // through the extension's cdp verb). Tokens are estimated as bytes/4 for
 // both, so the ratios are the token ratios.
 //
-// The daemon runs in this process so that it has the test-only action
-// test.axtree; `browser-bridge launch --headless` finds it answering and
-// uses it. Run with: go test -run XXX -bench ExtractLargePage ./internal/actions/
+// The accessibility tree is taken from the same page in a second Chromium
+// driven over --remote-debugging-pipe (the tree does not depend on the
+// browser instance; the bridge's cdp passthrough is for tabs, not for a
+// benchmark's bookkeeping). Run with:
+// go test -run '^$' -bench ExtractLargePage ./e2e/read/
 func BenchmarkExtractLargePage(b *testing.B) {
-	env, err := browsertest.NewEnv()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer env.Close()
-	layout := paths.ForHome(env.Home)
-	d, err := daemon.New(layout, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- d.Run(ctx) }()
-	defer func() { cancel(); <-done }()
-
-	stop, err := launch(env)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer stop()
-
+	ctx := context.Background()
 	page := largePage()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -80,7 +57,7 @@ func BenchmarkExtractLargePage(b *testing.B) {
 	}))
 	defer srv.Close()
 
-	c, err := client.Connect(ctx, layout, "session:bench")
+	c, err := client.Connect(ctx, paths.ForHome(bridge.Home), "session:bench")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -97,11 +74,24 @@ func BenchmarkExtractLargePage(b *testing.B) {
 		TabID int `json:"tabId"`
 	}
 	json.Unmarshal(call(map[string]any{"action": "open", "url": srv.URL}), &opened)
-	var ax struct {
-		Bytes int `json:"bytes"`
-		Nodes int `json:"nodes"`
+	defer call(map[string]any{"action": "close", "tabId": opened.TabID})
+	raw, err := browsertest.StartRawCDP()
+	if err != nil {
+		b.Fatal(err)
 	}
-	json.Unmarshal(call(map[string]any{"action": "test.axtree", "tabId": opened.TabID}), &ax)
+	defer raw.Close()
+	if err := raw.Navigate(ctx, srv.URL+"/"); err != nil {
+		b.Fatal(err)
+	}
+	var tree json.RawMessage
+	if err := raw.Call(ctx, "Accessibility.getFullAXTree", map[string]any{}, &tree); err != nil {
+		b.Fatal(err)
+	}
+	var nodes struct {
+		Nodes []json.RawMessage `json:"nodes"`
+	}
+	json.Unmarshal(tree, &nodes)
+	ax := struct{ Bytes, Nodes int }{len(tree), len(nodes.Nodes)}
 	full := call(map[string]any{"action": "extract", "tabId": opened.TabID, "maxChars": 1000000})
 	md := call(map[string]any{"action": "extract", "tabId": opened.TabID, "maxChars": 1000000, "include": []string{"markdown"}})
 	bounded := call(map[string]any{"action": "extract", "tabId": opened.TabID})
@@ -134,48 +124,4 @@ func BenchmarkExtractLargePage(b *testing.B) {
 		b.ReportMetric(float64(len(md)), "ours-B")
 		b.ReportMetric(float64(len(md))/float64(ax.Bytes), "tokens-ours/axtree")
 	})
-}
-
-// launch starts `browser-bridge launch --headless` in env and waits until
-// it says the extension is connected; stop ends it by its process group.
-func launch(env browsertest.Env) (stop func(), err error) {
-	cmd := env.Command(context.Background(), "launch", "--headless")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	stop = func() {
-		cmd.Process.Signal(os.Interrupt)
-		waited := make(chan struct{})
-		go func() { cmd.Wait(); close(waited) }()
-		select {
-		case <-waited:
-		case <-time.After(15 * time.Second):
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-waited
-		}
-	}
-	line := make(chan string, 1)
-	go func() {
-		s := bufio.NewScanner(out)
-		if s.Scan() {
-			line <- s.Text()
-		}
-		close(line)
-		io.Copy(io.Discard, out)
-	}()
-	select {
-	case l, ok := <-line:
-		if ok && strings.Contains(l, `"pid"`) {
-			return stop, nil
-		}
-	case <-time.After(60 * time.Second):
-	}
-	stop()
-	return nil, fmt.Errorf("launch --headless did not report a connected extension")
 }
