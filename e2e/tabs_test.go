@@ -135,7 +135,7 @@ func TestBadInputGetsCodedErrors(t *testing.T) {
 	}{
 		{[]string{"open", "--url", "javascript:alert(1)"}, "not allowed"},
 		{[]string{"open", "--url", "chrome://settings"}, "not allowed"},
-		{[]string{"open"}, "url is required"},
+		{[]string{"open"}, "open needs url"},
 		{[]string{"open", "--url", "http://x", "--bogus", "1"}, "unknown flag"},
 		{[]string{"close", "--tabId", "abc"}, "whole number"},
 		{[]string{"call", `{"action":"fly"}`}, "unknown action"},

@@ -157,6 +157,9 @@ func Parse(raw []byte) (*Input, error) {
 	if _, ok := handlers[in.Action]; !ok {
 		return nil, invalid("unknown action %q: use one of %s", in.Action, strings.Join(Names(), ", "))
 	}
+	if err := checkParams(in.Action, givenParams(raw)); err != nil {
+		return nil, err
+	}
 	if in.TimeoutMs < 0 {
 		return nil, invalid("timeoutMs must be positive (at most %d)", MaxTimeoutMs)
 	}

@@ -19,7 +19,12 @@ func TestParseFlags(t *testing.T) {
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
 	}
-	// What the flags build is a valid tool input.
+	// What the flags build is a tool input the daemon takes.
+	shot, err := parseFlags("screenshot", []string{"--tabId", "3", "--clip", `{"x":1,"y":2,"width":3,"height":4}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = json.Marshal(shot)
 	if _, err := actions.Parse(b); err != nil {
 		t.Fatalf("flags built an input that does not parse: %v", err)
 	}

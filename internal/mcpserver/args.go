@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/actions"
@@ -51,11 +50,9 @@ func decodeArgs(raw json.RawMessage, action string, meta map[string]any) (*actio
 	if changed {
 		raw, _ = json.Marshal(obj)
 	}
+	// Parse also refuses parameters of other actions and missing ones.
 	in, err := actions.Parse(raw)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkParams(in.Action, given); err != nil {
 		return nil, nil, err
 	}
 	return in, raw, nil
@@ -94,45 +91,6 @@ func canonical(k string) string {
 		}
 	}
 	return k
-}
-
-// checkParams checks that every parameter given belongs to the action and
-// that the action has what it needs.
-func checkParams(action string, given map[string]string) error {
-	names := make([]string, 0, len(given))
-	for n := range given {
-		names = append(names, n)
-	}
-	slices.Sort(names) // the same input always gets the same sentence
-	for _, n := range names {
-		if !applies(n, action) {
-			return invalid("parameter %q does not apply to %s; it is for %s", given[n], action, strings.Join(params[n].actions, ", "))
-		}
-	}
-	for _, group := range actionDocs[action].need {
-		if !slices.ContainsFunc(group, func(n string) bool { _, ok := given[n]; return ok }) {
-			return invalid("%s needs %s", action, alternatives(group))
-		}
-	}
-	return nil
-}
-
-// alternatives says "url", "option or options", or "selector, text, …
-// or x+y".
-func alternatives(group []string) string {
-	words := make([]string, len(group))
-	for i, n := range group {
-		words[i] = n
-		if n == "x" {
-			words[i] = "x+y"
-		} else if n == "role" {
-			words[i] = "role+name"
-		}
-	}
-	if len(words) == 1 {
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // metaRunID reads runId from a request's _meta: a string, or a whole

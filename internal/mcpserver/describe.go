@@ -7,21 +7,16 @@ package mcpserver
 // so a new parameter can never go undocumented.
 
 // param documents one parameter of actions.Input, keyed by its JSON name.
+// Which actions take it, and what each action needs, is actions'
+// business (actions.Applies, actions.Needs): the daemon checks it for
+// every front end.
 // A nested field (waitFor.selector) is keyed "parent.child"; without such
 // an entry it borrows the top-level entry of the same name.
 type param struct {
 	desc string
-	// actions the parameter applies to; nil means every action.
-	actions []string
 	// enum lists the accepted values of a string (or of a list's items).
 	enum []string
 }
-
-// locatorActions take a locator (SPEC §2).
-var locatorActions = []string{"click", "type", "press", "select", "check", "upload", "scroll", "wait"}
-
-// locatorParams are the ways to name one element; a call gives one of them.
-var locatorParams = []string{"selector", "text", "role", "label", "placeholder", "ref", "x"}
 
 var params = map[string]param{
 	"action":             {desc: "What to do; see the tool description."},
@@ -30,58 +25,55 @@ var params = map[string]param{
 	"runId":              {desc: "Your task's ID: its tabs share one workspace. Also read from _meta.runId."},
 	"timeoutMs":          {desc: "Deadline in ms (max and default 60000; status 5000)."},
 
-	"url":       {desc: "http(s) or file URL, or about:blank.", actions: []string{"open", "extract"}},
-	"target":    {desc: "\"current\": load in the active tab instead of a new one.", actions: []string{"open", "extract"}, enum: []string{"new", "current"}},
-	"incognito": {desc: "true: an incognito window; false: a normal one (for logged-in work).", actions: []string{"open", "extract", "search"}},
-	"query":     {desc: "What to search for.", actions: []string{"search"}},
+	"url":       {desc: "http(s) or file URL, or about:blank."},
+	"target":    {desc: "\"current\": load in the active tab instead of a new one.", enum: []string{"new", "current"}},
+	"incognito": {desc: "true: an incognito window; false: a normal one (for logged-in work)."},
+	"query":     {desc: "What to search for."},
 
-	"selector":    {desc: "Locator: CSS selector.", actions: locatorActions},
-	"text":        {desc: "Locator: visible text (case-insensitive substring).", actions: locatorActions},
-	"role":        {desc: "Locator: ARIA role, with name.", actions: locatorActions},
-	"name":        {desc: "Locator: accessible name, with role.", actions: locatorActions},
-	"label":       {desc: "Locator: a form control's label text.", actions: locatorActions},
-	"placeholder": {desc: "Locator: placeholder text.", actions: locatorActions},
-	"ref":         {desc: "Locator: ref from inspect.", actions: locatorActions},
-	"x":           {desc: "Locator: point x, with y.", actions: locatorActions},
-	"y":           {desc: "Locator: point y, with x.", actions: locatorActions},
-	"coordinates": {desc: "Space of x, y (default viewport).", actions: locatorActions, enum: []string{"viewport", "document"}},
-	"frameId":     {desc: "Frame to look in (from extract or inspect).", actions: append([]string{"extract", "inspect"}, locatorActions...)},
-	"nth":         {desc: "0-based pick when several elements match.", actions: locatorActions},
-	"exact":       {desc: "Match text, name, label or placeholder exactly.", actions: locatorActions},
+	"selector":    {desc: "Locator: CSS selector."},
+	"text":        {desc: "Locator: visible text (case-insensitive substring)."},
+	"role":        {desc: "Locator: ARIA role, with name."},
+	"name":        {desc: "Locator: accessible name, with role."},
+	"label":       {desc: "Locator: a form control's label text."},
+	"placeholder": {desc: "Locator: placeholder text."},
+	"ref":         {desc: "Locator: ref from inspect."},
+	"x":           {desc: "Locator: point x, with y."},
+	"y":           {desc: "Locator: point y, with x."},
+	"coordinates": {desc: "Space of x, y (default viewport).", enum: []string{"viewport", "document"}},
+	"frameId":     {desc: "Frame to look in (from extract or inspect)."},
+	"nth":         {desc: "0-based pick when several elements match."},
+	"exact":       {desc: "Match text, name, label or placeholder exactly."},
 
-	"waitFor":     {desc: "Wait first for one of selector, text, role+name, label, placeholder, ref (with frameId, nth, exact) or urlContains.", actions: []string{"extract"}},
-	"urlContains": {desc: "Until the tab's URL contains this.", actions: []string{"wait"}},
-	"load":        {desc: "Until the page has loaded.", actions: []string{"wait"}},
-	"include":     {desc: "Return only these parts.", actions: []string{"extract"}, enum: []string{"markdown", "reader", "links", "headings", "text"}},
-	"maxChars":    {desc: "Size budget of the result (default 20000).", actions: []string{"extract"}},
-	"offset":      {desc: "Continue at a previous result's nextOffset (same tabId).", actions: []string{"extract"}},
+	"waitFor":     {desc: "Wait first for one of selector, text, role+name, label, placeholder, ref (with frameId, nth, exact) or urlContains."},
+	"urlContains": {desc: "Until the tab's URL contains this."},
+	"load":        {desc: "Until the page has loaded."},
+	"include":     {desc: "Return only these parts.", enum: []string{"markdown", "reader", "links", "headings", "text"}},
+	"maxChars":    {desc: "Size budget of the result (default 20000)."},
+	"offset":      {desc: "Continue at a previous result's nextOffset (same tabId)."},
 
-	"inputMode":  {desc: "cdp: real input events (default); dom: DOM events.", actions: []string{"click", "type", "press"}, enum: []string{"cdp", "dom"}},
-	"button":     {desc: "Mouse button (default left).", actions: []string{"click"}, enum: []string{"left", "right", "middle"}},
-	"clickCount": {desc: "2 for a double click.", actions: []string{"click"}},
-	"value":      {desc: "Text to type.", actions: []string{"type"}},
-	"clear":      {desc: "Replace the field's content.", actions: []string{"type"}},
-	"keys":       {desc: "Keys such as Enter, Tab, Control+A.", actions: []string{"press"}},
-	"option":     {desc: "Option value or label.", actions: []string{"select"}},
-	"options":    {desc: "Several options (multiple select).", actions: []string{"select"}},
-	"checked":    {desc: "Wanted state (default true).", actions: []string{"check"}},
-	"paths":      {desc: "Absolute local file paths (at most 20).", actions: []string{"upload"}},
-	"to":         {desc: "Scroll to the top or bottom.", actions: []string{"scroll"}, enum: []string{"top", "bottom"}},
-	"deltaX":     {desc: "Scroll by px.", actions: []string{"scroll"}},
-	"deltaY":     {desc: "Scroll by px.", actions: []string{"scroll"}},
+	"inputMode":  {desc: "cdp: real input events (default); dom: DOM events.", enum: []string{"cdp", "dom"}},
+	"button":     {desc: "Mouse button (default left).", enum: []string{"left", "right", "middle"}},
+	"clickCount": {desc: "2 for a double click."},
+	"value":      {desc: "Text to type."},
+	"clear":      {desc: "Replace the field's content."},
+	"keys":       {desc: "Keys such as Enter, Tab, Control+A."},
+	"option":     {desc: "Option value or label."},
+	"options":    {desc: "Several options (multiple select)."},
+	"checked":    {desc: "Wanted state (default true)."},
+	"paths":      {desc: "Absolute local file paths (at most 20)."},
+	"to":         {desc: "Scroll to the top or bottom.", enum: []string{"top", "bottom"}},
+	"deltaX":     {desc: "Scroll by px."},
+	"deltaY":     {desc: "Scroll by px."},
 
-	"mode": {desc: "full page (default) or viewport.", actions: []string{"screenshot"}, enum: []string{"full", "viewport"}},
-	"clip": {desc: "Rectangle {x, y, width, height} in CSS px of the document.", actions: []string{"screenshot"}},
+	"mode": {desc: "full page (default) or viewport.", enum: []string{"full", "viewport"}},
+	"clip": {desc: "Rectangle {x, y, width, height} in CSS px of the document."},
 
-	"closeWorkspace": {desc: "Close the workspace's tabs and its window.", actions: []string{"close"}},
+	"closeWorkspace": {desc: "Close the workspace's tabs and its window."},
 }
 
 // actionDoc documents one action.
 type actionDoc struct {
 	summary string
-	// need lists groups of parameters; a call must give at least one of
-	// each group. The daemon checks the rest.
-	need [][]string
 }
 
 // actionOrder is the order a model meets the actions in: look, read, act.
@@ -89,20 +81,20 @@ var actionOrder = []string{"status", "search", "open", "extract", "inspect", "cl
 
 var actionDocs = map[string]actionDoc{
 	"status":     {summary: "windows, tabs (tabId, url, title) and workspaces; diagnostics when Chrome is not connected."},
-	"search":     {summary: "web search in a visible tab; returns results (kind, title, url, snippet).", need: [][]string{{"query"}}},
-	"open":       {summary: "load url in a new tab of your workspace's window (or target current, or tabId).", need: [][]string{{"url"}}},
+	"search":     {summary: "web search in a visible tab; returns results (kind, title, url, snippet)."},
+	"open":       {summary: "load url in a new tab of your workspace's window (or target current, or tabId)."},
 	"extract":    {summary: "read the rendered page as markdown, links, headings (optional url, waitFor); long pages continue with offset."},
 	"inspect":    {summary: "list interactive elements with a ref for locators."},
-	"click":      {summary: "click an element.", need: [][]string{locatorParams}},
-	"type":       {summary: "type value into a field (clear replaces).", need: [][]string{locatorParams, {"value", "clear"}}},
-	"press":      {summary: "press keys, focusing a locator first if given.", need: [][]string{{"keys"}}},
-	"select":     {summary: "choose option(s) of a <select>.", need: [][]string{locatorParams, {"option", "options"}}},
-	"check":      {summary: "set a checkbox or radio to checked.", need: [][]string{locatorParams}},
-	"upload":     {summary: "put files (paths) into a file input.", need: [][]string{locatorParams, {"paths"}}},
+	"click":      {summary: "click an element."},
+	"type":       {summary: "type value into a field (clear replaces)."},
+	"press":      {summary: "press keys, focusing a locator first if given."},
+	"select":     {summary: "choose option(s) of a <select>."},
+	"check":      {summary: "set a checkbox or radio to checked."},
+	"upload":     {summary: "put files (paths) into a file input."},
 	"scroll":     {summary: "scroll to top/bottom, to a locator, or by deltaX/deltaY."},
 	"wait":       {summary: "wait for load, a locator or urlContains."},
 	"screenshot": {summary: "save a JPEG of the page (or viewport, clip): a file path plus a downscaled image."},
-	"close":      {summary: "close a tab the bridge opened (tabId) or your workspace (closeWorkspace).", need: [][]string{{"tabId", "closeWorkspace"}}},
+	"close":      {summary: "close a tab the bridge opened (tabId) or your workspace (closeWorkspace)."},
 }
 
 // toolIntro and toolHow frame the action list in the single tool's

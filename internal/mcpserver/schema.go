@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/actions"
@@ -94,13 +93,13 @@ func inputSchema(action string) *schema {
 			s.Properties = append(s.Properties, prop{f.name, ps})
 			s.Required = append(s.Required, f.name)
 			continue
-		case action != "" && !applies(f.name, action):
+		case action != "" && !actions.Applies(f.name, action):
 			continue
 		}
 		s.Properties = append(s.Properties, prop{f.name, typeSchema(f.typ, f.name, p)})
 	}
 	if action != "" {
-		for _, group := range actionDocs[action].need {
+		for _, group := range actions.Needs(action) {
 			if len(group) == 1 {
 				s.Required = append(s.Required, group[0])
 			}
@@ -144,10 +143,4 @@ func typeSchema(t reflect.Type, path string, p param) *schema {
 		panic(fmt.Sprintf("mcpserver: parameter %s has Go type %s, which has no JSON Schema mapping", path, t))
 	}
 	return s
-}
-
-// applies reports whether parameter name belongs to action.
-func applies(name, action string) bool {
-	p, ok := params[name]
-	return !ok || p.actions == nil || slices.Contains(p.actions, action)
 }

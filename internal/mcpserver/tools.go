@@ -71,7 +71,7 @@ func singleDescription() string {
 func splitDescription(action string) string {
 	s := summary(action)
 	d := strings.ToUpper(s[:1]) + s[1:]
-	if slices.Contains(locatorActions, action) {
+	if slices.Contains(actions.LocatorActions, action) {
 		d += splitHow
 	}
 	return d
