@@ -184,7 +184,11 @@ func (in *Input) Deadline() time.Duration {
 func describeJSONError(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fmt.Sprintf("parameter %q must be a %s, not a JSON %s", te.Field, jsonKind(te.Type.String()), te.Value)
+		want := jsonKind(te.Type.String())
+		if want == "whole number" && strings.HasPrefix(te.Value, "number") {
+			return fmt.Sprintf("parameter %q must be a whole number, not %s", te.Field, strings.TrimPrefix(te.Value, "number "))
+		}
+		return fmt.Sprintf("parameter %q must be a %s, not a JSON %s", te.Field, want, te.Value)
 	}
 	msg := err.Error()
 	if strings.HasPrefix(msg, "json: unknown field ") {
@@ -195,7 +199,9 @@ func describeJSONError(err error) string {
 
 func jsonKind(goType string) string {
 	switch strings.TrimPrefix(goType, "*") {
-	case "int", "int64", "float64":
+	case "int", "int64":
+		return "whole number"
+	case "float64":
 		return "number"
 	case "bool":
 		return "boolean"
