@@ -134,7 +134,7 @@ func TestMalformedArgumentsAreCodedToolErrors(t *testing.T) {
 	fake := &fakeDaemon{}
 	cs := connect(t, Options{Dial: fake.dial}, nil)
 	cases := []struct{ name, args, want string }{
-		{"wrong type", `{"action":"status","tabId":"12"}`, `"tabId" must be a number`},
+		{"wrong type", `{"action":"status","tabId":"12"}`, `"tabId" must be a whole number`},
 		{"wrong type of action", `{"action":5}`, `"action" must be a string`},
 		{"unknown action", `{"action":"fly"}`, `unknown action "fly"`},
 		{"no action", `{}`, "action is required"},
