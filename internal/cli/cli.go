@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,18 +34,19 @@ type command struct {
 
 // commands is the route table of subcommands (actions are added in init).
 var commands = map[string]command{
-	"daemon":  {runDaemon, "run the broker in the foreground (started on demand by every other command)"},
-	"host":    {runHost, "the native messaging host (Chrome starts it; not for people)"},
-	"launch":  {runLaunch, "start Chromium with the extension in a fresh profile and wait until it is connected"},
-	"call":    {runCall, "run one action given as a JSON object: call '{\"action\":\"open\",\"url\":\"…\"}'"},
-	"mcp":     {runMCP, "serve the use_user_browser tool to an agent over MCP (stdio); --print-config claude|codex|cursor|vscode"},
-	"version": {runVersion, "print the version"},
-	"clean":   {runClean, "remove the screenshot files the bridge has written"},
+	"daemon":          {runDaemon, "run the broker in the foreground (started on demand by every other command)"},
+	"host":            {runHost, "the native messaging host (Chrome starts it; not for people)"},
+	"launch":          {runLaunch, "start Chromium with the extension in a fresh profile and wait until it is connected"},
+	"call":            {runCall, "run one action given as a JSON object: call '{\"action\":\"open\",\"url\":\"…\"}'"},
+	"mcp":             {runMCP, "serve the use_user_browser tool to an agent over MCP (stdio); --print-config claude|codex|cursor|vscode"},
+	"version":         {runVersion, "print the version"},
+	"clean":           {runClean, "remove the screenshot files the bridge has written"},
+	"write-extension": {runWriteExtension, "write the extension to a folder for Load unpacked (default: the state folder)"},
 }
 
 func init() {
 	for _, a := range actions.Names() {
-		commands[a] = command{actionCommand(a), "the " + a + " action; flags are its JSON parameters (--url, --tabId, …)"}
+		commands[a] = command{actionCommand(a), "the " + a + " action; its flags are the tool's JSON parameters (" + flagsOf(a) + ")"}
 	}
 }
 
@@ -76,7 +78,37 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-16s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nEnvironment: BROWSER_BRIDGE_HOME moves all state (socket, secret, registry, logs) under one folder.")
+}
+
+// flagsOf names an action's own flags for the usage text.
+func flagsOf(action string) string {
+	locator := map[string]bool{"y": true, "name": true, "coordinates": true, "frameId": true, "nth": true, "exact": true}
+	for _, n := range actions.LocatorParams {
+		locator[n] = true
+	}
+	var own []string
+	for _, n := range sortedParams() {
+		if as := actions.AppliesTo(n); as != nil && slices.Contains(as, action) && !(locator[n] && slices.Contains(actions.LocatorActions, action)) {
+			own = append(own, "--"+n)
+		}
+	}
+	if slices.Contains(actions.LocatorActions, action) {
+		own = append(own, "a locator: --selector, --text, --role/--name, --label, --ref, …")
+	}
+	if len(own) == 0 {
+		return "--tabId, --timeoutMs"
+	}
+	return strings.Join(own, ", ")
+}
+
+func sortedParams() []string {
+	var out []string
+	for n := range paramKinds() {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
