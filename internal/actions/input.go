@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
@@ -234,6 +235,12 @@ func CheckURL(s string) error {
 		}
 		return nil
 	case "file":
+		if u.Host != "" && u.Host != "localhost" {
+			return invalid("url %q names another host; file URLs must be local (file:///path)", s)
+		}
+		if c := pathcheck.Denied(u.Path); c != "" {
+			return invalid("url %q is refused: its path has a component %q that names secrets (the same rule as for uploads)", s, c)
+		}
 		return nil
 	}
 	return invalid("url %q is not allowed: use an http, https or file URL, or about:blank", s)

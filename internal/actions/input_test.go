@@ -64,7 +64,8 @@ func TestCheckURL(t *testing.T) {
 			t.Errorf("%s: %v", u, err)
 		}
 	}
-	for _, u := range []string{"", "javascript:alert(1)", "chrome://settings", "data:text/html,x", "about:config", "http:///nohost", "ftp://x/"} {
+	for _, u := range []string{"", "javascript:alert(1)", "chrome://settings", "data:text/html,x", "about:config", "http:///nohost", "ftp://x/",
+		"file:///home/u/.ssh/id_rsa", "file:///home/u/.SSH/", "file:///srv/app/.env", "file://evil.example/share/a.html", "file:///etc/ssl/server.key"} {
 		if err := CheckURL(u); protocol.CodeOf(err) != protocol.CodeInvalidArgument {
 			t.Errorf("%s accepted", u)
 		}

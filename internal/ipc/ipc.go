@@ -4,6 +4,7 @@
 package ipc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,6 +24,11 @@ import (
 const (
 	ConnectTimeout = 5 * time.Second  // dial + handshake
 	RequestRead    = 10 * time.Second // one frame, once it has started arriving
+	// WriteTimeout bounds one frame's write: a peer that stops reading must
+	// not hold the writer (and every call queued behind it) forever.
+	WriteTimeout = 30 * time.Second
+	// MaxHandshake bounds the first frame, read before the secret is known.
+	MaxHandshake = 4 << 10
 )
 
 // MaxFrame bounds one frame on the socket: a result of up to 64 MiB from
@@ -87,20 +93,28 @@ func (c *Conn) RecvJSON(v any) error {
 	return json.Unmarshal(b, v)
 }
 
+// SetLimit changes the largest frame Recv accepts.
+func (c *Conn) SetLimit(n int) { c.r.Limit = n }
+
 // Send writes one frame.
 func (c *Conn) Send(frame []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	c.c.SetWriteDeadline(time.Now().Add(WriteTimeout))
+	defer c.c.SetWriteDeadline(time.Time{})
 	return nmframe.Write(c.c, frame, MaxFrame, "on the socket")
 }
 
-// SendJSON marshals v and writes it as one frame.
+// SendJSON marshals v and writes it as one frame. HTML characters stay as
+// they are: escaping them would grow page text by up to six times.
 func (c *Conn) SendJSON(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	return c.Send(b)
+	return c.Send(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
 // SetDeadline sets the underlying connection's deadline.
@@ -115,9 +129,18 @@ func Dial(ctx context.Context, path string, auth protocol.Auth) (*Conn, protocol
 	var ok protocol.AuthOK
 	ctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
 	defer cancel()
+	// The secret goes only to a daemon of this user: a socket in a folder
+	// someone else controls, or a peer of another uid, is refused.
+	if err := paths.VerifyPrivate(filepath.Dir(path)); err != nil {
+		return nil, ok, err
+	}
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "unix", path)
 	if err != nil {
+		return nil, ok, err
+	}
+	if err := CheckPeer(nc); err != nil {
+		nc.Close()
 		return nil, ok, err
 	}
 	dl, _ := ctx.Deadline()

@@ -83,11 +83,24 @@ func checkOne(p string) (string, error) {
 	return canon, nil
 }
 
+// Denied returns the component of path — as written and, when it exists,
+// with symlinks resolved — that names secrets, or "". open and extract use
+// it for file: URLs, so reading a page cannot do what upload may not.
+func Denied(path string) string {
+	if c := deniedComponent(path); c != "" {
+		return c
+	}
+	if canon, err := filepath.EvalSymlinks(path); err == nil {
+		return deniedComponent(canon)
+	}
+	return ""
+}
+
 // deniedComponent returns the first component of path that contains a
 // denied name, or "".
 func deniedComponent(path string) string {
 	for _, c := range strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
-		lc := strings.ToLower(c)
+		lc := fold(c)
 		for _, d := range denied {
 			if strings.Contains(lc, d) {
 				return c
@@ -96,6 +109,11 @@ func deniedComponent(path string) string {
 	}
 	return ""
 }
+
+// fold lower-cases through upper case, so that letters whose lower case is
+// not plain ASCII but that case-insensitive file systems equate with it
+// (ſ U+017F is "s", K U+212A is "k") still match the denied names.
+func fold(s string) string { return strings.ToLower(strings.ToUpper(s)) }
 
 func kind(m fs.FileMode) string {
 	switch {

@@ -52,6 +52,7 @@ func TestCheck(t *testing.T) {
 		{"denied via symlinked parent", filepath.Join(dir, "innocent", "a.txt"), false, "Private_Key"},
 		{"denied extension", write("server.PEM"), false, ".PEM"},
 		{"env file", write("app/.env"), false, ".env"},
+		{"long s folds to s", write(".ſsh/key.txt"), false, "names secrets"},
 		{"empty", "", false, "empty"},
 	}
 	if os.Geteuid() != 0 { // root reads anything

@@ -67,16 +67,19 @@ func ForHome(home string) Layout {
 // folder, and falls back to a short path in the temp folder, named after a
 // hash of the state folder so that each install keeps its own socket.
 func socketPath(state, runtime string) string {
+	sum := sha256.Sum256([]byte(state))
+	id := hex.EncodeToString(sum[:6])
 	if runtime != "" {
-		if p := filepath.Join(runtime, "browser-bridge", "daemon.sock"); len(p) <= maxSocketPath {
+		// Named after the state folder: two installs (different
+		// XDG_CONFIG_HOME) must not share one socket.
+		if p := filepath.Join(runtime, "browser-bridge", "daemon-"+id+".sock"); len(p) <= maxSocketPath {
 			return p
 		}
 	}
 	if p := filepath.Join(state, "run", "daemon.sock"); len(p) <= maxSocketPath {
 		return p
 	}
-	sum := sha256.Sum256([]byte(state))
-	return filepath.Join(shortTemp(), fmt.Sprintf("bb-%d-%s", os.Getuid(), hex.EncodeToString(sum[:6])), "d.sock")
+	return filepath.Join(shortTemp(), fmt.Sprintf("bb-%d-%s", os.Getuid(), id), "d.sock")
 }
 
 // shortTemp is /tmp where it exists: $TMPDIR on macOS is itself too long to
