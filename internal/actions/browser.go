@@ -3,6 +3,7 @@ package actions
 import (
 	"hash/fnv"
 	"strings"
+	"time"
 )
 
 // TabInfo is a tab as the extension reports it.
@@ -35,17 +36,23 @@ type BrowserState struct {
 
 func (r *run) browserState() (*BrowserState, error) {
 	var s BrowserState
+	seen := time.Now()
 	if err := r.call("browser.state", nil, &s); err != nil {
 		return nil, err
 	}
+	r.env.Registry.Reconcile(s.Live(), seen)
+	return &s, nil
+}
+
+// Live maps every open tab to its window.
+func (s *BrowserState) Live() map[int]int {
 	live := map[int]int{}
 	for _, w := range s.Windows {
 		for _, t := range w.Tabs {
 			live[t.TabID] = w.WindowID
 		}
 	}
-	r.env.Registry.Reconcile(live)
-	return &s, nil
+	return live
 }
 
 // activeTab is the active tab of the last focused window.

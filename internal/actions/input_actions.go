@@ -16,7 +16,6 @@ type actResult struct {
 	Element   *Element `json:"element,omitempty"`
 	Navigated bool     `json:"navigated,omitempty"`
 	Warnings  []string `json:"warnings,omitempty"`
-	Extra     any      `json:"-"`
 }
 
 var actScript = script("", "page/locate.js", "page/act.js")
@@ -73,6 +72,12 @@ func cdpCmd(method string, params map[string]any) map[string]any {
 func (r *run) finish(before TabInfo, el *Element, warnings ...string) (actResult, error) {
 	var t TabInfo
 	if err := r.call("tab.get", map[string]any{"tabId": before.TabID}, &t); err != nil {
+		if protocol.CodeOf(err) == protocol.CodeTabNotFound {
+			// The action itself worked and closed the tab (a "close"
+			// button, window.close()): report it, so nobody retries it.
+			return actResult{TabID: before.TabID, URL: before.URL, Title: before.Title, Element: el,
+				Warnings: append(warnings, "the tab closed after the action")}, nil
+		}
 		return actResult{}, err
 	}
 	res := actResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Element: el, Warnings: warnings}
@@ -85,7 +90,7 @@ func (r *run) finish(before TabInfo, el *Element, warnings ...string) (actResult
 				res.Warnings = append(res.Warnings, "the page it led to was still loading")
 			}
 		} else if protocol.CodeOf(err) == protocol.CodeTabNotFound {
-			return actResult{}, err
+			res.Warnings = append(res.Warnings, "the tab closed after the action")
 		}
 	}
 	return res, nil

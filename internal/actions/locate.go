@@ -87,6 +87,9 @@ func (l Locator) check() error {
 	if l.Coordinates != "" && l.X == nil {
 		return invalid("coordinates goes with x and y")
 	}
+	if l.X != nil && l.FrameID != nil {
+		return invalid("a point (x, y) is in the page's own coordinates; drop frameId, or locate the element inside the frame instead")
+	}
 	if l.Nth != nil && *l.Nth < 0 {
 		return invalid("nth is 0-based and cannot be negative")
 	}
@@ -232,6 +235,7 @@ func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
 	// in the order Chrome lists them.
 	var all []Element
 	var candidates []string
+	total := 0
 	for _, fr := range res {
 		if fr.Error != "" {
 			if fr.Code == protocol.CodeInvalidArgument {
@@ -243,6 +247,7 @@ func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
 		if err := jsonUnmarshal(fr.Value, &lr); err != nil {
 			continue
 		}
+		total += max(lr.Count, len(lr.Matches))
 		for _, m := range lr.Matches {
 			rect := m.Rect
 			all = append(all, Element{FrameID: fr.FrameID, Ref: FrameRef(fr.FrameID, m.Ref), localRef: m.Ref, Tag: m.Tag,
@@ -263,6 +268,9 @@ func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
 	switch {
 	case loc.Nth != nil:
 		if *loc.Nth >= len(all) {
+			if total > len(all) {
+				return Element{}, protocol.Errorf(protocol.CodeElementNotFound, "nth %d is past the first %d of the %d elements that match %s; narrow the locator (a frameId or a more specific selector)", *loc.Nth, len(all), total, loc.describe())
+			}
 			return Element{}, protocol.Errorf(protocol.CodeElementNotFound, "nth %d is out of range: %d elements match %s", *loc.Nth, len(all), loc.describe())
 		}
 		el = all[*loc.Nth]
@@ -275,7 +283,7 @@ func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
 			}
 		}
 	}
-	el.Matches = len(all)
+	el.Matches = total
 	if !scroll {
 		return el, nil
 	}

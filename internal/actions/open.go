@@ -2,6 +2,7 @@ package actions
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
@@ -64,6 +65,14 @@ func (r *run) navigate(tabID int) (any, error) {
 func (r *run) openInWorkspace() (any, error) {
 	id := r.workspaceID()
 	reg := r.env.Registry
+	// Two opens in one workspace at once must not both make a window.
+	unlock := lockWorkspace(id)
+	locked := true
+	defer func() {
+		if locked {
+			unlock()
+		}
+	}()
 	ws, ok := reg.Workspace(id)
 	if ok && r.in.Incognito != nil && *r.in.Incognito != ws.Incognito {
 		ok = false // a new window in the wanted profile takes over
@@ -91,6 +100,8 @@ func (r *run) openInWorkspace() (any, error) {
 		warnings = append(warnings, fmt.Sprintf("could not put the tab into the workspace's tab group: %v", err))
 	}
 	reg.SetWorkspace(ws)
+	unlock() // the load is this call's own business
+	locked = false
 	var loaded TabInfo
 	if err := r.call("tab.waitLoad", map[string]any{"tabId": t.TabID, "waitMs": r.loadWait()}, &loaded); err != nil {
 		return nil, err
@@ -123,4 +134,15 @@ func (r *run) result(t TabInfo, workspace string, group *int, owned bool, warnin
 		warnings = append(warnings, "the page had not finished loading before the deadline; it may still be loading")
 	}
 	return openResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Warnings: warnings}
+}
+
+// workspaceLocks serialise the window and group bookkeeping of one
+// workspace.
+var workspaceLocks sync.Map // workspace ID -> *sync.Mutex
+
+func lockWorkspace(id string) (unlock func()) {
+	m, _ := workspaceLocks.LoadOrStore(id, &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
 }

@@ -86,15 +86,24 @@ func (r *run) runPageTop(tabID int, frameID *int, s pageScript, args, out any) e
 // active tab of an explicit workspace, else of Chrome's current window.
 // Run and session IDs do not steer page actions.
 func (r *run) pageTarget() (TabInfo, error) {
+	var t TabInfo
 	if r.in.TabID != nil {
-		var t TabInfo
 		if err := r.call("tab.get", map[string]any{"tabId": *r.in.TabID}, &t); err != nil {
 			return TabInfo{}, err
 		}
-		r.env.Registry.Owned(t.TabID) // renew the entry if it is ours
-		return t, nil
+	} else {
+		var err error
+		if t, err = r.pageTab(); err != nil {
+			return TabInfo{}, err
+		}
 	}
-	return r.pageTab()
+	_, owned := r.env.Registry.Owned(t.TabID) // renews the entry if it is ours
+	// The user's own incognito browsing stays private: status redacts it,
+	// and page actions may not read or drive it.
+	if t.Incognito && !owned {
+		return TabInfo{}, protocol.Errorf(protocol.CodeIncognitoNotAllowed, "tab %d is one of your own incognito tabs; the bridge only works in incognito tabs it opened (search, or open with incognito: true)", t.TabID)
+	}
+	return t, nil
 }
 
 // pageTab is the tab a page action targets when no tabId is given: the
@@ -109,9 +118,11 @@ func (r *run) pageTab() (TabInfo, error) {
 		if !ok {
 			return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "workspace %q has no window; open a page in it first", id)
 		}
-		if t, ok := s.activeTabIn(ws.WindowID); ok {
-			return t, nil
+		t, ok := s.activeTabIn(ws.WindowID)
+		if !ok {
+			return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "workspace %q has no active tab; open a page in it or pass tabId", id)
 		}
+		return t, nil
 	}
 	if t, ok := s.activeTab(); ok {
 		return t, nil

@@ -92,7 +92,13 @@ func (r *run) focusForTyping(tabID int, el Element, loc Locator) error {
 		return err
 	}
 	if !f.Focused {
-		if err := r.mouseClick(tabID, el.X, el.Y, "left", 1); err != nil {
+		// DOM focus did not stick (a focus handler moved it): click the
+		// element itself — measured now, as the top-frame path skipped it.
+		p, err := r.pointOf(tabID, el)
+		if err != nil {
+			return err
+		}
+		if err := r.mouseClick(tabID, p.X, p.Y, "left", 1); err != nil {
 			return err
 		}
 	}

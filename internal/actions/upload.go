@@ -2,6 +2,7 @@ package actions
 
 import (
 	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
 func init() { register("upload", upload) }
@@ -41,6 +42,9 @@ func upload(r *run) (any, error) {
 	}
 	if setErr != nil {
 		return nil, setErr
+	}
+	if len(got.Files) != len(paths) {
+		return nil, protocol.Errorf(protocol.CodeElementNotFound, "the file input holds %d files after setting %d; the page may have replaced the input — locate it again and retry", len(got.Files), len(paths))
 	}
 	res, err := r.finish(t, &el)
 	if err != nil {

@@ -32,8 +32,15 @@ type Client struct {
 	DaemonPID int
 	nextID    atomic.Uint64
 	mu        sync.Mutex
-	pending   map[string]chan reply
+	pending   map[string]*pendingCall
 	err       error // set once the connection has failed
+}
+
+// pendingCall is a call waiting for its reply; done closes when Call has
+// returned, so the reader never blocks on a call that gave up.
+type pendingCall struct {
+	ch   chan reply
+	done chan struct{}
 }
 
 type reply struct {
@@ -58,7 +65,7 @@ func Connect(ctx context.Context, layout paths.Layout, session string) (*Client,
 			return nil, fmt.Errorf("connecting to the daemon at %s: %w", layout.Socket, err)
 		}
 	}
-	cl := &Client{conn: c, DaemonPID: ok.DaemonPID, pending: map[string]chan reply{}}
+	cl := &Client{conn: c, DaemonPID: ok.DaemonPID, pending: map[string]*pendingCall{}}
 	go cl.readLoop()
 	return cl, nil
 }
@@ -83,22 +90,27 @@ func (c *Client) readLoop() {
 		}
 		r.progress = r.Type == protocol.TypeProgress
 		c.mu.Lock()
-		ch := c.pending[r.ID]
+		p := c.pending[r.ID]
 		c.mu.Unlock()
-		if ch != nil {
+		if p == nil {
+			continue
+		}
+		if r.progress {
 			select {
-			case ch <- r:
+			case p.ch <- r:
 			default: // a slow reader misses a progress message, never a reply
-				if !r.progress {
-					ch <- r
-				}
 			}
+			continue
+		}
+		select {
+		case p.ch <- r:
+		case <-p.done:
 		}
 	}
 	c.mu.Lock()
 	c.err = fmt.Errorf("the daemon closed the connection: %w", err)
-	for id, ch := range c.pending {
-		close(ch)
+	for id, p := range c.pending {
+		close(p.ch)
 		delete(c.pending, id)
 	}
 	c.mu.Unlock()
@@ -114,18 +126,20 @@ func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, pr
 		return nil, err
 	}
 	id := strconv.FormatUint(c.nextID.Add(1), 10)
-	ch := make(chan reply, 8)
+	p := &pendingCall{ch: make(chan reply, 8), done: make(chan struct{})}
+	ch := p.ch
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
 		return nil, c.err
 	}
-	c.pending[id] = ch
+	c.pending[id] = p
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
 		delete(c.pending, id)
 		c.mu.Unlock()
+		close(p.done)
 	}()
 	if err := c.conn.SendJSON(protocol.Call{ID: id, Type: protocol.TypeCall, Input: raw}); err != nil {
 		return nil, fmt.Errorf("sending to the daemon: %w", err)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/browser-bridge/browser-bridge/internal/actions"
 	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/nmframe"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
@@ -122,11 +123,18 @@ func (d *Daemon) Run(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return nil
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
+			// Out of file descriptors and the like: wait and go on, as
+			// net/http does, rather than let the daemon die.
+			if errors.Is(err, net.ErrClosed) {
+				return fmt.Errorf("accepting: %w", err)
 			}
-			return fmt.Errorf("accepting: %w", err)
+			d.log.Warn("accept failed; retrying", "err", err)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(100 * time.Millisecond):
+			}
+			continue
 		}
 		mu.Lock()
 		if ctx.Err() != nil {
@@ -172,23 +180,23 @@ func (d *Daemon) reconcile(h *hostConn) {
 		return
 	}
 	var s actions.BrowserState
+	seen := time.Now()
 	if err := d.link.Call(ctx, "browser.state", nil, &s); err != nil {
 		d.log.Warn("reconciling registry", "err", err)
 		return
 	}
-	live := map[int]int{}
-	for _, w := range s.Windows {
-		for _, t := range w.Tabs {
-			live[t.TabID] = w.WindowID
-		}
-	}
-	d.reg.Reconcile(live)
+	d.reg.Reconcile(s.Live(), seen)
 }
 
 // serve authenticates one connection and hands it to its role.
 func (d *Daemon) serve(ctx context.Context, nc net.Conn) {
 	c := ipc.NewConn(nc, ipc.RequestRead)
+	c.SetLimit(ipc.MaxHandshake) // until the peer has shown the secret
 	defer c.Close()
+	if err := ipc.CheckPeer(nc); err != nil {
+		d.log.Warn("dropped a connection", "err", err)
+		return
+	}
 	// The handshake must arrive promptly; a silent peer is dropped.
 	c.SetDeadline(time.Now().Add(ipc.ConnectTimeout))
 	var auth protocol.Auth
@@ -197,6 +205,7 @@ func (d *Daemon) serve(ctx context.Context, nc net.Conn) {
 		return
 	}
 	c.SetDeadline(time.Time{})
+	c.SetLimit(ipc.MaxFrame)
 	if err := c.SendJSON(protocol.AuthOK{Type: protocol.TypeAuthOK, DaemonPID: os.Getpid(), Version: version.Version}); err != nil {
 		return
 	}
@@ -258,6 +267,10 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 				reply := d.handleCall(cctx, session, call, progress)
 				if err := c.SendJSON(reply); err != nil {
 					d.log.Warn("sending reply", "err", err)
+					if errors.Is(err, nmframe.ErrTooLarge) {
+						// Say so rather than leave the client waiting.
+						c.SendJSON(protocol.Reply{ID: call.ID, Error: protocol.Errorf(protocol.CodeInvalidArgument, "the result is too large to send (%v); ask for less, e.g. a smaller maxChars or include", err)})
+					}
 				}
 			}()
 		default:

@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,7 +33,11 @@ type link struct {
 	hosts   []*hostConn // in order of hello; the last one is used
 	changed chan struct{}
 	nextID  atomic.Uint64
-	onHello func(*hostConn)
+	// idPrefix is random per daemon life: the host keeps Chrome's port
+	// across a daemon restart, so a late reply to the old daemon's "5"
+	// must not be taken for the new daemon's "5".
+	idPrefix string
+	onHello  func(*hostConn)
 }
 
 type hostConn struct {
@@ -43,7 +49,11 @@ type hostConn struct {
 	closed  bool
 }
 
-func newLink() *link { return &link{changed: make(chan struct{})} }
+func newLink() *link {
+	var b [4]byte
+	rand.Read(b[:])
+	return &link{changed: make(chan struct{}), idPrefix: hex.EncodeToString(b[:]) + "-"}
+}
 
 // notifyLocked wakes everything waiting for a change of connections.
 func (l *link) notifyLocked() {
@@ -144,7 +154,7 @@ func (l *link) Call(ctx context.Context, verb string, params, out any) error {
 	if err := mismatch(h.hello); err != nil {
 		return err
 	}
-	id := strconv.FormatUint(l.nextID.Add(1), 10)
+	id := l.idPrefix + strconv.FormatUint(l.nextID.Add(1), 10)
 	frame, err := json.Marshal(protocol.Command{ID: id, Type: verb, Params: params})
 	if err != nil {
 		return err
@@ -233,6 +243,12 @@ func (l *link) serveHost(c *ipc.Conn) {
 				continue
 			}
 			l.mu.Lock()
+			if !h.since.IsZero() {
+				// The host replays the hello it cached when it redials;
+				// the first one on a connection is the one that counts.
+				l.mu.Unlock()
+				continue
+			}
 			h.hello, h.since = hello, time.Now()
 			l.removeLocked(h)
 			l.hosts = append(l.hosts, h)

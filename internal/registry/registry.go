@@ -30,18 +30,20 @@ type Tab struct {
 
 // Workspace is where one agent's tabs go: its own window and tab group.
 type Workspace struct {
-	ID        string `json:"id"`
-	WindowID  int    `json:"windowId"`
-	GroupID   int    `json:"groupId"`
-	Incognito bool   `json:"incognito"`
-	Title     string `json:"title"`
-	Color     string `json:"color"`
+	ID        string    `json:"id"`
+	Created   time.Time `json:"created"`
+	WindowID  int       `json:"windowId"`
+	GroupID   int       `json:"groupId"`
+	Incognito bool      `json:"incognito"`
+	Title     string    `json:"title"`
+	Color     string    `json:"color"`
 }
 
 // Registry is safe for concurrent use.
 type Registry struct {
 	mu         sync.Mutex
 	path       string
+	saved      time.Time // last write of the file
 	now        func() time.Time
 	tabs       map[int]*Tab
 	workspaces map[string]*Workspace
@@ -98,6 +100,11 @@ func (r *Registry) Owned(tabID int) (Tab, bool) {
 		return Tab{}, false
 	}
 	t.LastUsed = r.now()
+	// Renewals reach the file at most once a minute: enough for a
+	// restarted daemon not to sweep tabs in use, without a write per call.
+	if t.LastUsed.Sub(r.saved) > time.Minute {
+		r.saveLocked()
+	}
 	return *t, true
 }
 
@@ -153,29 +160,41 @@ func (r *Registry) Sweep() []int {
 }
 
 // Reconcile keeps only the tabs and workspace windows that still exist.
-// live maps every open tab ID to its window ID. Tabs that moved to another
-// window keep their entry with the new window.
-func (r *Registry) Reconcile(live map[int]int) {
+// live maps every open tab ID to its window ID, as the browser saw it at
+// time seen; entries made after that are younger than the snapshot and
+// kept (a concurrent open must not lose its tab to an older status). Tabs
+// that moved to another window keep their entry with the new window.
+func (r *Registry) Reconcile(live map[int]int, seen time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	windows := map[int]bool{}
 	for _, w := range live {
 		windows[w] = true
 	}
+	changed := false
 	for id, t := range r.tabs {
-		w, ok := live[id]
-		if !ok {
-			delete(r.tabs, id)
+		if t.Created.After(seen) {
 			continue
 		}
-		t.WindowID = w
-	}
-	for id, ws := range r.workspaces {
-		if !windows[ws.WindowID] {
-			delete(r.workspaces, id)
+		w, ok := live[id]
+		switch {
+		case !ok:
+			delete(r.tabs, id)
+			changed = true
+		case t.WindowID != w:
+			t.WindowID = w
+			changed = true
 		}
 	}
-	r.saveLocked()
+	for id, ws := range r.workspaces {
+		if !ws.Created.After(seen) && !windows[ws.WindowID] {
+			delete(r.workspaces, id)
+			changed = true
+		}
+	}
+	if changed {
+		r.saveLocked()
+	}
 }
 
 // Workspace returns the workspace with id.
@@ -193,6 +212,12 @@ func (r *Registry) Workspace(id string) (Workspace, bool) {
 func (r *Registry) SetWorkspace(w Workspace) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if old, ok := r.workspaces[w.ID]; ok && w.Created.IsZero() {
+		w.Created = old.Created
+	}
+	if w.Created.IsZero() {
+		w.Created = r.now()
+	}
 	r.workspaces[w.ID] = &w
 	r.saveLocked()
 }
@@ -224,6 +249,7 @@ func (r *Registry) saveLocked() {
 	if r.path == "" {
 		return
 	}
+	r.saved = r.now()
 	f := file{Tabs: make([]*Tab, 0, len(r.tabs)), Workspaces: make([]*Workspace, 0, len(r.workspaces))}
 	for _, t := range r.tabs {
 		f.Tabs = append(f.Tabs, t)

@@ -57,7 +57,7 @@ func TestReconcileDropsClosedTabsAndWindows(t *testing.T) {
 	r.AddTab(2, 10, "w")
 	r.SetWorkspace(Workspace{ID: "w", WindowID: 10})
 	r.SetWorkspace(Workspace{ID: "gone", WindowID: 11})
-	r.Reconcile(map[int]int{2: 12, 3: 10})
+	r.Reconcile(map[int]int{2: 12, 3: 10}, time.Now())
 	if r.IsOwned(1) || !r.IsOwned(2) {
 		t.Fatal("reconcile kept a closed tab or lost a live one")
 	}
@@ -81,5 +81,27 @@ func TestCorruptFileIsSetAside(t *testing.T) {
 	}
 	if _, err := os.Stat(p + ".corrupt"); err != nil {
 		t.Fatal("corrupt file not set aside")
+	}
+}
+
+// A snapshot taken before a tab was opened must not drop that tab.
+func TestReconcileKeepsEntriesYoungerThanTheSnapshot(t *testing.T) {
+	now := time.Unix(1000, 0)
+	r, _ := Open("")
+	r.SetClock(func() time.Time { return now })
+	seen := now
+	now = now.Add(time.Second)
+	r.AddTab(7, 70, "w")
+	r.SetWorkspace(Workspace{ID: "w", WindowID: 70})
+	r.Reconcile(map[int]int{}, seen)
+	if !r.IsOwned(7) {
+		t.Fatal("a tab opened after the snapshot was dropped")
+	}
+	if _, ok := r.Workspace("w"); !ok {
+		t.Fatal("a workspace made after the snapshot was dropped")
+	}
+	r.Reconcile(map[int]int{}, now.Add(time.Second))
+	if r.IsOwned(7) {
+		t.Fatal("a newer snapshot without the tab kept it")
 	}
 }
