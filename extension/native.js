@@ -43,7 +43,8 @@ export function connect() {
     clearInterval(keepaliveTimer);
     scheduleRetry();
   });
-  chrome.extension.isAllowedIncognitoAccess().then((allowed) => post(p, hello(allowed)));
+  Promise.all([chrome.extension.isAllowedIncognitoAccess(), instanceId()])
+    .then(([allowed, instance]) => post(p, hello(allowed, instance)));
   clearInterval(keepaliveTimer);
   keepaliveTimer = setInterval(() => post(p, { type: "ping" }), KEEPALIVE_MS);
 }
@@ -57,12 +58,24 @@ function scheduleRetry() {
   backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
 }
 
-function hello(incognitoAllowed) {
+// instanceId names this installation in this profile, so the daemon keeps
+// tab ownership apart when several browsers connect (tab IDs repeat
+// across browsers). Kept in storage.local: it outlives worker restarts.
+async function instanceId() {
+  const { instanceId: id } = await chrome.storage.local.get("instanceId");
+  if (id) return id;
+  const fresh = crypto.randomUUID();
+  await chrome.storage.local.set({ instanceId: fresh });
+  return fresh;
+}
+
+function hello(incognitoAllowed, instance) {
   return {
     type: "hello",
     version: chrome.runtime.getManifest().version,
     protocol: PROTOCOL_VERSION,
     extensionId: chrome.runtime.id,
+    instanceId: instance,
     incognitoAllowed,
     userAgent: navigator.userAgent,
   };

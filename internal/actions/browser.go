@@ -40,7 +40,7 @@ func (r *run) browserState() (*BrowserState, error) {
 	if err := r.call("browser.state", nil, &s); err != nil {
 		return nil, err
 	}
-	r.env.Registry.Reconcile(s.Live(), seen)
+	r.reg().Reconcile(s.Live(), seen)
 	return &s, nil
 }
 

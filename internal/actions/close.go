@@ -29,23 +29,23 @@ func closeTabs(r *run) (any, error) {
 	var t TabInfo
 	if err := r.call("tab.get", map[string]any{"tabId": id}, &t); err != nil {
 		if protocol.CodeOf(err) == protocol.CodeTabNotFound {
-			r.env.Registry.RemoveTab(id)
+			r.reg().RemoveTab(id)
 		}
 		return nil, err
 	}
-	if _, ok := r.env.Registry.Owned(id); !ok {
+	if _, ok := r.reg().Owned(id); !ok {
 		return nil, protocol.Errorf(protocol.CodeNotOwned, "tab %d was not opened by the bridge, and close only closes the bridge's own tabs; leave it to the user", id)
 	}
 	if err := r.call("tab.close", map[string]any{"tabId": id}, nil); err != nil {
 		return nil, err
 	}
-	r.env.Registry.RemoveTab(id)
+	r.reg().RemoveTab(id)
 	return closeResult{TabID: id, URL: t.URL, Title: t.Title, ClosedTabs: []int{id}}, nil
 }
 
 func (r *run) closeWorkspace() (any, error) {
 	id := r.workspaceID()
-	reg := r.env.Registry
+	reg := r.reg()
 	s, err := r.browserState() // also drops registry entries of closed tabs
 	if err != nil {
 		return nil, err

@@ -55,7 +55,7 @@ func (r *run) navigate(tabID int) (any, error) {
 	if err := r.call("tab.navigate", map[string]any{"tabId": tabID, "url": r.in.URL, "waitMs": r.loadWait()}, &t); err != nil {
 		return nil, err
 	}
-	_, owned := r.env.Registry.Owned(tabID)
+	_, owned := r.reg().Owned(tabID)
 	return r.result(t, "", nil, owned), nil
 }
 
@@ -64,7 +64,7 @@ func (r *run) navigate(tabID int) (any, error) {
 // call asks for another profile (incognito or not) than the window has.
 func (r *run) openInWorkspace() (any, error) {
 	id := r.workspaceID()
-	reg := r.env.Registry
+	reg := r.reg()
 	// Two opens in one workspace at once must not both make a window.
 	unlock := lockWorkspace(id)
 	locked := true

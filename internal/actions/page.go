@@ -97,7 +97,7 @@ func (r *run) pageTarget() (TabInfo, error) {
 			return TabInfo{}, err
 		}
 	}
-	_, owned := r.env.Registry.Owned(t.TabID) // renews the entry if it is ours
+	_, owned := r.reg().Owned(t.TabID) // renews the entry if it is ours
 	// The user's own incognito browsing stays private: status redacts it,
 	// and page actions may not read or drive it.
 	if t.Incognito && !owned {
@@ -114,7 +114,7 @@ func (r *run) pageTab() (TabInfo, error) {
 		return TabInfo{}, err
 	}
 	if id := r.in.BrowserWorkspaceID; id != "" {
-		ws, ok := r.env.Registry.Workspace(id)
+		ws, ok := r.reg().Workspace(id)
 		if !ok {
 			return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "workspace %q has no window; open a page in it first", id)
 		}

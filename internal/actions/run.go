@@ -21,6 +21,7 @@ type Browser interface {
 type ExtensionInfo struct {
 	Connected        bool      `json:"connected"`
 	ID               string    `json:"id,omitempty"`
+	Instance         string    `json:"instance,omitempty"`
 	Version          string    `json:"version,omitempty"`
 	Protocol         int       `json:"protocol,omitempty"`
 	IncognitoAllowed bool      `json:"incognitoAllowed"`
@@ -30,8 +31,9 @@ type ExtensionInfo struct {
 
 // Env is what actions run against; the daemon builds one.
 type Env struct {
-	Browser  Browser
-	Registry *registry.Registry
+	Browser Browser
+	// Registries holds what the bridge opened, per extension instance.
+	Registries *registry.Set
 	// Diagnostics describes the chain for status when no extension is
 	// connected.
 	Diagnostics func() any
@@ -61,6 +63,11 @@ func Run(ctx context.Context, env *Env, session string, in *Input, progress func
 		progress = func(string) {}
 	}
 	return handlers[in.Action](&run{ctx: ctx, env: env, in: in, session: session, progress: progress})
+}
+
+// reg is the registry of the extension instance this call talks to.
+func (r *run) reg() *registry.Registry {
+	return r.env.Registries.For(r.env.Browser.Info().Instance)
 }
 
 // call is a shorthand for a primitive on the extension.

@@ -62,7 +62,7 @@ func status(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg := r.env.Registry
+	reg := r.reg()
 	var windows []statusWindow
 	for _, w := range s.Windows {
 		sw := statusWindow{WindowID: w.WindowID, Incognito: w.Incognito, Focused: w.Focused, Tabs: []statusTab{}}

@@ -42,7 +42,7 @@ type Daemon struct {
 	log     *slog.Logger
 	secret  string
 	link    *link
-	reg     *registry.Registry
+	reg     *registry.Set
 	started time.Time
 	env     *actions.Env
 	// Diagnostics is added to status when no extension is connected.
@@ -66,7 +66,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 	d.link.onHello = d.reconcile
 	d.env = &actions.Env{
 		Browser:     d.link,
-		Registry:    reg,
+		Registries:  reg,
 		Started:     d.started,
 		Screenshots: shots.New(layout.Screenshots()),
 		Daemon: func() any {
@@ -185,7 +185,7 @@ func (d *Daemon) reconcile(h *hostConn) {
 		d.log.Warn("reconciling registry", "err", err)
 		return
 	}
-	d.reg.Reconcile(s.Live(), seen)
+	d.reg.For(instanceOf(h.hello)).Reconcile(s.Live(), seen)
 }
 
 // serve authenticates one connection and hands it to its role.

@@ -81,6 +81,7 @@ func (l *link) Info() actions.ExtensionInfo {
 	info := actions.ExtensionInfo{
 		Connected:        true,
 		ID:               h.hello.ExtensionID,
+		Instance:         instanceOf(h.hello),
 		Version:          h.hello.Version,
 		Protocol:         h.hello.Protocol,
 		IncognitoAllowed: h.hello.IncognitoAllowed,
@@ -288,4 +289,14 @@ func (l *link) drop(h *hostConn) {
 		delete(h.pending, id)
 	}
 	h.mu.Unlock()
+}
+
+// instanceOf names the extension instance of a hello; an extension that
+// sends no instance ID (older, or another Hive-style client) is named by
+// its extension ID.
+func instanceOf(h protocol.Hello) string {
+	if h.InstanceID != "" {
+		return h.InstanceID
+	}
+	return h.ExtensionID
 }

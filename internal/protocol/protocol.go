@@ -114,10 +114,14 @@ func (c Command) MarshalJSON() ([]byte, error) {
 
 // Hello is the extension's first message on every connection.
 type Hello struct {
-	Type             string `json:"type"`
-	Version          string `json:"version"`  // extension version (manifest)
-	Protocol         int    `json:"protocol"` // its protocol Version
-	ExtensionID      string `json:"extensionId"`
+	Type        string `json:"type"`
+	Version     string `json:"version"`  // extension version (manifest)
+	Protocol    int    `json:"protocol"` // its protocol Version
+	ExtensionID string `json:"extensionId"`
+	// InstanceID names this installation of the extension in this browser
+	// profile (random, kept in the extension's storage): tab IDs are only
+	// unique within one, and one daemon may serve several.
+	InstanceID       string `json:"instanceId,omitempty"`
 	IncognitoAllowed bool   `json:"incognitoAllowed"`
 	UserAgent        string `json:"userAgent,omitempty"`
 }

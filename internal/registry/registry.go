@@ -3,6 +3,11 @@
 // workspaces' windows and tab groups. It is kept in a file in the state
 // folder so that it survives a daemon restart, and reconciled with the
 // browser's own view whenever the extension says hello.
+//
+// Tab and window IDs are only unique within one browser profile, and one
+// daemon may serve several (the user's Chrome and a launched Chromium), so
+// the memory is kept per extension instance: a Set holds one Registry per
+// instance, and ownership in one never counts in another.
 package registry
 
 import (
@@ -39,28 +44,43 @@ type Workspace struct {
 	Color     string    `json:"color"`
 }
 
-// Registry is safe for concurrent use.
-type Registry struct {
-	mu         sync.Mutex
-	path       string
-	saved      time.Time // last write of the file
-	now        func() time.Time
+// Set is the registries of every extension instance, in one file. It is
+// safe for concurrent use.
+type Set struct {
+	mu    sync.Mutex
+	path  string
+	now   func() time.Time
+	saved time.Time // last write of the file
+	data  map[string]*state
+}
+
+type state struct {
 	tabs       map[int]*Tab
 	workspaces map[string]*Workspace
 }
 
-type file struct {
+// Registry is one extension instance's view of the Set.
+type Registry struct {
+	set  *Set
+	inst string
+}
+
+type instanceFile struct {
 	Tabs       []*Tab       `json:"tabs"`
 	Workspaces []*Workspace `json:"workspaces"`
 }
 
-// Open loads the registry at path; a missing file is an empty registry and
-// a corrupt one is set aside (renamed *.corrupt) rather than fatal.
-func Open(path string) (*Registry, error) {
-	r := &Registry{path: path, now: time.Now, tabs: map[int]*Tab{}, workspaces: map[string]*Workspace{}}
+type file struct {
+	Instances map[string]*instanceFile `json:"instances"`
+}
+
+// Open loads the registries at path; a missing file is an empty set and a
+// corrupt one is set aside (renamed *.corrupt) rather than fatal.
+func Open(path string) (*Set, error) {
+	s := &Set{path: path, now: time.Now, data: map[string]*state{}}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return r, nil
+		return s, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading registry: %w", err)
@@ -68,70 +88,119 @@ func Open(path string) (*Registry, error) {
 	var f file
 	if err := json.Unmarshal(b, &f); err != nil {
 		os.Rename(path, path+".corrupt")
-		return r, nil
+		return s, nil
 	}
-	for _, t := range f.Tabs {
-		r.tabs[t.TabID] = t
+	for inst, fi := range f.Instances {
+		st := s.stateLocked(inst)
+		for _, t := range fi.Tabs {
+			st.tabs[t.TabID] = t
+		}
+		for _, w := range fi.Workspaces {
+			st.workspaces[w.ID] = w
+		}
 	}
-	for _, w := range f.Workspaces {
-		r.workspaces[w.ID] = w
+	return s, nil
+}
+
+// For returns the registry of one extension instance.
+func (s *Set) For(instance string) *Registry { return &Registry{set: s, inst: instance} }
+
+func (s *Set) stateLocked(inst string) *state {
+	st, ok := s.data[inst]
+	if !ok {
+		st = &state{tabs: map[int]*Tab{}, workspaces: map[string]*Workspace{}}
+		s.data[inst] = st
 	}
-	return r, nil
+	return st
 }
 
 // SetClock replaces the clock (tests).
-func (r *Registry) SetClock(now func() time.Time) { r.now = now }
+func (s *Set) SetClock(now func() time.Time) {
+	s.mu.Lock()
+	s.now = now
+	s.mu.Unlock()
+}
+
+// Sweep forgets entries of every instance unused for longer than TTL and
+// returns their tab IDs.
+func (s *Set) Sweep() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var gone []int
+	cut := s.now().Add(-TTL)
+	for _, st := range s.data {
+		for id, t := range st.tabs {
+			if t.LastUsed.Before(cut) {
+				delete(st.tabs, id)
+				gone = append(gone, id)
+			}
+		}
+	}
+	if len(gone) > 0 {
+		s.saveLocked()
+	}
+	sort.Ints(gone)
+	return gone
+}
+
+// lock takes the set's lock and returns this instance's state.
+func (r *Registry) lock() *state {
+	r.set.mu.Lock()
+	return r.set.stateLocked(r.inst)
+}
+
+func (r *Registry) unlock() { r.set.mu.Unlock() }
 
 // AddTab records a tab the bridge opened.
 func (r *Registry) AddTab(tabID, windowID int, workspace string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	now := r.now()
-	r.tabs[tabID] = &Tab{TabID: tabID, WindowID: windowID, Workspace: workspace, Created: now, LastUsed: now}
-	r.saveLocked()
+	st := r.lock()
+	defer r.unlock()
+	now := r.set.now()
+	st.tabs[tabID] = &Tab{TabID: tabID, WindowID: windowID, Workspace: workspace, Created: now, LastUsed: now}
+	r.set.saveLocked()
 }
 
 // Owned reports whether the bridge opened tabID, and renews its entry.
 func (r *Registry) Owned(tabID int) (Tab, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	t, ok := r.tabs[tabID]
+	st := r.lock()
+	defer r.unlock()
+	t, ok := st.tabs[tabID]
 	if !ok {
 		return Tab{}, false
 	}
-	t.LastUsed = r.now()
+	t.LastUsed = r.set.now()
 	// Renewals reach the file at most once a minute: enough for a
 	// restarted daemon not to sweep tabs in use, without a write per call.
-	if t.LastUsed.Sub(r.saved) > time.Minute {
-		r.saveLocked()
+	if t.LastUsed.Sub(r.set.saved) > time.Minute {
+		r.set.saveLocked()
 	}
 	return *t, true
 }
 
 // IsOwned reports whether the bridge opened tabID without renewing it.
 func (r *Registry) IsOwned(tabID int) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	_, ok := r.tabs[tabID]
+	st := r.lock()
+	defer r.unlock()
+	_, ok := st.tabs[tabID]
 	return ok
 }
 
 // RemoveTab forgets a tab.
 func (r *Registry) RemoveTab(tabID int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, ok := r.tabs[tabID]; ok {
-		delete(r.tabs, tabID)
-		r.saveLocked()
+	st := r.lock()
+	defer r.unlock()
+	if _, ok := st.tabs[tabID]; ok {
+		delete(st.tabs, tabID)
+		r.set.saveLocked()
 	}
 }
 
 // Tabs returns the owned tabs of a workspace ("" for all), by tab ID.
 func (r *Registry) Tabs(workspace string) []Tab {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	st := r.lock()
+	defer r.unlock()
 	var out []Tab
-	for _, t := range r.tabs {
+	for _, t := range st.tabs {
 		if workspace == "" || t.Workspace == workspace {
 			out = append(out, *t)
 		}
@@ -140,68 +209,49 @@ func (r *Registry) Tabs(workspace string) []Tab {
 	return out
 }
 
-// Sweep forgets entries unused for longer than TTL and returns their IDs.
-func (r *Registry) Sweep() []int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var gone []int
-	cut := r.now().Add(-TTL)
-	for id, t := range r.tabs {
-		if t.LastUsed.Before(cut) {
-			delete(r.tabs, id)
-			gone = append(gone, id)
-		}
-	}
-	if len(gone) > 0 {
-		r.saveLocked()
-	}
-	sort.Ints(gone)
-	return gone
-}
-
 // Reconcile keeps only the tabs and workspace windows that still exist.
 // live maps every open tab ID to its window ID, as the browser saw it at
 // time seen; entries made after that are younger than the snapshot and
 // kept (a concurrent open must not lose its tab to an older status). Tabs
 // that moved to another window keep their entry with the new window.
 func (r *Registry) Reconcile(live map[int]int, seen time.Time) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	st := r.lock()
+	defer r.unlock()
 	windows := map[int]bool{}
 	for _, w := range live {
 		windows[w] = true
 	}
 	changed := false
-	for id, t := range r.tabs {
+	for id, t := range st.tabs {
 		if t.Created.After(seen) {
 			continue
 		}
 		w, ok := live[id]
 		switch {
 		case !ok:
-			delete(r.tabs, id)
+			delete(st.tabs, id)
 			changed = true
 		case t.WindowID != w:
 			t.WindowID = w
 			changed = true
 		}
 	}
-	for id, ws := range r.workspaces {
+	for id, ws := range st.workspaces {
 		if !ws.Created.After(seen) && !windows[ws.WindowID] {
-			delete(r.workspaces, id)
+			delete(st.workspaces, id)
 			changed = true
 		}
 	}
 	if changed {
-		r.saveLocked()
+		r.set.saveLocked()
 	}
 }
 
 // Workspace returns the workspace with id.
 func (r *Registry) Workspace(id string) (Workspace, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	w, ok := r.workspaces[id]
+	st := r.lock()
+	defer r.unlock()
+	w, ok := st.workspaces[id]
 	if !ok {
 		return Workspace{}, false
 	}
@@ -210,60 +260,67 @@ func (r *Registry) Workspace(id string) (Workspace, bool) {
 
 // SetWorkspace records (or replaces) a workspace.
 func (r *Registry) SetWorkspace(w Workspace) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if old, ok := r.workspaces[w.ID]; ok && w.Created.IsZero() {
+	st := r.lock()
+	defer r.unlock()
+	if old, ok := st.workspaces[w.ID]; ok && w.Created.IsZero() {
 		w.Created = old.Created
 	}
 	if w.Created.IsZero() {
-		w.Created = r.now()
+		w.Created = r.set.now()
 	}
-	r.workspaces[w.ID] = &w
-	r.saveLocked()
+	st.workspaces[w.ID] = &w
+	r.set.saveLocked()
 }
 
 // RemoveWorkspace forgets a workspace.
 func (r *Registry) RemoveWorkspace(id string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.workspaces, id)
-	r.saveLocked()
+	st := r.lock()
+	defer r.unlock()
+	delete(st.workspaces, id)
+	r.set.saveLocked()
 }
 
 // Workspaces returns every workspace, by ID.
 func (r *Registry) Workspaces() []Workspace {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]Workspace, 0, len(r.workspaces))
-	for _, w := range r.workspaces {
+	st := r.lock()
+	defer r.unlock()
+	out := make([]Workspace, 0, len(st.workspaces))
+	for _, w := range st.workspaces {
 		out = append(out, *w)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 
-// saveLocked writes the registry atomically (temp file + rename, 0600).
-// A failed save is not fatal: the registry in memory stays right, and the
+// saveLocked writes the registries atomically (temp file + rename, 0600).
+// A failed save is not fatal: the registries in memory stay right, and the
 // next change tries again.
-func (r *Registry) saveLocked() {
-	if r.path == "" {
+func (s *Set) saveLocked() {
+	if s.path == "" {
 		return
 	}
-	r.saved = r.now()
-	f := file{Tabs: make([]*Tab, 0, len(r.tabs)), Workspaces: make([]*Workspace, 0, len(r.workspaces))}
-	for _, t := range r.tabs {
-		f.Tabs = append(f.Tabs, t)
+	s.saved = s.now()
+	f := file{Instances: map[string]*instanceFile{}}
+	for inst, st := range s.data {
+		if len(st.tabs) == 0 && len(st.workspaces) == 0 {
+			continue
+		}
+		fi := &instanceFile{Tabs: make([]*Tab, 0, len(st.tabs)), Workspaces: make([]*Workspace, 0, len(st.workspaces))}
+		for _, t := range st.tabs {
+			fi.Tabs = append(fi.Tabs, t)
+		}
+		for _, w := range st.workspaces {
+			fi.Workspaces = append(fi.Workspaces, w)
+		}
+		sort.Slice(fi.Tabs, func(i, j int) bool { return fi.Tabs[i].TabID < fi.Tabs[j].TabID })
+		sort.Slice(fi.Workspaces, func(i, j int) bool { return fi.Workspaces[i].ID < fi.Workspaces[j].ID })
+		f.Instances[inst] = fi
 	}
-	for _, w := range r.workspaces {
-		f.Workspaces = append(f.Workspaces, w)
-	}
-	sort.Slice(f.Tabs, func(i, j int) bool { return f.Tabs[i].TabID < f.Tabs[j].TabID })
-	sort.Slice(f.Workspaces, func(i, j int) bool { return f.Workspaces[i].ID < f.Workspaces[j].ID })
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(r.path), ".registry-*")
+	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".registry-*")
 	if err != nil {
 		return
 	}
@@ -272,7 +329,7 @@ func (r *Registry) saveLocked() {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), r.path)
+		err = os.Rename(tmp.Name(), s.path)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())

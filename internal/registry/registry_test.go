@@ -9,10 +9,11 @@ import (
 
 func TestPersistsAcrossOpen(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "reg.json")
-	r, err := Open(p)
+	set, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
+	r := set.For("chrome-1")
 	r.AddTab(5, 1, "session:a")
 	r.SetWorkspace(Workspace{ID: "session:a", WindowID: 1, GroupID: 9, Title: "a", Color: "blue"})
 	fi, err := os.Stat(p)
@@ -22,9 +23,13 @@ func TestPersistsAcrossOpen(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("registry mode %v, want 0600", fi.Mode().Perm())
 	}
-	r2, err := Open(p)
+	set2, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
+	}
+	r2 := set2.For("chrome-1")
+	if set2.For("chromium-2").IsOwned(5) {
+		t.Fatal("a tab owned in one browser counts as owned in another")
 	}
 	if !r2.IsOwned(5) {
 		t.Fatal("owned tab lost across reopen")
@@ -36,14 +41,15 @@ func TestPersistsAcrossOpen(t *testing.T) {
 
 func TestSweepHonoursRenewal(t *testing.T) {
 	now := time.Unix(1000, 0)
-	r, _ := Open("")
-	r.SetClock(func() time.Time { return now })
+	set, _ := Open("")
+	set.SetClock(func() time.Time { return now })
+	r := set.For("a")
 	r.AddTab(1, 1, "w")
 	r.AddTab(2, 1, "w")
 	now = now.Add(TTL - time.Minute)
 	r.Owned(2) // renews 2 only
 	now = now.Add(2 * time.Minute)
-	if gone := r.Sweep(); len(gone) != 1 || gone[0] != 1 {
+	if gone := set.Sweep(); len(gone) != 1 || gone[0] != 1 {
 		t.Fatalf("swept %v, want [1]", gone)
 	}
 	if !r.IsOwned(2) {
@@ -52,7 +58,10 @@ func TestSweepHonoursRenewal(t *testing.T) {
 }
 
 func TestReconcileDropsClosedTabsAndWindows(t *testing.T) {
-	r, _ := Open("")
+	set, _ := Open("")
+	r := set.For("a")
+	other := set.For("b")
+	other.AddTab(1, 10, "w")
 	r.AddTab(1, 10, "w")
 	r.AddTab(2, 10, "w")
 	r.SetWorkspace(Workspace{ID: "w", WindowID: 10})
@@ -70,13 +79,16 @@ func TestReconcileDropsClosedTabsAndWindows(t *testing.T) {
 	if _, ok := r.Workspace("w"); !ok {
 		t.Fatal("workspace of a live window dropped")
 	}
+	if !other.IsOwned(1) {
+		t.Fatal("reconciling one browser dropped another browser's tab")
+	}
 }
 
 func TestCorruptFileIsSetAside(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "reg.json")
 	os.WriteFile(p, []byte("{not json"), 0o600)
-	r, err := Open(p)
-	if err != nil || len(r.Tabs("")) != 0 {
+	set, err := Open(p)
+	if err != nil || len(set.For("a").Tabs("")) != 0 {
 		t.Fatalf("Open on corrupt file: %v", err)
 	}
 	if _, err := os.Stat(p + ".corrupt"); err != nil {
@@ -87,8 +99,9 @@ func TestCorruptFileIsSetAside(t *testing.T) {
 // A snapshot taken before a tab was opened must not drop that tab.
 func TestReconcileKeepsEntriesYoungerThanTheSnapshot(t *testing.T) {
 	now := time.Unix(1000, 0)
-	r, _ := Open("")
-	r.SetClock(func() time.Time { return now })
+	set, _ := Open("")
+	set.SetClock(func() time.Time { return now })
+	r := set.For("a")
 	seen := now
 	now = now.Add(time.Second)
 	r.AddTab(7, 70, "w")
