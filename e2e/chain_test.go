@@ -8,7 +8,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,6 +23,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
+	"github.com/browser-bridge/browser-bridge/internal/version"
 )
 
 // newEnv is an install with no browser attached.
@@ -346,4 +349,41 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// A daemon of another version (the binary was upgraded while it ran) makes
+// way for the client's version instead of serving it wrongly.
+func TestDaemonOfAnotherVersionIsReplaced(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	old := filepath.Join(t.TempDir(), "browser-bridge-old")
+	build := exec.Command("go", "build", "-o", old, "-ldflags", "-X github.com/browser-bridge/browser-bridge/internal/version.Version=0.0.1", "github.com/browser-bridge/browser-bridge/cmd/browser-bridge")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building an old version: %v\n%s", err, out)
+	}
+	oldEnv := e
+	oldEnv.Bin = old
+	r := oldEnv.Run(t, "status")
+	oldPID := int(r.JSON["daemon"].(map[string]any)["pid"].(float64))
+	if v := r.JSON["daemon"].(map[string]any)["version"]; v != "0.0.1" {
+		t.Fatalf("the old binary's daemon says version %v", v)
+	}
+	r = e.Run(t, "status")
+	d, _ := r.JSON["daemon"].(map[string]any)
+	if r.Exit != 0 || d["version"] != version.Version || int(d["pid"].(float64)) == oldPID {
+		t.Fatalf("after the upgrade: exit %d, %s", r.Exit, r.Stdout)
+	}
+	if syscall.Kill(oldPID, 0) == nil && !isZombie(oldPID) {
+		t.Fatalf("the old daemon (pid %d) still runs", oldPID)
+	}
+}
+
+func isZombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return len(f) > 0 && f[0] == "Z"
 }

@@ -93,8 +93,11 @@ func parseKeys(s string) ([]combo, error) {
 	var out []combo
 	for _, f := range fields {
 		parts := strings.Split(f, "+")
-		// "Control++" means Control and the plus key.
-		if strings.HasSuffix(f, "++") {
+		// "+" is the plus key; "Control++" is Control and the plus key.
+		switch {
+		case f == "+":
+			parts = []string{"+"}
+		case strings.HasSuffix(f, "++"):
 			parts = append(strings.Split(strings.TrimSuffix(f, "++"), "+"), "+")
 		}
 		var c combo

@@ -19,6 +19,7 @@ func TestParseKeys(t *testing.T) {
 		{"Ctrl+Shift+Z", "Z/KeyZ/90/10"},
 		{"A", "A/KeyA/65/0"},
 		{"Control++", "+//0/2"},
+		{"+", "+//0/0"},
 		{"F5", "F5/F5/116/0"},
 		{"7", "7/Digit7/55/0"},
 		{"Control", "Control/ControlLeft/17/2"},

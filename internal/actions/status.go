@@ -63,7 +63,7 @@ func status(r *run) (any, error) {
 		return nil, err
 	}
 	reg := r.reg()
-	var windows []statusWindow
+	windows := []statusWindow{}
 	for _, w := range s.Windows {
 		sw := statusWindow{WindowID: w.WindowID, Incognito: w.Incognito, Focused: w.Focused, Tabs: []statusTab{}}
 		for _, t := range w.Tabs {

@@ -31,6 +31,9 @@ func typeText(r *run) (any, error) {
 	var el Element
 	var warnings []string
 	if mode == "dom" {
+		if loc.X != nil {
+			return nil, invalid("inputMode \"dom\" needs an element locator, not a point")
+		}
 		if el, err = r.locate(t.TabID, loc, false); err != nil {
 			return nil, err
 		}

@@ -65,7 +65,7 @@ func diagnostics(layout paths.Layout) map[string]any {
 		"hostBinary":          exe,
 		"nativeHostName":      protocol.NativeHostName,
 		"hostManifests":       manifests,
-		"enabled":             os.Getenv(daemon.EnvDisable) != "1",
+		"enabled":             os.Getenv(protocol.EnvDisable) != "1",
 		"hint":                "load the extension in Chrome (or run `browser-bridge launch`) and keep Chrome open; the extension connects through the native host registered in the manifests above",
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/browser-bridge/browser-bridge/internal/daemon"
 	"github.com/browser-bridge/browser-bridge/internal/nmhost"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
 // runHost is the native messaging host. Chrome passes the caller's origin
@@ -22,8 +22,8 @@ func runHost(ctx context.Context, args []string) error {
 	// Chrome closes our stdout when it drops the port; make that an EPIPE
 	// error on write instead of a SIGPIPE that kills the process.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	if os.Getenv(daemon.EnvDisable) == "1" {
-		return fmt.Errorf("the bridge is disabled (%s=1)", daemon.EnvDisable)
+	if os.Getenv(protocol.EnvDisable) == "1" {
+		return fmt.Errorf("the bridge is disabled (%s=1)", protocol.EnvDisable)
 	}
 	caller := ""
 	if len(args) > 0 {

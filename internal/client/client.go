@@ -19,6 +19,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
+	"github.com/browser-bridge/browser-bridge/internal/version"
 )
 
 // CallSlack is how much longer than a command's own deadline a client waits
@@ -63,6 +64,14 @@ func Connect(ctx context.Context, layout paths.Layout, session string) (*Client,
 		c, ok, err = dial(ctx, layout, session)
 		if err != nil {
 			return nil, fmt.Errorf("connecting to the daemon at %s: %w", layout.Socket, err)
+		}
+	}
+	if ok.Version != version.Version {
+		// A daemon of another version (the binary was upgraded while it
+		// ran) would serve this client wrongly: ask it to exit, then start
+		// this version's daemon. Hosts redial the new one.
+		if c, ok, err = replaceDaemon(ctx, layout, session, c, ok.DaemonPID); err != nil {
+			return nil, err
 		}
 	}
 	cl := &Client{conn: c, DaemonPID: ok.DaemonPID, pending: map[string]*pendingCall{}}
@@ -121,6 +130,11 @@ func (c *Client) readLoop() {
 // action's deadline plus CallSlack; ctx may cancel it sooner, which also
 // cancels the call in the daemon.
 func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, progress func(string)) (json.RawMessage, error) {
+	// The variable turns the bridge off for whoever has it in their
+	// environment, whatever the daemon (started by someone else) has.
+	if os.Getenv(protocol.EnvDisable) == "1" {
+		return nil, protocol.Errorf(protocol.CodeBridgeDisabled, "the bridge is disabled in this environment (%s=1); unset it to use the browser", protocol.EnvDisable)
+	}
 	raw, err := json.Marshal(input)
 	if err != nil {
 		return nil, err
@@ -170,6 +184,28 @@ func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, pr
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// replaceDaemon asks the daemon on c to exit, waits for it to go, starts
+// a daemon of this version and connects to it.
+func replaceDaemon(ctx context.Context, layout paths.Layout, session string, c *ipc.Conn, pid int) (*ipc.Conn, protocol.AuthOK, error) {
+	c.SendJSON(protocol.Call{ID: "shutdown", Type: protocol.TypeShutdown})
+	c.Close()
+	for i := 0; i < 100 && answers(ctx, layout); i++ {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := EnsureDaemon(ctx, layout); err != nil {
+		return nil, protocol.AuthOK{}, err
+	}
+	nc, ok, err := dial(ctx, layout, session)
+	if err != nil {
+		return nil, ok, err
+	}
+	if ok.Version != version.Version {
+		nc.Close()
+		return nil, ok, protocol.Errorf(protocol.CodeVersionMismatch, "the daemon (pid %d) is version %s and did not make way for version %s; stop it and run the command again", ok.DaemonPID, ok.Version, version.Version)
+	}
+	return nc, ok, nil
 }
 
 // ErrNoDaemon is returned when the daemon could not be started.

@@ -13,6 +13,8 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,9 +28,6 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/shots"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
-
-// EnvDisable forces the bridge off at every layer when set to 1.
-const EnvDisable = "BROWSER_BRIDGE_DISABLE"
 
 // sweepEvery is how often expired owned-tab entries are dropped.
 const sweepEvery = 30 * time.Second
@@ -45,6 +44,7 @@ type Daemon struct {
 	reg     *registry.Set
 	started time.Time
 	env     *actions.Env
+	stop    context.CancelFunc
 	// Diagnostics is added to status when no extension is connected.
 	Diagnostics func() any
 }
@@ -85,14 +85,22 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 // Run takes the daemon lock, listens, and serves until ctx ends. It removes
 // its socket on the way out.
 func (d *Daemon) Run(ctx context.Context) error {
+	ctx, d.stop = context.WithCancel(ctx)
+	defer d.stop()
 	lock, err := ipc.Lock(d.layout.DaemonLock(), false)
 	if errors.Is(err, ipc.ErrLocked) {
+		if b, err := os.ReadFile(d.layout.DaemonLock()); err == nil && len(b) > 0 {
+			return fmt.Errorf("%w (pid %s; stop it first to start another)", ErrAlreadyRunning, strings.TrimSpace(string(b)))
+		}
 		return ErrAlreadyRunning
 	}
 	if err != nil {
 		return err
 	}
 	defer lock.Close()
+	// The lock file names its holder, for the message above.
+	lock.Truncate(0)
+	lock.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	l, err := ipc.Listen(d.layout.Socket)
 	if err != nil {
 		return err
@@ -243,6 +251,12 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 			continue
 		}
 		switch call.Type {
+		case protocol.TypeShutdown:
+			// A client of another version found this daemon: it exits and
+			// the client starts its own (hosts redial it).
+			d.log.Info("shutting down at a client's request (version change)")
+			d.stop()
+			return
 		case protocol.TypeCancel:
 			mu.Lock()
 			if f := calls[call.ID]; f != nil {
@@ -294,8 +308,8 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 		reply.Error = protocol.AsError(err)
 		return reply
 	}
-	if os.Getenv(EnvDisable) == "1" {
-		reply.Error = protocol.Errorf(protocol.CodeBridgeDisabled, "the bridge is disabled (%s=1); unset it to use the browser", EnvDisable)
+	if os.Getenv(protocol.EnvDisable) == "1" {
+		reply.Error = protocol.Errorf(protocol.CodeBridgeDisabled, "the bridge is disabled (%s=1); unset it to use the browser", protocol.EnvDisable)
 		return reply
 	}
 	ctx, cancel := context.WithTimeout(withProgress(ctx, progress), in.Deadline())

@@ -60,7 +60,14 @@ func (h *Host) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go h.daemonLoop(ctx)
-	err := h.chromeLoop()
+	done := make(chan error, 1)
+	go func() { done <- h.chromeLoop() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done(): // SIGTERM: leave without waiting for stdin to end
+		err = ctx.Err()
+	}
 	cancel()
 	h.mu.Lock()
 	if h.daemon != nil {

@@ -31,7 +31,7 @@ const (
 
 // Error is an error with a stable code and a sentence that says what to do.
 // On the wire it is {"code": ..., "message": ...}; a bare string (as Hive's
-// extension sends) decodes with an empty code.
+// extension sends) decodes with code internal_error.
 type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`

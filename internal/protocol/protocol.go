@@ -24,6 +24,10 @@ import (
 // a different number is reported as version_mismatch.
 const Version = 1
 
+// EnvDisable forces the bridge off at every layer (client, daemon, native
+// host) when set to 1.
+const EnvDisable = "BROWSER_BRIDGE_DISABLE"
+
 // NativeHostName is the name under which the native messaging host is
 // registered with Chrome (host manifest "name").
 const NativeHostName = "com.browser_bridge.host"
@@ -42,6 +46,7 @@ const (
 	TypeCall     = "call"     // client → daemon: run one action
 	TypeCancel   = "cancel"   // client → daemon: abandon a call
 	TypeProgress = "progress" // daemon → client: a call is still waiting
+	TypeShutdown = "shutdown" // client → daemon: exit (a newer binary replaces it)
 )
 
 // Roles a socket peer announces in Auth.

@@ -3,4 +3,6 @@
 package version
 
 // Version is the release of browser-bridge and of its embedded extension.
-const Version = "0.1.0"
+// It is a variable only so that a test can build a binary of another
+// version (-ldflags -X); never change it at run time.
+var Version = "0.1.0"
