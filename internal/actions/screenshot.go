@@ -19,9 +19,12 @@ const (
 	// GPU textures stop near 16,384 px, so a taller page is captured in
 	// tiles of this height and stitched.
 	tileHeight = 8000
-	// maxShotHeight bounds the stitched image; taller pages are scaled
-	// down to fit (a 100,000 px page still gives one readable file).
+	// maxShotHeight and maxShotWidth bound the stitched image in device
+	// pixels (JPEG stops at 65,535; memory is 4 bytes a pixel); larger
+	// pages are scaled down to fit (a 100,000 px page still gives one
+	// readable file).
 	maxShotHeight = 32000
+	maxShotWidth  = 8000
 )
 
 type shotResult struct {
@@ -124,16 +127,26 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 	if w <= 0 || h <= 0 {
 		return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "the page reports no size to capture; try mode \"viewport\"")
 	}
-	scale := 1.0
-	if h > maxShotHeight {
-		scale = maxShotHeight / h
+	// Limits are in device pixels: on a 2x screen a CSS pixel is four.
+	var dpr struct {
+		Result struct {
+			Value float64 `json:"value"`
+		} `json:"result"`
 	}
-	if h*scale <= tileHeight {
+	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Runtime.evaluate", "params": map[string]any{"expression": "devicePixelRatio", "returnByValue": true}}, &dpr); err != nil {
+		return nil, err
+	}
+	ratio := dpr.Result.Value
+	if ratio <= 0 {
+		ratio = 1
+	}
+	scale := min(1, maxShotHeight/(h*ratio), maxShotWidth/(w*ratio))
+	if h*ratio*scale <= tileHeight {
 		return r.capture(tabID, map[string]any{"x": 0, "y": 0, "width": w, "height": h, "scale": scale})
 	}
 	r.progress(fmt.Sprintf("capturing a %.0f px tall page in tiles", h))
-	var canvas *image.RGBA
-	step := tileHeight / scale // CSS px per tile
+	canvas := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(w*ratio*scale)), int(math.Ceil(h*ratio*scale))))
+	step := tileHeight / (ratio * scale) // CSS px per tile
 	for y := 0.0; y < h; y += step {
 		th := math.Min(step, h-y)
 		data, err := r.capture(tabID, map[string]any{"x": 0, "y": y, "width": w, "height": th, "scale": scale})
@@ -144,12 +157,7 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("decoding a screenshot tile: %w", err)
 		}
-		if canvas == nil {
-			// Device pixels per CSS pixel, as the first tile shows it.
-			dpr := float64(tile.Bounds().Dx()) / (w * scale)
-			canvas = image.NewRGBA(image.Rect(0, 0, tile.Bounds().Dx(), int(math.Ceil(h*scale*dpr))))
-		}
-		top := int(math.Round(y * scale * float64(canvas.Bounds().Dx()) / (w * scale)))
+		top := int(math.Round(y * ratio * scale))
 		draw.Draw(canvas, tile.Bounds().Add(image.Pt(0, top)), tile, tile.Bounds().Min, draw.Src)
 	}
 	var buf bytes.Buffer
