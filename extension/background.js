@@ -13,5 +13,10 @@ chrome.alarms.onAlarm.addListener((alarm) => {
 chrome.runtime.onStartup.addListener(connect);
 chrome.runtime.onInstalled.addListener(connect);
 
-chrome.alarms.create(RECONNECT_ALARM, { periodInMinutes: 0.5 });
+// Every start of the worker runs this file: create the alarm only when it
+// is missing, since creating it again would restart its period (and a
+// worker woken every 30 s would keep pushing the next wake-up away).
+chrome.alarms.get(RECONNECT_ALARM).then((alarm) => {
+  if (!alarm) return chrome.alarms.create(RECONNECT_ALARM, { periodInMinutes: 0.5 });
+}).catch(() => chrome.alarms.create(RECONNECT_ALARM, { periodInMinutes: 0.5 }));
 connect();

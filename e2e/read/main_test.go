@@ -43,6 +43,14 @@ func TestMain(m *testing.M) {
 func fixtures() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/search", serveSearch)
+	// /never-answers never answers (until the browser gives up on it or 40 s pass):
+	// a parser-blocking script that holds its page in "loading".
+	mux.HandleFunc("/never-answers", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(40 * time.Second):
+		}
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/")
 		if name == "" || strings.Contains(name, "..") {

@@ -7,13 +7,17 @@
 // browser" bar on every tab of every window (and shrinks every viewport by
 // its height), so the bridge attaches only to the tabs an action needs and
 // detaches after IDLE_MS without use — a burst of actions keeps one
-// attachment instead of flickering the bar per command.
+// attachment instead of flickering the bar per command. "Without use"
+// counts from the end of the last command: the idle timer is armed only
+// when no command to the tab is in flight, so a slow command (a large
+// screenshot, a page that takes long to answer) is never cut off.
 import { BridgeError, Codes } from "../protocol.js";
 import { intArg } from "./tabinfo.js";
 
 const IDLE_MS = 5000;
 
-const attached = new Map(); // tabId -> idle timer
+const attached = new Map(); // tabId -> idle timer (null while commands are in flight)
+const inflight = new Map(); // tabId -> number of commands in flight
 const cancelled = new Set(); // tabs whose debugging the user cancelled
 
 chrome.debugger.onDetach.addListener((source, reason) => {
@@ -24,21 +28,48 @@ chrome.debugger.onDetach.addListener((source, reason) => {
   if (reason === "canceled_by_user") cancelled.add(source.tabId);
 });
 
+// Matched case-insensitively: the browser's dispatcher is not asked to
+// be strict about case on our behalf.
 const DENIED = [
-  /^Network\.getCookies$/, /^Network\.getAllCookies$/, /^Storage\./,
-  /^DOM\.setFileInputFiles$/, /^Target\./, /^Browser\./, /^SystemInfo\./,
+  /^Network\.(getCookies|getAllCookies|setCookie|setCookies|deleteCookies|clearBrowserCookies)$/i,
+  /^Storage\./i, /^DOMStorage\./i, /^IndexedDB\./i, /^CacheStorage\./i,
+  /^DOM\.setFileInputFiles$/i, /^Target\./i, /^Browser\./i, /^SystemInfo\./i,
 ];
 
 export function deniedMethod(method) {
   return DENIED.some((re) => re.test(method));
 }
 
+// touch restarts the idle timer of an attached tab; while commands to the
+// tab are in flight there is none (the last one to finish arms it).
 function touch(tabId) {
   clearTimeout(attached.get(tabId));
+  if ((inflight.get(tabId) || 0) > 0) {
+    attached.set(tabId, null);
+    return;
+  }
   attached.set(tabId, setTimeout(() => {
+    if ((inflight.get(tabId) || 0) > 0) return;
     attached.delete(tabId);
     chrome.debugger.detach({ tabId }).catch(() => {});
   }, IDLE_MS));
+}
+
+// hold runs fn with the tab counted as in use: no idle detach meanwhile.
+async function hold(tabId, fn) {
+  inflight.set(tabId, (inflight.get(tabId) || 0) + 1);
+  if (attached.has(tabId)) {
+    clearTimeout(attached.get(tabId));
+    attached.set(tabId, null);
+  }
+  try {
+    return await fn();
+  } finally {
+    const n = (inflight.get(tabId) || 1) - 1;
+    if (n > 0) inflight.set(tabId, n);
+    else inflight.delete(tabId);
+    if (attached.has(tabId)) touch(tabId);
+  }
 }
 
 export async function attach(msg) {
@@ -85,22 +116,26 @@ function checkMethod(method) {
   }
 }
 
-async function sendCommand(tabId, method, params) {
-  try {
-    return (await chrome.debugger.sendCommand({ tabId }, method, params || {})) ?? {};
-  } catch (err) {
-    if (cancelled.has(tabId)) {
-      throw new BridgeError(Codes.blockedByPolicy, "the user cancelled the bridge's debugging session on this tab (the Cancel button of the debugging bar); run the command again to allow it");
+function sendCommand(tabId, method, params) {
+  return hold(tabId, async () => {
+    try {
+      return (await chrome.debugger.sendCommand({ tabId }, method, params || {})) ?? {};
+    } catch (err) {
+      if (cancelled.has(tabId)) {
+        throw new BridgeError(Codes.blockedByPolicy, "the user cancelled the bridge's debugging session on this tab (the Cancel button of the debugging bar); run the command again to allow it");
+      }
+      throw err;
     }
-    throw err;
-  }
+  });
 }
 
 export async function send(msg) {
   const tabId = intArg(msg, "tabId");
   checkMethod(msg.method);
-  await ensureAttached(tabId);
-  return sendCommand(tabId, msg.method, msg.params);
+  return hold(tabId, async () => {
+    await ensureAttached(tabId);
+    return sendCommand(tabId, msg.method, msg.params);
+  });
 }
 
 // batch runs several CDP commands in order in one round trip (a click is
@@ -110,10 +145,12 @@ export async function batch(msg) {
   const tabId = intArg(msg, "tabId");
   const cmds = Array.isArray(msg.commands) ? msg.commands : [];
   for (const c of cmds) checkMethod(c && c.method);
-  await ensureAttached(tabId);
-  const results = [];
-  for (const c of cmds) results.push(await sendCommand(tabId, c.method, c.params));
-  return { results };
+  return hold(tabId, async () => {
+    await ensureAttached(tabId);
+    const results = [];
+    for (const c of cmds) results.push(await sendCommand(tabId, c.method, c.params));
+    return { results };
+  });
 }
 
 // setFiles sets the files of the file input that a page script marked with
@@ -127,6 +164,10 @@ export async function setFiles(msg) {
   if (!Array.isArray(msg.files) || !msg.files.every((f) => typeof f === "string")) {
     throw new BridgeError(Codes.invalidArgument, "files must be a list of paths");
   }
+  return hold(tabId, () => setFilesHeld(tabId, token, msg.files));
+}
+
+async function setFilesHeld(tabId, token, files) {
   await ensureAttached(tabId);
   await sendCommand(tabId, "DOM.getDocument", { depth: -1, pierce: true });
   const search = await sendCommand(tabId, "DOM.performSearch", { query: `[data-bb-upload="${token}"]`, includeUserAgentShadowDOM: false });
@@ -134,9 +175,15 @@ export async function setFiles(msg) {
     if (!search.resultCount) {
       throw new BridgeError(Codes.elementNotFound, "the file input is not reachable from the tab's debugger (inputs inside cross-origin frames are not supported yet)");
     }
+    // The token marks exactly one input. More than one means the page
+    // copied the marker onto other elements: which one is ours cannot be
+    // told, so no files are set.
+    if (search.resultCount !== 1) {
+      throw new BridgeError(Codes.blockedByPolicy, `the page copied the bridge's upload marker onto ${search.resultCount} elements, so the file input cannot be told apart; no files were set`);
+    }
     const { nodeIds } = await sendCommand(tabId, "DOM.getSearchResults", { searchId: search.searchId, fromIndex: 0, toIndex: 1 });
     try {
-      await sendCommand(tabId, "DOM.setFileInputFiles", { files: msg.files, nodeId: nodeIds[0] });
+      await sendCommand(tabId, "DOM.setFileInputFiles", { files, nodeId: nodeIds[0] });
     } catch (err) {
       const m = String(err && err.message);
       if (/not allowed|file access|permission/i.test(m)) {

@@ -6,18 +6,20 @@ import { intArg } from "./tabinfo.js";
 const COLORS = ["grey", "blue", "red", "yellow", "green", "pink", "purple", "cyan", "orange"];
 
 // group adds tabs to groupId, or to a new group in windowId, and labels it.
+// The arguments are checked before anything changes: a bad color must not
+// leave the tabs grouped without their label.
 export async function group(msg) {
   const tabIds = Array.isArray(msg.tabIds) ? msg.tabIds : [intArg(msg, "tabId")];
-  const opts = { tabIds };
-  if (Number.isInteger(msg.groupId) && msg.groupId >= 0) opts.groupId = msg.groupId;
-  else if (Number.isInteger(msg.windowId)) opts.createProperties = { windowId: msg.windowId };
-  const groupId = await chrome.tabs.group(opts);
   const update = {};
   if (typeof msg.title === "string") update.title = msg.title;
   if (msg.color !== undefined) {
     if (!COLORS.includes(msg.color)) throw new BridgeError(Codes.invalidArgument, `color must be one of ${COLORS.join(", ")}`);
     update.color = msg.color;
   }
+  const opts = { tabIds };
+  if (Number.isInteger(msg.groupId) && msg.groupId >= 0) opts.groupId = msg.groupId;
+  else if (Number.isInteger(msg.windowId)) opts.createProperties = { windowId: msg.windowId };
+  const groupId = await chrome.tabs.group(opts);
   if (Object.keys(update).length) await chrome.tabGroups.update(groupId, update);
   return { groupId };
 }

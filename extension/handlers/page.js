@@ -14,17 +14,24 @@ import { intArg } from "./tabinfo.js";
 const FILE = /^page\/[a-z0-9_-]+\.js$/;
 
 // invoke runs in the page (isolated world): it must be self-contained.
+// globalThis.__bb is read only as an own property: before a page script
+// defined it, the name finds the page's named elements (<div id="__bb">).
+// A failure carries code only when it is one of our string codes
+// (a DOMException's code is a number).
 function invoke(fn, args) {
-  const bb = globalThis.__bb;
-  if (!bb || typeof bb[fn] !== "function") return { __missing: true };
+  const bb = Object.hasOwn(globalThis, "__bb") ? globalThis.__bb : undefined;
+  if (!bb || !Object.hasOwn(bb, fn) || typeof bb[fn] !== "function") return { __missing: true };
+  const failure = (e) => {
+    const out = { error: String((e && e.message) || e) };
+    if (e && typeof e.code === "string") out.code = e.code;
+    return out;
+  };
   try {
     const out = bb[fn](args);
-    if (out && typeof out.then === "function") {
-      return out.then((v) => ({ value: v }), (e) => ({ error: String((e && e.message) || e), code: e && e.code }));
-    }
+    if (out && typeof out.then === "function") return out.then((v) => ({ value: v }), failure);
     return { value: out };
   } catch (e) {
-    return { error: String((e && e.message) || e), code: e && e.code };
+    return failure(e);
   }
 }
 
@@ -40,12 +47,14 @@ export async function run(msg) {
   const target = { tabId };
   if (msg.allFrames) target.allFrames = true;
   else if (Number.isInteger(msg.frameId)) target.frameIds = [msg.frameId];
-  const call = () => chrome.scripting.executeScript({ target, func: invoke, args: [msg.fn, msg.args ?? {}] });
+  // injectImmediately: do not wait for document_idle, which a frame whose
+  // parser is blocked by a hanging script never reaches.
+  const call = () => chrome.scripting.executeScript({ target, func: invoke, args: [msg.fn, msg.args ?? {}], injectImmediately: true });
   let results = await call();
   if (results.some((r) => r.result && r.result.__missing)) {
     // Inject into the frames that lack the functions (all of the target:
     // injecting again is harmless, every file guards with __bb.loaded).
-    await chrome.scripting.executeScript({ target, files });
+    await chrome.scripting.executeScript({ target, files, injectImmediately: true });
     results = await call();
   }
   return {

@@ -45,7 +45,7 @@
     if (a.selectAll) {
       if (typeof e.select === "function" && "value" in e) e.select();
       else if (e.isContentEditable) {
-        const range = document.createRange();
+        const range = bb.range();
         range.selectNodeContents(e);
         const sel = getSelection();
         sel.removeAllRanges();
@@ -142,17 +142,17 @@
       if ((/(auto|scroll|overlay)/.test(s.overflowY) && n.scrollHeight > n.clientHeight) ||
           (/(auto|scroll|overlay)/.test(s.overflowX) && n.scrollWidth > n.clientWidth)) return n;
     }
-    return document.scrollingElement || document.documentElement;
+    return bb.scrollingElement();
   };
 
   // largestScrollable is the container to scroll when no element is named
   // and the document itself does not scroll (app shells with an inner
   // scrolling pane).
   const largestScrollable = () => {
-    const doc = document.scrollingElement || document.documentElement;
+    const doc = bb.scrollingElement();
     if (doc.scrollHeight > doc.clientHeight + 1) return doc;
     let best = doc, area = 0;
-    for (const n of bb.elements(document.body || doc)) {
+    for (const n of bb.elements(bb.body() || doc)) {
       if (n.scrollHeight <= n.clientHeight + 1) continue;
       const s = getComputedStyle(n);
       if (!/(auto|scroll|overlay)/.test(s.overflowY)) continue;
@@ -174,7 +174,7 @@
     if (a.to === "top") box.scrollTo({ top: 0, behavior: "instant" });
     if (a.to === "bottom") box.scrollTo({ top: box.scrollHeight, behavior: "instant" });
     if (a.deltaX != null || a.deltaY != null) box.scrollBy({ left: a.deltaX || 0, top: a.deltaY || 0, behavior: "instant" });
-    const isDoc = box === document.scrollingElement || box === document.documentElement;
+    const isDoc = box === bb.scrollingElement() || box === bb.root();
     return {
       x: Math.round(box.scrollLeft), y: Math.round(box.scrollTop),
       maxX: Math.max(0, box.scrollWidth - box.clientWidth), maxY: Math.max(0, box.scrollHeight - box.clientHeight),

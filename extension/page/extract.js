@@ -4,6 +4,10 @@
 // allFrames); each frame answers for its own document and marks where its
 // child frames sit, so the daemon can put their content in place.
 //
+// The tree goes back as a JSON string (JSON.stringify here, decoded by the
+// daemon): Chrome's converter of script results stops at a nesting depth of
+// 100 and turns deeper values into null, which lost deep content.
+//
 // The wire shape of a node (decoded by internal/extract, which fuzzes it):
 //   text:    a JSON string
 //   element: [tag, attrs, ...children], attrs an object of strings or 0
@@ -11,6 +15,11 @@
 // Tags are a small known set (unknown elements become div or span by their
 // display); attributes are only those a reader needs, with URLs made
 // absolute. Password and payment-card fields never give their value.
+//
+// Page content is untrusted and may clobber DOM properties (a <form> whose
+// <input name="getAttribute"> shadows the method): the walk reads through
+// the pristine accessors of page/dom.js, and an element that still throws
+// is passed through without its wrapper instead of failing the frame.
 (() => {
   const bb = globalThis.__bb;
   if (bb.loaded.extract) return;
@@ -45,20 +54,25 @@
   // rule in bb.renderedChildren; this one skips elements that cannot host
   // a root).
   const renderedChildren = (n) => {
-    if (n.nodeType === 1) {
-      const tag = n.localName;
+    if (bb.nodeType(n) === 1) {
+      const tag = bb.tag(n);
       if (tag === "slot") {
         const assigned = n.assignedNodes({ flatten: true });
         if (assigned.length) return assigned;
-      } else if (n.shadowRoot || SHADOW_HOSTS.has(tag) || tag.includes("-")) {
+      } else if (SHADOW_HOSTS.has(tag) || tag.includes("-")) {
         const root = bb.shadowRoot(n);
-        if (root) return root.childNodes;
+        if (root) return bb.childNodes(root);
       }
     }
-    return n.childNodes;
+    return bb.childNodes(n);
   };
 
+  // MAX_DEPTH bounds the nesting of the tree sent (deeper elements pass
+  // their content through without a wrapper); MAX_WALK bounds how deep the
+  // walk descends into the DOM at all (deeper content is cut and the frame
+  // marked truncated).
   const MAX_DEPTH = 300;
+  const MAX_WALK = 1000;
   const MAX_ATTR = 2048;
 
   const cut = (s, n) => (s.length > n ? s.slice(0, n) : s);
@@ -81,31 +95,33 @@
   // zero-sized with its overflow cut, or placed entirely off the page.
   // visibility: hidden is not here: children may turn visible again, so
   // it only silences the element's own text.
+  const checkVisibility = Element.prototype.checkVisibility;
   const hidden = (el, style) => {
     if (style.display === "none") return true;
-    if (el.getAttribute("aria-hidden") === "true") return true;
+    if (bb.attr(el, "aria-hidden") === "true") return true;
     // display: contents has no box of its own (checkVisibility says false
     // for it); its children are judged one by one.
     if (style.display === "contents") return false;
     // checkVisibility also catches what CSS hides from above: a closed
     // <details>, content-visibility: hidden.
-    if (typeof el.checkVisibility === "function" && !el.checkVisibility({ opacityProperty: true })) return true;
+    if (typeof checkVisibility === "function" && !checkVisibility.call(el, { opacityProperty: true })) return true;
     if (style.opacity === "0") return true;
-    if (NO_BOX_CHECK.has(style.display) && el.localName !== "img") return false;
-    const r = el.getBoundingClientRect();
+    const tag = bb.tag(el);
+    if (NO_BOX_CHECK.has(style.display) && tag !== "img") return false;
+    const r = bb.rect(el);
     const cuts = (v) => v !== "visible";
     if ((r.width <= 0 || r.height <= 0) && (cuts(style.overflowX) || cuts(style.overflowY))) return true;
     // The "visually hidden" idiom: a 1px box with its content clipped.
     if (r.width <= 1 && r.height <= 1 && (cuts(style.overflowX) || style.clip !== "auto" || style.clipPath !== "none")) return true;
     if (style.clip === "rect(0px, 0px, 0px, 0px)" || style.clipPath === "inset(50%)") return true;
     if (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0) return true;
-    if (el.localName === "img" && r.width <= 2 && r.height <= 2) return true; // tracking pixels
+    if (tag === "img" && r.width <= 2 && r.height <= 2) return true; // tracking pixels
     return false;
   };
 
   const absURL = (s) => {
     try {
-      return new URL(s, document.baseURI).href;
+      return new URL(s, bb.baseURI()).href;
     } catch (_) {
       return "";
     }
@@ -114,9 +130,9 @@
   // tagFor maps an element to one of the known tags, or "" to pass its
   // children through without a wrapper.
   const tagFor = (el, tag, style) => {
-    const role = (el.getAttribute("role") || "").trim().toLowerCase();
+    const role = (bb.attr(el, "role") || "").trim().toLowerCase();
     if (role === "heading") {
-      const level = parseInt(el.getAttribute("aria-level") || "2", 10);
+      const level = parseInt(bb.attr(el, "aria-level") || "2", 10);
       return "h" + Math.min(6, Math.max(1, Number.isFinite(level) ? level : 2));
     }
     if (KEEP.has(tag)) return tag === "center" ? "div" : tag;
@@ -130,24 +146,24 @@
       if (v === null || v === undefined || v === "") return;
       (a || (a = {}))[k] = cut(String(v), MAX_ATTR);
     };
-    if (name === "a" && el.hasAttribute("href")) set("href", absURL(el.getAttribute("href")));
-    if (name === "a" || name === "abbr") set("title", el.getAttribute("title"));
+    if (name === "a" && bb.hasAttr(el, "href")) set("href", absURL(bb.attr(el, "href")));
+    if (name === "a" || name === "abbr") set("title", bb.attr(el, "title"));
     if (name === "img") {
       const src = el.currentSrc || el.src || "";
       if (!src.startsWith("data:")) set("src", src);
-      set("alt", el.getAttribute("alt"));
+      set("alt", bb.attr(el, "alt"));
     }
     if (name === "td" || name === "th") {
       if (el.colSpan > 1) set("colspan", el.colSpan);
       if (el.rowSpan > 1) set("rowspan", el.rowSpan);
     }
-    if (name === "ol" && el.hasAttribute("start")) set("start", el.getAttribute("start"));
+    if (name === "ol" && bb.hasAttr(el, "start")) set("start", bb.attr(el, "start"));
     if (SCORED.has(name)) {
-      set("id", cut(el.id || "", 80));
-      set("class", cut(typeof el.className === "string" ? el.className : "", 120));
-      set("role", el.getAttribute("role"));
+      set("id", cut(bb.attr(el, "id") || "", 80));
+      set("class", cut(bb.attr(el, "class") || "", 120));
+      set("role", bb.attr(el, "role"));
     }
-    if (el.getAttribute("aria-label") && (name === "a" || name === "button")) set("aria-label", el.getAttribute("aria-label"));
+    if (bb.attr(el, "aria-label") && (name === "a" || name === "button")) set("aria-label", bb.attr(el, "aria-label"));
     return a;
   };
 
@@ -158,8 +174,8 @@
       const picked = Array.from(el.selectedOptions || []).map((o) => bb.norm(o.label || o.text));
       return ["select", 0, cut(picked.join(", "), 500)];
     }
-    if (tag === "textarea") return ["textarea", { value: cut(el.value || "", 5000) }];
-    const type = (el.getAttribute("type") || "text").toLowerCase();
+    if (tag === "textarea") return bb.isSensitive(el) ? ["input", { type: "sensitive" }] : ["textarea", { value: cut(el.value || "", 5000) }];
+    const type = (bb.attr(el, "type") || "text").toLowerCase();
     if (type === "hidden") return null;
     if (bb.isSensitive(el)) return ["input", { type: "sensitive" }];
     if (type === "checkbox" || type === "radio") {
@@ -174,25 +190,35 @@
     return ["input", a];
   };
 
-  // extract serializes this frame's visible document.
+  // extract serializes this frame's visible document. The walk keeps its
+  // own stack (no recursion): a page nested thousands of levels deep must
+  // not overflow the script's stack.
   bb.extract = (args) => {
     const maxNodes = (args && args.maxNodes) || 300000;
     const maxChars = (args && args.maxChars) || 4000000;
     let nodes = 0;
     let chars = 0;
-    let truncated = false;
+    let truncated = false; // a budget ran out: the walk stops
+    let tooDeep = false; // content below MAX_WALK levels was left out
     const frames = [];
 
-    const walkChildren = (n, out, depth, textVisible) => {
-      const kids = renderedChildren(n);
-      for (let i = 0; i < kids.length; i++) {
-        if (truncated) return;
-        walk(kids[i], out, depth, textVisible);
+    // A level of the walk: the children of one node, the array they go
+    // into, and (for an element with a wrapper) the wrapper to add to its
+    // parent's array once its children are done.
+    const stack = [];
+    const descend = (n, out, depth, textVisible, el, name, parentOut) => {
+      if (stack.length >= MAX_WALK) {
+        tooDeep = true;
+        return;
       }
+      stack.push({ kids: renderedChildren(n), i: 0, out, depth, textVisible, el, name, parentOut });
     };
 
-    const walk = (n, out, depth, textVisible) => {
-      if (n.nodeType === 3) {
+    // visit handles one node; an element whose content is walked pushes a
+    // level on the stack.
+    const visit = (n, out, depth, textVisible) => {
+      const type = bb.nodeType(n);
+      if (type === 3) {
         if (textVisible && n.data) {
           // Whitespace between tags only separates words: one space will do.
           const t = /^\s+$/.test(n.data) && !/^pre/.test(textVisible) ? " " : n.data;
@@ -202,70 +228,100 @@
         }
         return;
       }
-      if (n.nodeType === 11) return walkChildren(n, out, depth, textVisible);
-      if (n.nodeType !== 1) return;
-      const tag = n.localName;
+      if (type === 11) return descend(n, out, depth, textVisible, null, "", null);
+      if (type !== 1) return;
+      const tag = bb.tag(n);
       if (SKIP.has(tag)) return;
       if (++nodes > maxNodes) {
         truncated = true;
         return;
       }
-      if (tag === "slot") return walkChildren(n, out, depth, textVisible);
-      const style = getComputedStyle(n);
-      const isFrame = tag === "iframe" || tag === "frame";
-      if (hidden(n, style) || (isFrame && style.visibility !== "visible")) {
-        // Frames in the hidden part are reported as not included.
-        const inside = isFrame ? [n] : n.querySelectorAll("iframe, frame");
-        for (const f of inside) frames.push({ frameId: frameIdOf(f), visible: false, src: cut(f.src || "", MAX_ATTR) });
-        return;
+      if (tag === "slot") return descend(n, out, depth, textVisible, null, "", null);
+      let style, tv, name, attrs;
+      try {
+        style = getComputedStyle(n);
+        const isFrame = tag === "iframe" || tag === "frame";
+        if (hidden(n, style) || (isFrame && style.visibility !== "visible")) {
+          // Frames in the hidden part are reported as not included.
+          const inside = isFrame ? [n] : bb.qsa(n, "iframe, frame");
+          for (const f of inside) frames.push({ frameId: frameIdOf(f), visible: false, src: cut(String(f.src || ""), MAX_ATTR) });
+          return;
+        }
+        // textVisible carries the white-space mode ("pre…" keeps spaces) or
+        // false when the element's own text is invisible.
+        tv = style.visibility === "visible" && (style.whiteSpace || "normal");
+        if (isFrame) {
+          const id = frameIdOf(n);
+          const src = cut(String(n.src || ""), MAX_ATTR);
+          // Chrome gives content scripts no runtime.getFrameId (id -1): the
+          // daemon then matches the frame by src and content size.
+          const r = bb.rect(n);
+          const w = Math.round(r.width - parseFloat(style.borderLeftWidth) - parseFloat(style.paddingLeft) - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight));
+          const h = Math.round(r.height - parseFloat(style.borderTopWidth) - parseFloat(style.paddingTop) - parseFloat(style.borderBottomWidth) - parseFloat(style.paddingBottom));
+          frames.push({ frameId: id, visible: true, src, width: w, height: h });
+          out.push(["frame", { id: String(id), src, width: String(w), height: String(h) }]);
+          return;
+        }
+        if (tag === "input" || tag === "select" || tag === "textarea") {
+          if (!tv) return;
+          const c = control(n, tag);
+          if (c) out.push(c);
+          return;
+        }
+        if (tag === "br") {
+          out.push(["br", 0]);
+          return;
+        }
+        name = tagFor(n, tag, style);
+        if (name && depth < MAX_DEPTH) attrs = attrsFor(n, name);
+      } catch (_) {
+        // A clobbered or odd element: keep its content, lose its wrapper.
+        return descend(n, out, depth, tv === undefined ? textVisible : tv, null, "", null);
       }
-      // textVisible carries the white-space mode ("pre…" keeps spaces) or
-      // false when the element's own text is invisible.
-      const tv = style.visibility === "visible" && (style.whiteSpace || "normal");
-      if (isFrame) {
-        const id = frameIdOf(n);
-        const src = cut(n.src || "", MAX_ATTR);
-        // Chrome gives content scripts no runtime.getFrameId (id -1): the
-        // daemon then matches the frame by src and content size.
-        const r = n.getBoundingClientRect();
-        const w = Math.round(r.width - parseFloat(style.borderLeftWidth) - parseFloat(style.paddingLeft) - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight));
-        const h = Math.round(r.height - parseFloat(style.borderTopWidth) - parseFloat(style.paddingTop) - parseFloat(style.borderBottomWidth) - parseFloat(style.paddingBottom));
-        frames.push({ frameId: id, visible: true, src, width: w, height: h });
-        out.push(["frame", { id: String(id), src, width: String(w), height: String(h) }]);
-        return;
-      }
-      if (tag === "input" || tag === "select" || tag === "textarea") {
-        if (!tv) return;
-        const c = control(n, tag);
-        if (c) out.push(c);
-        return;
-      }
-      if (tag === "br") {
-        out.push(["br", 0]);
-        return;
-      }
-      const name = tagFor(n, tag, style);
-      if (!name || depth >= MAX_DEPTH) return walkChildren(n, out, depth, tv);
-      const el = [name, attrsFor(n, name)];
+      if (!name || depth >= MAX_DEPTH) return descend(n, out, depth, tv, null, "", null);
       if (name === "img" && !tv) return;
-      walkChildren(n, el, depth + 1, tv);
-      if (el.length === 2 && !EMPTY_OK.has(name)) return; // nothing visible inside
-      out.push(el);
+      const el = [name, attrs];
+      descend(n, el, depth + 1, tv, el, name, out);
+      // A level that could not be pushed (too deep) still closes its wrapper.
+      if (!stack.length || stack[stack.length - 1].el !== el) finish(el, name, out);
     };
 
-    const root = document.body || document.documentElement;
+    // finish adds a wrapper to its parent once its children are in,
+    // unless nothing visible came inside.
+    const finish = (el, name, parentOut) => {
+      if (el.length === 2 && !EMPTY_OK.has(name)) return;
+      parentOut.push(el);
+    };
+
+    const root = bb.body() || bb.root();
     const tree = ["body", 0];
-    if (root) walkChildren(root, tree, 1, "normal");
+    if (root) {
+      descend(root, tree, 1, "normal", null, "", null);
+      while (stack.length) {
+        const top = stack[stack.length - 1];
+        if (truncated || top.i >= top.kids.length) {
+          stack.pop();
+          if (top.el) finish(top.el, top.name, top.parentOut);
+          continue;
+        }
+        visit(top.kids[top.i++], top.out, top.depth, top.textVisible);
+      }
+    }
+    const docEl = bb.root();
+    let lang = "";
+    try {
+      lang = docEl ? String(bb.attr(docEl, "lang") || "") : "";
+    } catch (_) { /* not an element we can read */ }
     return {
       url: location.href,
-      title: document.title || "",
-      lang: document.documentElement ? document.documentElement.lang || "" : "",
-      readyState: document.readyState,
+      title: bb.title(),
+      lang,
+      readyState: bb.readyState(),
       viewport: { width: window.innerWidth, height: window.innerHeight },
-      tree,
+      tree: JSON.stringify(tree),
       frames,
       nodes,
-      truncated,
+      truncated: truncated || tooDeep,
     };
   };
 })();

@@ -22,22 +22,59 @@
 
   const INTERACTIVE = "a[href],button,input,select,textarea,summary,label,[role=button],[role=link],[role=checkbox],[role=switch],[role=radio],[role=tab],[role=menuitem],[role=option],[contenteditable=''],[contenteditable=true],[tabindex]";
 
+  const parentElement = Object.getOwnPropertyDescriptor(Node.prototype, "parentElement").get;
+  const assignedSlot = Object.getOwnPropertyDescriptor(Element.prototype, "assignedSlot").get;
+
+  // composedParents are the nodes above n in the rendered tree: its parent
+  // (a shadow root's host for a root's child) and, for a slotted node, the
+  // slot it shows in (known for open roots only).
+  const composedParents = (n) => {
+    const out = [];
+    let p = bb.parentNode(n);
+    if (p && bb.nodeType(p) === 11) p = p.host || null;
+    if (p) out.push(p);
+    if (bb.nodeType(n) === 1) {
+      const slot = assignedSlot.call(n);
+      if (slot) out.push(slot);
+    }
+    return out;
+  };
+
   // promote moves a text match up to the control it sits in (a <span> in a
   // <button>), so the report names what a person would say they clicked.
   const promote = (el) => {
     let n = el;
     for (let i = 0; i < 4 && n; i++) {
-      if (n.matches && n.matches(INTERACTIVE)) return n;
-      n = n.parentElement || (n.getRootNode() instanceof ShadowRoot ? n.getRootNode().host : null);
+      if (bb.matches(n, INTERACTIVE)) return n;
+      const root = bb.rootNode(n);
+      n = parentElement.call(n) || (root instanceof ShadowRoot ? root.host : null);
     }
     return el;
   };
 
   // innermost keeps the elements none of whose descendants also matched.
+  // It marks every composed ancestor of every match once (stopping at an
+  // ancestor already marked), so the cost is the size of the tree above
+  // the matches, not matches × their subtrees.
   const innermost = (els) => {
     const set = new Set(els);
+    const above = new Set();
+    for (const el of els) {
+      const stack = composedParents(el);
+      while (stack.length) {
+        const n = stack.pop();
+        if (above.has(n)) continue;
+        above.add(n);
+        stack.push(...composedParents(n));
+      }
+    }
     return els.filter((el) => {
-      for (const d of bb.elements(el)) if (d !== el && set.has(d)) return false;
+      if (above.has(el)) return false;
+      // A slot inside a closed root does not show as its nodes' parent:
+      // ask the slot for them.
+      if (bb.tag(el) === "slot") {
+        for (const a of el.assignedNodes({ flatten: true })) if (set.has(a) || above.has(a)) return false;
+      }
       return true;
     });
   };
@@ -48,12 +85,15 @@
     // run together there, so not the whole phrase), then the rendered text.
     const words = bb.norm(text).toLowerCase().split(" ");
     const cands = [];
-    for (const el of bb.elements(document.body || document.documentElement)) {
-      if (["script", "style", "noscript", "template", "head"].includes(el.localName)) continue;
-      const tc = el.textContent.toLowerCase();
-      if (!words.every((w) => tc.includes(w)) && el.localName !== "input") continue;
-      const t = el.localName === "input" && ["button", "submit", "reset"].includes((el.type || "").toLowerCase()) ? el.value : bb.visibleText(el);
-      if (m(t)) cands.push(el);
+    for (const el of bb.elements(bb.body() || bb.root())) {
+      try {
+        const tag = bb.tag(el);
+        if (["script", "style", "noscript", "template", "head"].includes(tag)) continue;
+        const tc = bb.textContent(el).toLowerCase();
+        if (!words.every((w) => tc.includes(w)) && tag !== "input") continue;
+        const t = tag === "input" && ["button", "submit", "reset"].includes((el.type || "").toLowerCase()) ? el.value : bb.visibleText(el);
+        if (m(t)) cands.push(el);
+      } catch (_) { /* an element the page made odd: not a match */ }
     }
     const seen = new Set();
     const out = [];
@@ -68,8 +108,10 @@
     const m = name ? matcher(name, exact) : () => true;
     const r = bb.norm(role).toLowerCase();
     const out = [];
-    for (const el of bb.elements(document.documentElement)) {
-      if (bb.role(el) === r && m(bb.accessibleName(el))) out.push(el);
+    for (const el of bb.elements(bb.root())) {
+      try {
+        if (bb.role(el) === r && m(bb.accessibleName(el))) out.push(el);
+      } catch (_) { /* an element the page made odd: not a match */ }
     }
     return out;
   }
@@ -77,12 +119,15 @@
   function byLabel(label, exact) {
     const m = matcher(label, exact);
     const out = [];
-    for (const el of bb.elements(document.documentElement)) {
-      const isField = ["input", "select", "textarea"].includes(el.localName) || el.isContentEditable ||
-        ["textbox", "checkbox", "radio", "switch", "combobox", "listbox", "slider", "searchbox", "spinbutton"].includes(el.getAttribute("role") || "");
-      if (!isField || (el.localName === "input" && el.type === "hidden")) continue;
-      const l = bb.labelText(el) || bb.norm(el.getAttribute("aria-label"));
-      if (l && m(l)) out.push(el);
+    for (const el of bb.elements(bb.root())) {
+      try {
+        const tag = bb.tag(el);
+        const isField = ["input", "select", "textarea"].includes(tag) || bb.editable(el) ||
+          ["textbox", "checkbox", "radio", "switch", "combobox", "listbox", "slider", "searchbox", "spinbutton"].includes(bb.attr(el, "role") || "");
+        if (!isField || (tag === "input" && el.type === "hidden")) continue;
+        const l = bb.labelText(el) || bb.norm(bb.attr(el, "aria-label"));
+        if (l && m(l)) out.push(el);
+      } catch (_) { /* an element the page made odd: not a match */ }
     }
     return out;
   }
@@ -90,8 +135,8 @@
   function byPlaceholder(ph, exact) {
     const m = matcher(ph, exact);
     const out = [];
-    for (const el of bb.elements(document.documentElement)) {
-      const p = el.getAttribute("placeholder") || el.getAttribute("aria-placeholder");
+    for (const el of bb.elements(bb.root())) {
+      const p = bb.attr(el, "placeholder") || bb.attr(el, "aria-placeholder");
       if (p && m(p)) out.push(el);
     }
     return out;
@@ -110,7 +155,7 @@
     const r = bb.rectOf(el);
     return {
       ref: bb.refFor(el),
-      tag: el.localName,
+      tag: bb.tag(el),
       role: bb.role(el),
       name: bb.accessibleName(el).slice(0, 120),
       text: bb.visibleText(el).slice(0, 120),
@@ -124,14 +169,16 @@
   function candidates(want) {
     const words = bb.norm(want).toLowerCase().split(" ").filter(Boolean);
     const scored = [];
-    for (const el of bb.elements(document.documentElement)) {
-      if (!el.matches(INTERACTIVE) || !bb.isVisible(el)) continue;
-      const name = (bb.accessibleName(el) || bb.visibleText(el)).toLowerCase();
-      if (!name) continue;
-      let score = 0;
-      for (const w of words) if (name.includes(w)) score += w.length;
-      for (let i = 0; i < Math.min(3, name.length); i++) if (words.join(" ").includes(name.slice(i, i + 3))) score += 0.1;
-      if (score > 0) scored.push([score, el]);
+    for (const el of bb.elements(bb.root())) {
+      try {
+        if (!bb.matches(el, INTERACTIVE) || !bb.isVisible(el)) continue;
+        const name = (bb.accessibleName(el) || bb.visibleText(el)).toLowerCase();
+        if (!name) continue;
+        let score = 0;
+        for (const w of words) if (name.includes(w)) score += w.length;
+        for (let i = 0; i < Math.min(3, name.length); i++) if (words.join(" ").includes(name.slice(i, i + 3))) score += 0.1;
+        if (score > 0) scored.push([score, el]);
+      } catch (_) { /* an element the page made odd: no candidate */ }
     }
     scored.sort((a, b) => b[0] - a[0]);
     return scored.slice(0, 3).map(([, el]) => bb.describe(el));
@@ -191,16 +238,20 @@
     const x = x1 > x0 ? (x0 + x1) / 2 : r.left + r.width / 2;
     const y = y1 > y0 ? (y0 + y1) / 2 : r.top + r.height / 2;
     let top = null;
-    let hit = document.elementFromPoint(x, y);
-    // Descend into shadow roots to the real target.
-    while (hit && hit.shadowRoot) {
-      const inner = hit.shadowRoot.elementFromPoint(x, y);
+    let hit = bb.elementFromPoint(document, x, y);
+    // Descend into shadow roots, open and closed, to the real target.
+    for (let root; hit && (root = bb.shadowRoot(hit));) {
+      const inner = bb.elementFromPoint(root, x, y);
       if (!inner || inner === hit) break;
       hit = inner;
     }
-    if (hit && hit !== el && !el.contains(hit) && !(hit.localName === "iframe" || hit.localName === "frame")) {
-      const composedContains = (() => { for (let n = hit; n; n = n.parentNode || n.host) if (n === el) return true; return false; })();
-      if (!composedContains) top = { tag: hit.localName, text: bb.visibleText(hit).slice(0, 40) };
+    const hitTag = hit ? bb.tag(hit) : "";
+    if (hit && hit !== el && !bb.contains(el, hit) && !(hitTag === "iframe" || hitTag === "frame")) {
+      const composedContains = (() => {
+        for (let n = hit; n; n = bb.parentNode(n) || n.host) if (n === el) return true;
+        return false;
+      })();
+      if (!composedContains) top = { tag: hitTag, text: bb.visibleText(hit).slice(0, 40) };
     }
     return { x, y, obscuredBy: top, inViewport: x >= 0 && y >= 0 && x <= vw && y <= vh, element: bb.describe(el) };
   };
@@ -222,10 +273,33 @@
   // extension's frameId N. So the child posts a one-time token to its
   // parent; the parent's isolated world sees the message with event.source
   // = that iframe's window and finds the element whose contentWindow it is.
-  const tokens = new Map(); // token -> source window
-  addEventListener("message", (e) => {
+  //
+  // The page sees these messages too and may post its own: the first
+  // message for a token wins (a later copy cannot redirect it), only
+  // windows of this frame's own child frames count, and when over
+  // MAX_TOKENS unclaimed tokens are held (a page flooding us), old ones are
+  // dropped and new ones ignored.
+  const MAX_TOKENS = 100;
+  const TOKEN_TTL_MS = 10000;
+  const tokens = new Map(); // token -> { src: source window, at: time }
+  const isChild = (w) => {
+    try {
+      return !!w && w !== window && w.parent === window;
+    } catch (_) {
+      return false;
+    }
+  };
+  EventTarget.prototype.addEventListener.call(window, "message", (e) => {
     const d = e.data;
-    if (d && typeof d === "object" && typeof d.__bbFrameToken === "string") tokens.set(d.__bbFrameToken, e.source);
+    if (!d || typeof d !== "object" || typeof d.__bbFrameToken !== "string") return;
+    const token = d.__bbFrameToken;
+    if (!/^[A-Za-z0-9_-]{8,128}$/.test(token) || tokens.has(token) || !isChild(e.source)) return;
+    if (tokens.size >= MAX_TOKENS) {
+      const now = performance.now();
+      for (const [k, v] of tokens) if (now - v.at > TOKEN_TTL_MS) tokens.delete(k);
+      if (tokens.size >= MAX_TOKENS) return;
+    }
+    tokens.set(token, { src: e.source, at: performance.now() });
   });
 
   // ready loads this script into a frame without doing anything else.
@@ -240,15 +314,16 @@
   // the child's point (a.x, a.y) is in this frame's viewport, scrolling
   // the iframe so that point is visible.
   bb.frameOffset = async (a) => {
-    let src;
-    for (let i = 0; i < 40 && !(src = tokens.get(a.token)); i++) await new Promise((r) => setTimeout(r, 5));
+    let entry;
+    for (let i = 0; i < 40 && !(entry = tokens.get(a.token)); i++) await new Promise((r) => setTimeout(r, 5));
     tokens.delete(a.token);
+    const src = entry && entry.src;
     if (!src) throw fail("element_not_found", "could not find the frame of the element in its parent page");
     let frame = null;
     for (const el of bb.deepQueryAll("iframe,frame")) if (el.contentWindow === src) { frame = el; break; }
     if (!frame) throw fail("element_not_found", "could not find the frame element in its parent page");
     const measure = () => {
-      const r = frame.getBoundingClientRect();
+      const r = bb.rect(frame);
       const cs = getComputedStyle(frame);
       const left = r.left + frame.clientLeft + parseFloat(cs.paddingLeft || 0);
       const top = r.top + frame.clientTop + parseFloat(cs.paddingTop || 0);

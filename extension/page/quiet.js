@@ -11,14 +11,24 @@
 // scripting.executeScript share, so __bb.quietState sees the same record.
 // Page content is untrusted: the observer only records times.
 (() => {
-  const bb = (globalThis.__bb = globalThis.__bb || { loaded: {} });
+  // An own property, defined once (see page/dom.js): a page's
+  // <div id="__bb"> must not stand in for it.
+  if (!Object.hasOwn(globalThis, "__bb")) {
+    Object.defineProperty(globalThis, "__bb", { value: { loaded: {} }, configurable: false, enumerable: false, writable: false });
+  }
+  const bb = globalThis.__bb;
   if (bb.loaded.quiet) return;
   bb.loaded.quiet = true;
+
+  // The document's own getters: a named <img name="readyState"> must not
+  // answer for them.
+  const readyState = Object.getOwnPropertyDescriptor(Document.prototype, "readyState").get;
+  const body = Object.getOwnPropertyDescriptor(Document.prototype, "body").get;
 
   // document_start: documentElement may not exist yet, so observe the
   // document itself. Parser insertions are mutations too, which is what we
   // want: a page still streaming in is not quiet.
-  const fromStart = document.readyState === "loading" && !document.body;
+  const fromStart = readyState.call(document) === "loading" && !body.call(document);
   const q = { since: performance.now(), last: performance.now(), count: 0, fromStart };
   bb.quiet = q;
   // Only structure and text count. Attribute changes (a carousel rotating
@@ -33,7 +43,7 @@
   // quietState reports how long the DOM has been unchanged and whether the
   // load event has passed.
   bb.quietState = () => ({
-    readyState: document.readyState,
+    readyState: String(readyState.call(document)),
     quietMs: Math.round(performance.now() - q.last),
     observedMs: Math.round(performance.now() - q.since),
     mutations: q.count,

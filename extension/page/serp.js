@@ -46,12 +46,13 @@
   // blocked recognises a page that is not results at all.
   const blocked = () => {
     const host = location.hostname, path = location.pathname;
-    const body = bb.norm(document.body ? document.body.innerText : "").slice(0, 4000).toLowerCase();
-    if (path.startsWith("/sorry") || document.querySelector("#captcha-form, form[action*='sorry'], .g-recaptcha") ||
+    const b = bb.body();
+    const body = bb.norm(b ? bb.visibleText(b) : "").slice(0, 4000).toLowerCase();
+    if (path.startsWith("/sorry") || bb.qs("#captcha-form, form[action*='sorry'], .g-recaptcha") ||
         /unusual traffic from your computer network|our systems have detected unusual traffic|ungewöhnlichen datenverkehr/.test(body)) {
       return "unusual_traffic";
     }
-    if (/^consent\./.test(host) || document.querySelector("form[action*='consent.'], #L2AGLb, [aria-modal=true] form[action*='consent']") ||
+    if (/^consent\./.test(host) || bb.qs("form[action*='consent.'], #L2AGLb, [aria-modal=true] form[action*='consent']") ||
         /before you continue to google|bevor sie zu google weitergehen|avant d'accéder à google/.test(body)) {
       return "consent";
     }
@@ -64,13 +65,13 @@
 
   bb.serp = (args) => {
     const reason = blocked();
-    const out = { url: location.href, title: document.title || "", blocked: reason, results: [] };
+    const out = { url: location.href, title: bb.title(), blocked: reason, results: [] };
     if (reason) return out;
     const max = (args && args.max) || 100;
-    const root = document.querySelector("#rso") || document.querySelector("#search, #b_results, #links") ||
-      document.querySelector("main, [role=main]") || document.body;
+    const docBody = bb.body();
+    const root = bb.qs("#rso") || bb.qs("#search, #b_results, #links") || bb.qs("main, [role=main]") || docBody;
     if (!root) return out;
-    const top = root.closest("#center_col, #main, #b_content") || document.body;
+    const top = bb.closest(root, "#center_col, #main, #b_content") || docBody;
 
     // Sections named by a heading: the section is the heading's ancestor
     // just below the results root (or its g-section-with-header).
@@ -82,7 +83,7 @@
       let s = h.closest("g-section-with-header, block-component");
       if (!s) {
         s = h;
-        while (s.parentElement && s.parentElement !== root && s.parentElement !== document.body) s = s.parentElement;
+        while (s.parentElement && s.parentElement !== root && s.parentElement !== docBody) s = s.parentElement;
         if (!root.contains(s) && s.parentElement !== root) s = h.parentElement && h.parentElement.parentElement || h;
       }
       if (!sections.has(s)) sections.set(s, hit[1]);
@@ -98,7 +99,7 @@
     // the result's own card, where its snippet lives.
     const blockOf = (t) => {
       let b = t;
-      while (b.parentElement && b.parentElement !== root && b.parentElement !== document.body && titleCount(b.parentElement) <= 1) b = b.parentElement;
+      while (b.parentElement && b.parentElement !== root && b.parentElement !== docBody && titleCount(b.parentElement) <= 1) b = b.parentElement;
       return b;
     };
     const isAd = (el, block) => !!el.closest(AD_BLOCKS) ||

@@ -158,7 +158,10 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-// pageFrame is one frame's answer from page/extract.js.
+// pageFrame is one frame's answer from page/extract.js. Tree is a JSON
+// string that holds the tree's JSON (Chrome's converter of script results
+// would cut a deeper structure at 100 levels); extract.DecodeTree takes it
+// as it is.
 type pageFrame struct {
 	URL       string             `json:"url"`
 	Title     string             `json:"title"`

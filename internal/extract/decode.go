@@ -47,10 +47,20 @@ var allowedAttrs = map[string]bool{
 // to the text a person sees in them; the value of a sensitive field is
 // never used, even when a page sends one. Malformed children are skipped;
 // only a root that is not an element is an error.
+//
+// The page sends its tree JSON-encoded inside a JSON string (Chrome's
+// converter of script results cuts values nested deeper than 100 levels
+// to null; a string passes whole), so a root that is a string holding an
+// element is decoded once more. Both forms are accepted.
 func DecodeTree(raw []byte) (*html.Node, error) {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, fmt.Errorf("decoding the page's tree: %w", err)
+	}
+	if s, ok := v.(string); ok {
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			return nil, fmt.Errorf("decoding the page's tree: %w", err)
+		}
 	}
 	if _, ok := v.([]any); !ok {
 		return nil, errors.New("decoding the page's tree: the root is not an element")

@@ -27,7 +27,7 @@ type Frame struct {
 	FrameID   int        `json:"frameId"`
 	URL       string     `json:"url"`
 	Title     string     `json:"title"`
-	Tree      []byte     `json:"-"`
+	Tree      []byte     `json:"-"` // the JSON of the tree, or a JSON string holding it (see DecodeTree)
 	Frames    []FrameRef `json:"frames"`
 	Truncated bool       `json:"truncated"`
 	// Width and Height are the frame's viewport, which matches its

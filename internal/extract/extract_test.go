@@ -321,3 +321,30 @@ func TestScriptAndDataURLsAreDropped(t *testing.T) {
 		t.Errorf("relative link: %s", c.Markdown)
 	}
 }
+
+// The page sends its tree as a JSON string (Chrome's script result
+// converter cuts plain values nested deeper than 100 levels): the decoder
+// takes the string form and keeps content 150 levels down.
+func TestDecodeTreeTakesTheStringForm(t *testing.T) {
+	deep := `["body",0,` + strings.Repeat(`["div",0,`, 150) + `"DEEP-BOTTOM"` + strings.Repeat(`]`, 150) + `]`
+	wrapped, _ := json.Marshal(deep)
+	n, err := DecodeTree(wrapped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(Text(n), "DEEP-BOTTOM") {
+		t.Errorf("content 150 levels down was lost: %q", Text(n))
+	}
+	for _, in := range []string{`"text"`, `"\"text\""`, `"{}"`, `"[1]"`, `"[\"p\""`} {
+		if _, err := DecodeTree([]byte(in)); err == nil {
+			t.Errorf("DecodeTree(%s) accepted it", in)
+		}
+	}
+	c, err := Build(Page{Frames: []Frame{{FrameID: 0, URL: "https://example.com/", Tree: wrapped}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(c.Markdown, "DEEP-BOTTOM") {
+		t.Errorf("markdown lost the deep content: %q", c.Markdown)
+	}
+}
