@@ -25,6 +25,7 @@ var (
 // has already said what went wrong).
 type ExitError struct{ Code int }
 
+// Error implements error.
 func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
 type command struct {

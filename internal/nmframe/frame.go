@@ -36,6 +36,7 @@ type TooLargeError struct {
 	Dir   string // which way it was going, e.g. "to Chrome"
 }
 
+// Error implements error.
 func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("frame %s is %d bytes, over the limit of %d bytes", e.Dir, e.Size, e.Limit)
 }

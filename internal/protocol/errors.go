@@ -37,6 +37,7 @@ type Error struct {
 	Message string `json:"message"`
 }
 
+// Error implements error; it is the message.
 func (e *Error) Error() string { return e.Message }
 
 // Errorf returns an *Error with the given code.
