@@ -213,6 +213,14 @@
     }
     const out = { count: els.length, matches: els.slice(0, MAX_MATCHES).map(bb.describe) };
     if (!els.length && a.suggest) out.candidates = candidates(want);
+    // In the top frame, measure the point of the element the daemon will
+    // pick when nothing else decides (the first visible match) right away:
+    // one round trip less for the common click. Child frames do not, as
+    // scrolling them for a match that may not be chosen would show.
+    if (a.point && window === window.top) {
+      const i = out.matches.findIndex((m) => m.visible);
+      if (i >= 0) out.point = { index: i, ...bb.point({ ref: out.matches[i].ref }) };
+    }
     return out;
   };
 

@@ -198,6 +198,21 @@ type locateResult struct {
 	Count      int         `json:"count"`
 	Matches    []pageMatch `json:"matches"`
 	Candidates []pageMatch `json:"candidates"`
+	// Point is the top frame's point of its first visible match, measured
+	// in the same round trip when asked.
+	Point *pagePoint `json:"point"`
+}
+
+// pagePoint is what page/locate.js point() measures.
+type pagePoint struct {
+	Index      int     `json:"index"`
+	X          float64 `json:"x"`
+	Y          float64 `json:"y"`
+	ObscuredBy *struct {
+		Tag  string `json:"tag"`
+		Text string `json:"text"`
+	} `json:"obscuredBy"`
+	Element pageMatch `json:"element"`
 }
 
 var locateScript = script("locate", "page/locate.js")
@@ -211,7 +226,8 @@ func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
 		return r.locatePoint(tabID, loc)
 	}
 	args := map[string]any{"selector": loc.Selector, "text": loc.Text, "role": loc.Role, "name": loc.Name,
-		"label": loc.Label, "placeholder": loc.Placeholder, "exact": loc.Exact, "suggest": true}
+		"label": loc.Label, "placeholder": loc.Placeholder, "exact": loc.Exact, "suggest": true,
+		"point": scroll && loc.Nth == nil}
 	where := frames{all: true}
 	if loc.FrameID != nil {
 		where = frames{frameID: loc.FrameID}
@@ -236,6 +252,7 @@ func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
 	var all []Element
 	var candidates []string
 	total := 0
+	var topPoint *pagePoint
 	for _, fr := range res {
 		if fr.Error != "" {
 			if fr.Code == protocol.CodeInvalidArgument {
@@ -248,6 +265,11 @@ func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
 			continue
 		}
 		total += max(lr.Count, len(lr.Matches))
+		if fr.FrameID == 0 && lr.Point != nil && lr.Point.Index < len(lr.Matches) {
+			p := *lr.Point
+			p.Element.Ref = lr.Matches[p.Index].Ref
+			topPoint = &p
+		}
 		for _, m := range lr.Matches {
 			rect := m.Rect
 			all = append(all, Element{FrameID: fr.FrameID, Ref: FrameRef(fr.FrameID, m.Ref), localRef: m.Ref, Tag: m.Tag,
@@ -287,21 +309,27 @@ func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
 	if !scroll {
 		return el, nil
 	}
+	if topPoint != nil && el.FrameID == 0 && el.localRef == topPoint.Element.Ref {
+		return el.withPoint(*topPoint), nil
+	}
 	return r.pointOf(tabID, el)
+}
+
+// withPoint fills in the point measured by page/locate.js.
+func (el Element) withPoint(p pagePoint) Element {
+	el.X, el.Y = p.X, p.Y
+	if p.ObscuredBy != nil {
+		el.ObscuredBy = strings.TrimSpace(p.ObscuredBy.Tag + " " + p.ObscuredBy.Text)
+	}
+	rect := p.Element.Rect
+	el.Rect = &rect
+	return el
 }
 
 // pointOf scrolls el into view and finds its point in top-level viewport
 // coordinates.
 func (r *run) pointOf(tabID int, el Element) (Element, error) {
-	var p struct {
-		X          float64 `json:"x"`
-		Y          float64 `json:"y"`
-		ObscuredBy *struct {
-			Tag  string `json:"tag"`
-			Text string `json:"text"`
-		} `json:"obscuredBy"`
-		Element pageMatch `json:"element"`
-	}
+	var p pagePoint
 	fid := el.FrameID
 	if err := r.runPageTop(tabID, &fid, script("point", "page/locate.js"), map[string]any{"ref": el.localRef}, &p); err != nil {
 		return Element{}, err
@@ -309,12 +337,7 @@ func (r *run) pointOf(tabID int, el Element) (Element, error) {
 	if !p.Element.Visible {
 		return Element{}, protocol.Errorf(protocol.CodeElementNotFound, "%s %q is not visible (hidden, zero-sized or covered by aria-hidden); wait for it or pick another element", el.Tag, firstNonEmpty(el.Name, el.Text))
 	}
-	el.X, el.Y = p.X, p.Y
-	if p.ObscuredBy != nil {
-		el.ObscuredBy = strings.TrimSpace(p.ObscuredBy.Tag + " " + p.ObscuredBy.Text)
-	}
-	rect := p.Element.Rect
-	el.Rect = &rect
+	el = el.withPoint(p)
 	if el.FrameID == 0 {
 		return el, nil
 	}

@@ -1,5 +1,7 @@
 package actions
 
+import "errors"
+
 func init() { register("type", typeText) }
 
 type typeResult struct {
@@ -53,19 +55,31 @@ func typeText(r *run) (any, error) {
 			}
 		}
 	}
-	res, err := r.finish(t, &el, warnings...)
+	// The tab's state and the field's value are read at once (independent
+	// round trips); a value read from a page that navigated away is dropped.
+	var res actResult
+	var v struct {
+		Value  *string `json:"value"`
+		Hidden bool    `json:"hidden"`
+	}
+	var valueErr error
+	err = both(func() (err error) {
+		res, err = r.finish(t, &el, warnings...)
+		return err
+	}, func() error {
+		if loc.X != nil {
+			valueErr = errNoValue
+			return nil
+		}
+		valueErr = r.act(t.TabID, el, "valueOf", nil, &v)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
 	out := typeResult{actResult: res}
-	if loc.X == nil && !res.Navigated {
-		var v struct {
-			Value  *string `json:"value"`
-			Hidden bool    `json:"hidden"`
-		}
-		if err := r.act(t.TabID, el, "valueOf", nil, &v); err == nil {
-			out.Value, out.Hidden = v.Value, v.Hidden
-		}
+	if valueErr == nil && !res.Navigated {
+		out.Value, out.Hidden = v.Value, v.Hidden
 	}
 	return out, nil
 }
@@ -120,10 +134,15 @@ func (r *run) focusForTyping(tabID int, el Element, loc Locator) error {
 // real click); a top-frame element is focused through the DOM, which
 // scrolls it into view by itself — one round trip less.
 func (r *run) typingTarget(t TabInfo, loc Locator) (Element, []string, error) {
-	if err := r.prepareInput(t); err != nil {
-		return Element{}, nil, err
-	}
-	el, err := r.locate(t.TabID, loc, false)
+	// Attaching the debugger and locating do not depend on each other here:
+	// a top-frame field is focused through the DOM, where the debugging
+	// bar's shift of coordinates does not matter, and a point is measured
+	// after both.
+	var el Element
+	err := both(func() error { return r.prepareInput(t) }, func() (err error) {
+		el, err = r.locate(t.TabID, loc, false)
+		return err
+	})
 	if err != nil {
 		return Element{}, nil, err
 	}
@@ -137,4 +156,19 @@ func (r *run) typingTarget(t TabInfo, loc Locator) (Element, []string, error) {
 		warnings = append(warnings, pluralMatches(el.Matches))
 	}
 	return el, warnings, nil
+}
+
+// errNoValue marks a type into a point, whose field has no value to read.
+var errNoValue = errors.New("no element to read a value from")
+
+// both runs a and b at the same time and returns a's error, else b's.
+func both(a, b func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- b() }()
+	errA := a()
+	errB := <-done
+	if errA != nil {
+		return errA
+	}
+	return errB
 }
