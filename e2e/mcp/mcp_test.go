@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,7 +18,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/browser-bridge/browser-bridge/internal/actions"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
@@ -202,9 +200,6 @@ func TestCancelLongWait(t *testing.T) {
 // TestScreenshotOverMCP: a screenshot comes back as its file and as an
 // image no larger than --image-max.
 func TestScreenshotOverMCP(t *testing.T) {
-	if !slices.Contains(actions.Names(), "screenshot") {
-		t.Skip("the screenshot action is not registered yet")
-	}
 	srv := site(t)
 	cs := startMCP(t, nil, "--image-max=400")
 	opened := mustCall(t, cs, map[string]any{"action": "open", "url": srv.URL + "/page/Shot", "runId": "mcp-shot"})
@@ -241,9 +236,6 @@ func TestScreenshotOverMCP(t *testing.T) {
 // TestExtractTextIsTheMarkdown: what the model reads first of an extract is
 // the page's markdown under a headline.
 func TestExtractTextIsTheMarkdown(t *testing.T) {
-	if !slices.Contains(actions.Names(), "extract") {
-		t.Skip("the extract action is not registered yet")
-	}
 	srv := site(t)
 	cs := startMCP(t, nil)
 	t.Cleanup(func() {
