@@ -249,3 +249,50 @@ func probeText(t *testing.T, tab, frame int, selector string) string {
 	s, _ := el["text"].(string)
 	return s
 }
+
+// Dialogs stop the page until answered: an action that opens one answers
+// it (alert accepted, others dismissed, or as the call says) and says so,
+// instead of hanging until its deadline.
+func TestDialogsAreAnsweredAndReported(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>Dialogs</title>
+<button onclick="document.getElementById('out').textContent = confirm('Delete it?') ? 'yes' : 'no'">Delete</button>
+<button onclick="alert('hello')">Alert me</button>
+<button onclick="setTimeout(() => alert('later'), 50)">Later</button>
+<span id="out">none</span>`)
+	}))
+	t.Cleanup(srv.Close)
+	ws := "dialog"
+	o := call(t, map[string]any{"action": "open", "url": srv.URL, "browserWorkspaceId": ws})
+	t.Cleanup(func() { bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws}) })
+	tab := num(t, o, "tabId")
+
+	r := call(t, map[string]any{"action": "click", "tabId": tab, "text": "Delete", "timeoutMs": 10000})
+	d, _ := r["dialog"].(map[string]any)
+	if d["type"] != "confirm" || d["message"] != "Delete it?" || d["answer"] != "dismissed" {
+		t.Fatalf("confirm: %v", r)
+	}
+	waitText(t, tab, "#out", "no")
+	r = call(t, map[string]any{"action": "click", "tabId": tab, "text": "Delete", "dialog": "accept", "timeoutMs": 10000})
+	if d, _ := r["dialog"].(map[string]any); d["answer"] != "accepted" {
+		t.Fatalf("confirm accepted: %v", r)
+	}
+	waitText(t, tab, "#out", "yes")
+	r = call(t, map[string]any{"action": "click", "tabId": tab, "text": "Alert me", "timeoutMs": 10000})
+	if d, _ := r["dialog"].(map[string]any); d["type"] != "alert" || d["answer"] != "accepted" {
+		t.Fatalf("alert: %v", r)
+	}
+
+	// A dialog that opens later, outside any action, stops page scripts:
+	// the next call fails at its deadline with a sentence that says why.
+	call(t, map[string]any{"action": "click", "tabId": tab, "text": "Later", "timeoutMs": 10000})
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	bad := bridge.Call(t, map[string]any{"action": "scroll", "tabId": tab, "to": "top", "timeoutMs": 2000})
+	if bad.Err == nil || bad.Err.Code != protocol.CodeTimeout || !strings.Contains(bad.Err.Message, "dialog") {
+		t.Fatalf("a call to a tab with an alert: %s", bad.Stdout)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatalf("the call took %s, past its 2 s deadline", time.Since(start))
+	}
+}

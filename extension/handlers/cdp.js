@@ -20,7 +20,39 @@ const attached = new Map(); // tabId -> idle timer (null while commands are in f
 const inflight = new Map(); // tabId -> number of commands in flight
 const cancelled = new Set(); // tabs whose debugging the user cancelled
 
+// Dialogs (alert, confirm, prompt, beforeunload) stop the page: the input
+// event that opened one does not finish until someone answers it. The
+// Page domain tells us when one opens, so a command can return at once
+// and say so instead of hanging until its deadline.
+const dialogs = new Map(); // tabId -> {type, message, defaultPrompt}
+const dialogWaiters = new Map(); // tabId -> Set of callbacks
+
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  const tabId = source.tabId;
+  if (method === "Page.javascriptDialogOpening") {
+    const d = { type: params.type, message: String(params.message || "").slice(0, 500), defaultPrompt: params.defaultPrompt || "" };
+    dialogs.set(tabId, d);
+    for (const cb of dialogWaiters.get(tabId) || []) cb(d);
+  } else if (method === "Page.javascriptDialogClosed") {
+    dialogs.delete(tabId);
+  }
+});
+
+// untilDialog resolves when a dialog is open on the tab; cancel() drops
+// the waiter.
+function untilDialog(tabId) {
+  let cb;
+  const promise = new Promise((resolve) => {
+    cb = (d) => resolve({ __dialog: d });
+    if (dialogs.has(tabId)) return cb(dialogs.get(tabId));
+    if (!dialogWaiters.has(tabId)) dialogWaiters.set(tabId, new Set());
+    dialogWaiters.get(tabId).add(cb);
+  });
+  return { promise, cancel: () => dialogWaiters.get(tabId)?.delete(cb) };
+}
+
 chrome.debugger.onDetach.addListener((source, reason) => {
+  dialogs.delete(source.tabId);
   clearTimeout(attached.get(source.tabId));
   attached.delete(source.tabId);
   // The user pressed Cancel on the debugging bar: remember it so the
@@ -92,6 +124,9 @@ export async function ensureAttached(tabId) {
     }
     if (!/already attached/i.test(m)) throw err;
   }
+  // Page events report dialogs (see untilDialog); a dialog already open
+  // is announced again on enable.
+  await chrome.debugger.sendCommand({ tabId }, "Page.enable").catch(() => {});
   touch(tabId);
 }
 
@@ -140,17 +175,30 @@ export async function send(msg) {
 
 // batch runs several CDP commands in order in one round trip (a click is
 // mouseMoved + mousePressed + mouseReleased: one command to the extension
-// keeps the tail latency tight). It stops at the first failure.
+// keeps the tail latency tight). It stops at the first failure, and when
+// a dialog opens (or is open) it returns at once with the dialog and the
+// index of the command it interrupted: that command finishes by itself
+// once the dialog is answered; the daemon answers it and sends the rest.
 export async function batch(msg) {
   const tabId = intArg(msg, "tabId");
   const cmds = Array.isArray(msg.commands) ? msg.commands : [];
   for (const c of cmds) checkMethod(c && c.method);
-  return hold(tabId, async () => {
-    await ensureAttached(tabId);
-    const results = [];
-    for (const c of cmds) results.push(await sendCommand(tabId, c.method, c.params));
-    return { results };
-  });
+  await ensureAttached(tabId);
+  const results = [];
+  for (let i = 0; i < cmds.length; i++) {
+    const c = cmds[i];
+    const wait = untilDialog(tabId);
+    const sent = sendCommand(tabId, c.method, c.params);
+    sent.catch(() => {}); // an interrupted command may fail later, unheard
+    try {
+      const r = await Promise.race([sent, wait.promise]);
+      if (r && r.__dialog) return { results, dialog: r.__dialog, interrupted: i };
+      results.push(r);
+    } finally {
+      wait.cancel();
+    }
+  }
+  return { results };
 }
 
 // setFiles sets the files of the file input that a page script marked with

@@ -30,6 +30,9 @@ func click(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkDialog(); err != nil {
+		return nil, err
+	}
 	t, err := r.pageTarget()
 	if err != nil {
 		return nil, err
@@ -74,6 +77,15 @@ func (r *run) mouseClick(tabID int, x, y float64, button string, count int) erro
 		cmds = append(cmds, cdpCmd("Input.dispatchMouseEvent", pressed), cdpCmd("Input.dispatchMouseEvent", released))
 	}
 	return r.cdpBatch(tabID, cmds...)
+}
+
+// checkDialog checks the dialog parameter.
+func (r *run) checkDialog() error {
+	switch r.in.Dialog {
+	case "", "accept", "dismiss":
+		return nil
+	}
+	return invalid("dialog must be \"accept\" or \"dismiss\"")
 }
 
 // inputMode is "cdp" (default) or "dom".

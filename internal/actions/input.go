@@ -67,6 +67,7 @@ type Input struct {
 
 	// click, type, press, select, check, upload, scroll
 	InputMode  string   `json:"inputMode,omitempty"` // "cdp" (default) or "dom"
+	Dialog     string   `json:"dialog,omitempty"`    // answer to a dialog the input opens: "accept" or "dismiss"
 	Button     string   `json:"button,omitempty"`
 	ClickCount int      `json:"clickCount,omitempty"`
 	Value      string   `json:"value,omitempty"`

@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -15,7 +16,17 @@ type actResult struct {
 	Title     string   `json:"title"`
 	Element   *Element `json:"element,omitempty"`
 	Navigated bool     `json:"navigated,omitempty"`
-	Warnings  []string `json:"warnings,omitempty"`
+	// Dialog is the alert/confirm/prompt the action opened, and how the
+	// bridge answered it.
+	Dialog   *Dialog  `json:"dialog,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Dialog is a JavaScript dialog the page opened.
+type Dialog struct {
+	Type    string `json:"type"` // alert, confirm, prompt, beforeunload
+	Message string `json:"message"`
+	Answer  string `json:"answer"` // accepted or dismissed
 }
 
 var actScript = script("", "page/locate.js", "page/act.js")
@@ -57,9 +68,54 @@ func (r *run) prepareInput(t TabInfo) error {
 	return r.call("cdp.attach", map[string]any{"tabId": t.TabID}, nil)
 }
 
-// cdpBatch runs CDP commands on the tab in one round trip.
+// cdpBatch runs CDP commands on the tab in one round trip. When one opens
+// a dialog (which stops the page until answered), the dialog is answered
+// — as the call's dialog parameter says, else an alert is accepted and
+// anything else (confirm, prompt, leave page) dismissed, the safe choice —
+// and the rest of the commands are sent. The dialogs go into r.dialogs
+// for the result.
 func (r *run) cdpBatch(tabID int, cmds ...map[string]any) error {
-	return r.call("cdp.batch", map[string]any{"tabId": tabID, "commands": cmds}, nil)
+	for range 5 { // a page may open one dialog after another; not forever
+		var out struct {
+			Dialog *struct {
+				Type          string `json:"type"`
+				Message       string `json:"message"`
+				DefaultPrompt string `json:"defaultPrompt"`
+			} `json:"dialog"`
+			Interrupted int `json:"interrupted"`
+		}
+		if err := r.call("cdp.batch", map[string]any{"tabId": tabID, "commands": cmds}, &out); err != nil {
+			return err
+		}
+		if out.Dialog == nil {
+			return nil
+		}
+		accept := out.Dialog.Type == "alert"
+		switch r.in.Dialog {
+		case "accept":
+			accept = true
+		case "dismiss":
+			accept = false
+		}
+		params := map[string]any{"accept": accept}
+		if out.Dialog.Type == "prompt" {
+			params["promptText"] = out.Dialog.DefaultPrompt
+		}
+		if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.handleJavaScriptDialog", "params": params}, nil); err != nil {
+			return err
+		}
+		d := Dialog{Type: out.Dialog.Type, Message: out.Dialog.Message, Answer: "dismissed"}
+		if accept {
+			d.Answer = "accepted"
+		}
+		r.dialogs = append(r.dialogs, d)
+		// The interrupted command completes now that the dialog is gone.
+		cmds = cmds[min(out.Interrupted+1, len(cmds)):]
+		if len(cmds) == 0 {
+			return nil
+		}
+	}
+	return protocol.Errorf(protocol.CodeTimeout, "the page keeps opening dialogs; stopped after 5")
 }
 
 func cdpCmd(method string, params map[string]any) map[string]any {
@@ -81,6 +137,11 @@ func (r *run) finish(before TabInfo, el *Element, warnings ...string) (actResult
 		return actResult{}, err
 	}
 	res := actResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Element: el, Warnings: warnings}
+	if n := len(r.dialogs); n > 0 {
+		d := r.dialogs[n-1]
+		res.Dialog = &d
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the page opened a %s dialog (%q) and the bridge %s it; pass dialog: \"accept\" or \"dismiss\" to choose", d.Type, d.Message, d.Answer))
+	}
 	if t.URL != before.URL || t.Status == "loading" {
 		res.Navigated = true
 		wait := min(r.loadWait(), int((10 * time.Second).Milliseconds()))

@@ -41,6 +41,7 @@ var paramActions = map[string][]string{
 	"offset":      {"extract", "inspect"},
 
 	"inputMode":  {"click", "type", "press"},
+	"dialog":     {"click", "type", "press"},
 	"button":     {"click"},
 	"clickCount": {"click"},
 	"value":      {"type"},

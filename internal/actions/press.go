@@ -8,6 +8,9 @@ func press(r *run) (any, error) {
 	if _, err := parseKeys(r.in.Keys); err != nil {
 		return nil, err
 	}
+	if err := r.checkDialog(); err != nil {
+		return nil, err
+	}
 	loc, hasLoc, err := r.in.locator()
 	if err != nil {
 		return nil, err

@@ -52,6 +52,7 @@ type run struct {
 	in       *Input
 	session  string
 	progress func(string)
+	dialogs  []Dialog // dialogs the action's input opened and answered
 }
 
 // Run carries out in for the caller's session ("session:<id>"). progress,

@@ -26,6 +26,9 @@ func typeText(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkDialog(); err != nil {
+		return nil, err
+	}
 	t, err := r.pageTarget()
 	if err != nil {
 		return nil, err

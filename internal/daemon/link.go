@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -186,6 +187,11 @@ func (l *link) Call(ctx context.Context, verb string, params, out any) error {
 		return nil
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			if strings.HasPrefix(verb, "page.") {
+				// A page with an alert/confirm/prompt open runs no script
+				// until the dialog is answered.
+				return protocol.Errorf(protocol.CodeTimeout, "the page did not answer before the deadline: it may be showing a dialog (alert, confirm, prompt) that only a person can answer, or be frozen; look at the tab, then try again or raise timeoutMs")
+			}
 			return protocol.Errorf(protocol.CodeTimeout, "the browser did not finish %s before the deadline; the page may be busy — try again or raise timeoutMs", verb)
 		}
 		return ctx.Err()
