@@ -264,7 +264,9 @@ func TestDialogsAreAnsweredAndReported(t *testing.T) {
 	t.Cleanup(srv.Close)
 	ws := "dialog"
 	o := call(t, map[string]any{"action": "open", "url": srv.URL, "browserWorkspaceId": ws})
-	t.Cleanup(func() { bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws}) })
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	})
 	tab := num(t, o, "tabId")
 
 	r := call(t, map[string]any{"action": "click", "tabId": tab, "text": "Delete", "timeoutMs": 10000})
