@@ -1,14 +1,10 @@
 package actions
 
-import "strconv"
-
 func init() {
 	register("select", selectOption)
 	register("check", check)
 	register("scroll", scroll)
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // domTarget locates the element of an injected DOM action (no debugger,
 // so no debugging bar).

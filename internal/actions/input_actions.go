@@ -2,6 +2,7 @@ package actions
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -178,5 +179,5 @@ func (r *run) elementAt(t TabInfo, loc Locator) (Element, []string, error) {
 }
 
 func pluralMatches(n int) string {
-	return "the locator matched " + itoa(n) + " elements; used the first visible one (pass nth to pick another)"
+	return "the locator matched " + strconv.Itoa(n) + " elements; used the first visible one (pass nth to pick another)"
 }

@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -32,7 +33,7 @@ func TestParseKeys(t *testing.T) {
 		}
 		var got []string
 		for _, c := range cs {
-			got = append(got, strings.Join([]string{c.key.Key, c.key.Code, itoa(c.key.KeyCode), itoa(c.bits)}, "/"))
+			got = append(got, strings.Join([]string{c.key.Key, c.key.Code, strconv.Itoa(c.key.KeyCode), strconv.Itoa(c.bits)}, "/"))
 		}
 		if strings.Join(got, " ") != tt.want {
 			t.Errorf("%q: %s, want %s", tt.in, strings.Join(got, " "), tt.want)
@@ -51,7 +52,7 @@ func TestChordEvents(t *testing.T) {
 	var seq []string
 	for _, e := range ev {
 		p := e["params"].(map[string]any)
-		seq = append(seq, p["type"].(string)+":"+p["key"].(string)+":"+itoa(p["modifiers"].(int)))
+		seq = append(seq, p["type"].(string)+":"+p["key"].(string)+":"+strconv.Itoa(p["modifiers"].(int)))
 		if _, hasText := p["text"]; hasText {
 			t.Errorf("a shortcut must not type text: %v", p)
 		}

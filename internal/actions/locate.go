@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -261,7 +262,7 @@ func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
 			continue // a frame we could not script (e.g. about:blank of an ad)
 		}
 		var lr locateResult
-		if err := jsonUnmarshal(fr.Value, &lr); err != nil {
+		if err := json.Unmarshal(fr.Value, &lr); err != nil {
 			continue
 		}
 		total += max(lr.Count, len(lr.Matches))

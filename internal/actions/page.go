@@ -130,8 +130,6 @@ func (r *run) pageTab() (TabInfo, error) {
 	return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "Chrome has no active tab in its current window; pass tabId (see status)")
 }
 
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
-
 // randomToken is a one-time token for the frame handshake.
 func randomToken() string {
 	var b [12]byte
