@@ -26,11 +26,8 @@ func click(r *run) (any, error) {
 	if count < 1 || count > 3 {
 		return nil, invalid("clickCount must be 1, 2 or 3")
 	}
-	mode, err := r.inputMode()
+	mode, err := r.inputMode(loc)
 	if err != nil {
-		return nil, err
-	}
-	if err := r.checkDialog(); err != nil {
 		return nil, err
 	}
 	t, err := r.pageTarget()
@@ -38,9 +35,6 @@ func click(r *run) (any, error) {
 		return nil, err
 	}
 	if mode == "dom" {
-		if loc.X != nil {
-			return nil, invalid("inputMode \"dom\" needs an element locator, not a point")
-		}
 		el, err := r.locate(t.TabID, loc, false)
 		if err != nil {
 			return nil, err
@@ -79,21 +73,22 @@ func (r *run) mouseClick(tabID int, x, y float64, button string, count int) erro
 	return r.cdpBatch(tabID, cmds...)
 }
 
-// checkDialog checks the dialog parameter.
-func (r *run) checkDialog() error {
+// inputMode checks the input parameters of click, type and press: the
+// mode, "cdp" (default) or "dom" (which needs an element, not a point),
+// and the answer to dialogs.
+func (r *run) inputMode(loc Locator) (string, error) {
 	switch r.in.Dialog {
 	case "", "accept", "dismiss":
-		return nil
+	default:
+		return "", invalid("dialog must be \"accept\" or \"dismiss\"")
 	}
-	return invalid("dialog must be \"accept\" or \"dismiss\"")
-}
-
-// inputMode is "cdp" (default) or "dom".
-func (r *run) inputMode() (string, error) {
 	switch r.in.InputMode {
 	case "", "cdp":
 		return "cdp", nil
 	case "dom":
+		if loc.X != nil {
+			return "", invalid("inputMode \"dom\" needs an element locator, not a point")
+		}
 		return "dom", nil
 	}
 	return "", invalid("inputMode must be \"cdp\" (default) or \"dom\"")

@@ -8,12 +8,14 @@ func press(r *run) (any, error) {
 	if _, err := parseKeys(r.in.Keys); err != nil {
 		return nil, err
 	}
-	if err := r.checkDialog(); err != nil {
-		return nil, err
-	}
 	loc, hasLoc, err := r.in.locator()
 	if err != nil {
 		return nil, err
+	}
+	if mode, err := r.inputMode(loc); err != nil {
+		return nil, err
+	} else if mode == "dom" {
+		return nil, invalid("press always sends real key events; inputMode \"dom\" does not apply (set a value with type and inputMode \"dom\" instead)")
 	}
 	t, err := r.pageTarget()
 	if err != nil {

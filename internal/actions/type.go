@@ -22,11 +22,8 @@ func typeText(r *run) (any, error) {
 	if r.in.Value == "" && !r.in.Clear {
 		return nil, invalid("type needs value (the text to type); to empty a field pass clear: true with an empty value")
 	}
-	mode, err := r.inputMode()
+	mode, err := r.inputMode(loc)
 	if err != nil {
-		return nil, err
-	}
-	if err := r.checkDialog(); err != nil {
 		return nil, err
 	}
 	t, err := r.pageTarget()
@@ -36,9 +33,6 @@ func typeText(r *run) (any, error) {
 	var el Element
 	var warnings []string
 	if mode == "dom" {
-		if loc.X != nil {
-			return nil, invalid("inputMode \"dom\" needs an element locator, not a point")
-		}
 		if el, err = r.locate(t.TabID, loc, false); err != nil {
 			return nil, err
 		}
