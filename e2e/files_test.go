@@ -160,3 +160,61 @@ func TestScreenshotOfAProtectedPageIsRefused(t *testing.T) {
 		t.Fatalf("click on chrome://: %s", r.Stdout)
 	}
 }
+
+// A "Choose a file" button in front of a hidden input: the bridge clicks
+// it, catches the file chooser it opens and sets the files on the input
+// behind it. A button that opens no chooser gets a clear error.
+func TestUploadThroughAFileChooserButton(t *testing.T) {
+	tab := openApp(t)
+	a := filepath.Join(t.TempDir(), "notes.txt")
+	os.WriteFile(a, []byte("twelve bytes"), 0o644)
+	r := uploadOne(t, tab, "text", "Choose a file", a, "notes.txt:12")
+	if el := r["element"].(map[string]any); el["tag"] != "button" {
+		t.Fatalf("element: %v", el)
+	}
+	waitText(t, tab, "#hidden-out", "notes.txt:12")
+
+	res := bridge.Call(t, map[string]any{"action": "upload", "tabId": tab, "selector": "#no-chooser", "paths": []string{a}})
+	if res.Err == nil || res.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(res.Err.Message, "opened no file chooser") {
+		t.Fatalf("a button without a chooser: %s", res.Stdout)
+	}
+	// Two files for a single-file input are refused before the page
+	// sees any.
+	res = bridge.Call(t, map[string]any{"action": "upload", "tabId": tab, "selector": "#choose", "paths": []string{a, a}})
+	if res.Err == nil || res.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(res.Err.Message, "takes one file") {
+		t.Fatalf("two files for one: %s", res.Stdout)
+	}
+	// Interception ended with the upload: the next upload works the same.
+	uploadOne(t, tab, "selector", "#choose", a, "notes.txt:12")
+}
+
+// uploadOne uploads path to the element the locator finds and checks
+// that the result reports it as want ("name:size").
+func uploadOne(t *testing.T, tab int, by, locator, path, want string) map[string]any {
+	t.Helper()
+	r := call(t, map[string]any{"action": "upload", "tabId": tab, by: locator, "paths": []string{path}})
+	files, _ := r["files"].([]any)
+	if len(files) != 1 {
+		t.Fatalf("upload result: %v", r)
+	}
+	f, _ := files[0].(map[string]any)
+	if got := fmt.Sprintf("%v:%v", f["name"], f["size"]); got != want {
+		t.Fatalf("uploaded %s, want %s", got, want)
+	}
+	return r
+}
+
+// The input sits in a cross-origin (out-of-process) frame, which the tab's
+// own debugger session does not see: the bridge reaches it through the
+// frame's child session.
+func TestUploadIntoCrossOriginFrame(t *testing.T) {
+	tab := openApp(t)
+	a := filepath.Join(t.TempDir(), "framed.txt")
+	os.WriteFile(a, []byte("abc"), 0o644)
+	r := uploadOne(t, tab, "selector", "#framed-file", a, "framed.txt:3")
+	el := r["element"].(map[string]any)
+	if num(t, el, "frameId") == 0 {
+		t.Fatalf("the input is in the top frame? %v", el)
+	}
+	waitTextIn(t, tab, num(t, el, "frameId"), "#framed-file-out", "framed.txt:3")
+}

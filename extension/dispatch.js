@@ -24,6 +24,7 @@ const verbs = {
   // The bridge's own verbs.
   "cdp.batch": cdp.batch,
   "dom.setFiles": cdp.setFiles,
+  "dom.chooseFiles": cdp.chooseFiles,
   "bridge.ping": async () => ({ pong: true }),
   "browser.state": state.snapshot,
   "tab.get": tabs.get,

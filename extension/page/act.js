@@ -182,12 +182,22 @@
     };
   };
 
+  // fileInput is the file input an upload target stands for: the element
+  // itself, or the input a <label> is for.
+  const fileInput = (e) => {
+    const isFile = (x) => x && x.localName === "input" && x.type === "file";
+    if (isFile(e)) return e;
+    if (e.localName === "label" && isFile(e.control)) return e.control;
+    return null;
+  };
+
   // markUpload tags a file input with a one-time token so the extension's
   // debugger can find it (dom.setFiles), and says whether it takes several
-  // files.
+  // files. Any other element is reported as {chooser: true}: the daemon
+  // then clicks it and catches the file chooser it opens (dom.chooseFiles).
   bb.markUpload = (a) => {
-    const e = el(a);
-    if (e.localName !== "input" || e.type !== "file") throw fail("invalid_argument", `upload needs an <input type=file>, not a <${e.localName}>`);
+    const e = fileInput(el(a));
+    if (!e) return { chooser: true };
     if (e.disabled) throw fail("invalid_argument", "the file input is disabled");
     e.setAttribute("data-bb-upload", a.token);
     return { multiple: e.multiple, accept: e.accept };
@@ -196,7 +206,8 @@
   // uploaded removes the token and reports the chosen files' names and
   // sizes (never their content).
   bb.uploaded = (a) => {
-    const e = el(a);
+    const e = fileInput(el(a));
+    if (!e) return { files: [] };
     e.removeAttribute("data-bb-upload");
     return { files: Array.from(e.files || []).map((f) => ({ name: f.name, size: f.size })) };
   };

@@ -60,6 +60,12 @@ func click(r *run) (any, error) {
 
 // mouseClick sends one whole click in one command to the extension.
 func (r *run) mouseClick(tabID int, x, y float64, button string, count int) error {
+	return r.cdpBatch(tabID, clickCmds(x, y, button, count)...)
+}
+
+// clickCmds are the CDP mouse events of a click at x, y (top-level
+// viewport coordinates): moved, then pressed and released count times.
+func clickCmds(x, y float64, button string, count int) []map[string]any {
 	cmds := []map[string]any{cdpCmd("Input.dispatchMouseEvent", map[string]any{"type": "mouseMoved", "x": x, "y": y})}
 	for i := 1; i <= count; i++ {
 		p := map[string]any{"x": x, "y": y, "button": button, "clickCount": i}
@@ -70,7 +76,7 @@ func (r *run) mouseClick(tabID int, x, y float64, button string, count int) erro
 		}
 		cmds = append(cmds, cdpCmd("Input.dispatchMouseEvent", pressed), cdpCmd("Input.dispatchMouseEvent", released))
 	}
-	return r.cdpBatch(tabID, cmds...)
+	return cmds
 }
 
 // inputMode checks the input parameters of click, type and press: the

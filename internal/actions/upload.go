@@ -22,31 +22,45 @@ func upload(r *run) (any, error) {
 	token := randomToken()
 	var input struct {
 		Multiple bool `json:"multiple"`
+		Chooser  bool `json:"chooser"`
 	}
 	if err := r.act(t.TabID, el, "markUpload", map[string]any{"token": token}, &input); err != nil {
 		return nil, err
+	}
+	if input.Chooser {
+		return r.uploadByChooser(t, paths)
 	}
 	if len(paths) > 1 && !input.Multiple {
 		r.act(t.TabID, el, "uploaded", nil, nil) // remove the mark
 		return nil, invalid("this file input takes one file; %d were given", len(paths))
 	}
 	setErr := r.call("dom.setFiles", map[string]any{"tabId": t.TabID, "token": token, "files": paths}, nil)
-	var got struct {
-		Files []struct {
-			Name string `json:"name"`
-			Size int64  `json:"size"`
-		} `json:"files"`
-	}
+	var got uploadedFiles
 	if err := r.act(t.TabID, el, "uploaded", nil, &got); err != nil && setErr == nil {
 		setErr = err
 	}
 	if setErr != nil {
 		return nil, setErr
 	}
-	if len(got.Files) != len(paths) {
-		return nil, protocol.Errorf(protocol.CodeElementNotFound, "the file input holds %d files after setting %d; the page may have replaced the input — locate it again and retry", len(got.Files), len(paths))
+	return r.uploaded(t, el, got, len(paths))
+}
+
+// uploadedFiles is what the page reports of a file input's files: names
+// and sizes, never content.
+type uploadedFiles struct {
+	Files []struct {
+		Name string `json:"name"`
+		Size int64  `json:"size"`
+	} `json:"files"`
+}
+
+// uploaded is the result of an upload of want files that the page
+// reports as got: an error when the input does not hold them all.
+func (r *run) uploaded(t TabInfo, el Element, got uploadedFiles, want int, warnings ...string) (any, error) {
+	if len(got.Files) != want {
+		return nil, protocol.Errorf(protocol.CodeElementNotFound, "the file input holds %d files after setting %d; the page may have replaced the input — locate it again and retry", len(got.Files), want)
 	}
-	res, err := r.finish(t, &el)
+	res, err := r.finish(t, &el, warnings...)
 	if err != nil {
 		return nil, err
 	}
@@ -54,4 +68,26 @@ func upload(r *run) (any, error) {
 		actResult
 		Files any `json:"files"`
 	}{res, got.Files}, nil
+}
+
+// uploadByChooser uploads through an element that is not a file input but
+// opens a file chooser when clicked (a "Choose file" button in front of a
+// hidden input): the extension clicks it with trusted input while Chrome
+// hands file choosers to the debugger instead of showing them, and sets
+// the files on the input behind the chooser.
+func (r *run) uploadByChooser(t TabInfo, paths []string) (any, error) {
+	loc, err := r.needLocator()
+	if err != nil {
+		return nil, err
+	}
+	el, warnings, err := r.elementAt(t, loc)
+	if err != nil {
+		return nil, err
+	}
+	var got uploadedFiles
+	if err := r.call("dom.chooseFiles", map[string]any{"tabId": t.TabID, "files": paths,
+		"commands": clickCmds(el.X, el.Y, "left", 1)}, &got); err != nil {
+		return nil, err
+	}
+	return r.uploaded(t, el, got, len(paths), warnings...)
 }
