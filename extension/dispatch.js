@@ -9,6 +9,7 @@ import * as cdp from "./handlers/cdp.js";
 import * as state from "./handlers/state.js";
 import * as page from "./handlers/page.js";
 import * as readiness from "./handlers/readiness.js";
+import { running } from "./inflight.js";
 
 const verbs = {
   // Hive-compatible verbs.
@@ -37,7 +38,17 @@ const verbs = {
   "page.run": page.run,
   "readiness.enable": readiness.enable,
   "readiness.disable": readiness.disable,
+  "command.cancel": cancel,
 };
+
+// cancel stops the command the daemon no longer waits for (its caller
+// cancelled it, or its deadline passed). Its reply, if any, goes nowhere.
+function cancel(msg) {
+  const c = running.get(msg.commandId);
+  if (c) c.controller.abort();
+  return { cancelled: !!c };
+}
+
 
 // dispatch runs one message and returns the reply to send.
 export async function dispatch(msg) {
@@ -50,7 +61,14 @@ export async function dispatch(msg) {
     if (!fn) {
       throw new BridgeError(Codes.unknownVerb, `unknown command type "${msg.type}": the extension and the browser-bridge binary are out of step; update both`);
     }
-    return { id, result: (await fn(msg)) ?? {} };
+    const controller = new AbortController();
+    const tracked = id != null && msg.type !== "command.cancel" && !running.has(id);
+    if (tracked) running.set(id, { controller, type: msg.type });
+    try {
+      return { id, result: (await fn(msg, { signal: controller.signal })) ?? {} };
+    } finally {
+      if (tracked) running.delete(id);
+    }
   } catch (err) {
     return { id, error: toWireError(err) };
   }

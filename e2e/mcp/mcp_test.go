@@ -195,6 +195,20 @@ func TestCancelLongWait(t *testing.T) {
 		t.Errorf("status after a cancel: %v", st)
 	}
 	t.Logf("status after the cancel took %s", time.Since(begin))
+	// The extension stopped waiting for the load too: nothing of the
+	// cancelled call runs there any more (the page still has not loaded).
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		st := mustCall(t, cs, map[string]any{"action": "status"})
+		running, ok := st["extensionRunning"]
+		if !ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the extension still runs %v after the call was cancelled", running)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // TestScreenshotOverMCP: a screenshot comes back as its file and as an

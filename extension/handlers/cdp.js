@@ -12,13 +12,13 @@
 // when no command to the tab is in flight, so a slow command (a large
 // screenshot, a page that takes long to answer) is never cut off.
 import { BridgeError, Codes } from "../protocol.js";
-import { intArg } from "./tabinfo.js";
+import { cancelled, intArg } from "./tabinfo.js";
 
 const IDLE_MS = 5000;
 
 const attached = new Map(); // tabId -> idle timer (null while commands are in flight)
 const inflight = new Map(); // tabId -> number of commands in flight
-const cancelled = new Set(); // tabs whose debugging the user cancelled
+const userCancelled = new Set(); // tabs whose debugging the user cancelled
 
 // Dialogs (alert, confirm, prompt, beforeunload) stop the page: the input
 // event that opened one does not finish until someone answers it. The
@@ -58,7 +58,7 @@ chrome.debugger.onDetach.addListener((source, reason) => {
   attached.delete(source.tabId);
   // The user pressed Cancel on the debugging bar: remember it so the
   // failing command says so instead of something cryptic.
-  if (reason === "canceled_by_user") cancelled.add(source.tabId);
+  if (reason === "canceled_by_user") userCancelled.add(source.tabId);
 });
 
 // Matched case-insensitively: the browser's dispatcher is not asked to
@@ -115,7 +115,7 @@ export async function ensureAttached(tabId) {
     touch(tabId);
     return;
   }
-  cancelled.delete(tabId);
+  userCancelled.delete(tabId);
   try {
     await chrome.debugger.attach({ tabId }, "1.3");
   } catch (err) {
@@ -157,7 +157,7 @@ function sendCommand(tabId, method, params) {
     try {
       return (await chrome.debugger.sendCommand({ tabId }, method, params || {})) ?? {};
     } catch (err) {
-      if (cancelled.has(tabId)) {
+      if (userCancelled.has(tabId)) {
         throw new BridgeError(Codes.blockedByPolicy, "the user cancelled the bridge's debugging session on this tab (the Cancel button of the debugging bar); run the command again to allow it");
       }
       throw err;
@@ -180,13 +180,14 @@ export async function send(msg) {
 // a dialog opens (or is open) it returns at once with the dialog and the
 // index of the command it interrupted: that command finishes by itself
 // once the dialog is answered; the daemon answers it and sends the rest.
-export async function batch(msg) {
+export async function batch(msg, ctx) {
   const tabId = intArg(msg, "tabId");
   const cmds = Array.isArray(msg.commands) ? msg.commands : [];
   for (const c of cmds) checkMethod(c && c.method);
   await ensureAttached(tabId);
   const results = [];
   for (let i = 0; i < cmds.length; i++) {
+    if (ctx?.signal?.aborted) throw cancelled();
     const c = cmds[i];
     const wait = untilDialog(tabId);
     const sent = sendCommand(tabId, c.method, c.params);
@@ -384,7 +385,7 @@ function aborted(ctx) {
   const signal = ctx && ctx.signal;
   let cb;
   const promise = new Promise((_, reject) => {
-    cb = () => reject(new BridgeError(Codes.timeout, "the command was cancelled by the caller"));
+    cb = () => reject(cancelled());
     if (signal) {
       if (signal.aborted) return cb();
       signal.addEventListener("abort", cb, { once: true });

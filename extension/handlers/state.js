@@ -1,6 +1,7 @@
 // browser.state: every normal window and its tabs, for status and for the
 // daemon's reconciliation of its owned-tab registry.
 import { info } from "./tabinfo.js";
+import { inFlight } from "../inflight.js";
 
 export async function snapshot() {
   const [wins, focused, incognitoAllowed] = await Promise.all([
@@ -11,6 +12,8 @@ export async function snapshot() {
   return {
     lastFocusedWindowId: focused ? focused.id : -1,
     incognitoAllowed,
+    // The other commands running in the extension (not this one).
+    running: inFlight().filter((v) => v !== "browser.state"),
     windows: wins.map((w) => ({
       windowId: w.id,
       incognito: w.incognito,

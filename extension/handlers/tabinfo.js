@@ -28,8 +28,9 @@ function loaded(t) {
 
 // waitLoad resolves with the tab's info once it has finished loading, or
 // with loaded: false when ms pass first. Meaning (is a timeout an error?)
-// is the daemon's business.
-export function waitLoad(tabId, ms) {
+// is the daemon's business. It stops when signal (the command's, see
+// dispatch.js) is aborted.
+export function waitLoad(tabId, ms, signal) {
   return new Promise((resolve, reject) => {
     let done = false;
     const cleanup = () => {
@@ -38,6 +39,12 @@ export function waitLoad(tabId, ms) {
       clearInterval(poll);
       chrome.tabs.onUpdated.removeListener(onUpdated);
       chrome.tabs.onRemoved.removeListener(onRemoved);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const onAbort = () => {
+      if (done) return;
+      cleanup();
+      reject(cancelled());
     };
     const finish = (ok) => {
       if (done) return;
@@ -54,6 +61,7 @@ export function waitLoad(tabId, ms) {
     };
     chrome.tabs.onUpdated.addListener(onUpdated);
     chrome.tabs.onRemoved.addListener(onRemoved);
+    signal?.addEventListener("abort", onAbort);
     const timer = setTimeout(() => finish(false), Math.max(0, ms || 0));
     // Events alone are not enough: the first file: load of a fresh browser
     // reaches "complete" without an onUpdated event we see (seen on
@@ -64,4 +72,10 @@ export function waitLoad(tabId, ms) {
     const poll = setInterval(check, 100);
     check();
   });
+}
+
+// cancelled is the error of a command stopped by command.cancel. Nobody
+// reads it (the daemon stopped waiting), but it ends the handler cleanly.
+export function cancelled() {
+  return new BridgeError(Codes.timeout, "the command was cancelled by the caller");
 }

@@ -4,7 +4,7 @@ import { info, intArg, waitLoad } from "./tabinfo.js";
 
 // create opens a tab (in the background unless active is true), optionally
 // in a window or tab group, and waits for its load when waitMs is given.
-export async function create(msg) {
+export async function create(msg, ctx) {
   // tabs.create({active: true}) also focuses the tab's window, taking the
   // user's focus; create it in the background, then make it the active
   // tab of its own window only.
@@ -19,7 +19,7 @@ export async function create(msg) {
   if (Number.isInteger(msg.groupId) && msg.groupId >= 0) {
     await chrome.tabs.group({ tabIds: [tab.id], groupId: msg.groupId });
   }
-  if (msg.waitMs > 0) return waitLoad(tab.id, msg.waitMs);
+  if (msg.waitMs > 0) return waitLoad(tab.id, msg.waitMs, ctx?.signal);
   return info(await chrome.tabs.get(tab.id));
 }
 
@@ -45,17 +45,17 @@ export async function get(msg) {
   return info(await chrome.tabs.get(intArg(msg, "tabId")));
 }
 
-export async function navigate(msg) {
+export async function navigate(msg, ctx) {
   const tabId = intArg(msg, "tabId");
   await chrome.tabs.update(tabId, { url: msg.url });
-  if (msg.waitMs > 0) return waitLoad(tabId, msg.waitMs);
+  if (msg.waitMs > 0) return waitLoad(tabId, msg.waitMs, ctx?.signal);
   return info(await chrome.tabs.get(tabId));
 }
 
 // waitForLoad waits up to waitMs for the tab to finish loading; the result
 // says loaded: false when it had not.
-export async function waitForLoad(msg) {
-  return waitLoad(intArg(msg, "tabId"), msg.waitMs);
+export async function waitForLoad(msg, ctx) {
+  return waitLoad(intArg(msg, "tabId"), msg.waitMs, ctx?.signal);
 }
 
 // frames lists the tab's frames (frameId, parentFrameId, url), for

@@ -4,7 +4,7 @@ import { info, intArg, waitLoad } from "./tabinfo.js";
 
 // create opens a normal window, unfocused unless asked, so the user keeps
 // working in their own window.
-export async function create(msg) {
+export async function create(msg, ctx) {
   const incognito = !!msg.incognito;
   if (incognito && !(await chrome.extension.isAllowedIncognitoAccess())) {
     throw notAllowed();
@@ -18,7 +18,7 @@ export async function create(msg) {
   // is invisible to the extension.
   if (!w || !w.tabs || !w.tabs.length) throw notAllowed();
   const tabId = w.tabs[0].id;
-  const t = msg.waitMs > 0 ? await waitLoad(tabId, msg.waitMs) : info(await chrome.tabs.get(tabId));
+  const t = msg.waitMs > 0 ? await waitLoad(tabId, msg.waitMs, ctx?.signal) : info(await chrome.tabs.get(tabId));
   return { ...t, windowId: w.id, incognito: w.incognito };
 }
 

@@ -32,6 +32,9 @@ type BrowserState struct {
 	LastFocusedWindowID int          `json:"lastFocusedWindowId"`
 	IncognitoAllowed    bool         `json:"incognitoAllowed"`
 	Windows             []WindowInfo `json:"windows"`
+	// Running lists the other commands in flight in the extension, by
+	// verb: a command the daemon gave up on is cancelled there too.
+	Running []string `json:"running"`
 }
 
 func (r *run) browserState() (*BrowserState, error) {

@@ -78,6 +78,9 @@ func status(r *run) (any, error) {
 		windows = append(windows, sw)
 	}
 	out["windows"] = windows
+	if len(s.Running) > 0 {
+		out["extensionRunning"] = s.Running
+	}
 	if t, ok := s.activeTab(); ok {
 		a := map[string]any{"tabId": t.TabID, "windowId": t.WindowID, "url": t.URL, "title": t.Title}
 		if t.Incognito && !reg.IsOwned(t.TabID) {

@@ -186,6 +186,12 @@ func (l *link) Call(ctx context.Context, verb string, params, out any) error {
 		}
 		return nil
 	case <-ctx.Done():
+		// Nobody waits for the reply any more: tell the extension to stop
+		// the command too (a load it waits for, a batch of input events),
+		// without waiting for its answer.
+		if cancel, err := json.Marshal(protocol.Command{ID: id + "-cancel", Type: "command.cancel", Params: map[string]string{"commandId": id}}); err == nil {
+			h.conn.Send(cancel)
+		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			if strings.HasPrefix(verb, "page.") {
 				// A page with an alert/confirm/prompt open runs no script
