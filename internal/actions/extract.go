@@ -160,18 +160,25 @@ func (r *run) tabInfo(tabID int) (TabInfo, error) {
 // carries tabId, url, title, totalChars and, when more follows, nextOffset.
 func shapeExtract(tab TabInfo, c *extract.Content, include map[string]bool, offset, maxChars int, warnings []string) extractResult {
 	res := extractResult{TabID: tab.TabID, URL: firstNonEmpty(c.URL, tab.URL), Title: firstNonEmpty(c.Title, tab.Title), Offset: offset}
-	if offset == 0 {
-		frames := append([]extract.FrameInfo{}, c.Frames...)
-		if len(frames) > maxFramesListed {
-			warnings = append(warnings, fmt.Sprintf("the page has %d frames; frames lists the first %d", len(frames), maxFramesListed))
-			frames = frames[:maxFramesListed]
-		}
-		res.Frames = &frames
-	}
 	res.Warnings = warnings
-	// What is not content still counts against the budget.
+	if offset == 0 {
+		res.Frames, res.Warnings = listFrames(res, c.Frames, maxChars/4)
+	}
+	var order []string
+	for _, p := range extract.Order {
+		if include[p] {
+			order = append(order, p)
+		}
+	}
+	more := func(next, total int) string {
+		return fmt.Sprintf("characters %d to %d of %d (parts in order: %s); for the rest, call extract with tabId %d and offset %d",
+			offset, next, total, strings.Join(order, ", "), tab.TabID, next)
+	}
+	// What is not content still counts against the budget, the note on
+	// how to go on included (at its longest).
 	meta, _ := json.Marshal(res)
-	budget := max(maxChars-len(meta)-200, maxChars/2)
+	const big = 1 << 30
+	budget := max(maxChars-len(meta)-len(more(big, big))-100, maxChars/4)
 	ch := c.Slice(include, offset, budget)
 	res.Markdown, res.Reader, res.Text = ch.Markdown, ch.Reader, ch.Text
 	if ch.Links != nil {
@@ -184,19 +191,42 @@ func shapeExtract(tab TabInfo, c *extract.Content, include map[string]bool, offs
 	if ch.Next > 0 {
 		next := ch.Next
 		res.NextOffset = &next
-		var order []string
-		for _, p := range extract.Order {
-			if include[p] {
-				order = append(order, p)
-			}
-		}
-		res.Warnings = append(res.Warnings, fmt.Sprintf("this is characters %d to %d of %d (parts in this order: %s); call extract with tabId %d and offset %d for the rest, or pick parts with include",
-			offset, next, ch.Total, strings.Join(order, ", "), tab.TabID, next))
+		res.Warnings = append(res.Warnings, more(next, ch.Total))
 	}
 	if offset > ch.Total {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("offset %d is past the end (totalChars %d): nothing more to read", offset, ch.Total))
 	}
 	return res
+}
+
+// maxFrameURL bounds a frame's URL in frames[] (ad frames carry URLs of
+// several kilobytes); the frame's content is what matters.
+const maxFrameURL = 200
+
+// listFrames is frames[] for the first window of res: at most
+// maxFramesListed frames with their URLs shortened, and fewer when the
+// result's metadata would otherwise take more than room characters, so
+// that the whole result keeps to its budget. It returns res's warnings
+// with a note when frames were left out of the list.
+func listFrames(res extractResult, all []extract.FrameInfo, room int) (*[]extract.FrameInfo, []string) {
+	frames := make([]extract.FrameInfo, 0, min(len(all), maxFramesListed))
+	for _, f := range all[:min(len(all), maxFramesListed)] {
+		if u := []rune(f.URL); len(u) > maxFrameURL {
+			f.URL = string(u[:maxFrameURL]) + "…"
+		}
+		frames = append(frames, f)
+	}
+	warnings := res.Warnings
+	for n := len(frames); ; n /= 2 {
+		res.Frames = &[]extract.FrameInfo{}
+		*res.Frames = frames[:n]
+		if n < len(all) {
+			res.Warnings = append(warnings[:len(warnings):len(warnings)], fmt.Sprintf("the page has %d frames; frames lists the first %d", len(all), n))
+		}
+		if meta, _ := json.Marshal(res); len(meta) <= room || n == 0 {
+			return res.Frames, res.Warnings
+		}
+	}
 }
 
 func partsKey(include map[string]bool) string {

@@ -89,6 +89,33 @@ func TestShapeExtractWindows(t *testing.T) {
 	}
 }
 
+// A page full of ad frames with long URLs: frames[] shrinks so that the
+// whole first window, metadata included, keeps to the budget, and says so.
+func TestShapeExtractFramesKeepToTheBudget(t *testing.T) {
+	c := bigContent()
+	c.Frames = nil
+	for i := range 60 {
+		c.Frames = append(c.Frames, extract.FrameInfo{FrameID: i + 1, URL: "https://ads.example/" + strings.Repeat("x", 3000),
+			CrossOrigin: true, Reason: "the frame is hidden on the page"})
+	}
+	include, _ := extract.CheckInclude(nil)
+	for _, maxChars := range []int{MinMaxChars, 2000, 5000, DefaultMaxChars} {
+		res := shapeExtract(TabInfo{TabID: 7}, c, include, 0, maxChars, nil)
+		b, _ := json.Marshal(res)
+		if len(b) > maxChars*11/10 {
+			t.Errorf("maxChars %d: the first window is %d characters of JSON", maxChars, len(b))
+		}
+		if len(*res.Frames) == 60 || !strings.Contains(strings.Join(res.Warnings, " "), "the page has 60 frames; frames lists the first") {
+			t.Errorf("maxChars %d: %d frames listed, warnings %v", maxChars, len(*res.Frames), res.Warnings)
+		}
+		for _, f := range *res.Frames {
+			if len([]rune(f.URL)) > maxFrameURL+1 {
+				t.Fatalf("frame URL of %d characters", len(f.URL))
+			}
+		}
+	}
+}
+
 func TestShapeExtractSmallPageInOneWindow(t *testing.T) {
 	c := &extract.Content{URL: "https://example.com/", Title: "T", Markdown: "# T\n\nHello", Text: "T\n\nHello"}
 	include, _ := extract.CheckInclude([]string{"markdown", "links"})
