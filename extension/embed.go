@@ -4,6 +4,7 @@ package extension
 
 import (
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -22,10 +23,8 @@ func FS() fs.FS { return files }
 func WriteTo(dir string) error {
 	// Only ever clear a folder that holds an extension (or nothing): dir
 	// may come from a flag, and a typo must not wipe someone's files.
-	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
-		if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
-			return fmt.Errorf("%s is not empty and holds no extension; choose an empty folder", dir)
-		}
+	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 && !IsExtensionDir(dir) {
+		return fmt.Errorf("%s is not empty and does not hold the Browser Bridge extension; choose an empty folder", dir)
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("clearing %s: %w", dir, err)
@@ -44,4 +43,25 @@ func WriteTo(dir string) error {
 		}
 		return os.WriteFile(dst, b, 0o644)
 	})
+}
+
+// IsExtensionDir reports whether dir holds a copy of this extension (any
+// version): its manifest carries the same key, so the same extension ID.
+func IsExtensionDir(dir string) bool {
+	key := func(data []byte) string {
+		var m struct {
+			Key string `json:"key"`
+		}
+		if json.Unmarshal(data, &m) != nil {
+			return ""
+		}
+		return m.Key
+	}
+	theirs, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return false
+	}
+	ours, _ := files.ReadFile("manifest.json")
+	k := key(theirs)
+	return k != "" && k == key(ours)
 }

@@ -72,7 +72,14 @@ func TestWriteTo(t *testing.T) {
 	if err := WriteTo(dir); err == nil {
 		t.Fatal("cleared a folder that holds no extension")
 	}
-	os.WriteFile(filepath.Join(dir, "manifest.json"), nil, 0o644)
+	// Another extension's folder is not ours to clear either.
+	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"name":"Other","key":"MIIBother"}`), 0o644)
+	if err := WriteTo(dir); err == nil || IsExtensionDir(dir) {
+		t.Fatal("cleared another extension's folder")
+	}
+	// An earlier copy of ours is replaced.
+	ours, _ := fs.ReadFile(FS(), "manifest.json")
+	os.WriteFile(filepath.Join(dir, "manifest.json"), ours, 0o644)
 	if err := WriteTo(dir); err != nil {
 		t.Fatal(err)
 	}

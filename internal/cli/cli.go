@@ -43,6 +43,8 @@ var commands = map[string]command{
 	"version":         {runVersion, "print the version"},
 	"clean":           {runClean, "remove the screenshot files the bridge has written"},
 	"write-extension": {runWriteExtension, "write the extension to a folder for Load unpacked (default: the state folder)"},
+	"install":         {runInstall, "write the extension and register the native host with every Chromium browser found; prints the next step"},
+	"uninstall":       {runUninstall, "stop the daemon and remove what install wrote (the manifests, the extension folder, the secret)"},
 }
 
 func init() {

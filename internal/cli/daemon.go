@@ -66,6 +66,6 @@ func diagnostics(layout paths.Layout) map[string]any {
 		"nativeHostName":      protocol.NativeHostName,
 		"hostManifests":       manifests,
 		"enabled":             os.Getenv(protocol.EnvDisable) != "1",
-		"hint":                "load the extension in Chrome (or run `browser-bridge launch`) and keep Chrome open; the extension connects through the native host registered in the manifests above",
+		"hint":                "run `browser-bridge install`, load the extension it writes in Chrome (or run `browser-bridge launch`) and keep Chrome open; the extension connects through the native host registered in the manifests above",
 	}
 }

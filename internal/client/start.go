@@ -81,3 +81,25 @@ func answers(ctx context.Context, layout paths.Layout) bool {
 	c.Close()
 	return true
 }
+
+// StopDaemon asks the daemon of layout to exit and waits (up to 5 s) until
+// it no longer answers. It reports whether a daemon was running.
+func StopDaemon(ctx context.Context, layout paths.Layout) (bool, error) {
+	s, err := secret.Load(layout.Secret())
+	if err != nil {
+		return false, nil // no secret, no daemon that would let us in
+	}
+	c, _, err := ipc.Dial(ctx, layout.Socket, protocol.Auth{Role: protocol.RoleClient, Secret: s, Session: "stop"})
+	if err != nil {
+		return false, nil
+	}
+	c.SendJSON(protocol.Call{ID: "shutdown", Type: protocol.TypeShutdown})
+	c.Close()
+	for range 100 {
+		if !answers(ctx, layout) {
+			return true, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return true, fmt.Errorf("the daemon at %s did not exit when asked; stop it by hand (its pid is in the daemon log)", layout.Socket)
+}

@@ -252,9 +252,9 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 		}
 		switch call.Type {
 		case protocol.TypeShutdown:
-			// A client of another version found this daemon: it exits and
-			// the client starts its own (hosts redial it).
-			d.log.Info("shutting down at a client's request (version change)")
+			// A client of another version found this daemon (it starts its
+			// own, which hosts redial), or uninstall stops it.
+			d.log.Info("shutting down at a client's request")
 			d.stop()
 			return
 		case protocol.TypeCancel:

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/extension"
+	"github.com/browser-bridge/browser-bridge/internal/install"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
@@ -174,7 +175,7 @@ func (b *Browser) prepare(o Options) error {
 	}
 	// With a custom --user-data-dir Chromium reads host manifests from
 	// <user-data-dir>/NativeMessagingHosts only.
-	if err := WriteHostManifest(filepath.Join(b.Profile, "NativeMessagingHosts"), o.HostExe, o.Origins); err != nil {
+	if err := install.WriteManifest(filepath.Join(b.Profile, "NativeMessagingHosts"), o.HostExe, o.Origins); err != nil {
 		return err
 	}
 	prefs := filepath.Join(b.Profile, "Default", "Preferences")
@@ -191,25 +192,6 @@ func (b *Browser) prepare(o Options) error {
 		}
 	}
 	return nil
-}
-
-// WriteHostManifest registers exe as the native messaging host in dir.
-func WriteHostManifest(dir, exe string, origins []string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	m := map[string]any{
-		"name":            protocol.NativeHostName,
-		"description":     "Browser Bridge native messaging host",
-		"path":            exe,
-		"type":            "stdio",
-		"allowed_origins": origins,
-	}
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, protocol.NativeHostName+".json"), data, 0o644)
 }
 
 // Done is closed when the browser has exited.

@@ -3,6 +3,7 @@ package paths
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Browser is a Chromium-based browser that can host the extension.
@@ -23,7 +24,15 @@ func Browsers() []Browser {
 	}
 	var out []Browser
 	for _, b := range browserDirs() {
-		out = append(out, Browser{Name: b[0], ManifestDir: filepath.Join(home, b[1], "NativeMessagingHosts")})
+		dir := filepath.Join(home, b[1])
+		// On Linux the browsers keep their folders under $XDG_CONFIG_HOME
+		// when it is set (an absolute path, as the spec requires).
+		if rest, ok := strings.CutPrefix(b[1], ".config/"); ok {
+			if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+				dir = filepath.Join(x, rest)
+			}
+		}
+		out = append(out, Browser{Name: b[0], ManifestDir: filepath.Join(dir, "NativeMessagingHosts")})
 	}
 	return out
 }

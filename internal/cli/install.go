@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/browser-bridge/browser-bridge/internal/client"
+	"github.com/browser-bridge/browser-bridge/internal/install"
+	"github.com/browser-bridge/browser-bridge/internal/nmhost"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/secret"
+)
+
+// installFlags are the flags install and uninstall share.
+type installFlags struct {
+	extensionDir string
+	manifestDirs []string
+}
+
+func (f *installFlags) register(fs *flag.FlagSet, layout paths.Layout) {
+	fs.StringVar(&f.extensionDir, "extension-dir", layout.Extension(), "the folder for the unpacked extension")
+	fs.Func("manifest-dir", "also use this NativeMessagingHosts folder (a browser run with its own --user-data-dir reads <dir>/NativeMessagingHosts); repeatable", func(s string) error {
+		abs, err := filepath.Abs(s)
+		f.manifestDirs = append(f.manifestDirs, abs)
+		return err
+	})
+}
+
+// hostBinary is this binary's resolved absolute path: what browsers start
+// as the native host.
+func hostBinary() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	return exe, nil
+}
+
+// runInstall writes the extension, registers the native host with every
+// Chromium browser found, creates the per-install secret and prints the
+// next step (loading the extension is for the user to do: Chrome does not
+// let a program add an unpacked extension).
+func runInstall(ctx context.Context, args []string) error {
+	layout, err := paths.Default()
+	if err != nil {
+		return err
+	}
+	fs := flag.NewFlagSet("install", flag.ContinueOnError)
+	fs.SetOutput(Stderr)
+	var f installFlags
+	f.register(fs, layout)
+	origins := fs.String("origins", os.Getenv(nmhost.EnvOrigins), "extra extension IDs or origins the host accepts, comma separated (a published or self-packed build)")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return &ExitError{Code: 2}
+	}
+	exe, err := hostBinary()
+	if err != nil {
+		return err
+	}
+	home, _ := os.UserHomeDir()
+	var extra []string
+	for _, o := range strings.Split(*origins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			extra = append(extra, o)
+		}
+	}
+	res, err := install.Install(install.Options{Exe: exe, ExtensionDir: f.extensionDir, ExtraOrigins: extra,
+		Browsers: paths.Browsers(), ManifestDirs: f.manifestDirs, Sandboxed: install.Sandboxed(home)})
+	if err != nil {
+		code := protocol.CodeInvalidArgument
+		if errors.Is(err, install.ErrNoBrowser) {
+			code = protocol.CodeExtensionNotConnected
+		}
+		return printError(protocol.Errorf(code, "%v", err), 1)
+	}
+	if err := paths.EnsurePrivateDir(layout.State); err != nil {
+		return err
+	}
+	if _, err := secret.Ensure(layout.Secret()); err != nil {
+		return err
+	}
+	return printJSON(struct {
+		*install.Result
+		Secret string `json:"secret"`
+		Next   string `json:"next"`
+	}{res, layout.Secret(),
+		"open chrome://extensions in your browser, turn on Developer mode, choose Load unpacked and pick " + res.ExtensionFolder +
+			"; keep the browser open, then run `browser-bridge status`"})
+}
+
+// runUninstall undoes install: it stops the daemon and removes the host
+// manifests, the extension folder, the origins file and the secret. The
+// extension itself stays loaded in the browser until the user removes it.
+func runUninstall(ctx context.Context, args []string) error {
+	layout, err := paths.Default()
+	if err != nil {
+		return err
+	}
+	fs := flag.NewFlagSet("uninstall", flag.ContinueOnError)
+	fs.SetOutput(Stderr)
+	var f installFlags
+	f.register(fs, layout)
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return &ExitError{Code: 2}
+	}
+	exe, err := hostBinary()
+	if err != nil {
+		return err
+	}
+	stopped, err := client.StopDaemon(ctx, layout)
+	if err != nil {
+		return printError(protocol.Errorf(protocol.CodeInternal, "%v", err), 1)
+	}
+	removed, err := install.Uninstall(exe, f.extensionDir, paths.Browsers(), f.manifestDirs)
+	if err != nil {
+		return printError(protocol.Errorf(protocol.CodeInternal, "%v", err), 1)
+	}
+	secretPath := ""
+	if err := os.Remove(layout.Secret()); err == nil {
+		secretPath = layout.Secret()
+	}
+	return printJSON(struct {
+		*install.Removed
+		DaemonStopped bool   `json:"daemonStopped"`
+		Secret        string `json:"secret,omitempty"`
+		Next          string `json:"next"`
+	}{removed, stopped, secretPath,
+		"remove the extension from your browser: chrome://extensions, Browser Bridge, Remove"})
+}
