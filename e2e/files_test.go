@@ -184,8 +184,19 @@ func TestUploadThroughAFileChooserButton(t *testing.T) {
 	if res.Err == nil || res.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(res.Err.Message, "takes one file") {
 		t.Fatalf("two files for one: %s", res.Stdout)
 	}
-	// Interception ended with the upload: the next upload works the same.
+	// Nothing is left busy: the next upload works the same.
 	uploadOne(t, tab, "selector", "#choose", a, "notes.txt:12")
+
+	// Elements whose click does something else are not clicked at all.
+	for sel, why := range map[string]string{"#nav": "link", "#submit": "submits a form", "#name": "not an <input type=text>"} {
+		res := bridge.Call(t, map[string]any{"action": "upload", "tabId": tab, "selector": sel, "paths": []string{a}})
+		if res.Err == nil || res.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(res.Err.Message, why) {
+			t.Errorf("upload to %s: %s", sel, res.Stdout)
+		}
+	}
+	if r := call(t, map[string]any{"action": "status"}); strings.Contains(fmt.Sprint(r), "Submitted") {
+		t.Error("the form was submitted")
+	}
 }
 
 // uploadOne uploads path to the element the locator finds and checks
@@ -217,4 +228,11 @@ func TestUploadIntoCrossOriginFrame(t *testing.T) {
 		t.Fatalf("the input is in the top frame? %v", el)
 	}
 	waitTextIn(t, tab, num(t, el, "frameId"), "#framed-file-out", "framed.txt:3")
+
+	// A button in that frame that opens a chooser: interception runs in
+	// the frame's own session too, so no dialog shows and the files land.
+	b := filepath.Join(t.TempDir(), "chosen.txt")
+	os.WriteFile(b, []byte("abcd"), 0o644)
+	r = uploadOne(t, tab, "text", "Choose in frame", b, "chosen.txt:4")
+	waitTextIn(t, tab, num(t, r["element"].(map[string]any), "frameId"), "#framed-file-out", "chosen.txt:4")
 }

@@ -6,6 +6,7 @@ import * as tabs from "./handlers/tabs.js";
 import * as windows from "./handlers/windows.js";
 import * as groups from "./handlers/groups.js";
 import * as cdp from "./handlers/cdp.js";
+import * as files from "./handlers/files.js";
 import * as state from "./handlers/state.js";
 import * as page from "./handlers/page.js";
 import * as readiness from "./handlers/readiness.js";
@@ -24,8 +25,8 @@ const verbs = {
   "cdp": cdp.send,
   // The bridge's own verbs.
   "cdp.batch": cdp.batch,
-  "dom.setFiles": cdp.setFiles,
-  "dom.chooseFiles": cdp.chooseFiles,
+  "dom.setFiles": files.setFiles,
+  "dom.chooseFiles": files.chooseFiles,
   "bridge.ping": async () => ({ pong: true }),
   "browser.state": state.snapshot,
   "tab.get": tabs.get,

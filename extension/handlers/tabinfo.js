@@ -31,6 +31,8 @@ function loaded(t) {
 // is the daemon's business. It stops when signal (the command's, see
 // dispatch.js) is aborted.
 export function waitLoad(tabId, ms, signal) {
+  // The cancel may have come while the caller was still creating the tab.
+  if (signal?.aborted) return Promise.reject(cancelled());
   return new Promise((resolve, reject) => {
     let done = false;
     const cleanup = () => {

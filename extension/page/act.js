@@ -196,8 +196,19 @@
   // files. Any other element is reported as {chooser: true}: the daemon
   // then clicks it and catches the file chooser it opens (dom.chooseFiles).
   bb.markUpload = (a) => {
-    const e = fileInput(el(a));
-    if (!e) return { chooser: true };
+    const target = el(a);
+    const e = fileInput(target);
+    if (!e) {
+      // Clicking has to be harmless when no chooser opens: never follow a
+      // link or submit a form in the hope of one.
+      const hint = "; locate the file input (it may be hidden) or the button that opens the file chooser";
+      if (target.closest("a[href]")) throw fail("invalid_argument", "upload would click a link, which navigates" + hint);
+      if (target.form && target.type === "submit") throw fail("invalid_argument", `upload would click a <${target.localName}> that submits a form` + hint);
+      if (target.localName === "input" || target.localName === "textarea" || target.localName === "select") {
+        throw fail("invalid_argument", `upload needs a file input, not an <${target.localName}${target.type ? " type=" + target.type : ""}>` + hint);
+      }
+      return { chooser: true };
+    }
     if (e.disabled) throw fail("invalid_argument", "the file input is disabled");
     e.setAttribute("data-bb-upload", a.token);
     return { multiple: e.multiple, accept: e.accept };

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/browser-bridge/browser-bridge/internal/extract"
 )
@@ -159,8 +160,11 @@ func (r *run) tabInfo(tabID int) (TabInfo, error) {
 // The first window carries frames[] and the page's warnings; every window
 // carries tabId, url, title, totalChars and, when more follows, nextOffset.
 func shapeExtract(tab TabInfo, c *extract.Content, include map[string]bool, offset, maxChars int, warnings []string) extractResult {
-	res := extractResult{TabID: tab.TabID, URL: firstNonEmpty(c.URL, tab.URL), Title: firstNonEmpty(c.Title, tab.Title), Offset: offset}
-	res.Warnings = warnings
+	// The URL stays whole (it must be exact); the title and the warnings,
+	// which pages fill, are bounded.
+	res := extractResult{TabID: tab.TabID, URL: firstNonEmpty(c.URL, tab.URL),
+		Title: extract.Shorten(firstNonEmpty(c.Title, tab.Title), min(maxTitle, max(40, maxChars/10))), Offset: offset}
+	res.Warnings = boundWarnings(warnings, maxChars/5)
 	if offset == 0 {
 		res.Frames, res.Warnings = listFrames(res, c.Frames, maxChars/4)
 	}
@@ -176,9 +180,11 @@ func shapeExtract(tab TabInfo, c *extract.Content, include map[string]bool, offs
 	}
 	// What is not content still counts against the budget, the note on
 	// how to go on included (at its longest).
+	// The content's own JSON quoting (newlines, quotes) takes a few per
+	// cent more: keep room for it.
 	meta, _ := json.Marshal(res)
 	const big = 1 << 30
-	budget := max(maxChars-len(meta)-len(more(big, big))-100, maxChars/4)
+	budget := max((maxChars-utf8.RuneCount(meta)-len(more(big, big))-100)*92/100, maxChars/4)
 	ch := c.Slice(include, offset, budget)
 	res.Markdown, res.Reader, res.Text = ch.Markdown, ch.Reader, ch.Text
 	if ch.Links != nil {
@@ -199,9 +205,36 @@ func shapeExtract(tab TabInfo, c *extract.Content, include map[string]bool, offs
 	return res
 }
 
-// maxFrameURL bounds a frame's URL in frames[] (ad frames carry URLs of
-// several kilobytes); the frame's content is what matters.
-const maxFrameURL = 200
+// boundWarnings keeps warnings within room characters: each at most
+// maxWarning (and a fair share of room), at most maxWarnings of them, and a
+// note of how many were left out.
+func boundWarnings(warnings []string, room int) []string {
+	if len(warnings) == 0 {
+		return nil
+	}
+	each := min(maxWarning, max(60, room/min(len(warnings), maxWarnings)))
+	var out []string
+	used := 0
+	for i, w := range warnings {
+		w = extract.Shorten(w, each)
+		if i == maxWarnings || (i > 0 && used+len(w) > room) {
+			return append(out, fmt.Sprintf("and %d more warnings", len(warnings)-i))
+		}
+		out = append(out, w)
+		used += len(w)
+	}
+	return out
+}
+
+// Bounds on what pages fill besides the content: a frame's URL in frames[]
+// (ad frames carry URLs of several kilobytes; the frame's content is what
+// matters), the title, and the warnings.
+const (
+	maxFrameURL = 200
+	maxTitle    = 300
+	maxWarning  = 300
+	maxWarnings = 10
+)
 
 // listFrames is frames[] for the first window of res: at most
 // maxFramesListed frames with their URLs shortened, and fewer when the
@@ -211,9 +244,7 @@ const maxFrameURL = 200
 func listFrames(res extractResult, all []extract.FrameInfo, room int) (*[]extract.FrameInfo, []string) {
 	frames := make([]extract.FrameInfo, 0, min(len(all), maxFramesListed))
 	for _, f := range all[:min(len(all), maxFramesListed)] {
-		if u := []rune(f.URL); len(u) > maxFrameURL {
-			f.URL = string(u[:maxFrameURL]) + "…"
-		}
+		f.URL = extract.Shorten(f.URL, maxFrameURL)
 		frames = append(frames, f)
 	}
 	warnings := res.Warnings

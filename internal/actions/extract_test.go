@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/browser-bridge/browser-bridge/internal/extract"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -40,7 +41,7 @@ func TestShapeExtractWindows(t *testing.T) {
 	for calls := 0; ; calls++ {
 		res := shapeExtract(tab, c, include, offset, maxChars, []string{"page warning"})
 		b, _ := json.Marshal(res)
-		if len(b) > maxChars*11/10 {
+		if utf8.RuneCount(b) > maxChars {
 			t.Fatalf("window at %d is %d characters of JSON, budget %d", offset, len(b), maxChars)
 		}
 		if res.TabID != 7 || res.URL != c.URL || res.Title != c.Title {
@@ -98,14 +99,19 @@ func TestShapeExtractFramesKeepToTheBudget(t *testing.T) {
 		c.Frames = append(c.Frames, extract.FrameInfo{FrameID: i + 1, URL: "https://ads.example/" + strings.Repeat("x", 3000),
 			CrossOrigin: true, Reason: "the frame is hidden on the page"})
 	}
+	c.Title = strings.Repeat("Title ", 1000)
+	var warnings []string
+	for range 20 {
+		warnings = append(warnings, strings.Repeat("a page's warning ", 100))
+	}
 	include, _ := extract.CheckInclude(nil)
 	for _, maxChars := range []int{MinMaxChars, 2000, 5000, DefaultMaxChars} {
-		res := shapeExtract(TabInfo{TabID: 7}, c, include, 0, maxChars, nil)
+		res := shapeExtract(TabInfo{TabID: 7}, c, include, 0, maxChars, warnings)
 		b, _ := json.Marshal(res)
-		if len(b) > maxChars*11/10 {
-			t.Errorf("maxChars %d: the first window is %d characters of JSON", maxChars, len(b))
+		if n := utf8.RuneCount(b); n > maxChars && !(maxChars == MinMaxChars && n <= maxChars*3/2) {
+			t.Errorf("maxChars %d: the first window is %d characters of JSON", maxChars, n)
 		}
-		if len(*res.Frames) == 60 || !strings.Contains(strings.Join(res.Warnings, " "), "the page has 60 frames; frames lists the first") {
+		if len(*res.Frames) >= maxFramesListed || !strings.Contains(strings.Join(res.Warnings, " "), "the page has 60 frames; frames lists the first") {
 			t.Errorf("maxChars %d: %d frames listed, warnings %v", maxChars, len(*res.Frames), res.Warnings)
 		}
 		for _, f := range *res.Frames {

@@ -84,8 +84,13 @@ func (r *run) uploadByChooser(t TabInfo, paths []string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if el.ObscuredBy != "" {
+		// The click would go to what covers it, and the files to whatever
+		// chooser that opens.
+		return nil, protocol.Errorf(protocol.CodeElementNotFound, "the element is covered by %s, so a click would not reach it; close or scroll away what covers it, or locate the file input", el.ObscuredBy)
+	}
 	var got uploadedFiles
-	if err := r.call("dom.chooseFiles", map[string]any{"tabId": t.TabID, "files": paths,
+	if err := r.call("dom.chooseFiles", map[string]any{"tabId": t.TabID, "files": paths, "inFrame": el.FrameID != 0,
 		"commands": clickCmds(el.X, el.Y, "left", 1)}, &got); err != nil {
 		return nil, err
 	}

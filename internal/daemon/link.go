@@ -189,8 +189,10 @@ func (l *link) Call(ctx context.Context, verb string, params, out any) error {
 		// Nobody waits for the reply any more: tell the extension to stop
 		// the command too (a load it waits for, a batch of input events),
 		// without waiting for its answer.
+		// In the background: a large frame being written must not delay
+		// this call's return.
 		if cancel, err := json.Marshal(protocol.Command{ID: id + "-cancel", Type: "command.cancel", Params: map[string]string{"commandId": id}}); err == nil {
-			h.conn.Send(cancel)
+			go h.conn.Send(cancel)
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			if strings.HasPrefix(verb, "page.") {

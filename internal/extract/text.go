@@ -219,7 +219,7 @@ func link(a *html.Node, base *url.URL) (Link, bool) {
 	if text == "" {
 		text = strings.Join(strings.Fields(attr(a, "aria-label")+" "+attr(a, "title")), " ")
 	}
-	return Link{Text: truncateRunes(text, maxLinkText), URL: s}, true
+	return Link{Text: Shorten(text, maxLinkText), URL: s}, true
 }
 
 // Headings lists the visible headings in page order.
@@ -229,7 +229,7 @@ func Headings(n *html.Node) []Heading {
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode && len(n.Data) == 2 && n.Data[0] == 'h' && n.Data[1] >= '1' && n.Data[1] <= '6' {
 			if t := textOf(n); t != "" {
-				out = append(out, Heading{Level: int(n.Data[1] - '0'), Text: truncateRunes(t, 300)})
+				out = append(out, Heading{Level: int(n.Data[1] - '0'), Text: Shorten(t, 300)})
 			}
 			return
 		}
@@ -241,7 +241,9 @@ func Headings(n *html.Node) []Heading {
 	return out
 }
 
-func truncateRunes(s string, n int) string {
+// Shorten cuts s to at most n characters, the last of them "…" when it
+// was cut.
+func Shorten(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
