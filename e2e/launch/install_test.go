@@ -20,7 +20,8 @@ import (
 // extension; a Chromium started on that profile the way a user starts it
 // (no launcher, so nothing but install's files), with the extension loaded
 // from install's folder, connects. uninstall stops the daemon and removes
-// what install wrote, leaving another program's files alone.
+// what install wrote, leaving another program's files alone. doctor checks
+// the chain in between.
 func TestInstallConnectsTheUsersOwnBrowser(t *testing.T) {
 	e, err := browsertest.NewEnv()
 	if err != nil {
@@ -89,6 +90,30 @@ func TestInstallConnectsTheUsersOwnBrowser(t *testing.T) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+
+	// doctor sees every link working, the user's own Chromium included.
+	d := e.Run(t, "doctor", "--json")
+	if d.Exit != 0 || d.JSON["ok"] != true {
+		t.Fatalf("doctor: exit %d %s %s", d.Exit, d.Stdout, d.Stderr)
+	}
+	checks := map[string]map[string]any{}
+	for _, c := range d.JSON["checks"].([]any) {
+		m := c.(map[string]any)
+		checks[m["check"].(string)] = m
+	}
+	for _, name := range []string{"secret", "state folder", "daemon", "extension", "file access", "host manifest: Chromium"} {
+		if c := checks[name]; c == nil || c["ok"] != true || c["warning"] == true {
+			t.Errorf("doctor check %q: %v", name, c)
+		}
+	}
+	// A secret others can read is a broken link, with the fix.
+	secretFile := paths.ForHome(e.Home).Secret()
+	os.Chmod(secretFile, 0o644)
+	d = e.Run(t, "doctor")
+	if d.Exit != 1 || !strings.Contains(string(d.Stdout), "FAIL secret") || !strings.Contains(string(d.Stdout), "chmod 600 "+secretFile) {
+		t.Errorf("doctor with a 0644 secret: exit %d\n%s", d.Exit, d.Stdout)
+	}
+	os.Chmod(secretFile, 0o600)
 
 	foreign := filepath.Join(filepath.Dir(manifest), "com.example.other.json")
 	os.WriteFile(foreign, []byte(`{"name":"com.example.other"}`), 0o644)

@@ -4,14 +4,17 @@ import { info } from "./tabinfo.js";
 import { inFlight } from "../inflight.js";
 
 export async function snapshot() {
-  const [wins, focused, incognitoAllowed] = await Promise.all([
+  const [wins, focused, incognitoAllowed, fileSchemeAccess] = await Promise.all([
     chrome.windows.getAll({ populate: true, windowTypes: ["normal", "popup"] }),
     chrome.windows.getLastFocused({ windowTypes: ["normal", "popup"] }).catch(() => null),
     chrome.extension.isAllowedIncognitoAccess(),
+    chrome.extension.isAllowedFileSchemeAccess(),
   ]);
   return {
     lastFocusedWindowId: focused ? focused.id : -1,
     incognitoAllowed,
+    // "Allow access to file URLs", which upload needs.
+    fileSchemeAccess,
     // The other commands running in the extension (not this one).
     running: inFlight().filter((v) => v !== "browser.state"),
     windows: wins.map((w) => ({

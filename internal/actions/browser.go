@@ -35,6 +35,8 @@ type BrowserState struct {
 	// Running lists the other commands in flight in the extension, by
 	// verb: a command the daemon gave up on is cancelled there too.
 	Running []string `json:"running"`
+	// FileSchemeAccess is whether the extension may read file URLs.
+	FileSchemeAccess *bool `json:"fileSchemeAccess"`
 }
 
 func (r *run) browserState() (*BrowserState, error) {

@@ -19,14 +19,17 @@ type Browser interface {
 
 // ExtensionInfo describes the extension on the other end.
 type ExtensionInfo struct {
-	Connected        bool      `json:"connected"`
-	ID               string    `json:"id,omitempty"`
-	Instance         string    `json:"instance,omitempty"`
-	Version          string    `json:"version,omitempty"`
-	Protocol         int       `json:"protocol,omitempty"`
-	IncognitoAllowed bool      `json:"incognitoAllowed"`
-	ConnectedAt      time.Time `json:"connectedAt,omitzero"`
-	Mismatch         string    `json:"mismatch,omitempty"`
+	Connected        bool   `json:"connected"`
+	ID               string `json:"id,omitempty"`
+	Instance         string `json:"instance,omitempty"`
+	Version          string `json:"version,omitempty"`
+	Protocol         int    `json:"protocol,omitempty"`
+	IncognitoAllowed bool   `json:"incognitoAllowed"`
+	// FileAccess is Chrome's "Allow access to file URLs" for the
+	// extension, which upload needs; status fills it in.
+	FileAccess  *bool     `json:"fileAccess,omitempty"`
+	ConnectedAt time.Time `json:"connectedAt,omitzero"`
+	Mismatch    string    `json:"mismatch,omitempty"`
 }
 
 // Env is what actions run against; the daemon builds one.

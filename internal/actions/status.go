@@ -62,6 +62,8 @@ func status(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	info.FileAccess = s.FileSchemeAccess
+	out["extension"] = info
 	reg := r.reg()
 	windows := []statusWindow{}
 	for _, w := range s.Windows {

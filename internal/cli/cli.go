@@ -44,6 +44,7 @@ var commands = map[string]command{
 	"clean":           {runClean, "remove the screenshot files the bridge has written"},
 	"write-extension": {runWriteExtension, "write the extension to a folder for Load unpacked (default: the state folder)"},
 	"install":         {runInstall, "write the extension and register the native host with every Chromium browser found; prints the next step"},
+	"doctor":          {runDoctor, "check every link of the chain (state, secret, daemon, host manifests, extension) and say how to fix a broken one; --json"},
 	"uninstall":       {runUninstall, "stop the daemon and remove what install wrote (the manifests, the extension folder, the secret)"},
 }
 
