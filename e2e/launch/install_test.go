@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,6 +115,31 @@ func TestInstallConnectsTheUsersOwnBrowser(t *testing.T) {
 		t.Errorf("doctor with a 0644 secret: exit %d\n%s", d.Exit, d.Stdout)
 	}
 	os.Chmod(secretFile, 0o600)
+
+	// disable: at once, every action but status fails with
+	// bridge_disabled and the host is unregistered; enable undoes both,
+	// with no restart of anything.
+	if r := e.Run(t, "disable"); r.Exit != 0 || r.JSON["enabled"] != false {
+		t.Fatalf("disable: %s %s", r.Stdout, r.Stderr)
+	}
+	if _, err := os.Stat(manifest); err == nil {
+		t.Error("disable left the host registered")
+	}
+	if r := e.Run(t, "open", "--url", "about:blank"); r.Err == nil || r.Err.Code != protocol.CodeBridgeDisabled || !strings.Contains(r.Err.Message, "browser-bridge enable") {
+		t.Errorf("open while disabled: %s", r.Stdout)
+	}
+	if st := e.Run(t, "status"); st.Exit != 0 || !strings.Contains(fmt.Sprint(st.JSON["disabled"]), "enable") {
+		t.Errorf("status while disabled: %s", st.Stdout)
+	}
+	if r := e.Run(t, "enable"); r.Exit != 0 || r.JSON["enabled"] != true {
+		t.Fatalf("enable: %s %s", r.Stdout, r.Stderr)
+	}
+	if _, err := os.Stat(manifest); err != nil {
+		t.Error("enable did not register the host again")
+	}
+	if st := e.Run(t, "status"); st.JSON["connected"] != true || st.JSON["disabled"] != nil {
+		t.Errorf("status after enable: %s", st.Stdout)
+	}
 
 	foreign := filepath.Join(filepath.Dir(manifest), "com.example.other.json")
 	os.WriteFile(foreign, []byte(`{"name":"com.example.other"}`), 0o644)

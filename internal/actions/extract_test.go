@@ -233,7 +233,7 @@ func TestSearchTemplate(t *testing.T) {
 	if tmpl, err := searchTemplate(); err != nil || tmpl != DefaultSearchURL {
 		t.Errorf("default: %q %v", tmpl, err)
 	}
-	os.WriteFile(filepath.Join(home, settingsFile), []byte(`{"searchUrl":"https://search.example/?q={query}"}`), 0o600)
+	os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"searchUrl":"https://search.example/?q={query}"}`), 0o600)
 	if tmpl, _ := searchTemplate(); tmpl != "https://search.example/?q={query}" {
 		t.Errorf("settings: %q", tmpl)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 	"github.com/browser-bridge/browser-bridge/internal/shots"
 )
@@ -46,6 +47,9 @@ type Env struct {
 	Started time.Time
 	// Screenshots is where screenshot files go.
 	Screenshots *shots.Dir
+	// Off says why the bridge is turned off (nil: it is on). Every action
+	// but status then fails with it; status reports it.
+	Off func() *protocol.Error
 }
 
 // run is one action being carried out.

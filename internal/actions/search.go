@@ -1,14 +1,13 @@
 package actions
 
 import (
-	"encoding/json"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
 )
 
 func init() { register("search", search) }
@@ -19,7 +18,6 @@ func init() { register("search", search) }
 const (
 	EnvSearchURL     = "BROWSER_BRIDGE_SEARCH_URL"
 	DefaultSearchURL = "https://www.google.com/search?q={query}"
-	settingsFile     = "settings.json"
 )
 
 var serpScript = script("serp", "page/serp.js")
@@ -46,22 +44,23 @@ type searchResult struct {
 
 // searchTemplate is the engine URL template in force.
 func searchTemplate() (string, error) {
-	tmpl := os.Getenv(EnvSearchURL)
+	tmpl, from := os.Getenv(EnvSearchURL), EnvSearchURL
 	if tmpl == "" {
-		if l, err := paths.Default(); err == nil {
-			var s struct {
-				SearchURL string `json:"searchUrl"`
-			}
-			if b, err := os.ReadFile(filepath.Join(l.State, settingsFile)); err == nil && json.Unmarshal(b, &s) == nil {
-				tmpl = s.SearchURL
-			}
+		l, err := paths.Default()
+		if err != nil {
+			return "", err
 		}
+		s, err := settings.Load(l)
+		if err != nil {
+			return "", invalid("%v", err)
+		}
+		tmpl, from = s.SearchURL, "searchUrl in "+settings.File(l)
 	}
 	if tmpl == "" {
 		tmpl = DefaultSearchURL
 	}
 	if !strings.Contains(tmpl, "{query}") {
-		return "", invalid("the search URL %q has no {query} placeholder; fix %s or searchUrl in %s", tmpl, EnvSearchURL, settingsFile)
+		return "", invalid("the search URL %q has no {query} placeholder; fix %s", tmpl, from)
 	}
 	return tmpl, nil
 }

@@ -2,6 +2,8 @@ package actions
 
 import (
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
 func init() { register("status", status) }
@@ -44,15 +46,28 @@ func status(r *run) (any, error) {
 		r.env.Browser.WaitConnected(r.ctx, wait)
 	}
 	info := r.env.Browser.Info()
+	var off *protocol.Error
+	if r.env.Off != nil {
+		off = r.env.Off()
+	}
 	if !info.Connected {
-		return map[string]any{
+		out := map[string]any{
 			"connected":   false,
 			"reason":      "no Browser Bridge extension is connected: install it and keep Chrome open, or run `browser-bridge launch`",
 			"diagnostics": r.env.Diagnostics(),
 			"daemon":      r.env.Daemon(),
-		}, nil
+		}
+		if off != nil {
+			out["disabled"] = off.Message
+		}
+		return out, nil
 	}
 	out := map[string]any{"connected": true, "extension": info, "daemon": r.env.Daemon()}
+	if off != nil {
+		// The rest would be of no use: no other action runs.
+		out["disabled"] = off.Message
+		return out, nil
+	}
 	if info.Mismatch != "" {
 		// Say so instead of failing oddly; the rest needs a working extension.
 		out["error"] = map[string]string{"code": "version_mismatch", "message": info.Mismatch}

@@ -45,6 +45,8 @@ var commands = map[string]command{
 	"write-extension": {runWriteExtension, "write the extension to a folder for Load unpacked (default: the state folder)"},
 	"install":         {runInstall, "write the extension and register the native host with every Chromium browser found; prints the next step"},
 	"doctor":          {runDoctor, "check every link of the chain (state, secret, daemon, host manifests, extension) and say how to fix a broken one; --json"},
+	"disable":         {runDisable, "turn the bridge off: every action fails with bridge_disabled and browsers stop starting the host"},
+	"enable":          {runEnable, "turn the bridge back on and register the host again"},
 	"uninstall":       {runUninstall, "stop the daemon and remove what install wrote (the manifests, the extension folder, the secret)"},
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/nmhost"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
 )
 
 func runDaemon(ctx context.Context, args []string) error {
@@ -65,7 +66,7 @@ func diagnostics(layout paths.Layout) map[string]any {
 		"hostBinary":          exe,
 		"nativeHostName":      protocol.NativeHostName,
 		"hostManifests":       manifests,
-		"enabled":             os.Getenv(protocol.EnvDisable) != "1",
+		"enabled":             settings.Off(layout) == nil,
 		"hint":                "run `browser-bridge install`, load the extension it writes in Chrome (or run `browser-bridge launch`) and keep Chrome open; the extension connects through the native host registered in the manifests above",
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
 )
 
 // installFlags are the flags install and uninstall share.
@@ -134,4 +135,78 @@ func runUninstall(ctx context.Context, args []string) error {
 		Next          string `json:"next"`
 	}{removed, stopped, secretPath,
 		"remove the extension from your browser: chrome://extensions, Browser Bridge, Remove"})
+}
+
+// runDisable turns the bridge off: every action but status fails with
+// bridge_disabled at once (the daemon reads the setting on every call),
+// and the host is unregistered so browsers stop starting it.
+func runDisable(ctx context.Context, args []string) error {
+	layout, f, err := enableFlags("disable", args)
+	if err != nil {
+		return err
+	}
+	s, err := settings.Load(layout)
+	if err != nil {
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 1)
+	}
+	s.Disabled = true
+	if err := settings.Save(layout, s); err != nil {
+		return err
+	}
+	removed, err := install.Unregister(paths.Browsers(), f.manifestDirs)
+	if err != nil {
+		return printError(protocol.Errorf(protocol.CodeInternal, "%v", err), 1)
+	}
+	return printJSON(map[string]any{"enabled": false, "settings": settings.File(layout), "unregistered": removed,
+		"next": "`browser-bridge enable` turns the bridge back on"})
+}
+
+// runEnable turns the bridge back on and registers the host again with
+// every browser found, keeping the extra origins allowed before.
+func runEnable(ctx context.Context, args []string) error {
+	layout, f, err := enableFlags("enable", args)
+	if err != nil {
+		return err
+	}
+	exe, err := hostBinary()
+	if err != nil {
+		return err
+	}
+	s, err := settings.Load(layout)
+	if err != nil {
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 1)
+	}
+	s.Disabled = false
+	if err := settings.Save(layout, s); err != nil {
+		return err
+	}
+	home, _ := os.UserHomeDir()
+	res, err := install.Register(install.Options{Exe: exe, ExtraOrigins: nmhost.AllowedOrigins(exe)[1:],
+		Browsers: paths.Browsers(), ManifestDirs: f.manifestDirs, Sandboxed: install.Sandboxed(home)})
+	out := map[string]any{"enabled": true, "settings": settings.File(layout)}
+	if err != nil {
+		// On, but no browser to register with: launch still works.
+		out["warning"] = err.Error()
+	} else {
+		out["registered"] = res.Manifests
+	}
+	if off := settings.Off(layout); off != nil {
+		out["enabled"], out["warning"] = false, off.Message
+	}
+	return printJSON(out)
+}
+
+func enableFlags(name string, args []string) (paths.Layout, installFlags, error) {
+	var f installFlags
+	layout, err := paths.Default()
+	if err != nil {
+		return layout, f, err
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(Stderr)
+	f.register(fs, layout)
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return layout, f, &ExitError{Code: 2}
+	}
+	return layout, f, nil
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/shots"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
@@ -69,6 +70,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		Registries:  reg,
 		Started:     d.started,
 		Screenshots: shots.New(layout.Screenshots()),
+		Off:         func() *protocol.Error { return settings.Off(layout) },
 		Daemon: func() any {
 			return map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket}
 		},
@@ -308,8 +310,9 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 		reply.Error = protocol.AsError(err)
 		return reply
 	}
-	if os.Getenv(protocol.EnvDisable) == "1" {
-		reply.Error = protocol.Errorf(protocol.CodeBridgeDisabled, "the bridge is disabled (%s=1); unset it to use the browser", protocol.EnvDisable)
+	// Status still answers when the bridge is off, and says so.
+	if off := d.env.Off(); off != nil && in.Action != "status" {
+		reply.Error = off
 		return reply
 	}
 	ctx, cancel := context.WithTimeout(withProgress(ctx, progress), in.Deadline())

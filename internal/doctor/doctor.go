@@ -17,6 +17,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/install"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
 
@@ -61,7 +62,7 @@ func Run(ctx context.Context, o Options) Report {
 			r.OK = false
 		}
 	}
-	add(checkDisabled())
+	add(checkDisabled(o.Layout))
 	add(checkState(o.Layout))
 	add(checkSecret(o.Layout))
 	for _, c := range checkManifests(o.Exe, o.Browsers) {
@@ -84,9 +85,9 @@ func Run(ctx context.Context, o Options) Report {
 	return r
 }
 
-func checkDisabled() Check {
-	if os.Getenv(protocol.EnvDisable) == "1" {
-		return Check{Name: "enabled", Detail: protocol.EnvDisable + "=1 turns the bridge off", Fix: "unset " + protocol.EnvDisable}
+func checkDisabled(l paths.Layout) Check {
+	if off := settings.Off(l); off != nil {
+		return Check{Name: "enabled", Detail: off.Message, Fix: "run `browser-bridge enable` (and unset " + protocol.EnvDisable + " if it is set)"}
 	}
 	return Check{Name: "enabled", OK: true, Detail: "the bridge is on"}
 }

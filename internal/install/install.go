@@ -64,14 +64,41 @@ var ErrNoBrowser = errors.New("no Chromium browser found")
 // found (and no ManifestDirs) it writes nothing and returns ErrNoBrowser
 // wrapped in a sentence that lists the folders it looked in.
 func Install(o Options) (*Result, error) {
+	res, targets, err := plan(o)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(o.ExtensionDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := extension.WriteTo(abs); err != nil {
+		return nil, fmt.Errorf("writing the extension: %w", err)
+	}
+	res.ExtensionFolder = abs
+	return res, register(res, targets)
+}
+
+// Register writes the host manifests only (enable: the extension is
+// already in place). ExtensionDir is not used.
+func Register(o Options) (*Result, error) {
+	res, targets, err := plan(o)
+	if err != nil {
+		return nil, err
+	}
+	return res, register(res, targets)
+}
+
+// plan checks the options and lists the manifests to write.
+func plan(o Options) (*Result, []Manifest, error) {
 	if !filepath.IsAbs(o.Exe) {
-		return nil, fmt.Errorf("the host binary path %q is not absolute", o.Exe)
+		return nil, nil, fmt.Errorf("the host binary path %q is not absolute", o.Exe)
 	}
 	origins := []string{"chrome-extension://" + protocol.DevExtensionID + "/"}
 	for _, s := range o.ExtraOrigins {
 		n := nmhost.NormalizeOrigin(s)
 		if n == "" {
-			return nil, fmt.Errorf("%q is not an extension ID or chrome-extension:// origin", s)
+			return nil, nil, fmt.Errorf("%q is not an extension ID or chrome-extension:// origin", s)
 		}
 		if !slices.Contains(origins, n) {
 			origins = append(origins, n)
@@ -93,26 +120,20 @@ func Install(o Options) (*Result, error) {
 		targets = append(targets, Manifest{Browser: "(given folder)", Path: filepath.Join(d, ManifestName)})
 	}
 	if len(targets) == 0 {
-		return nil, fmt.Errorf("%w: looked in %s; install Chrome or Chromium (not as a snap or flatpak) and run it once, or pass --manifest-dir with the NativeMessagingHosts folder of your browser's profile", ErrNoBrowser, strings.Join(looked, ", "))
+		return nil, nil, fmt.Errorf("%w: looked in %s; install Chrome or Chromium (not as a snap or flatpak) and run it once, or pass --manifest-dir with the NativeMessagingHosts folder of your browser's profile", ErrNoBrowser, strings.Join(looked, ", "))
 	}
-	abs, err := filepath.Abs(o.ExtensionDir)
-	if err != nil {
-		return nil, err
-	}
-	if err := extension.WriteTo(abs); err != nil {
-		return nil, fmt.Errorf("writing the extension: %w", err)
-	}
-	res.ExtensionFolder = abs
+	return res, targets, nil
+}
+
+// register writes the manifests of targets and the origins file.
+func register(res *Result, targets []Manifest) error {
 	for _, t := range targets {
-		if err := WriteManifest(filepath.Dir(t.Path), o.Exe, origins); err != nil {
-			return nil, fmt.Errorf("registering the host for %s: %w", t.Browser, err)
+		if err := WriteManifest(filepath.Dir(t.Path), res.HostBinary, res.AllowedOrigins); err != nil {
+			return fmt.Errorf("registering the host for %s: %w", t.Browser, err)
 		}
 		res.Manifests = append(res.Manifests, t)
 	}
-	if err := writeOrigins(o.Exe, origins[1:]); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return writeOrigins(res.HostBinary, res.AllowedOrigins[1:])
 }
 
 // ManifestName is the file name of the bridge's host manifest.
@@ -167,23 +188,10 @@ type Removed struct {
 // and the origins file beside exe. A manifest of the same file name that
 // registers another host is left alone.
 func Uninstall(exe, extensionDir string, browsers []paths.Browser, dirs []string) (*Removed, error) {
-	out := &Removed{Manifests: []Manifest{}}
-	var targets []Manifest
-	for _, b := range browsers {
-		targets = append(targets, Manifest{Browser: b.Name, Path: filepath.Join(b.ManifestDir, ManifestName)})
-	}
-	for _, d := range dirs {
-		targets = append(targets, Manifest{Browser: "(given folder)", Path: filepath.Join(d, ManifestName)})
-	}
-	for _, t := range targets {
-		ours, err := isOurManifest(t.Path)
-		if err != nil || !ours {
-			continue
-		}
-		if err := os.Remove(t.Path); err != nil {
-			return out, fmt.Errorf("removing %s: %w", t.Path, err)
-		}
-		out.Manifests = append(out.Manifests, t)
+	out := &Removed{}
+	var err error
+	if out.Manifests, err = Unregister(browsers, dirs); err != nil {
+		return out, err
 	}
 	if extensionDir != "" && extension.IsExtensionDir(extensionDir) {
 		if err := os.RemoveAll(extensionDir); err != nil {
@@ -198,6 +206,29 @@ func Uninstall(exe, extensionDir string, browsers []paths.Browser, dirs []string
 		}
 	}
 	return out, nil
+}
+
+// Unregister removes the bridge's host manifests from every browser folder
+// (and dirs), so no browser starts the host; it returns those removed.
+func Unregister(browsers []paths.Browser, dirs []string) ([]Manifest, error) {
+	removed := []Manifest{}
+	var targets []Manifest
+	for _, b := range browsers {
+		targets = append(targets, Manifest{Browser: b.Name, Path: filepath.Join(b.ManifestDir, ManifestName)})
+	}
+	for _, d := range dirs {
+		targets = append(targets, Manifest{Browser: "(given folder)", Path: filepath.Join(d, ManifestName)})
+	}
+	for _, t := range targets {
+		if ours, err := isOurManifest(t.Path); err != nil || !ours {
+			continue
+		}
+		if err := os.Remove(t.Path); err != nil {
+			return removed, fmt.Errorf("removing %s: %w", t.Path, err)
+		}
+		removed = append(removed, t)
+	}
+	return removed, nil
 }
 
 // isOurManifest reports whether the file at p is a host manifest that

@@ -1,0 +1,86 @@
+// Package settings is the user's settings file, settings.json in the state
+// folder: whether the bridge is enabled, and the search engine. A missing
+// file means the defaults. It is read on use (a few hundred bytes), so a
+// change takes effect at once, without restarting the daemon.
+package settings
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// Settings are the user's choices.
+type Settings struct {
+	// Disabled turns the bridge off: every action fails with
+	// bridge_disabled (`browser-bridge disable`; enable turns it back on).
+	Disabled bool `json:"disabled,omitempty"`
+	// SearchURL is the search engine, a URL with {query}.
+	SearchURL string `json:"searchUrl,omitempty"`
+}
+
+// File is the settings file of layout.
+func File(l paths.Layout) string { return filepath.Join(l.State, "settings.json") }
+
+// Load reads the settings; a missing file gives the defaults.
+func Load(l paths.Layout) (Settings, error) {
+	var s Settings
+	b, err := os.ReadFile(File(l))
+	if errors.Is(err, os.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, fmt.Errorf("%s is not valid JSON (%v); fix or remove it", File(l), err)
+	}
+	return s, nil
+}
+
+// Save writes the settings (mode 0600, replaced whole so a reader never
+// sees half a file).
+func Save(l paths.Layout, s Settings) error {
+	if err := paths.EnsurePrivateDir(l.State); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(l.State, "settings-*.json")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), File(l))
+}
+
+// Off returns the bridge_disabled error when the bridge is turned off, by
+// protocol.EnvDisable or by the settings; nil when it is on.
+func Off(l paths.Layout) *protocol.Error {
+	if os.Getenv(protocol.EnvDisable) == "1" {
+		return protocol.Errorf(protocol.CodeBridgeDisabled, "the bridge is disabled (%s=1); unset it to use the browser", protocol.EnvDisable)
+	}
+	s, err := Load(l)
+	if err != nil {
+		return protocol.Errorf(protocol.CodeBridgeDisabled, "the bridge is off because its settings cannot be read: %v", err)
+	}
+	if s.Disabled {
+		return protocol.Errorf(protocol.CodeBridgeDisabled, "the bridge is disabled (browser-bridge disable); run `browser-bridge enable` to use the browser")
+	}
+	return nil
+}
