@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -20,7 +21,8 @@ func runMCP(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(Stderr)
 	tools := fs.String("tools", mcpserver.ModeSingle, "single: one use_user_browser tool; split: one tool per action (browser_open, …)")
-	imageMax := fs.Int("image-max", mcpserver.DefaultImageMax, "longest side in px of the image a screenshot returns (0: only the file path)")
+	imageMax := imageMaxFlag(mcpserver.DefaultImageMax)
+	fs.Var(&imageMax, "image-max", "longest side in `px` of the image a screenshot returns (0: only the file path)")
 	printConfig := fs.String("print-config", "", "print the config for a client ("+strings.Join(mcpserver.Clients, ", ")+") and exit")
 	if err := fs.Parse(args); err != nil {
 		return &ExitError{Code: 2}
@@ -39,7 +41,7 @@ func runMCP(ctx context.Context, args []string) error {
 		Dial:        mcpserver.DialDaemon(layout),
 		Tools:       *tools,
 		Screenshots: layout.Screenshots(),
-		ImageMax:    *imageMax,
+		ImageMax:    int(imageMax),
 		Prepare:     func(ctx context.Context) error { return client.EnsureDaemon(ctx, layout) },
 	})
 	if err != nil {
@@ -81,5 +83,26 @@ func printMCPConfig(fs *flag.FlagSet, client string) error {
 	if strings.HasPrefix(exe, os.TempDir()) {
 		fmt.Fprintln(Stderr, "# note: "+strconv.Quote(exe)+" is a temporary build (go run?); build the binary to a lasting place first")
 	}
+	return nil
+}
+
+// imageMaxFlag is --image-max: a size in px, or 0 for no image. A negative
+// size is refused while parsing, like a value that is no number, rather
+// than taken for 0 (or for no bound) behind the user's back.
+type imageMaxFlag int
+
+// String implements flag.Value; --print-config writes the flag back with it.
+func (f *imageMaxFlag) String() string { return strconv.Itoa(int(*f)) }
+
+// Set implements flag.Value.
+func (f *imageMaxFlag) Set(s string) error {
+	n, err := strconv.ParseInt(s, 0, strconv.IntSize) // what flag.Int takes
+	if err != nil {
+		return errors.New("not a whole number of px")
+	}
+	if n < 0 {
+		return errors.New("must be 0 (send the file path only) or a size in px")
+	}
+	*f = imageMaxFlag(n)
 	return nil
 }

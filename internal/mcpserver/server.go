@@ -26,7 +26,8 @@ type Options struct {
 	Tools string
 	// Screenshots is the folder whose image files may go back as images.
 	Screenshots string
-	// ImageMax is the longest side in px of those images; 0 attaches none.
+	// ImageMax is the longest side in px of those images; 0 attaches none
+	// (New refuses a negative one).
 	ImageMax int
 	// ProgressEvery is the heartbeat of a waiting call (default
 	// DefaultProgressEvery).
@@ -59,6 +60,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.Dial == nil {
 		return nil, errors.New("mcpserver: Options.Dial is required")
+	}
+	if opts.ImageMax < 0 {
+		return nil, fmt.Errorf("image max %d px is negative: use 0 to send the file path only", opts.ImageMax)
 	}
 	if opts.ProgressEvery <= 0 {
 		opts.ProgressEvery = DefaultProgressEvery
@@ -111,11 +115,6 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 		return nil // the client (or a signal) ended it: a normal end
 	}
 	return err
-}
-
-// ServeStdio serves one MCP connection on stdin and stdout.
-func (s *Server) ServeStdio(ctx context.Context) error {
-	return s.Serve(ctx, &mcp.StdioTransport{})
 }
 
 // session returns the daemon session of an MCP connection, creating it
