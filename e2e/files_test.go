@@ -188,14 +188,14 @@ func TestUploadThroughAFileChooserButton(t *testing.T) {
 	uploadOne(t, tab, "selector", "#choose", a, "notes.txt:12")
 
 	// Elements whose click does something else are not clicked at all.
-	for sel, why := range map[string]string{"#nav": "link", "#submit": "submits a form", "#name": "not an <input type=text>"} {
+	for sel, why := range map[string]string{"#nav": "link", "#submit": "submits a form", "#name": "not an <input type=text>", "#save": "says it picks files"} {
 		res := bridge.Call(t, map[string]any{"action": "upload", "tabId": tab, "selector": sel, "paths": []string{a}})
 		if res.Err == nil || res.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(res.Err.Message, why) {
 			t.Errorf("upload to %s: %s", sel, res.Stdout)
 		}
 	}
-	if r := call(t, map[string]any{"action": "status"}); strings.Contains(fmt.Sprint(r), "Submitted") {
-		t.Error("the form was submitted")
+	if r := call(t, map[string]any{"action": "status"}); strings.Contains(fmt.Sprint(r), "Submitted") || strings.Contains(fmt.Sprint(r), "saved") {
+		t.Error("the form was submitted, or Save was clicked")
 	}
 }
 
@@ -235,4 +235,39 @@ func TestUploadIntoCrossOriginFrame(t *testing.T) {
 	os.WriteFile(b, []byte("abcd"), 0o644)
 	r = uploadOne(t, tab, "text", "Choose in frame", b, "chosen.txt:4")
 	waitTextIn(t, tab, num(t, r["element"].(map[string]any), "frameId"), "#framed-file-out", "chosen.txt:4")
+}
+
+// The rules of upload hold for reading pages too: a folder listing may
+// lead by a click into a folder that names secrets, and no page action
+// then reads or drives that tab; file: URLs on pseudo-filesystems are
+// refused outright.
+func TestFileURLRulesHoldAfterNavigation(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".ssh"), 0o700)
+	os.WriteFile(filepath.Join(dir, ".ssh", "id_rsa"), []byte("FAKE-PRIVATE-KEY"), 0o600)
+	ws := "file-rules"
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	})
+	o := call(t, map[string]any{"action": "open", "url": "file://" + dir + "/", "browserWorkspaceId": ws})
+	tab := num(t, o, "tabId")
+	call(t, map[string]any{"action": "click", "tabId": tab, "text": ".ssh/"})
+	for _, a := range []map[string]any{
+		{"action": "extract", "tabId": tab},
+		{"action": "inspect", "tabId": tab},
+		{"action": "screenshot", "tabId": tab},
+		{"action": "click", "tabId": tab, "text": "id_rsa"},
+	} {
+		r := bridge.Call(t, a)
+		if r.Err == nil || r.Err.Code != protocol.CodeBlockedByPolicy || !strings.Contains(r.Err.Message, "names secrets") {
+			t.Errorf("%v on %s: %s", a["action"], dir+"/.ssh/", r.Stdout)
+		}
+		if strings.Contains(string(r.Stdout), "FAKE-PRIVATE-KEY") {
+			t.Fatalf("%v leaked the key", a["action"])
+		}
+	}
+	r := bridge.Call(t, map[string]any{"action": "open", "url": "file:///proc/self/status", "browserWorkspaceId": ws})
+	if r.Err == nil || r.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(r.Err.Message, "pseudo-filesystem") {
+		t.Errorf("open of a /proc file: %s", r.Stdout)
+	}
 }

@@ -15,6 +15,7 @@ import { BridgeError, Codes } from "../protocol.js";
 import { cancelled, intArg } from "./tabinfo.js";
 
 const IDLE_MS = 5000;
+const ENABLE_WAIT_MS = 5000;
 
 const attached = new Map(); // tabId -> idle timer (null while commands are in flight)
 const inflight = new Map(); // tabId -> number of commands in flight
@@ -35,6 +36,8 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
     for (const cb of dialogWaiters.get(tabId) || []) cb(d);
   } else if (method === "Page.javascriptDialogClosed") {
     dialogs.delete(tabId);
+    // The idle detach skipped this tab while the dialog was open.
+    if (attached.has(tabId)) touch(tabId);
   }
 });
 
@@ -81,7 +84,9 @@ function touch(tabId) {
     return;
   }
   attached.set(tabId, setTimeout(() => {
-    if ((inflight.get(tabId) || 0) > 0) return;
+    // A dialog still open keeps the attachment: it is how the bridge
+    // knows of the dialog and answers it on the next command.
+    if ((inflight.get(tabId) || 0) > 0 || dialogs.has(tabId)) return;
     attached.delete(tabId);
     chrome.debugger.detach({ tabId }).catch(() => {});
   }, IDLE_MS));
@@ -104,9 +109,14 @@ export async function hold(tabId, fn) {
   }
 }
 
+// attach attaches the debugger to the tab and reports a dialog open on it
+// (which stops the page until someone answers it): the daemon answers it
+// before it acts, and looks for one this way when the page stops
+// answering.
 export async function attach(msg) {
-  await ensureAttached(intArg(msg, "tabId"));
-  return { ok: true };
+  const tabId = intArg(msg, "tabId");
+  await ensureAttached(tabId);
+  return { ok: true, dialog: dialogs.get(tabId) || null };
 }
 
 export async function ensureAttached(tabId) {
@@ -125,9 +135,19 @@ export async function ensureAttached(tabId) {
     if (!/already attached/i.test(m)) throw err;
   }
   // Page events report dialogs (see untilDialog); a dialog already open
-  // is announced again on enable.
-  await chrome.debugger.sendCommand({ tabId }, "Page.enable").catch(() => {});
+  // is announced again on enable — but while one is open, enable itself
+  // gets no answer until the dialog closes: go on as soon as either comes.
+  const dialog = untilDialog(tabId);
+  let timer;
+  const enabled = chrome.debugger.sendCommand({ tabId }, "Page.enable").then(() => "enabled", () => "enabled");
+  const late = new Promise((resolve) => { timer = setTimeout(() => resolve("late"), ENABLE_WAIT_MS); });
+  const first = await Promise.race([enabled, dialog.promise, late]);
+  clearTimeout(timer);
+  dialog.cancel();
   touch(tabId);
+  if (first === "late") {
+    throw new BridgeError(Codes.timeout, "the tab does not answer the debugger (the page may be frozen); reload or close it");
+  }
 }
 
 export async function detach(msg) {

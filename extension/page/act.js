@@ -37,8 +37,26 @@
   // focus focuses the element for typing; with clear it selects the whole
   // content so the typed text replaces it (through real editing, which
   // keeps undo and framework state right).
+  // Input types that take typed text (date pickers and the like do not
+  // take insertText as a person's typing).
+  const TEXT_TYPES = new Set(["", "text", "search", "url", "tel", "email", "password", "number"]);
+
+  // takesText says whether typing into e makes sense: a text field or
+  // textarea that is neither disabled nor read-only, or an editable
+  // element. Selects, buttons, checkboxes and file inputs have a value
+  // too, but typing does not set it.
+  const takesText = (e) => {
+    if (e.isContentEditable) return true;
+    if (e.disabled || e.readOnly) return false;
+    if (e.localName === "textarea") return true;
+    return e.localName === "input" && TEXT_TYPES.has((e.getAttribute("type") || "").toLowerCase()) && TEXT_TYPES.has(e.type);
+  };
+
   bb.focus = (a) => {
     const e = el(a);
+    // Nothing is focused for a field that takes no text: the typing would
+    // go to whatever had the focus before.
+    if (!takesText(e)) return { focused: false, editable: false, empty: true };
     e.focus({ preventScroll: false });
     const active = e.getRootNode().activeElement;
     const focused = active === e || (e.contains && e.contains(active));
@@ -55,12 +73,15 @@
       try { e.setSelectionRange(e.value.length, e.value.length); } catch (_) { /* not a text input */ }
     }
     const empty = e.isContentEditable ? !e.textContent : !("value" in e) || e.value === "";
-    return { focused, editable: e.isContentEditable || ("value" in e && !e.readOnly && !e.disabled), empty };
+    return { focused, editable: true, empty };
   };
 
   // typeDom is inputMode "dom": set the value and fire input and change.
   bb.typeDom = (a) => {
     const e = el(a);
+    if (!takesText(e)) {
+      throw fail("invalid_argument", `<${e.localName}> does not take text (not a text input, textarea or editable element, or it is disabled/read-only)`);
+    }
     e.focus();
     if (e.isContentEditable) {
       if (a.clear) e.textContent = "";
@@ -182,6 +203,10 @@
     };
   };
 
+  // PICKS_FILES: words with which an element says it picks files, in the
+  // languages most sites use.
+  const PICKS_FILES = /upload|file|attach|choose|browse|import|photo|picture|image|document|avatar|resume|datei|hochladen|anhang|fichier|joindre|télécharger|archivo|adjuntar|subir|arquivo|anexar|carica|allega|bestand|bijlage|plik|załącz|файл|загруз|上传|文件|附件|ファイル|アップロード|添付|파일|업로드|첨부/i;
+
   // fileInput is the file input an upload target stands for: the element
   // itself, or the input a <label> is for.
   const fileInput = (e) => {
@@ -206,6 +231,13 @@
       if (target.form && target.type === "submit") throw fail("invalid_argument", `upload would click a <${target.localName}> that submits a form` + hint);
       if (target.localName === "input" || target.localName === "textarea" || target.localName === "select") {
         throw fail("invalid_argument", `upload needs a file input, not an <${target.localName}${target.type ? " type=" + target.type : ""}>` + hint);
+      }
+      // Nor click a "Save" or "Delete" button: only what says it picks
+      // files, in its text or attributes.
+      const says = [bb.visibleText(target), target.id, target.className, target.title, target.name,
+        target.getAttribute("aria-label"), target.getAttribute("alt"), target.getAttribute("data-testid")].join(" ");
+      if (!PICKS_FILES.test(says)) {
+        throw fail("invalid_argument", `upload clicks only an element that says it picks files (upload, file, attach, choose, browse, …); this <${target.localName}> says "${bb.norm(bb.visibleText(target)).slice(0, 60)}"` + hint);
       }
       return { chooser: true };
     }

@@ -79,15 +79,9 @@ func clickCmds(x, y float64, button string, count int) []map[string]any {
 	return cmds
 }
 
-// inputMode checks the input parameters of click, type and press: the
-// mode, "cdp" (default) or "dom" (which needs an element, not a point),
-// and the answer to dialogs.
+// inputMode checks the input mode of click, type and press: "cdp"
+// (default) or "dom" (which needs an element, not a point).
 func (r *run) inputMode(loc Locator) (string, error) {
-	switch r.in.Dialog {
-	case "", "accept", "dismiss":
-	default:
-		return "", invalid("dialog must be \"accept\" or \"dismiss\"")
-	}
 	switch r.in.InputMode {
 	case "", "cdp":
 		return "cdp", nil

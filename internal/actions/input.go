@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"sort"
 	"strings"
@@ -66,8 +67,10 @@ type Input struct {
 	Offset      int      `json:"offset,omitempty"`
 
 	// click, type, press, select, check, upload, scroll
-	InputMode  string   `json:"inputMode,omitempty"` // "cdp" (default) or "dom"
-	Dialog     string   `json:"dialog,omitempty"`    // answer to a dialog the input opens: "accept" or "dismiss"
+	InputMode string `json:"inputMode,omitempty"` // "cdp" (default) or "dom"
+	// Dialog answers a dialog the page shows during the action (any page
+	// action): "accept" or "dismiss".
+	Dialog     string   `json:"dialog,omitempty"`
 	Button     string   `json:"button,omitempty"`
 	ClickCount int      `json:"clickCount,omitempty"`
 	Value      string   `json:"value,omitempty"`
@@ -162,13 +165,69 @@ func Parse(raw []byte) (*Input, error) {
 	if err := checkParams(in.Action, givenParams(raw)); err != nil {
 		return nil, err
 	}
-	if in.TimeoutMs < 0 {
-		return nil, invalid("timeoutMs must be positive (at most %d)", MaxTimeoutMs)
-	}
-	if in.TabID != nil && *in.TabID < 0 {
-		return nil, invalid("tabId must be a tab ID from status or open")
+	if err := in.checkValues(); err != nil {
+		return nil, err
 	}
 	return &in, nil
+}
+
+// Bounds of numeric parameters. Chrome's tab and frame IDs are 32-bit;
+// coordinates beyond maxCoordinate (CSS pixels) are no place on any page,
+// and CDP input given them stops working for the tab.
+const (
+	maxID         = 1<<31 - 1
+	maxCoordinate = 10_000_000
+	maxClipSide   = 100_000
+)
+
+// checkValues checks the values the JSON types do not: ranges, blank
+// strings, and the choices of enumerated parameters.
+func (in *Input) checkValues() error {
+	if in.TimeoutMs < 0 || in.TimeoutMs > MaxTimeoutMs {
+		return invalid("timeoutMs must be between 1 and %d (a call's deadline can only be shortened)", MaxTimeoutMs)
+	}
+	if in.TabID != nil && (*in.TabID < 0 || *in.TabID > maxID) {
+		return invalid("tabId must be a tab ID from status or open")
+	}
+	if in.FrameID != nil && (*in.FrameID < 0 || *in.FrameID > maxID) {
+		return invalid("frameId must be a frame ID from extract's frames or inspect (0 is the top frame)")
+	}
+	for name, v := range map[string]*float64{"x": in.X, "y": in.Y, "deltaX": in.DeltaX, "deltaY": in.DeltaY} {
+		if v != nil && (math.IsNaN(*v) || math.Abs(*v) > maxCoordinate) {
+			return invalid("%s must be a number of CSS pixels between -%d and %d", name, maxCoordinate, maxCoordinate)
+		}
+	}
+	if c := in.Clip; c != nil {
+		if c.X < 0 || c.Y < 0 || c.X > maxCoordinate || c.Y > maxCoordinate {
+			return invalid("clip x and y must be between 0 and %d", maxCoordinate)
+		}
+		if c.Width < 1 || c.Height < 1 || c.Width > maxClipSide || c.Height > maxClipSide {
+			return invalid("clip width and height must be between 1 and %d CSS pixels", maxClipSide)
+		}
+	}
+	for name, v := range map[string]string{"selector": in.Selector, "text": in.Text, "role": in.Role, "name": in.Name,
+		"label": in.Label, "placeholder": in.Placeholder, "ref": in.Ref, "query": in.Query, "url": in.URL} {
+		if v != "" && strings.TrimSpace(v) == "" {
+			return invalid("%s is blank; give some text or leave it out", name)
+		}
+	}
+	if w := in.WaitFor; w != nil {
+		for name, v := range map[string]string{"selector": w.Selector, "text": w.Text, "role": w.Role, "name": w.Name,
+			"label": w.Label, "placeholder": w.Placeholder, "ref": w.Ref, "urlContains": w.URLContains} {
+			if v != "" && strings.TrimSpace(v) == "" {
+				return invalid("waitFor.%s is blank; give some text or leave it out", name)
+			}
+		}
+	}
+	switch in.Dialog {
+	case "", "accept", "dismiss":
+	default:
+		return invalid("dialog must be \"accept\" or \"dismiss\"")
+	}
+	if in.CloseWorkspace && in.TabID != nil {
+		return invalid("close takes tabId (one tab) or closeWorkspace (the workspace's windows), not both")
+	}
+	return nil
 }
 
 // Deadline is how long the action may take end to end.
@@ -239,8 +298,8 @@ func CheckURL(s string) error {
 		if u.Host != "" && u.Host != "localhost" {
 			return invalid("url %q names another host; file URLs must be local (file:///path)", s)
 		}
-		if c := pathcheck.Denied(u.Path); c != "" {
-			return invalid("url %q is refused: its path has a component %q that names secrets (the same rule as for uploads)", s, c)
+		if why := pathcheck.Refused(u.Path); why != "" {
+			return invalid("url %q is refused: %s (the same rules as for uploads)", s, why)
 		}
 		return nil
 	}

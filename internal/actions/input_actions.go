@@ -66,24 +66,20 @@ func (r *run) prepareInput(t TabInfo) error {
 			return err
 		}
 	}
-	return r.call("cdp.attach", map[string]any{"tabId": t.TabID}, nil)
+	// Attaching also finds a dialog left open (by an earlier action, a
+	// timer, the page's load): it is answered before anything else.
+	return r.answerOpenDialogs(t.TabID)
 }
 
 // cdpBatch runs CDP commands on the tab in one round trip. When one opens
 // a dialog (which stops the page until answered), the dialog is answered
-// — as the call's dialog parameter says, else an alert is accepted and
-// anything else (confirm, prompt, leave page) dismissed, the safe choice —
-// and the rest of the commands are sent. The dialogs go into r.dialogs
-// for the result.
+// (see answerDialog) and the rest of the commands are sent; dialogs the
+// page opens right after (a loop of alerts) are answered too.
 func (r *run) cdpBatch(tabID int, cmds ...map[string]any) error {
-	for range 5 { // a page may open one dialog after another; not forever
+	for range maxDialogs {
 		var out struct {
-			Dialog *struct {
-				Type          string `json:"type"`
-				Message       string `json:"message"`
-				DefaultPrompt string `json:"defaultPrompt"`
-			} `json:"dialog"`
-			Interrupted int `json:"interrupted"`
+			Dialog      *dialogInfo `json:"dialog"`
+			Interrupted int         `json:"interrupted"`
 		}
 		if err := r.call("cdp.batch", map[string]any{"tabId": tabID, "commands": cmds}, &out); err != nil {
 			return err
@@ -91,32 +87,117 @@ func (r *run) cdpBatch(tabID int, cmds ...map[string]any) error {
 		if out.Dialog == nil {
 			return nil
 		}
-		accept := out.Dialog.Type == "alert"
-		switch r.in.Dialog {
-		case "accept":
-			accept = true
-		case "dismiss":
-			accept = false
-		}
-		params := map[string]any{"accept": accept}
-		if out.Dialog.Type == "prompt" {
-			params["promptText"] = out.Dialog.DefaultPrompt
-		}
-		if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.handleJavaScriptDialog", "params": params}, nil); err != nil {
+		if err := r.answerDialog(tabID, out.Dialog); err != nil {
 			return err
 		}
-		d := Dialog{Type: out.Dialog.Type, Message: out.Dialog.Message, Answer: "dismissed"}
-		if accept {
-			d.Answer = "accepted"
-		}
-		r.dialogs = append(r.dialogs, d)
 		// The interrupted command completes now that the dialog is gone.
 		cmds = cmds[min(out.Interrupted+1, len(cmds)):]
 		if len(cmds) == 0 {
-			return nil
+			return r.answerOpenDialogs(tabID)
 		}
 	}
-	return protocol.Errorf(protocol.CodeTimeout, "the page keeps opening dialogs; stopped after 5")
+	return tooManyDialogs()
+}
+
+// maxDialogs bounds the dialogs one call answers: a page may open one after
+// another, but not forever.
+const maxDialogs = 10
+
+func tooManyDialogs() error {
+	return protocol.Errorf(protocol.CodeTimeout, "the page keeps opening dialogs; stopped after answering %d — close the tab if it goes on", maxDialogs)
+}
+
+// dialogInfo is a dialog open on a tab, as the extension reports it.
+type dialogInfo struct {
+	Type          string `json:"type"`
+	Message       string `json:"message"`
+	DefaultPrompt string `json:"defaultPrompt"`
+}
+
+// answerDialog answers a dialog open on the tab — as the call's dialog
+// parameter says, else an alert is accepted and anything else (confirm,
+// prompt, leave page) dismissed, the safe choice — and records it in
+// r.dialogs for the result.
+func (r *run) answerDialog(tabID int, d *dialogInfo) error {
+	accept := d.Type == "alert"
+	switch r.in.Dialog {
+	case "accept":
+		accept = true
+	case "dismiss":
+		accept = false
+	}
+	params := map[string]any{"accept": accept}
+	if d.Type == "prompt" {
+		params["promptText"] = d.DefaultPrompt
+	}
+	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.handleJavaScriptDialog", "params": params}, nil); err != nil {
+		return err
+	}
+	answered := Dialog{Type: d.Type, Message: d.Message, Answer: "dismissed"}
+	if accept {
+		answered.Answer = "accepted"
+	}
+	r.dialogs = append(r.dialogs, answered)
+	return nil
+}
+
+// answerOpenDialogs attaches the debugger to the tab (which is how the
+// bridge learns of a dialog) and answers the dialogs open on it, one after
+// another, until none is.
+func (r *run) answerOpenDialogs(tabID int) error {
+	for i := range maxDialogs {
+		if i > 0 {
+			// A page that opens dialogs in a row opens the next one at
+			// once; give it a moment to show.
+			time.Sleep(50 * time.Millisecond)
+		}
+		var a struct {
+			Dialog *dialogInfo `json:"dialog"`
+		}
+		if err := r.call("cdp.attach", map[string]any{"tabId": tabID}, &a); err != nil {
+			return err
+		}
+		if a.Dialog == nil {
+			return nil
+		}
+		if err := r.answerDialog(tabID, a.Dialog); err != nil {
+			return err
+		}
+	}
+	return tooManyDialogs()
+}
+
+// dialogProbe is how long a primitive that the page must answer (a page
+// script, a navigation) may go unanswered before the bridge looks for a
+// dialog holding the page.
+const dialogProbe = 2500 * time.Millisecond
+
+// callPage is call for primitives that a dialog would hold up: when one
+// has not answered within dialogProbe, the dialogs open on the tab are
+// answered, so it can finish.
+func (r *run) callPage(tabID int, verb string, params, out any) error {
+	done := make(chan error, 1)
+	go func() { done <- r.call(verb, params, out) }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(dialogProbe):
+	}
+	r.answerOpenDialogs(tabID) // best effort: the call's own error says more
+	return <-done
+}
+
+// dialogWarnings says which dialogs the call answered, and how.
+func (r *run) dialogWarnings() []string {
+	var out []string
+	for _, d := range r.dialogs[r.dialogsReported:] {
+		w := fmt.Sprintf("the page showed a %s dialog (%q) and the bridge %s it", d.Type, d.Message, d.Answer)
+		if r.in.Dialog == "" {
+			w += `; pass dialog: "accept" or "dismiss" to choose`
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 func cdpCmd(method string, params map[string]any) map[string]any {
@@ -141,9 +222,12 @@ func (r *run) finish(before TabInfo, el *Element, warnings ...string) (actResult
 	if n := len(r.dialogs); n > 0 {
 		d := r.dialogs[n-1]
 		res.Dialog = &d
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the page opened a %s dialog (%q) and the bridge %s it; pass dialog: \"accept\" or \"dismiss\" to choose", d.Type, d.Message, d.Answer))
+		res.Warnings = append(res.Warnings, r.dialogWarnings()...)
+		r.dialogsReported = n
 	}
-	if t.URL != before.URL || t.Status == "loading" {
+	// A new URL, or a load that started with the action (a page that was
+	// still loading before it proves nothing).
+	if t.URL != before.URL || (t.Status == "loading" && before.Status != "loading") {
 		res.Navigated = true
 		wait := min(r.loadWait(), int((10 * time.Second).Milliseconds()))
 		if err := r.call("tab.waitLoad", map[string]any{"tabId": t.TabID, "waitMs": wait}, &t); err == nil {

@@ -52,7 +52,7 @@ func open(r *run) (any, error) {
 // navigate loads the URL in an existing tab.
 func (r *run) navigate(tabID int) (any, error) {
 	var t TabInfo
-	if err := r.call("tab.navigate", map[string]any{"tabId": tabID, "url": r.in.URL, "waitMs": r.loadWait()}, &t); err != nil {
+	if err := r.callPage(tabID, "tab.navigate", map[string]any{"tabId": tabID, "url": r.in.URL, "waitMs": r.loadWait()}, &t); err != nil {
 		return nil, err
 	}
 	_, owned := r.reg().Owned(tabID)
@@ -103,7 +103,7 @@ func (r *run) openInWorkspace() (any, error) {
 	unlock() // the load is this call's own business
 	locked = false
 	var loaded TabInfo
-	if err := r.call("tab.waitLoad", map[string]any{"tabId": t.TabID, "waitMs": r.loadWait()}, &loaded); err != nil {
+	if err := r.callPage(t.TabID, "tab.waitLoad", map[string]any{"tabId": t.TabID, "waitMs": r.loadWait()}, &loaded); err != nil {
 		return nil, err
 	}
 	g := ws.GroupID

@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 
+	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
@@ -50,7 +52,7 @@ func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]FrameR
 	var out struct {
 		Frames []FrameResult `json:"frames"`
 	}
-	if err := r.call("page.run", params, &out); err != nil {
+	if err := r.callPage(tabID, "page.run", params, &out); err != nil {
 		return nil, err
 	}
 	return out.Frames, nil
@@ -103,7 +105,22 @@ func (r *run) pageTarget() (TabInfo, error) {
 	if t.Incognito && !owned {
 		return TabInfo{}, protocol.Errorf(protocol.CodeIncognitoNotAllowed, "tab %d is one of your own incognito tabs; the bridge only works in incognito tabs it opened (search, or open with incognito: true)", t.TabID)
 	}
+	if why := fileURLRefused(t.URL); why != "" {
+		// open refuses such URLs; this is a tab that got there another
+		// way (a click through a folder listing, the user).
+		return TabInfo{}, protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows %s, which the bridge may not read or drive: %s (the same rules as for uploads); open another page in it first", t.TabID, t.URL, why)
+	}
 	return t, nil
+}
+
+// fileURLRefused says why the bridge may not touch a tab showing the
+// file: URL s, or returns "" (also for any other URL).
+func fileURLRefused(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "file" {
+		return ""
+	}
+	return pathcheck.Refused(u.Path)
 }
 
 // pageTab is the tab a page action targets when no tabId is given: the

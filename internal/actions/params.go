@@ -31,7 +31,7 @@ var paramActions = map[string][]string{
 	"label": LocatorActions, "placeholder": LocatorActions, "ref": LocatorActions,
 	"x": LocatorActions, "y": LocatorActions, "coordinates": LocatorActions,
 	"nth": LocatorActions, "exact": LocatorActions,
-	"frameId": append([]string{"extract", "inspect"}, LocatorActions...),
+	"frameId": LocatorActions,
 
 	"waitFor":     {"extract"},
 	"urlContains": {"wait"},
@@ -41,7 +41,7 @@ var paramActions = map[string][]string{
 	"offset":      {"extract", "inspect"},
 
 	"inputMode":  {"click", "type", "press"},
-	"dialog":     {"click", "type", "press"},
+	"dialog":     {"open", "extract", "inspect", "wait", "screenshot", "click", "type", "press", "select", "check", "upload", "scroll"},
 	"button":     {"click"},
 	"clickCount": {"click"},
 	"value":      {"type"},

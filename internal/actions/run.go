@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -59,7 +60,9 @@ type run struct {
 	in       *Input
 	session  string
 	progress func(string)
-	dialogs  []Dialog // dialogs the action's input opened and answered
+	dialogs  []Dialog // dialogs the bridge answered during the action
+	// dialogsReported counts the dialogs the result already reports.
+	dialogsReported int
 }
 
 // Run carries out in for the caller's session ("session:<id>"). progress,
@@ -70,7 +73,32 @@ func Run(ctx context.Context, env *Env, session string, in *Input, progress func
 	if progress == nil {
 		progress = func(string) {}
 	}
-	return handlers[in.Action](&run{ctx: ctx, env: env, in: in, session: session, progress: progress})
+	r := &run{ctx: ctx, env: env, in: in, session: session, progress: progress}
+	res, err := handlers[in.Action](r)
+	if err != nil || len(r.dialogs) == r.dialogsReported {
+		return res, err
+	}
+	return withWarnings(res, r.dialogWarnings())
+}
+
+// withWarnings adds warnings to a result that has not said them (a dialog
+// answered while reading a page, say): the result becomes its JSON object
+// with the warnings appended.
+func withWarnings(res any, warnings []string) (any, error) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return res, nil // not an object: leave it
+	}
+	old, _ := m["warnings"].([]any)
+	for _, w := range warnings {
+		old = append(old, w)
+	}
+	m["warnings"] = old
+	return m, nil
 }
 
 // reg is the registry of the extension instance this call talks to.

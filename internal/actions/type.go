@@ -83,19 +83,18 @@ func typeText(r *run) (any, error) {
 
 // focusForTyping puts the caret in el: a DOM focus for elements of the top
 // frame, a real click for a point or an element in a child frame (focus()
-// inside a frame does not move the page's focus into that frame). With
+// inside a frame does not move the page's focus into that frame). An
+// element that takes no text is refused before anything is clicked. With
 // clear it selects the content and deletes it.
 func (r *run) focusForTyping(tabID int, el Element, loc Locator) error {
-	if loc.X != nil || el.FrameID != 0 {
+	if loc.X != nil {
 		if err := r.mouseClick(tabID, el.X, el.Y, "left", 1); err != nil {
 			return err
 		}
-		if loc.X != nil {
-			if r.in.Clear {
-				return r.pressKeys(tabID, "Control+A Delete")
-			}
-			return nil
+		if r.in.Clear {
+			return r.pressKeys(tabID, "Control+A Delete")
 		}
+		return nil
 	}
 	var f struct {
 		Focused  bool `json:"focused"`
@@ -105,19 +104,29 @@ func (r *run) focusForTyping(tabID int, el Element, loc Locator) error {
 	if err := r.act(tabID, el, "focus", map[string]any{"selectAll": r.in.Clear}, &f); err != nil {
 		return err
 	}
-	if !f.Focused {
-		// DOM focus did not stick (a focus handler moved it): click the
-		// element itself — measured now, as the top-frame path skipped it.
-		p, err := r.pointOf(tabID, el)
-		if err != nil {
-			return err
+	if !f.Editable {
+		return invalid("%s %q does not take text (not a text input, textarea or editable element, or it is disabled/read-only)", el.Tag, firstNonEmpty(el.Name, el.Text))
+	}
+	if el.FrameID != 0 || !f.Focused {
+		// A child frame's element gets a real click (measured by
+		// typingTarget); so does one whose DOM focus did not stick (a
+		// focus handler moved it) — measured now.
+		p := el
+		if el.FrameID == 0 {
+			var err error
+			if p, err = r.pointOf(tabID, el); err != nil {
+				return err
+			}
 		}
 		if err := r.mouseClick(tabID, p.X, p.Y, "left", 1); err != nil {
 			return err
 		}
-	}
-	if !f.Editable {
-		return invalid("%s %q does not take text (not an input, textarea or editable element, or it is disabled/read-only)", el.Tag, firstNonEmpty(el.Name, el.Text))
+		if el.FrameID != 0 && r.in.Clear {
+			// The click put the caret at the point: select all again.
+			if err := r.act(tabID, el, "focus", map[string]any{"selectAll": true}, &f); err != nil {
+				return err
+			}
+		}
 	}
 	if r.in.Clear && !f.Empty && r.in.Value == "" {
 		// The content is selected and nothing will replace it: delete it.
@@ -143,7 +152,9 @@ func (r *run) typingTarget(t TabInfo, loc Locator) (Element, []string, error) {
 	if err != nil {
 		return Element{}, nil, err
 	}
-	if el.FrameID != 0 || loc.X != nil {
+	// A point is already one (locatePoint); an element in a child frame
+	// gets measured for its click.
+	if el.FrameID != 0 && loc.X == nil {
 		if el, err = r.pointOf(t.TabID, el); err != nil {
 			return Element{}, nil, err
 		}

@@ -51,7 +51,7 @@ var params = map[string]param{
 	"maxChars":    {desc: "Size budget of the result (default 20000)."},
 	"offset":      {desc: "Continue at a previous result's nextOffset (same tabId)."},
 
-	"dialog":     {desc: "Answer to a dialog the input opens (default: accept alerts, dismiss others).", enum: []string{"accept", "dismiss"}},
+	"dialog":     {desc: "Answer to dialogs the page shows during the action (default: accept alerts, dismiss others).", enum: []string{"accept", "dismiss"}},
 	"inputMode":  {desc: "cdp: real input events (default); dom: DOM events.", enum: []string{"cdp", "dom"}},
 	"button":     {desc: "Mouse button (default left).", enum: []string{"left", "right", "middle"}},
 	"clickCount": {desc: "2 for a double click."},

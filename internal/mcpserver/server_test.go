@@ -143,7 +143,7 @@ func TestMalformedArgumentsAreCodedToolErrors(t *testing.T) {
 		{"unknown parameter", `{"action":"status","colour":"red"}`, `unknown parameter "colour"`},
 		{"parameter of another action", `{"action":"open","url":"https://example.com/","keys":"Enter"}`, `"keys" does not apply to open`},
 		{"not an object", `["status"]`, "must be a JSON object"},
-		{"negative timeout", `{"action":"status","timeoutMs":-1}`, "timeoutMs must be positive"},
+		{"negative timeout", `{"action":"status","timeoutMs":-1}`, "timeoutMs must be between 1 and"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,7 +1,8 @@
 // Package pathcheck validates the local paths an agent asks to upload,
 // before anything reaches Chrome (SPEC §2): at most 20; each absolute, not
 // itself a symlink, a readable regular file, and — once canonicalised with
-// its parents resolved — free of any path component that names secrets.
+// its parents resolved — free of any path component that names secrets and
+// not on a pseudo-filesystem such as /proc, /sys or /dev.
 package pathcheck
 
 import (
@@ -70,6 +71,13 @@ func checkOne(p string) (string, error) {
 	if name := deniedComponent(canon); name != "" {
 		return "", reject(p, fmt.Sprintf("the resolved path %q has a component %q that names secrets (denied: %s)", canon, name, strings.Join(denied, ", ")))
 	}
+	where, err := pseudoFS(canon)
+	if err != nil {
+		return "", reject(p, "the filesystem of the resolved path cannot be checked: "+reason(err))
+	}
+	if where != "" {
+		return "", reject(p, fmt.Sprintf("the resolved path %q is %s, a pseudo-filesystem: its files are live views of processes, devices or the kernel (a program's environment, memory, open files), not the user's files; if one really must be uploaded, copy it to an ordinary folder first and upload the copy", canon, where))
+	}
 	// The canonical path must still be a regular file (a parent swapped
 	// for a symlink between the checks is caught here).
 	if fi2, err := os.Stat(canon); err != nil || !fi2.Mode().IsRegular() {
@@ -92,6 +100,26 @@ func Denied(path string) string {
 	}
 	if canon, err := filepath.EvalSymlinks(path); err == nil {
 		return deniedComponent(canon)
+	}
+	return ""
+}
+
+// Refused says why reading the file at path through a file: URL is
+// refused — the rules of upload that apply to a path which may not exist
+// (a folder listing, say): a component naming secrets, or a
+// pseudo-filesystem — or returns "" when it is not.
+func Refused(path string) string {
+	if c := Denied(path); c != "" {
+		return fmt.Sprintf("its path has a component %q that names secrets", c)
+	}
+	canon := filepath.Clean(path)
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		canon = resolved
+	}
+	// A path that does not exist has no filesystem to ask: then only the
+	// prefix counts (pseudoFS checks it first).
+	if why, _ := pseudoFS(canon); why != "" {
+		return "it is " + why + ", a pseudo-filesystem of live process and kernel data"
 	}
 	return ""
 }

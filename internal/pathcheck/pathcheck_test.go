@@ -107,12 +107,13 @@ func TestCountLimit(t *testing.T) {
 }
 
 // FuzzCheck feeds arbitrary path strings: Check never panics, and whatever
-// it accepts is an absolute, canonical regular file with no denied name.
+// it accepts is an absolute, canonical regular file with no denied name,
+// not on a pseudo-filesystem.
 func FuzzCheck(f *testing.F) {
 	dir := f.TempDir()
 	good := filepath.Join(dir, "ok.txt")
 	os.WriteFile(good, []byte("x"), 0o644)
-	for _, s := range []string{good, "/", "", "relative", "/dev/null", good + "/..", "/etc/../etc/hostname", dir + "//ok.txt", "/root/.ssh/id_rsa", "\x00"} {
+	for _, s := range []string{good, "/", "", "relative", "/dev/null", good + "/..", "/etc/../etc/hostname", dir + "//ok.txt", "/root/.ssh/id_rsa", "\x00", "/proc/self/environ", "/proc/self/status", "/sys/kernel/uevent_seqnum", "/dev/shm"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
@@ -126,6 +127,9 @@ func FuzzCheck(f *testing.F) {
 		c := got[0]
 		if !filepath.IsAbs(c) || filepath.Clean(c) != c || deniedComponent(c) != "" {
 			t.Fatalf("%q accepted as %q", p, c)
+		}
+		if where, err := pseudoFS(c); where != "" || err != nil {
+			t.Fatalf("%q accepted as %q, which is %s (%v)", p, c, where, err)
 		}
 		if fi, err := os.Lstat(c); err != nil || !fi.Mode().IsRegular() {
 			t.Fatalf("%q accepted but %q is not a regular file", p, c)
