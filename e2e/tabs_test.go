@@ -1,9 +1,13 @@
 package e2e
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
@@ -153,3 +157,81 @@ func TestBadInputGetsCodedErrors(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A page that cannot be loaded: open says so (the tab shows the browser's
+// error page), and reading it fails at once with protected_page instead of
+// waiting for a page that never comes.
+func TestUnreachablePages(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	dead := srv.URL + "/gone"
+	srv.Close() // nothing listens there any more
+	ws := "unreachable"
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	})
+	o := bridge.MustCall(t, map[string]any{"action": "open", "url": dead, "browserWorkspaceId": ws})
+	if !strings.Contains(fmt.Sprint(o["warnings"]), "net::ERR_CONNECTION_REFUSED") {
+		t.Fatalf("open of a dead address: %v", o)
+	}
+	start := time.Now()
+	r := bridge.Call(t, map[string]any{"action": "extract", "tabId": o["tabId"]})
+	if r.Err == nil || r.Err.Code != protocol.CodeProtectedPage || !strings.Contains(r.Err.Message, "could not be loaded") {
+		t.Fatalf("extract of the error page: %s", r.Stdout)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("extract of the error page took %s", d)
+	}
+}
+
+// Tabs that the bridge's pages open (a link to _blank, a pop-up window)
+// are the bridge's too: the click reports them, status marks them owned,
+// close takes them, and closing the workspace leaves nothing behind.
+func TestTabsOpenedByOwnPagesAreOwned(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(w, `<title>Opener</title><a href="/child" target="_blank">New tab</a>
+<button onclick="window.open('/popup', 'pop', 'popup,width=400,height=300')">Pop up</button>`)
+		default:
+			fmt.Fprintf(w, "<title>%s</title>", r.URL.Path[1:])
+		}
+	}))
+	t.Cleanup(srv.Close)
+	ws := "openers"
+	o := bridge.MustCall(t, map[string]any{"action": "open", "url": srv.URL + "/", "browserWorkspaceId": ws})
+	tab := num(t, o, "tabId")
+	bridge.MustCall(t, map[string]any{"action": "click", "tabId": tab, "text": "New tab"})
+	bridge.MustCall(t, map[string]any{"action": "click", "tabId": tab, "text": "Pop up"})
+	owned := func() map[string]int {
+		out := map[string]int{}
+		st := bridge.MustCall(t, map[string]any{"action": "status"})
+		for _, w := range st["windows"].([]any) {
+			for _, tb := range w.(map[string]any)["tabs"].([]any) {
+				m := tb.(map[string]any)
+				if m["owned"] == true && strings.HasPrefix(fmt.Sprint(m["url"]), srv.URL) {
+					out[m["title"].(string)] = num(t, m, "tabId")
+				}
+			}
+		}
+		return out
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var got map[string]int
+	for got = owned(); (got["child"] == 0 || got["popup"] == 0) && time.Now().Before(deadline); got = owned() {
+		time.Sleep(200 * time.Millisecond)
+	}
+	if got["child"] == 0 || got["popup"] == 0 {
+		t.Fatalf("the opened tabs are not owned: %v", got)
+	}
+	if r := bridge.Call(t, map[string]any{"action": "close", "tabId": got["child"]}); r.Err != nil {
+		t.Fatalf("close of the opened tab: %s", r.Stdout)
+	}
+	bridge.MustCall(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	if left := owned(); len(left) != 0 {
+		t.Fatalf("closing the workspace left %v", left)
+	}
+	st := bridge.MustCall(t, map[string]any{"action": "status"})
+	if strings.Contains(fmt.Sprint(st["windows"]), srv.URL) {
+		t.Fatalf("a tab of the workspace is still open: %v", st["windows"])
+	}
+}

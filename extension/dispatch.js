@@ -30,6 +30,7 @@ const verbs = {
   "bridge.ping": async () => ({ pong: true }),
   "browser.state": state.snapshot,
   "tab.get": tabs.get,
+  "tab.opened": tabs.opened,
   "tab.navigate": tabs.navigate,
   "tab.waitLoad": tabs.waitForLoad,
   "tab.frames": tabs.frames,

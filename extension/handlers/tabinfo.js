@@ -1,9 +1,26 @@
 // Shared helpers for tab results and load waits.
 import { BridgeError, Codes } from "../protocol.js";
 
+// loadErrors: tabId -> the network error of the top frame's last
+// navigation ("net::ERR_NAME_NOT_RESOLVED"), while the tab shows the
+// browser's error page for it.
+const loadErrors = new Map();
+chrome.webNavigation.onBeforeNavigate.addListener((d) => {
+  if (d.frameId === 0) loadErrors.delete(d.tabId);
+});
+chrome.webNavigation.onErrorOccurred.addListener((d) => {
+  // ERR_ABORTED is a navigation replaced by another, not a failure.
+  if (d.frameId === 0 && d.error && !/ERR_ABORTED/.test(d.error)) loadErrors.set(d.tabId, d.error);
+});
+chrome.tabs.onRemoved.addListener((tabId) => loadErrors.delete(tabId));
+
 // info is the shape every tab result uses.
 export function info(t) {
+  const loadError = loadErrors.get(t.id);
   return {
+    ...(loadError ? { loadError } : {}),
+    // The tab whose page opened this one (a link to _blank, window.open).
+    ...(Number.isInteger(t.openerTabId) ? { openerTabId: t.openerTabId } : {}),
     tabId: t.id,
     windowId: t.windowId,
     url: t.url || t.pendingUrl || "",

@@ -66,3 +66,10 @@ export async function frames(msg) {
     frames: (list || []).map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url, errorOccurred: !!f.errorOccurred })),
   };
 }
+
+// opened lists the tabs that the page of tabId opened (links to _blank,
+// window.open) and that are still open.
+export async function opened(msg) {
+  const tabId = intArg(msg, "tabId");
+  return { tabs: (await chrome.tabs.query({})).filter((t) => t.openerTabId === tabId).map(info) };
+}

@@ -4,6 +4,8 @@ import (
 	"hash/fnv"
 	"strings"
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/registry"
 )
 
 // TabInfo is a tab as the extension reports it.
@@ -17,6 +19,12 @@ type TabInfo struct {
 	Incognito bool   `json:"incognito"`
 	Status    string `json:"status"`
 	Loaded    *bool  `json:"loaded,omitempty"`
+	// LoadError is the network error of the last navigation while the
+	// tab shows the browser's error page for it.
+	LoadError string `json:"loadError,omitempty"`
+	// OpenerTabID is the tab whose page opened this one (a link to
+	// _blank, window.open), 0 for none.
+	OpenerTabID int `json:"openerTabId,omitempty"`
 }
 
 // WindowInfo is a window and its tabs.
@@ -45,8 +53,45 @@ func (r *run) browserState() (*BrowserState, error) {
 	if err := r.call("browser.state", nil, &s); err != nil {
 		return nil, err
 	}
-	r.reg().Reconcile(s.Live(), seen)
+	reg := r.reg()
+	reg.Reconcile(s.Live(), seen)
+	adoptOpened(reg, s.tabs())
 	return &s, nil
+}
+
+// adoptOpened makes the bridge's own the tabs that its tabs' pages opened
+// (a link to _blank, a pop-up), in the opener's workspace: the agent can
+// close them, and closing the workspace does not leave them behind. It
+// returns the tabs it adopted. A chain (a pop-up's pop-up) is adopted in
+// one pass, openers first.
+func adoptOpened(reg *registry.Registry, tabs []TabInfo) []int {
+	var adopted []int
+	for changed := true; changed; {
+		changed = false
+		for _, t := range tabs {
+			if t.OpenerTabID == 0 || reg.IsOwned(t.TabID) {
+				continue
+			}
+			if opener, ok := reg.Owned(t.OpenerTabID); ok {
+				reg.AddTab(t.TabID, t.WindowID, opener.Workspace)
+				adopted = append(adopted, t.TabID)
+				changed = true
+			}
+		}
+	}
+	return adopted
+}
+
+// tabs lists every tab of every window, with its window.
+func (s *BrowserState) tabs() []TabInfo {
+	var out []TabInfo
+	for _, w := range s.Windows {
+		for _, t := range w.Tabs {
+			t.WindowID = w.WindowID
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Live maps every open tab to its window.

@@ -249,7 +249,11 @@ func describeJSONError(err error) string {
 		if want == "whole number" && strings.HasPrefix(te.Value, "number") {
 			return fmt.Sprintf("parameter %q must be a whole number, not %s", te.Field, strings.TrimPrefix(te.Value, "number "))
 		}
-		return fmt.Sprintf("parameter %q must be a %s, not a JSON %s", te.Field, want, te.Value)
+		got := te.Value
+		if strings.HasPrefix(got, "number") {
+			got = "number"
+		}
+		return fmt.Sprintf("parameter %q must be a %s, not a JSON %s", te.Field, want, got)
 	}
 	msg := err.Error()
 	if strings.HasPrefix(msg, "json: unknown field ") {
@@ -268,8 +272,11 @@ func jsonKind(goType string) string {
 		return "boolean"
 	case "string":
 		return "string"
+	case "[]string":
+		return "list of strings"
 	}
-	return goType
+	// Objects: clip, waitFor.
+	return "JSON object"
 }
 
 func invalid(format string, args ...any) error {

@@ -2,6 +2,7 @@ package actions
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -19,8 +20,11 @@ type actResult struct {
 	Navigated bool     `json:"navigated,omitempty"`
 	// Dialog is the alert/confirm/prompt the action opened, and how the
 	// bridge answered it.
-	Dialog   *Dialog  `json:"dialog,omitempty"`
-	Warnings []string `json:"warnings,omitempty"`
+	Dialog *Dialog `json:"dialog,omitempty"`
+	// OpenedTabs are tabs the page opened during the action (a link to
+	// _blank, a pop-up); the bridge takes them as its own.
+	OpenedTabs []TabInfo `json:"openedTabs,omitempty"`
+	Warnings   []string  `json:"warnings,omitempty"`
 }
 
 // Dialog is a JavaScript dialog the page opened.
@@ -187,6 +191,29 @@ func (r *run) callPage(tabID int, verb string, params, out any) error {
 	return <-done
 }
 
+// openedTabs adopts and returns the tabs that tabID's page has opened and
+// the bridge did not know yet — when tabID is the bridge's own. A tab
+// that appears only later is adopted by the next status.
+func (r *run) openedTabs(tabID int) []TabInfo {
+	reg := r.reg()
+	if !reg.IsOwned(tabID) {
+		return nil
+	}
+	var out struct {
+		Tabs []TabInfo `json:"tabs"`
+	}
+	if err := r.call("tab.opened", map[string]any{"tabId": tabID}, &out); err != nil {
+		return nil // a report, not the action: status adopts them too
+	}
+	var fresh []TabInfo
+	for _, t := range out.Tabs {
+		if slices.Contains(adoptOpened(reg, []TabInfo{t}), t.TabID) {
+			fresh = append(fresh, t)
+		}
+	}
+	return fresh
+}
+
 // dialogWarnings says which dialogs the call answered, and how.
 func (r *run) dialogWarnings() []string {
 	var out []string
@@ -219,6 +246,7 @@ func (r *run) finish(before TabInfo, el *Element, warnings ...string) (actResult
 		return actResult{}, err
 	}
 	res := actResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Element: el, Warnings: warnings}
+	res.OpenedTabs = r.openedTabs(t.TabID)
 	if n := len(r.dialogs); n > 0 {
 		d := r.dialogs[n-1]
 		res.Dialog = &d

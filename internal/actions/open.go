@@ -130,7 +130,10 @@ func (r *run) group(ws *registry.Workspace, tabID int) error {
 }
 
 func (r *run) result(t TabInfo, workspace string, group *int, owned bool, warnings ...string) openResult {
-	if t.Loaded != nil && !*t.Loaded {
+	switch {
+	case t.LoadError != "":
+		warnings = append(warnings, fmt.Sprintf("the page could not be loaded (%s): the tab shows the browser's error page; check the URL, or try again when the site is reachable", t.LoadError))
+	case t.Loaded != nil && !*t.Loaded:
 		warnings = append(warnings, "the page had not finished loading before the deadline; it may still be loading")
 	}
 	return openResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Warnings: warnings}

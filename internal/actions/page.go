@@ -105,6 +105,9 @@ func (r *run) pageTarget() (TabInfo, error) {
 	if t.Incognito && !owned {
 		return TabInfo{}, protocol.Errorf(protocol.CodeIncognitoNotAllowed, "tab %d is one of your own incognito tabs; the bridge only works in incognito tabs it opened (search, or open with incognito: true)", t.TabID)
 	}
+	if t.LoadError != "" {
+		return TabInfo{}, protocol.Errorf(protocol.CodeProtectedPage, "tab %d shows the browser's error page: %s could not be loaded (%s); check the URL or try again when the site is reachable (open it again)", t.TabID, t.URL, t.LoadError)
+	}
 	if why := fileURLRefused(t.URL); why != "" {
 		// open refuses such URLs; this is a tab that got there another
 		// way (a click through a folder listing, the user).

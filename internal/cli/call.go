@@ -113,9 +113,17 @@ func parseFlags(action string, args []string) (map[string]any, error) {
 		if !ok || name == "action" {
 			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unknown flag --%s; the flags are the JSON parameters: %s", name, strings.Join(sortedKeys(kinds), ", "))
 		}
+		if _, dup := input[name]; dup {
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "flag --%s is given twice; give it once", name)
+		}
 		if !hasVal {
 			if kind == reflect.Bool {
+				// --checked, or --checked false (as people write it).
 				val = "true"
+				if i+1 < len(args) && (args[i+1] == "true" || args[i+1] == "false") {
+					i++
+					val = args[i]
+				}
 			} else {
 				if i+1 >= len(args) {
 					return nil, protocol.Errorf(protocol.CodeInvalidArgument, "flag --%s needs a value", name)

@@ -28,7 +28,12 @@ func TestParseFlags(t *testing.T) {
 	if _, err := actions.Parse(b); err != nil {
 		t.Fatalf("flags built an input that does not parse: %v", err)
 	}
-	for _, bad := range [][]string{{"--nope", "1"}, {"--tabId", "x"}, {"--tabId"}, {"positional"}, {"--action", "open"}, {"--clip", "[1]"}} {
+	// A bool flag takes a following true/false, as people write it.
+	chk, err := parseFlags("check", []string{"--checked", "false", "--selector", "#a"})
+	if err != nil || chk["checked"] != false || chk["selector"] != "#a" {
+		t.Fatalf("--checked false: %v %v", chk, err)
+	}
+	for _, bad := range [][]string{{"--nope", "1"}, {"--tabId", "x"}, {"--tabId"}, {"positional"}, {"--action", "open"}, {"--clip", "[1]"}, {"--text", "a", "--text", "b"}} {
 		if _, err := parseFlags("click", bad); err == nil || !strings.Contains(err.Error(), "") {
 			t.Errorf("%v accepted", bad)
 		}

@@ -322,7 +322,11 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 	if err != nil {
 		e := protocol.AsError(err)
 		if errors.Is(err, context.DeadlineExceeded) {
-			e = protocol.Errorf(protocol.CodeTimeout, "%s did not finish within %s; try again or raise timeoutMs", in.Action, in.Deadline())
+			hint := "try again"
+			if in.Deadline() < actions.DefaultDeadline {
+				hint += " or raise timeoutMs"
+			}
+			e = protocol.Errorf(protocol.CodeTimeout, "%s did not finish within %s; %s", in.Action, in.Deadline(), hint)
 		} else if errors.Is(err, context.Canceled) {
 			e = protocol.Errorf(protocol.CodeTimeout, "%s was cancelled by the caller", in.Action)
 		}

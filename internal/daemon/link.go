@@ -188,22 +188,37 @@ func (l *link) Call(ctx context.Context, verb string, params, out any) error {
 	case <-ctx.Done():
 		// Nobody waits for the reply any more: tell the extension to stop
 		// the command too (a load it waits for, a batch of input events),
-		// without waiting for its answer.
-		// In the background: a large frame being written must not delay
-		// this call's return.
+		// without waiting for its answer — and in the background: a large
+		// frame being written must not delay this call's return.
 		if cancel, err := json.Marshal(protocol.Command{ID: id + "-cancel", Type: "command.cancel", Params: map[string]string{"commandId": id}}); err == nil {
 			go h.conn.Send(cancel)
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			if strings.HasPrefix(verb, "page.") {
-				// A page with an alert/confirm/prompt open runs no script
-				// until the dialog is answered.
-				return protocol.Errorf(protocol.CodeTimeout, "the page did not answer before the deadline: it may be showing a dialog (alert, confirm, prompt) that only a person can answer, or be frozen; look at the tab, then try again or raise timeoutMs")
+				return protocol.Errorf(protocol.CodeTimeout, "the page did not answer before the deadline: it may be frozen or very busy; look at the tab, then try again (timeoutMs, up to 60000, gives it longer)")
 			}
-			return protocol.Errorf(protocol.CodeTimeout, "the browser did not finish %s before the deadline; the page may be busy — try again or raise timeoutMs", verb)
+			return protocol.Errorf(protocol.CodeTimeout, "the browser did not finish %s before the deadline; the page may be busy — try again (timeoutMs, up to 60000, gives it longer)", doing(verb))
 		}
 		return ctx.Err()
 	}
+}
+
+// doing names what an extension primitive does, for messages: the verbs
+// themselves mean nothing to the person reading them.
+func doing(verb string) string {
+	switch {
+	case strings.HasPrefix(verb, "cdp.attach"):
+		return "attaching its debugger to the tab"
+	case strings.HasPrefix(verb, "cdp"):
+		return "sending input or a debugger command to the tab"
+	case strings.HasPrefix(verb, "tab.") || strings.HasPrefix(verb, "window.") || strings.HasPrefix(verb, "context."):
+		return "opening, loading or looking at the tab"
+	case strings.HasPrefix(verb, "dom."):
+		return "setting the files of a file input"
+	case verb == "browser.state":
+		return "listing its windows and tabs"
+	}
+	return "the command"
 }
 
 func notConnected() error {
