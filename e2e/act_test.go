@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -385,5 +386,32 @@ func TestDialogsOutsideActions(t *testing.T) {
 	r = call(t, map[string]any{"action": "open", "tabId": tab, "url": srv.URL + "/elsewhere", "dialog": "accept", "timeoutMs": 20000})
 	if r["title"] != "Elsewhere" {
 		t.Fatalf("leaving, accepted: %v", r)
+	}
+}
+
+// Actions on one tab take turns: parallel typing into one field leaves one
+// caller's text, not a mix of all.
+func TestActionsOnOneTabTakeTurns(t *testing.T) {
+	tab := openApp(t)
+	var wg sync.WaitGroup
+	values := make(chan string, 5)
+	for i := range 5 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := bridge.Call(t, map[string]any{"action": "type", "tabId": tab, "selector": "#name", "value": fmt.Sprintf("v%d", i), "clear": true})
+			if r.Err != nil {
+				t.Errorf("type v%d: %s", i, r.Stdout)
+				return
+			}
+			values <- fmt.Sprint(r.JSON["value"])
+		}()
+	}
+	wg.Wait()
+	close(values)
+	for v := range values {
+		if len(v) != 2 || v[0] != 'v' {
+			t.Errorf("a field typed into by five callers at once holds %q", v)
+		}
 	}
 }

@@ -99,6 +99,18 @@ func (r *run) pageTarget() (TabInfo, error) {
 			return TabInfo{}, err
 		}
 	}
+	if r.unlockTab == nil {
+		unlock, waited, err := r.env.tabs.lock(r.ctx, tabKey{r.env.Browser.Info().Instance, t.TabID}, r.progress)
+		if err != nil {
+			return TabInfo{}, err
+		}
+		r.unlockTab = unlock
+		if waited { // the tab may have changed meanwhile
+			if err := r.call("tab.get", map[string]any{"tabId": t.TabID}, &t); err != nil {
+				return TabInfo{}, err
+			}
+		}
+	}
 	_, owned := r.reg().Owned(t.TabID) // renews the entry if it is ours
 	// The user's own incognito browsing stays private: status redacts it,
 	// and page actions may not read or drive it.

@@ -51,6 +51,8 @@ type Env struct {
 	// Off says why the bridge is turned off (nil: it is on). Every action
 	// but status then fails with it; status reports it.
 	Off func() *protocol.Error
+
+	tabs tabLocks // one page action at a time per tab
 }
 
 // run is one action being carried out.
@@ -63,6 +65,8 @@ type run struct {
 	dialogs  []Dialog // dialogs the bridge answered during the action
 	// dialogsReported counts the dialogs the result already reports.
 	dialogsReported int
+	// unlockTab releases the tab the action holds (see pageTarget).
+	unlockTab func()
 }
 
 // Run carries out in for the caller's session ("session:<id>"). progress,
@@ -74,6 +78,11 @@ func Run(ctx context.Context, env *Env, session string, in *Input, progress func
 		progress = func(string) {}
 	}
 	r := &run{ctx: ctx, env: env, in: in, session: session, progress: progress}
+	defer func() {
+		if r.unlockTab != nil {
+			r.unlockTab()
+		}
+	}()
 	res, err := handlers[in.Action](r)
 	if err != nil || len(r.dialogs) == r.dialogsReported {
 		return res, err
