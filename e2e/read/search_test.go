@@ -17,6 +17,11 @@ func TestSearchClassifiesResults(t *testing.T) {
 	if res["incognito"] != true {
 		t.Errorf("search did not run incognito: %s", out)
 	}
+	// open joins the workspace's window, incognito now (SPEC §3), and
+	// says so.
+	if o, _ := call(t, map[string]any{"action": "open", "url": site + "/", "browserWorkspaceId": ws}); o["incognito"] != true {
+		t.Errorf("open after a search does not say it is incognito: %v", o)
+	}
 	if num(t, res, "tabId") <= 0 || !strings.Contains(str(res, "title"), "what is a widget") || str(res, "query") != "what is a widget" {
 		t.Errorf("tab fields: %v", res)
 	}

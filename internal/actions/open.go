@@ -17,13 +17,16 @@ const (
 )
 
 type openResult struct {
-	TabID     int      `json:"tabId"`
-	WindowID  int      `json:"windowId"`
-	URL       string   `json:"url"`
-	Title     string   `json:"title"`
-	Workspace string   `json:"workspace,omitempty"`
-	GroupID   *int     `json:"groupId,omitempty"`
-	Owned     bool     `json:"owned"`
+	TabID     int    `json:"tabId"`
+	WindowID  int    `json:"windowId"`
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Workspace string `json:"workspace,omitempty"`
+	GroupID   *int   `json:"groupId,omitempty"`
+	Owned     bool   `json:"owned"`
+	// Incognito says the tab is incognito (after a search, the
+	// workspace's window is; SPEC §3).
+	Incognito bool     `json:"incognito,omitempty"`
 	Warnings  []string `json:"warnings,omitempty"`
 }
 
@@ -136,7 +139,7 @@ func (r *run) result(t TabInfo, workspace string, group *int, owned bool, warnin
 	case t.Loaded != nil && !*t.Loaded:
 		warnings = append(warnings, "the page had not finished loading before the deadline; it may still be loading")
 	}
-	return openResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Warnings: warnings}
+	return openResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Incognito: t.Incognito, Warnings: warnings}
 }
 
 // workspaceLocks serialise the window and group bookkeeping of one
