@@ -236,7 +236,14 @@ func cdpCmd(method string, params map[string]any) map[string]any {
 // load within the call's deadline, at most 10 s).
 func (r *run) finish(before TabInfo, el *Element, warnings ...string) (actResult, error) {
 	var t TabInfo
-	if err := r.call("tab.get", map[string]any{"tabId": before.TabID}, &t); err != nil {
+	var opened []TabInfo
+	err := both(func() error {
+		return r.call("tab.get", map[string]any{"tabId": before.TabID}, &t)
+	}, func() error {
+		opened = r.openedTabs(before.TabID) // an independent round trip
+		return nil
+	})
+	if err != nil {
 		if protocol.CodeOf(err) == protocol.CodeTabNotFound {
 			// The action itself worked and closed the tab (a "close"
 			// button, window.close()): report it, so nobody retries it.
@@ -246,7 +253,7 @@ func (r *run) finish(before TabInfo, el *Element, warnings ...string) (actResult
 		return actResult{}, err
 	}
 	res := actResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Element: el, Warnings: warnings}
-	res.OpenedTabs = r.openedTabs(t.TabID)
+	res.OpenedTabs = opened
 	if n := len(r.dialogs); n > 0 {
 		d := r.dialogs[n-1]
 		res.Dialog = &d
