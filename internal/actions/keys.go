@@ -69,6 +69,21 @@ var punctuation = map[rune]struct {
 	'.': {"Period", 190}, '/': {"Slash", 191}, '`': {"Backquote", 192},
 }
 
+// usShift is what Shift makes of the digit and punctuation keys on a US
+// layout, the layout CDP key codes describe: Shift+1 types "!".
+var usShift = map[string]string{
+	"1": "!", "2": "@", "3": "#", "4": "$", "5": "%", "6": "^", "7": "&", "8": "*", "9": "(", "0": ")",
+	"-": "_", "=": "+", "[": "{", "]": "}", "\\": "|", ";": ":", "'": "\"", ",": "<", ".": ">", "/": "?", "`": "~",
+}
+
+// shifted is k as typed with Shift held, when shift is.
+func shifted(k key, shift bool) key {
+	if s, ok := usShift[k.Key]; ok && shift {
+		k.Key, k.Text = s, s
+	}
+	return k
+}
+
 func init() {
 	for i := 1; i <= 12; i++ {
 		n := fmt.Sprintf("F%d", i)
@@ -149,10 +164,10 @@ func keyOf(name string, bits int) (key, error) {
 		}
 		return k, nil
 	case c >= '0' && c <= '9':
-		return key{Key: string(c), Code: "Digit" + string(c), KeyCode: int(c), Text: string(c)}, nil
+		return shifted(key{Key: string(c), Code: "Digit" + string(c), KeyCode: int(c), Text: string(c)}, shift), nil
 	}
 	if p, ok := punctuation[c]; ok {
-		return key{Key: string(c), Code: p.code, KeyCode: p.keyCode, Text: string(c)}, nil
+		return shifted(key{Key: string(c), Code: p.code, KeyCode: p.keyCode, Text: string(c)}, shift), nil
 	}
 	// Any other character: no physical key, but it still types.
 	return key{Key: string(c), Text: string(c)}, nil

@@ -23,6 +23,9 @@ func TestParseKeys(t *testing.T) {
 		{"+", "+//0/0"},
 		{"F5", "F5/F5/116/0"},
 		{"7", "7/Digit7/55/0"},
+		{"Shift+1", "!/Digit1/49/8"},
+		{"Shift+/", "?/Slash/191/8"},
+		{"Control+Shift+1", "!/Digit1/49/10"},
 		{"Control", "Control/ControlLeft/17/2"},
 	}
 	for _, tt := range tests {
