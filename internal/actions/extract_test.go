@@ -264,3 +264,28 @@ func TestReadCache(t *testing.T) {
 		t.Errorf("the cache holds %d entries, at most %d", len(c.m), readEntries)
 	}
 }
+
+func TestValueChecks(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"action":"click","x":1e39,"y":5}`, "x must be a number of CSS pixels"},
+		{`{"action":"scroll","deltaY":-1e308}`, "deltaY must be"},
+		{`{"action":"status","tabId":2147483648}`, "tabId must be"},
+		{`{"action":"click","selector":"#a","frameId":-5}`, "frameId must be"},
+		{`{"action":"screenshot","clip":{"x":0,"y":0,"width":100000,"height":10}}`, "between 1 and 30000"},
+		{`{"action":"screenshot","clip":{"x":0,"y":0,"width":20000,"height":20000}}`, "at most 50000000"},
+		{`{"action":"click","text":"   "}`, "text is blank"},
+		{`{"action":"extract","waitFor":{"label":" "}}`, "waitFor.label is blank"},
+		{`{"action":"status","timeoutMs":600000}`, "timeoutMs must be between 1 and 60000"},
+		{`{"action":"open","url":"https://a.example/","dialog":"maybe"}`, "dialog must be"},
+		{`{"action":"close","tabId":3,"closeWorkspace":true}`, "not both"},
+		{`{"action":"extract","frameId":3}`, "frameId"},
+	} {
+		_, err := Parse([]byte(c.in))
+		if protocol.CodeOf(err) != protocol.CodeInvalidArgument || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.in, err, c.want)
+		}
+	}
+	if _, err := Parse([]byte(`{"action":"click","x":-200,"y":30000,"coordinates":"document"}`)); err != nil {
+		t.Errorf("ordinary coordinates refused: %v", err)
+	}
+}

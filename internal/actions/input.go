@@ -177,7 +177,8 @@ func Parse(raw []byte) (*Input, error) {
 const (
 	maxID         = 1<<31 - 1
 	maxCoordinate = 10_000_000
-	maxClipSide   = 100_000
+	maxClipSide   = 30_000     // the tallest page tested; JPEG stops at 65,535
+	maxClipArea   = 50_000_000 // pixels: more than a 1280×30,000 full page
 )
 
 // checkValues checks the values the JSON types do not: ranges, blank
@@ -203,6 +204,9 @@ func (in *Input) checkValues() error {
 		}
 		if c.Width < 1 || c.Height < 1 || c.Width > maxClipSide || c.Height > maxClipSide {
 			return invalid("clip width and height must be between 1 and %d CSS pixels", maxClipSide)
+		}
+		if c.Width*c.Height > maxClipArea {
+			return invalid("clip covers %.0f pixels; at most %d (take several smaller clips)", c.Width*c.Height, maxClipArea)
 		}
 	}
 	for name, v := range map[string]string{"selector": in.Selector, "text": in.Text, "role": in.Role, "name": in.Name,

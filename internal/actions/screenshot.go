@@ -8,6 +8,7 @@ import (
 	"image/draw"
 	"image/jpeg"
 	"math"
+	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
@@ -102,6 +103,9 @@ func (r *run) capture(tabID int, clip map[string]any) ([]byte, error) {
 		Data string `json:"data"`
 	}
 	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.captureScreenshot", "params": params}, &out); err != nil {
+		if strings.Contains(err.Error(), "Unable to capture screenshot") {
+			return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "the browser could not capture this screenshot (%v); take a smaller clip, or mode: \"viewport\"", err)
+		}
 		return nil, err
 	}
 	b, err := base64.StdEncoding.DecodeString(out.Data)
