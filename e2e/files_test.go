@@ -266,7 +266,30 @@ func TestFileURLRulesHoldAfterNavigation(t *testing.T) {
 			t.Fatalf("%v leaked the key", a["action"])
 		}
 	}
-	r := bridge.Call(t, map[string]any{"action": "open", "url": "file:///proc/self/status", "browserWorkspaceId": ws})
+	// A file: page that frames the key, or redirects to it: the frame is
+	// left out, the redirect refused.
+	framing := filepath.Join(dir, "framing.html")
+	os.WriteFile(framing, []byte(`<title>Framing</title><p>outer page</p><iframe src=".ssh/id_rsa"></iframe>`), 0o644)
+	redirect := filepath.Join(dir, "redirect.html")
+	os.WriteFile(redirect, []byte(`<meta http-equiv="refresh" content="0; url=.ssh/id_rsa"><title>Redirect</title>`), 0o644)
+	for _, a := range []map[string]any{
+		{"action": "extract", "url": "file://" + framing, "browserWorkspaceId": ws},
+		{"action": "inspect", "tabId": tab},
+	} {
+		if a["action"] == "inspect" {
+			bridge.MustCall(t, map[string]any{"action": "open", "tabId": tab, "url": "file://" + framing})
+		}
+		r := bridge.Call(t, a)
+		if r.Err != nil || strings.Contains(string(r.Stdout), "FAKE-PRIVATE-KEY") || !strings.Contains(string(r.Stdout), "may not read") {
+			t.Errorf("%v of a page framing the key: %s", a["action"], r.Stdout)
+		}
+	}
+	r := bridge.Call(t, map[string]any{"action": "extract", "url": "file://" + redirect, "browserWorkspaceId": ws, "timeoutMs": 20000})
+	if r.Err == nil || r.Err.Code != protocol.CodeBlockedByPolicy || strings.Contains(string(r.Stdout), "FAKE-PRIVATE-KEY") {
+		t.Errorf("extract of a page that redirects to the key: %s", r.Stdout)
+	}
+
+	r = bridge.Call(t, map[string]any{"action": "open", "url": "file:///proc/self/status", "browserWorkspaceId": ws})
 	if r.Err == nil || r.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(r.Err.Message, "pseudo-filesystem") {
 		t.Errorf("open of a /proc file: %s", r.Stdout)
 	}

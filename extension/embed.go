@@ -46,8 +46,21 @@ func WriteTo(dir string) error {
 }
 
 // IsExtensionDir reports whether dir holds a copy of this extension (any
-// version): its manifest carries the same key, so the same extension ID.
+// version) that WriteTo wrote: its manifest carries the same key, so the
+// same extension ID, and it holds nothing else — the extension's source
+// folder, with its Go files, is not such a copy and is never cleared.
 func IsExtensionDir(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		// An older version may have had other files, but only the kinds
+		// an extension ships (a source folder has Go files too).
+		if ext := filepath.Ext(e.Name()); !e.IsDir() && ext != ".js" && ext != ".json" && ext != ".html" && ext != ".png" {
+			return false
+		}
+	}
 	key := func(data []byte) string {
 		var m struct {
 			Key string `json:"key"`

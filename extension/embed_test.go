@@ -77,6 +77,10 @@ func TestWriteTo(t *testing.T) {
 	if err := WriteTo(dir); err == nil || IsExtensionDir(dir) {
 		t.Fatal("cleared another extension's folder")
 	}
+	// The extension's own source folder (Go files beside it) is not a copy.
+	if IsExtensionDir(".") {
+		t.Fatal("the source folder passes for a written copy")
+	}
 	// An earlier copy of ours is replaced.
 	ours, _ := fs.ReadFile(FS(), "manifest.json")
 	os.WriteFile(filepath.Join(dir, "manifest.json"), ours, 0o644)

@@ -179,28 +179,44 @@ func shapeExtract(tab TabInfo, c *extract.Content, include map[string]bool, offs
 			offset, next, total, strings.Join(order, ", "), tab.TabID, next)
 	}
 	// What is not content still counts against the budget, the note on
-	// how to go on included (at its longest).
-	// The content's own JSON quoting (newlines, quotes) takes a few per
-	// cent more: keep room for it.
+	// how to go on included (at its longest). The content's own JSON
+	// quoting (newlines, quotes) takes more again, a lot on line-dense
+	// text: when the window comes out over, it is cut again, smaller by
+	// as much, a few times at most.
 	meta, _ := json.Marshal(res)
 	const big = 1 << 30
-	budget := max((maxChars-utf8.RuneCount(meta)-len(more(big, big))-100)*92/100, maxChars/4)
-	ch := c.Slice(include, offset, budget)
-	res.Markdown, res.Reader, res.Text = ch.Markdown, ch.Reader, ch.Text
-	if ch.Links != nil {
-		res.Links = &ch.Links
+	floor := maxChars / 4
+	budget := max((maxChars-utf8.RuneCount(meta)-len(more(big, big))-100)*92/100, floor)
+	head := res
+	for try := 0; ; try++ {
+		res = head
+		ch := c.Slice(include, offset, budget)
+		res.Markdown, res.Reader, res.Text = ch.Markdown, ch.Reader, ch.Text
+		if ch.Links != nil {
+			res.Links = &ch.Links
+		}
+		if ch.Headings != nil {
+			res.Headings = &ch.Headings
+		}
+		res.TotalChars = ch.Total
+		if ch.Next > 0 {
+			next := ch.Next
+			res.NextOffset = &next
+			res.Warnings = append(res.Warnings[:len(res.Warnings):len(res.Warnings)], more(next, ch.Total))
+		}
+		if budget == floor || try == 3 {
+			break
+		}
+		b, _ := json.Marshal(res)
+		size := utf8.RuneCount(b)
+		if size <= maxChars {
+			break
+		}
+		budget = max(budget-(size-maxChars)-budget/50, floor)
 	}
-	if ch.Headings != nil {
-		res.Headings = &ch.Headings
-	}
-	res.TotalChars = ch.Total
-	if ch.Next > 0 {
-		next := ch.Next
-		res.NextOffset = &next
-		res.Warnings = append(res.Warnings, more(next, ch.Total))
-	}
-	if offset > ch.Total {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("offset %d is past the end (totalChars %d): nothing more to read", offset, ch.Total))
+	total := res.TotalChars
+	if offset > total {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("offset %d is past the end (totalChars %d): nothing more to read", offset, total))
 	}
 	return res
 }

@@ -122,6 +122,37 @@ func TestShapeExtractFramesKeepToTheBudget(t *testing.T) {
 	}
 }
 
+// Text whose JSON quoting is heavy (short lines, quotes, backslashes):
+// the windows still keep to maxChars as JSON, and still cover it all.
+func TestShapeExtractEscapingKeepsToTheBudget(t *testing.T) {
+	var md strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&md, "\"%d\"\\\n", i)
+	}
+	c := &extract.Content{URL: "https://example.com/", Title: "Quotes", Markdown: md.String()}
+	include, _ := extract.CheckInclude([]string{"markdown"})
+	const maxChars = 4000
+	var got strings.Builder
+	for offset, calls := 0, 0; ; calls++ {
+		res := shapeExtract(TabInfo{TabID: 1}, c, include, offset, maxChars, nil)
+		b, _ := json.Marshal(res)
+		if n := utf8.RuneCount(b); n > maxChars {
+			t.Fatalf("window at %d is %d characters of JSON", offset, n)
+		}
+		got.WriteString(*res.Markdown)
+		if res.NextOffset == nil {
+			break
+		}
+		if *res.NextOffset <= offset || calls > 500 {
+			t.Fatalf("no progress at %d", offset)
+		}
+		offset = *res.NextOffset
+	}
+	if got.String() != c.Markdown {
+		t.Fatal("windows lost or repeated text")
+	}
+}
+
 func TestShapeExtractSmallPageInOneWindow(t *testing.T) {
 	c := &extract.Content{URL: "https://example.com/", Title: "T", Markdown: "# T\n\nHello", Text: "T\n\nHello"}
 	include, _ := extract.CheckInclude([]string{"markdown", "links"})

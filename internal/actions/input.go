@@ -216,6 +216,9 @@ func (in *Input) checkValues() error {
 		}
 	}
 	if w := in.WaitFor; w != nil {
+		if w.FrameID != nil && (*w.FrameID < 0 || *w.FrameID > maxID) {
+			return invalid("waitFor.frameId must be a frame ID from extract's frames or inspect (0 is the top frame)")
+		}
 		for name, v := range map[string]string{"selector": w.Selector, "text": w.Text, "role": w.Role, "name": w.Name,
 			"label": w.Label, "placeholder": w.Placeholder, "ref": w.Ref, "urlContains": w.URLContains} {
 			if v != "" && strings.TrimSpace(v) == "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -135,13 +136,18 @@ func (r *run) answerDialog(tabID int, d *dialogInfo) error {
 		params["promptText"] = d.DefaultPrompt
 	}
 	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.handleJavaScriptDialog", "params": params}, nil); err != nil {
+		if strings.Contains(err.Error(), "No dialog is showing") {
+			return nil // answered meanwhile (by the user, or another probe)
+		}
 		return err
 	}
 	answered := Dialog{Type: d.Type, Message: d.Message, Answer: "dismissed"}
 	if accept {
 		answered.Answer = "accepted"
 	}
+	r.dialogMu.Lock()
 	r.dialogs = append(r.dialogs, answered)
+	r.dialogMu.Unlock()
 	return nil
 }
 
@@ -149,6 +155,10 @@ func (r *run) answerDialog(tabID int, d *dialogInfo) error {
 // bridge learns of a dialog) and answers the dialogs open on it, one after
 // another, until none is.
 func (r *run) answerOpenDialogs(tabID int) error {
+	// One at a time per call: a probe and the input's own preparation
+	// must not both answer one dialog.
+	r.answering.Lock()
+	defer r.answering.Unlock()
 	for i := range maxDialogs {
 		if i > 0 {
 			// A page that opens dialogs in a row opens the next one at
@@ -163,6 +173,12 @@ func (r *run) answerOpenDialogs(tabID int) error {
 		}
 		if a.Dialog == nil {
 			return nil
+		}
+		if i == 0 && r.in.Dialog == "" && !r.reg().IsOwned(tabID) {
+			// A dialog on the user's own tab that the action did not
+			// open: the user may be answering it. Say so rather than
+			// answer for them.
+			return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows a %s dialog (%q) that the bridge did not open; answer it in the browser, or pass dialog: \"accept\" or \"dismiss\" to let the bridge answer it", tabID, a.Dialog.Type, a.Dialog.Message)
 		}
 		if err := r.answerDialog(tabID, a.Dialog); err != nil {
 			return err
@@ -182,13 +198,31 @@ const dialogProbe = 2500 * time.Millisecond
 func (r *run) callPage(tabID int, verb string, params, out any) error {
 	done := make(chan error, 1)
 	go func() { done <- r.call(verb, params, out) }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(dialogProbe):
+	// Only the bridge's own tabs are probed: attaching the debugger shows
+	// Chrome's debugging bar on every window, and the user's own tab may
+	// simply be slow.
+	probe := r.reg().IsOwned(tabID)
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(dialogProbe):
+			if probe {
+				r.answerOpenDialogs(tabID) // best effort: the call's own error says more
+			}
+		}
 	}
-	r.answerOpenDialogs(tabID) // best effort: the call's own error says more
-	return <-done
+}
+
+// lastDialog is the last dialog the call answered, or nil.
+func (r *run) lastDialog() *Dialog {
+	r.dialogMu.Lock()
+	defer r.dialogMu.Unlock()
+	if n := len(r.dialogs); n > 0 {
+		d := r.dialogs[n-1]
+		return &d
+	}
+	return nil
 }
 
 // openedTabs adopts and returns the tabs that tabID's page has opened and
@@ -214,10 +248,15 @@ func (r *run) openedTabs(tabID int) []TabInfo {
 	return fresh
 }
 
-// dialogWarnings says which dialogs the call answered, and how.
+// dialogWarnings says which dialogs the call answered, and how, that the
+// result has not reported yet; they count as reported from now on.
 func (r *run) dialogWarnings() []string {
+	r.dialogMu.Lock()
+	defer r.dialogMu.Unlock()
 	var out []string
-	for _, d := range r.dialogs[r.dialogsReported:] {
+	fresh := r.dialogs[r.dialogsReported:]
+	r.dialogsReported = len(r.dialogs)
+	for _, d := range fresh {
 		w := fmt.Sprintf("the page showed a %s dialog (%q) and the bridge %s it", d.Type, d.Message, d.Answer)
 		if r.in.Dialog == "" {
 			w += `; pass dialog: "accept" or "dismiss" to choose`
@@ -247,18 +286,16 @@ func (r *run) finish(before TabInfo, el *Element, warnings ...string) (actResult
 		if protocol.CodeOf(err) == protocol.CodeTabNotFound {
 			// The action itself worked and closed the tab (a "close"
 			// button, window.close()): report it, so nobody retries it.
-			return actResult{TabID: before.TabID, URL: before.URL, Title: before.Title, Element: el,
+			return actResult{TabID: before.TabID, URL: before.URL, Title: before.Title, Element: el, OpenedTabs: opened,
 				Warnings: append(warnings, "the tab closed after the action")}, nil
 		}
 		return actResult{}, err
 	}
 	res := actResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Element: el, Warnings: warnings}
 	res.OpenedTabs = opened
-	if n := len(r.dialogs); n > 0 {
-		d := r.dialogs[n-1]
-		res.Dialog = &d
+	if d := r.lastDialog(); d != nil {
+		res.Dialog = d
 		res.Warnings = append(res.Warnings, r.dialogWarnings()...)
-		r.dialogsReported = n
 	}
 	// A new URL, or a load that started with the action (a page that was
 	// still loading before it proves nothing).

@@ -152,6 +152,13 @@ func inspect(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	res, dropped, err := dropRefusedFrames(tab.TabID, res)
+	if err != nil {
+		return nil, err
+	}
+	for id, why := range dropped {
+		warnings = append(warnings, fmt.Sprintf("frame %d was left out: %s", id, why))
+	}
 	var tree struct {
 		Frames []frameInfo `json:"frames"`
 	}

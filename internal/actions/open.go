@@ -52,9 +52,16 @@ func open(r *run) (any, error) {
 	return nil, invalid("target %q is not known: use \"new\" (default) or \"current\"", r.in.Target)
 }
 
-// navigate loads the URL in an existing tab.
+// navigate loads the URL in an existing tab (not one of the user's own
+// incognito tabs), taking its turn with other actions on the tab.
 func (r *run) navigate(tabID int) (any, error) {
 	var t TabInfo
+	if err := r.call("tab.get", map[string]any{"tabId": tabID}, &t); err != nil {
+		return nil, err
+	}
+	if _, err := r.claimTab(t, false); err != nil {
+		return nil, err
+	}
 	if err := r.callPage(tabID, "tab.navigate", map[string]any{"tabId": tabID, "url": r.in.URL, "waitMs": r.loadWait()}, &t); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -99,7 +100,22 @@ func (r *run) pageTarget() (TabInfo, error) {
 			return TabInfo{}, err
 		}
 	}
-	if r.unlockTab == nil {
+	return r.claimTab(t, true)
+}
+
+// changesPage are the actions that change what a tab shows: they take
+// turns on a tab (see tabLocks). Reading (extract, inspect, wait,
+// screenshot) does not wait for them — a wait for an element must not be
+// held up by the click that makes it appear.
+var changesPage = map[string]bool{"click": true, "type": true, "press": true, "select": true,
+	"check": true, "upload": true, "scroll": true, "open": true}
+
+// claimTab takes tab t for this action: it waits its turn when the action
+// changes the page, refuses the user's own incognito tabs, and — when
+// the action reads the page (not when it navigates away) — pages the
+// bridge may not read.
+func (r *run) claimTab(t TabInfo, reading bool) (TabInfo, error) {
+	if r.unlockTab == nil && changesPage[r.in.Action] {
 		unlock, waited, err := r.env.tabs.lock(r.ctx, tabKey{r.env.Browser.Info().Instance, t.TabID}, r.progress)
 		if err != nil {
 			return TabInfo{}, err
@@ -117,23 +133,65 @@ func (r *run) pageTarget() (TabInfo, error) {
 	if t.Incognito && !owned {
 		return TabInfo{}, protocol.Errorf(protocol.CodeIncognitoNotAllowed, "tab %d is one of your own incognito tabs; the bridge only works in incognito tabs it opened (search, or open with incognito: true)", t.TabID)
 	}
+	if !reading {
+		return t, nil
+	}
 	if t.LoadError != "" {
 		return TabInfo{}, protocol.Errorf(protocol.CodeProtectedPage, "tab %d shows the browser's error page: %s could not be loaded (%s); check the URL or try again when the site is reachable (open it again)", t.TabID, t.URL, t.LoadError)
 	}
-	if why := fileURLRefused(t.URL); why != "" {
-		// open refuses such URLs; this is a tab that got there another
-		// way (a click through a folder listing, the user).
-		return TabInfo{}, protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows %s, which the bridge may not read or drive: %s (the same rules as for uploads); open another page in it first", t.TabID, t.URL, why)
+	if err := refuseFileURL(t.TabID, t.URL); err != nil {
+		return TabInfo{}, err
 	}
 	return t, nil
 }
 
-// fileURLRefused says why the bridge may not touch a tab showing the
-// file: URL s, or returns "" (also for any other URL).
+// dropRefusedFrames checks the pages a page script read, whose answers
+// carry their url: a top frame at a refused file: URL (it may have got
+// there after the tab was claimed: a redirect, a slow load) fails the
+// action; a child frame at one (a file: page framing a secret file) is
+// left out, and why is returned by frame ID.
+func dropRefusedFrames(tabID int, res []FrameResult) ([]FrameResult, map[int]string, error) {
+	var kept []FrameResult
+	dropped := map[int]string{}
+	for _, f := range res {
+		var v struct {
+			URL string `json:"url"`
+		}
+		json.Unmarshal(f.Value, &v)
+		if why := fileURLRefused(v.URL); why != "" {
+			if f.FrameID == 0 {
+				return nil, nil, refuseFileURL(tabID, v.URL)
+			}
+			dropped[f.FrameID] = fmt.Sprintf("not read: %s shows a file the bridge may not read (%s)", v.URL, why)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept, dropped, nil
+}
+
+// refuseFileURL refuses a tab (or frame) showing a file: URL that breaks
+// the rules of upload: open refuses such URLs, and this is a page that got
+// there another way (a click through a folder listing, a redirect, the
+// user).
+func refuseFileURL(tabID int, u string) error {
+	if why := fileURLRefused(u); why != "" {
+		return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows %s, which the bridge may not read or drive: %s (the same rules as for uploads); open another page in it first", tabID, u, why)
+	}
+	return nil
+}
+
+// fileURLRefused says why the bridge may not touch a page at the file:
+// URL s, or returns "" (also for any other URL).
 func fileURLRefused(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.Scheme != "file" {
+	if len(s) < 5 || !strings.EqualFold(s[:5], "file:") {
 		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		// Chrome keeps URLs Go will not parse (a bad escape): what such a
+		// file is cannot be told, so it is not read.
+		return "its URL cannot be checked (" + err.Error() + ")"
 	}
 	return pathcheck.Refused(u.Path)
 }

@@ -189,6 +189,10 @@ func (r *run) readPage(tabID int) (extract.Page, error) {
 	if err != nil {
 		return extract.Page{}, err
 	}
+	res, dropped, err := dropRefusedFrames(tabID, res)
+	if err != nil {
+		return extract.Page{}, err
+	}
 	var p extract.Page
 	var tree struct {
 		Frames []extract.KnownFrame `json:"frames"`
@@ -214,6 +218,12 @@ func (r *run) readPage(tabID int) (extract.Page, error) {
 		}
 		p.Frames = append(p.Frames, extract.Frame{FrameID: fr.FrameID, URL: v.URL, Title: v.Title, Tree: v.Tree, Frames: v.Frames, Truncated: v.Truncated,
 			Width: v.Viewport.Width, Height: v.Viewport.Height})
+	}
+	for id, why := range dropped {
+		if p.Failed == nil {
+			p.Failed = map[int]string{}
+		}
+		p.Failed[id] = why // reported in frames[], as other frames not read
 	}
 	for _, f := range p.Frames {
 		if f.FrameID == 0 {

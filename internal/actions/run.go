@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -62,9 +63,14 @@ type run struct {
 	in       *Input
 	session  string
 	progress func(string)
-	dialogs  []Dialog // dialogs the bridge answered during the action
-	// dialogsReported counts the dialogs the result already reports.
+	// dialogs are the dialogs the bridge answered during the action, and
+	// dialogsReported how many of them the result already reports; both
+	// under dialogMu (a dialog probe runs beside the call it watches).
+	dialogMu        sync.Mutex
+	dialogs         []Dialog
 	dialogsReported int
+	// answering serialises the answering of dialogs within the call.
+	answering sync.Mutex
 	// unlockTab releases the tab the action holds (see pageTarget).
 	unlockTab func()
 }
@@ -84,10 +90,13 @@ func Run(ctx context.Context, env *Env, session string, in *Input, progress func
 		}
 	}()
 	res, err := handlers[in.Action](r)
-	if err != nil || len(r.dialogs) == r.dialogsReported {
+	if err != nil {
 		return res, err
 	}
-	return withWarnings(res, r.dialogWarnings())
+	if w := r.dialogWarnings(); len(w) > 0 {
+		return withWarnings(res, w)
+	}
+	return res, nil
 }
 
 // withWarnings adds warnings to a result that has not said them (a dialog

@@ -86,9 +86,11 @@ func search(r *run) (any, error) {
 		yes := true
 		in.Incognito = &yes
 	}
-	sr := *r
-	sr.in = &in
-	res, err := sr.openInWorkspace()
+	// Open as if the call had asked for the results page.
+	orig := r.in
+	r.in = &in
+	res, err := r.openInWorkspace()
+	r.in = orig
 	if err != nil {
 		return nil, err
 	}

@@ -88,6 +88,10 @@ func runInstall(ctx context.Context, args []string) error {
 	if _, err := secret.Ensure(layout.Secret()); err != nil {
 		return err
 	}
+	// install enables the bridge (SPEC §1), also after a disable.
+	if err := setDisabled(layout, false); err != nil {
+		return err
+	}
 	return printJSON(struct {
 		*install.Result
 		Secret string `json:"secret"`
@@ -116,9 +120,12 @@ func runUninstall(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A daemon that does not go (an agent's MCP server restarted it) does
+	// not stop the uninstall: without the manifests no browser reaches it.
+	var warning string
 	stopped, err := client.StopDaemon(ctx, layout)
 	if err != nil {
-		return printError(protocol.Errorf(protocol.CodeInternal, "%v", err), 1)
+		warning = err.Error()
 	}
 	removed, err := install.Uninstall(exe, f.extensionDir, paths.Browsers(), f.manifestDirs)
 	if err != nil {
@@ -132,8 +139,9 @@ func runUninstall(ctx context.Context, args []string) error {
 		*install.Removed
 		DaemonStopped bool   `json:"daemonStopped"`
 		Secret        string `json:"secret,omitempty"`
+		Warning       string `json:"warning,omitempty"`
 		Next          string `json:"next"`
-	}{removed, stopped, secretPath,
+	}{removed, stopped, secretPath, warning,
 		"remove the extension from your browser: chrome://extensions, Browser Bridge, Remove"})
 }
 
@@ -145,13 +153,8 @@ func runDisable(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := settings.Load(layout)
-	if err != nil {
+	if err := setDisabled(layout, true); err != nil {
 		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 1)
-	}
-	s.Disabled = true
-	if err := settings.Save(layout, s); err != nil {
-		return err
 	}
 	removed, err := install.Unregister(paths.Browsers(), f.manifestDirs)
 	if err != nil {
@@ -172,13 +175,8 @@ func runEnable(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := settings.Load(layout)
-	if err != nil {
+	if err := setDisabled(layout, false); err != nil {
 		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 1)
-	}
-	s.Disabled = false
-	if err := settings.Save(layout, s); err != nil {
-		return err
 	}
 	home, _ := os.UserHomeDir()
 	res, err := install.Register(install.Options{Exe: exe, ExtraOrigins: nmhost.AllowedOrigins(exe)[1:],
@@ -209,4 +207,14 @@ func enableFlags(name string, args []string) (paths.Layout, installFlags, error)
 		return layout, f, &ExitError{Code: 2}
 	}
 	return layout, f, nil
+}
+
+// setDisabled turns the bridge off or on in the settings file.
+func setDisabled(layout paths.Layout, off bool) error {
+	s, err := settings.Load(layout)
+	if err != nil {
+		return err
+	}
+	s.Disabled = off
+	return settings.Save(layout, s)
 }
