@@ -188,15 +188,24 @@ func TestUploadThroughAFileChooserButton(t *testing.T) {
 	uploadOne(t, tab, "selector", "#choose", a, "notes.txt:12")
 
 	// Elements whose click does something else are not clicked at all.
-	for sel, why := range map[string]string{"#nav": "link", "#submit": "submits a form", "#name": "not an <input type=text>", "#save": "says it picks files"} {
+	for sel, why := range map[string]string{"#nav": "link", "#submit": "submits a form", "#name": "not an <input type=text>",
+		"#save": "says it picks files", "#delete-file": "may delete", "#zone": "other controls inside"} {
 		res := bridge.Call(t, map[string]any{"action": "upload", "tabId": tab, "selector": sel, "paths": []string{a}})
 		if res.Err == nil || res.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(res.Err.Message, why) {
 			t.Errorf("upload to %s: %s", sel, res.Stdout)
 		}
 	}
-	if r := call(t, map[string]any{"action": "status"}); strings.Contains(fmt.Sprint(r), "Submitted") || strings.Contains(fmt.Sprint(r), "saved") {
-		t.Error("the form was submitted, or Save was clicked")
+	if r := call(t, map[string]any{"action": "status"}); strings.Contains(fmt.Sprint(r), "Submitted") || strings.Contains(fmt.Sprint(r), "saved") || strings.Contains(fmt.Sprint(r), "deleted") {
+		t.Error("the form was submitted, or Save or Delete was clicked")
 	}
+
+	// A widget that takes the files on change and empties its input: the
+	// upload worked, and says what the page got.
+	r = uploadOne(t, tab, "selector", "#clearing", a, "notes.txt:12")
+	if !strings.Contains(fmt.Sprint(r["warnings"]), "emptied") {
+		t.Errorf("no word of the emptied input: %v", r)
+	}
+	waitText(t, tab, "#clearing-out", "notes.txt")
 }
 
 // uploadOne uploads path to the element the locator finds and checks
@@ -234,6 +243,9 @@ func TestUploadIntoCrossOriginFrame(t *testing.T) {
 	b := filepath.Join(t.TempDir(), "chosen.txt")
 	os.WriteFile(b, []byte("abcd"), 0o644)
 	r = uploadOne(t, tab, "text", "Choose in frame", b, "chosen.txt:4")
+	if !strings.Contains(fmt.Sprint(r["warnings"]), "emptied") {
+		t.Errorf("no word of the emptied input: %v", r)
+	}
 	waitTextIn(t, tab, num(t, r["element"].(map[string]any), "frameId"), "#framed-file-out", "chosen.txt:4")
 }
 

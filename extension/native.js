@@ -6,6 +6,7 @@
 // where the worker itself was stopped.
 import { NATIVE_HOST, PROTOCOL_VERSION } from "./protocol.js";
 import { dispatch } from "./dispatch.js";
+import { running } from "./inflight.js";
 
 const KEEPALIVE_MS = 20_000;
 const BACKOFF_MIN_MS = 500;
@@ -41,6 +42,9 @@ export function connect() {
     lastError = chrome.runtime.lastError ? chrome.runtime.lastError.message : "disconnected";
     if (port === p) port = null;
     clearInterval(keepaliveTimer);
+    // Nobody will read the replies of the commands still running: stop
+    // their waits (the daemon, once back, sends them again if it must).
+    for (const c of running.values()) c.controller.abort();
     scheduleRetry();
   });
   Promise.all([chrome.extension.isAllowedIncognitoAccess(), instanceId()])

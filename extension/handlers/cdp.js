@@ -54,6 +54,12 @@ export function untilDialog(tabId) {
   return { promise, cancel: () => dialogWaiters.get(tabId)?.delete(cb) };
 }
 
+chrome.tabs.onRemoved.addListener((tabId) => {
+  dialogs.delete(tabId);
+  dialogWaiters.delete(tabId);
+  userCancelled.delete(tabId);
+});
+
 chrome.debugger.onDetach.addListener((source, reason) => {
   dialogs.delete(source.tabId);
   clearTimeout(attached.get(source.tabId));

@@ -86,7 +86,7 @@ function checkFiles(msg) {
 // data-bb-upload=<token> (the isolated world's element cannot be handed to
 // CDP directly; a search by attribute pierces shadow roots). Paths were
 // checked by the daemon before this command was sent.
-export async function setFiles(msg) {
+export async function setFiles(msg, ctx) {
   const tabId = intArg(msg, "tabId");
   const token = String(msg.token || "");
   if (!/^[a-f0-9]{16,64}$/.test(token)) throw new BridgeError(Codes.invalidArgument, "bad upload token");
@@ -94,12 +94,20 @@ export async function setFiles(msg) {
   return hold(tabId, async () => {
     await ensureAttached(tabId);
     const top = { tabId };
-    let found = await findMarked(top, token);
-    let kids = [];
+    let found = await bounded(findMarked(top, token), ctx, tabId);
+    let autoAttached = false;
     try {
       if (!found.length) {
-        kids = await children(tabId);
-        for (const t of kids) found = found.concat(await findMarked(t, token).catch(() => [])); // a frame that went away
+        autoAttached = true;
+        for (const t of await bounded(children(tabId), ctx, tabId)) {
+          // A frame that went away or does not answer is skipped; a
+          // browser too old for child sessions is said so.
+          const inFrame = await bounded(findMarked(t, token), ctx, tabId).catch((err) => {
+            if (err instanceof BridgeError && err.code === Codes.blockedByPolicy) throw err;
+            return [];
+          });
+          found = found.concat(inFrame);
+        }
       }
       if (!found.length) {
         throw new BridgeError(Codes.elementNotFound, "the file input is not reachable from the tab's debugger (a frame inside a cross-origin frame, or the page replaced the input); locate it again and retry");
@@ -112,7 +120,8 @@ export async function setFiles(msg) {
       }
       await setFileInputFiles(found[0].target, { files: msg.files, backendNodeId: found[0].backendNodeId });
     } finally {
-      if (kids.length || childSessions.has(tabId)) await stopChildren(tabId);
+      // Not while an upload through a chooser uses the child sessions.
+      if (autoAttached && !choosers.has(tabId)) await stopChildren(tabId);
     }
     return { ok: true };
   });
@@ -158,7 +167,7 @@ async function setFileInputFiles(target, params) {
 // trusted CDP mouse events given as commands. inFrame says the element is
 // in a child frame, which may be out of process: interception is then
 // turned on in the frames' sessions too. It reports the files' names and
-// sizes as the input holds them. Paths were checked by the daemon.
+// sizes as the page received them. Paths were checked by the daemon.
 export async function chooseFiles(msg, ctx) {
   const tabId = intArg(msg, "tabId");
   checkFiles(msg);
@@ -169,30 +178,37 @@ export async function chooseFiles(msg, ctx) {
   return hold(tabId, async () => {
     if (ctx?.signal?.aborted) throw cancelled();
     await ensureAttached(tabId);
-    if (choosers.has(tabId)) throw new BridgeError(Codes.timeout, "another upload is choosing files in this tab; try again when it is done");
+    // One upload through a chooser per tab at a time, until its clean-up
+    // is done: a later one's interception must not be turned off by it.
+    if (choosers.has(tabId)) throw new BridgeError(Codes.invalidArgument, "another upload is choosing files in this tab; try again when it is done");
     let opened;
     const chooser = new Promise((resolve) => { opened = resolve; });
     choosers.set(tabId, (source, params) => opened({ source, params }));
     const targets = [{ tabId }];
     let clicked = Promise.resolve();
-    let stop = false;
+    let autoAttached = false;
     try {
-      if (msg.inFrame) targets.push(...(await children(tabId)));
-      for (const t of targets) {
-        const on = (async () => {
+      // Each step is bounded: a page holding a dialog, or a frozen frame,
+      // answers nothing, and an upload must never hang for that.
+      const { frameTree } = await bounded(send({ tabId }, "Page.getFrameTree"), ctx, tabId);
+      const topFrame = frameTree.frame.id;
+      if (msg.inFrame) {
+        autoAttached = true;
+        targets.push(...(await bounded(children(tabId), ctx, tabId)));
+      }
+      await bounded(send({ tabId }, "Page.setInterceptFileChooserDialog", { enabled: true }), ctx, tabId);
+      for (const t of targets.slice(1)) {
+        // A child frame that went away, or does not answer, is skipped.
+        await bounded((async () => {
           await send(t, "Page.enable");
           await send(t, "Page.setInterceptFileChooserDialog", { enabled: true });
-        })();
-        // The tab's own session must intercept; a child frame that went
-        // away meanwhile does not matter.
-        if (!t.sessionId) await on;
-        else await on.catch(() => {});
+        })(), ctx, tabId).catch(() => {});
       }
+      if (ctx?.signal?.aborted) throw cancelled();
+      // The whole click goes out, whatever happens meanwhile: a press
+      // without its release would leave the button held down.
       clicked = (async () => {
-        for (const c of cmds) {
-          if (stop) return;
-          await sendCommand(tabId, c.method, c.params);
-        }
+        for (const c of cmds) await sendCommand(tabId, c.method, c.params);
       })();
       clicked.catch(() => {});
       let timer;
@@ -203,7 +219,6 @@ export async function chooseFiles(msg, ctx) {
       try {
         got = await Promise.race([chooser, waited, dialog.promise, stopped.promise]);
       } finally {
-        stop = true;
         clearTimeout(timer);
         dialog.cancel();
         stopped.cancel();
@@ -216,6 +231,13 @@ export async function chooseFiles(msg, ctx) {
         throw new BridgeError(Codes.invalidArgument, `the element is not a file input, and clicking it opened no file chooser within ${CHOOSER_WAIT_MS} ms; locate the <input type=file> (it may be hidden) or the button that opens it`);
       }
       const { source, params } = got;
+      // The chooser must come from the clicked element's frame: in the top
+      // document for an element there, in a child frame for one in a
+      // frame — never from the page that embeds a frame's widget.
+      const fromTop = !source.sessionId && params.frameId === topFrame;
+      if (fromTop === !!msg.inFrame) {
+        throw new BridgeError(Codes.blockedByPolicy, "a file chooser opened in another frame than the clicked element's; no files were set");
+      }
       if (!params.backendNodeId) {
         throw new BridgeError(Codes.blockedByPolicy, "the page opened a file chooser that is not tied to a file input (the File System Access API); the bridge can only upload to file inputs");
       }
@@ -223,33 +245,83 @@ export async function chooseFiles(msg, ctx) {
         throw new BridgeError(Codes.invalidArgument, `this file input takes one file; ${msg.files.length} were given`);
       }
       const target = source.sessionId ? { tabId, sessionId: source.sessionId } : { tabId };
-      await setFileInputFiles(target, { files: msg.files, backendNodeId: params.backendNodeId });
-      return { files: await fileNames(target, params.frameId, params.backendNodeId) };
+      const input = await isolatedInput(target, params.frameId, params.backendNodeId);
+      try {
+        await callOn(target, input, WATCH_CHANGE);
+        await setFileInputFiles(target, { files: msg.files, backendNodeId: params.backendNodeId });
+        return await callOn(target, input, READ_FILES);
+      } finally {
+        await send(target, "Runtime.releaseObject", { objectId: input }).catch(() => {});
+      }
     } finally {
-      choosers.delete(tabId);
       // A click still on its way may yet open a chooser: let it land while
       // interception is on (then no dialog shows), within limits.
       await Promise.race([clicked.catch(() => {}), new Promise((r) => setTimeout(r, SETTLE_MS))]);
-      for (const t of targets) await send(t, "Page.setInterceptFileChooserDialog", { enabled: false }).catch(() => {});
-      if (targets.length > 1) await stopChildren(tabId);
+      for (const t of targets) {
+        await bounded(send(t, "Page.setInterceptFileChooserDialog", { enabled: false }), null, tabId).catch(() => {});
+      }
+      if (autoAttached) await stopChildren(tabId);
+      choosers.delete(tabId);
     }
   });
 }
 
-// fileNames reads a file input's files — names and sizes, never content —
-// in an isolated world of its frame, where the page cannot redefine what
-// `files` returns.
-async function fileNames(target, frameId, backendNodeId) {
+const STEP_MS = 5000;
+
+// bounded is p, failed when the tab shows a dialog (the page answers
+// nothing then), when the command is cancelled, or after STEP_MS.
+function bounded(p, ctx, tabId) {
+  const dialog = untilDialog(tabId);
+  const stopped = aborted(ctx);
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new BridgeError(Codes.timeout, "the tab did not answer the debugger in time; it may be frozen")), STEP_MS);
+  });
+  const held = dialog.promise.then((d) => {
+    throw new BridgeError(Codes.timeout, `the tab shows a ${d.__dialog.type} dialog; the next action answers it — try again`);
+  });
+  return Promise.race([p, late, held, stopped.promise]).finally(() => {
+    clearTimeout(timer);
+    dialog.cancel();
+    stopped.cancel();
+  });
+}
+
+// The file input, seen from an isolated world of its frame: there the page
+// cannot redefine what its properties return, and what the bridge notes
+// on it stays out of the page's sight.
+async function isolatedInput(target, frameId, backendNodeId) {
   const { executionContextId } = await send(target, "Page.createIsolatedWorld", { frameId, worldName: "browser-bridge-upload" });
   const { object } = await send(target, "DOM.resolveNode", { backendNodeId, executionContextId });
-  try {
-    const { result } = await send(target, "Runtime.callFunctionOn", {
-      objectId: object.objectId,
-      functionDeclaration: "function () { return Array.from(this.files || [], (f) => ({ name: String(f.name), size: Number(f.size) })); }",
-      returnByValue: true,
-    });
-    return Array.isArray(result && result.value) ? result.value : [];
-  } finally {
-    await send(target, "Runtime.releaseObject", { objectId: object.objectId }).catch(() => {});
-  }
+  return object.objectId;
+}
+
+// WATCH_CHANGE notes the files when the page is told of them: many pages
+// read them on change and then empty the input.
+const WATCH_CHANGE = `function () {
+  const input = this;
+  const root = input.getRootNode();
+  const note = (ev) => {
+    if (ev.target !== input) return;
+    input.__bbFiles = Array.from(input.files || [], (f) => ({ name: String(f.name), size: Number(f.size) }));
+    root.removeEventListener("change", note, true);
+  };
+  // Captured at the root: before the page's own listeners, which may
+  // empty the input.
+  root.addEventListener("change", note, true);
+}`;
+
+// READ_FILES reports the files as the page received them (names and
+// sizes, never content), and whether the input still holds them.
+const READ_FILES = `function () {
+  const now = Array.from(this.files || [], (f) => ({ name: String(f.name), size: Number(f.size) }));
+  const seen = this.__bbFiles;
+  delete this.__bbFiles;
+  return seen && seen.length > now.length ? { files: seen, emptied: true } : { files: now };
+}`;
+
+async function callOn(target, objectId, functionDeclaration) {
+  const { result, exceptionDetails } = await send(target, "Runtime.callFunctionOn", { objectId, functionDeclaration, returnByValue: true });
+  if (exceptionDetails) throw new Error("reading the file input failed: " + (exceptionDetails.text || "an exception"));
+  return result && result.value;
 }

@@ -39,7 +39,7 @@
   // keeps undo and framework state right).
   // Input types that take typed text (date pickers and the like do not
   // take insertText as a person's typing).
-  const TEXT_TYPES = new Set(["", "text", "search", "url", "tel", "email", "password", "number"]);
+  const TEXT_TYPES = new Set(["text", "search", "url", "tel", "email", "password", "number"]);
 
   // takesText says whether typing into e makes sense: a text field or
   // textarea that is neither disabled nor read-only, or an editable
@@ -49,7 +49,8 @@
     if (e.isContentEditable) return true;
     if (e.disabled || e.readOnly) return false;
     if (e.localName === "textarea") return true;
-    return e.localName === "input" && TEXT_TYPES.has((e.getAttribute("type") || "").toLowerCase()) && TEXT_TYPES.has(e.type);
+    // e.type, not the attribute: type="phone" is a text field.
+    return e.localName === "input" && TEXT_TYPES.has(e.type);
   };
 
   bb.focus = (a) => {
@@ -203,9 +204,13 @@
     };
   };
 
-  // PICKS_FILES: words with which an element says it picks files, in the
-  // languages most sites use.
-  const PICKS_FILES = /upload|file|attach|choose|browse|import|photo|picture|image|document|avatar|resume|datei|hochladen|anhang|fichier|joindre|télécharger|archivo|adjuntar|subir|arquivo|anexar|carica|allega|bestand|bijlage|plik|załącz|файл|загруз|上传|文件|附件|ファイル|アップロード|添付|파일|업로드|첨부/i;
+  // PICKS_FILES: whole words with which an element says it picks files, in
+  // the languages most sites use ("profile" or "browser" are not "file"
+  // or "browse"). Scripts without spaces between words match as they are.
+  const PICKS_FILES = /(^|[^\p{L}])(upload|uploads|file|files|attach|attachment|attachments|choose|browse|import|photo|photos|picture|image|images|document|documents|avatar|resume|cv|datei|dateien|hochladen|anhang|fichier|fichiers|joindre|télécharger|parcourir|archivo|archivos|adjuntar|subir|examinar|arquivo|arquivos|anexar|carica|caricare|allega|sfoglia|bestand|bestanden|bijlage|uploaden|plik|pliki|załącz|wybierz|файл|файлы|загрузить|выбрать)(?![\p{L}])|上传|文件|附件|选择|ファイル|アップロード|添付|파일|업로드|첨부/iu;
+
+  // DESTRUCTIVE: words of controls an upload must never click.
+  const DESTRUCTIVE = /(^|[^\p{L}])(delete|remove|clear|cancel|discard|reset|erase|löschen|entfernen|supprimer|effacer|annuler|eliminar|borrar|cancelar|excluir|remover|elimina|rimuovi|annulla|verwijderen|usuń|удалить|отмена)(?![\p{L}])|删除|移除|取消|削除|삭제/iu;
 
   // fileInput is the file input an upload target stands for: the element
   // itself, or the input a <label> is for.
@@ -232,19 +237,43 @@
       if (target.localName === "input" || target.localName === "textarea" || target.localName === "select") {
         throw fail("invalid_argument", `upload needs a file input, not an <${target.localName}${target.type ? " type=" + target.type : ""}>` + hint);
       }
-      // Nor click a "Save" or "Delete" button: only what says it picks
-      // files, in its text or attributes.
-      const says = [bb.visibleText(target), target.id, target.className, target.title, target.name,
-        target.getAttribute("aria-label"), target.getAttribute("alt"), target.getAttribute("data-testid")].join(" ");
+      // Nor click a "Save" or "Delete" button: only what says, in the
+      // words a person reads (its text, label or title), that it picks
+      // files, and says nothing destructive.
+      const says = bb.norm([bb.visibleText(target), target.getAttribute("aria-label"), target.title, target.getAttribute("alt")].join(" "));
+      const what = `this <${target.localName}> says "${says.slice(0, 60)}"`;
+      if (DESTRUCTIVE.test(says)) {
+        throw fail("invalid_argument", `upload does not click what may delete or cancel; ${what}` + hint);
+      }
       if (!PICKS_FILES.test(says)) {
-        throw fail("invalid_argument", `upload clicks only an element that says it picks files (upload, file, attach, choose, browse, …); this <${target.localName}> says "${bb.norm(bb.visibleText(target)).slice(0, 60)}"` + hint);
+        throw fail("invalid_argument", `upload clicks only an element that says it picks files (Upload, Choose file, Attach, Browse, …); ${what}` + hint);
+      }
+      // The click lands at the element's middle: a control inside it
+      // (a link, a "Remove" button) would get it instead.
+      if (target.querySelector("a[href], button, input, select, textarea, [role=button], [role=link]")) {
+        throw fail("invalid_argument", `upload does not click an element with other controls inside; locate the control that picks files` + hint);
       }
       return { chooser: true };
     }
     if (e.disabled) throw fail("invalid_argument", "the file input is disabled");
     e.setAttribute("data-bb-upload", a.token);
+    // Note the files when the page is told of them: many pages read them
+    // on change and then empty the input. (This world's listener and
+    // note are out of the page's sight.)
+    // Captured at the input's root, so it runs before the page's own
+    // listeners on the input (which may empty it).
+    const root = e.getRootNode();
+    const note = (ev) => {
+      if (ev.target !== e) return;
+      received.set(e, names(e));
+      root.removeEventListener("change", note, true);
+    };
+    root.addEventListener("change", note, true);
     return { multiple: e.multiple, accept: e.accept };
   };
+
+  const received = new WeakMap(); // file input -> the files at its change
+  const names = (e) => Array.from(e.files || [], (f) => ({ name: f.name, size: f.size }));
 
   // uploaded removes the token and reports the chosen files' names and
   // sizes (never their content).
@@ -252,6 +281,9 @@
     const e = fileInput(el(a));
     if (!e) return { files: [] };
     e.removeAttribute("data-bb-upload");
-    return { files: Array.from(e.files || []).map((f) => ({ name: f.name, size: f.size })) };
+    const now = names(e);
+    const seen = received.get(e);
+    received.delete(e);
+    return seen && seen.length > now.length ? { files: seen, emptied: true } : { files: now };
   };
 })();

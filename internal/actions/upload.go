@@ -52,13 +52,21 @@ type uploadedFiles struct {
 		Name string `json:"name"`
 		Size int64  `json:"size"`
 	} `json:"files"`
+	// Emptied: the page read the files when told of them (change) and
+	// emptied the input, as many upload widgets do; Files are what it got.
+	Emptied bool `json:"emptied"`
 }
 
 // uploaded is the result of an upload of want files that the page
 // reports as got: an error when the input does not hold them all.
 func (r *run) uploaded(t TabInfo, el Element, got uploadedFiles, want int, warnings ...string) (any, error) {
 	if len(got.Files) != want {
-		return nil, protocol.Errorf(protocol.CodeElementNotFound, "the file input holds %d files after setting %d; the page may have replaced the input — locate it again and retry", len(got.Files), want)
+		// Not "retry": the page may have taken the files in another way,
+		// and a retry could upload them twice.
+		return nil, protocol.Errorf(protocol.CodeElementNotFound, "the file input holds %d files after setting %d, and the page was not told of them; the page may have replaced the input — check the page (extract or screenshot) before trying again", len(got.Files), want)
+	}
+	if got.Emptied {
+		warnings = append(warnings, "the page took the files and emptied its file input, as many upload widgets do")
 	}
 	res, err := r.finish(t, &el, warnings...)
 	if err != nil {
