@@ -55,6 +55,7 @@ export function untilDialog(tabId) {
 }
 
 chrome.tabs.onRemoved.addListener((tabId) => {
+  interrupted.delete(tabId);
   dialogs.delete(tabId);
   dialogWaiters.delete(tabId);
   userCancelled.delete(tabId);
@@ -122,8 +123,26 @@ export async function hold(tabId, fn) {
 export async function attach(msg) {
   const tabId = intArg(msg, "tabId");
   await ensureAttached(tabId);
+  // settle: a batch command interrupted by a dialog (a click whose handler
+  // showed it) may show another as soon as that is answered (a loop of
+  // alerts). Wait until the command finishes or the next dialog opens.
+  const p = msg.settle && interrupted.get(tabId);
+  if (p && !dialogs.has(tabId)) {
+    const dialog = untilDialog(tabId);
+    let timer;
+    const late = new Promise((resolve) => { timer = setTimeout(resolve, SETTLE_WAIT_MS); });
+    const first = await Promise.race([p.then(() => "done"), dialog.promise, late]);
+    clearTimeout(timer);
+    dialog.cancel();
+    if (first === "done") interrupted.delete(tabId);
+  }
   return { ok: true, dialog: dialogs.get(tabId) || null };
 }
+
+// interrupted: tabId -> the batch command a dialog interrupted, settled
+// (never rejected) when it finishes.
+const interrupted = new Map();
+const SETTLE_WAIT_MS = 5000;
 
 export async function ensureAttached(tabId) {
   if (attached.has(tabId)) {
@@ -221,7 +240,10 @@ export async function batch(msg, ctx) {
     sent.catch(() => {}); // an interrupted command may fail later, unheard
     try {
       const r = await Promise.race([sent, wait.promise]);
-      if (r && r.__dialog) return { results, dialog: r.__dialog, interrupted: i };
+      if (r && r.__dialog) {
+        interrupted.set(tabId, sent.then(() => {}, () => {}));
+        return { results, dialog: r.__dialog, interrupted: i };
+      }
       results.push(r);
     } finally {
       wait.cancel();

@@ -98,7 +98,7 @@ func (r *run) cdpBatch(tabID int, cmds ...map[string]any) error {
 		// The interrupted command completes now that the dialog is gone.
 		cmds = cmds[min(out.Interrupted+1, len(cmds)):]
 		if len(cmds) == 0 {
-			return r.answerOpenDialogs(tabID)
+			return r.answerDialogsAfter(tabID)
 		}
 	}
 	return tooManyDialogs()
@@ -155,26 +155,33 @@ func (r *run) answerDialog(tabID int, d *dialogInfo) error {
 // bridge learns of a dialog) and answers the dialogs open on it, one after
 // another, until none is.
 func (r *run) answerOpenDialogs(tabID int) error {
+	return r.answerDialogs(tabID, false)
+}
+
+// answerDialogsAfter answers the dialogs that the command a dialog
+// interrupted goes on to show (a loop of alerts), until it finishes.
+func (r *run) answerDialogsAfter(tabID int) error {
+	return r.answerDialogs(tabID, true)
+}
+
+func (r *run) answerDialogs(tabID int, settle bool) error {
 	// One at a time per call: a probe and the input's own preparation
 	// must not both answer one dialog.
 	r.answering.Lock()
 	defer r.answering.Unlock()
 	for i := range maxDialogs {
-		if i > 0 {
-			// A page that opens dialogs in a row opens the next one at
-			// once; give it a moment to show.
-			time.Sleep(50 * time.Millisecond)
-		}
 		var a struct {
 			Dialog *dialogInfo `json:"dialog"`
 		}
-		if err := r.call("cdp.attach", map[string]any{"tabId": tabID}, &a); err != nil {
+		// After an answer, wait for the interrupted command to finish or
+		// show the next dialog (see attach in extension/handlers/cdp.js).
+		if err := r.call("cdp.attach", map[string]any{"tabId": tabID, "settle": settle || i > 0}, &a); err != nil {
 			return err
 		}
 		if a.Dialog == nil {
 			return nil
 		}
-		if i == 0 && r.in.Dialog == "" && !r.reg().IsOwned(tabID) {
+		if i == 0 && !settle && r.in.Dialog == "" && !r.reg().IsOwned(tabID) {
 			// A dialog on the user's own tab that the action did not
 			// open: the user may be answering it. Say so rather than
 			// answer for them.
