@@ -1,0 +1,169 @@
+package actions
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// Dialogs (alert, confirm, prompt, leave page) stop a page until someone
+// answers them. The bridge answers them — as the call's dialog parameter
+// says, else an alert accepted and the others dismissed — and reports each
+// in the result: one its input opens (cdpBatch), one left open when an
+// action comes to the tab (prepareInput), and one holding a page script
+// or a navigation (callPage).
+
+// Dialog is a JavaScript dialog the page opened.
+type Dialog struct {
+	Type    string `json:"type"` // alert, confirm, prompt, beforeunload
+	Message string `json:"message"`
+	Answer  string `json:"answer"` // accepted or dismissed
+}
+
+// maxDialogs bounds the dialogs one call answers: a page may open one after
+// another, but not forever.
+const maxDialogs = 10
+
+func tooManyDialogs() error {
+	return protocol.Errorf(protocol.CodeTimeout, "the page keeps opening dialogs; stopped after answering %d — close the tab if it goes on", maxDialogs)
+}
+
+// dialogInfo is a dialog open on a tab, as the extension reports it.
+type dialogInfo struct {
+	Type          string `json:"type"`
+	Message       string `json:"message"`
+	DefaultPrompt string `json:"defaultPrompt"`
+}
+
+// answerDialog answers a dialog open on the tab — as the call's dialog
+// parameter says, else an alert is accepted and anything else (confirm,
+// prompt, leave page) dismissed, the safe choice — and records it in
+// r.dialogs for the result.
+func (r *run) answerDialog(tabID int, d *dialogInfo) error {
+	accept := d.Type == "alert"
+	switch r.in.Dialog {
+	case "accept":
+		accept = true
+	case "dismiss":
+		accept = false
+	}
+	params := map[string]any{"accept": accept}
+	if d.Type == "prompt" {
+		params["promptText"] = d.DefaultPrompt
+	}
+	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.handleJavaScriptDialog", "params": params}, nil); err != nil {
+		if strings.Contains(err.Error(), "No dialog is showing") {
+			return nil // answered meanwhile (by the user, or another probe)
+		}
+		return err
+	}
+	answered := Dialog{Type: d.Type, Message: d.Message, Answer: "dismissed"}
+	if accept {
+		answered.Answer = "accepted"
+	}
+	r.dialogMu.Lock()
+	r.dialogs = append(r.dialogs, answered)
+	r.dialogMu.Unlock()
+	return nil
+}
+
+// answerOpenDialogs attaches the debugger to the tab (which is how the
+// bridge learns of a dialog) and answers the dialogs open on it, one after
+// another, until none is.
+func (r *run) answerOpenDialogs(tabID int) error {
+	return r.answerDialogs(tabID, false)
+}
+
+// answerDialogsAfter answers the dialogs that the command a dialog
+// interrupted goes on to show (a loop of alerts), until it finishes.
+func (r *run) answerDialogsAfter(tabID int) error {
+	return r.answerDialogs(tabID, true)
+}
+
+func (r *run) answerDialogs(tabID int, settle bool) error {
+	// One at a time per call: a probe and the input's own preparation
+	// must not both answer one dialog.
+	r.answering.Lock()
+	defer r.answering.Unlock()
+	for i := range maxDialogs {
+		var a struct {
+			Dialog *dialogInfo `json:"dialog"`
+		}
+		// After an answer, wait for the interrupted command to finish or
+		// show the next dialog (see attach in extension/handlers/cdp.js).
+		if err := r.call("cdp.attach", map[string]any{"tabId": tabID, "settle": settle || i > 0}, &a); err != nil {
+			return err
+		}
+		if a.Dialog == nil {
+			return nil
+		}
+		if i == 0 && !settle && r.in.Dialog == "" && !r.reg().IsOwned(tabID) {
+			// A dialog on the user's own tab that the action did not
+			// open: the user may be answering it. Say so rather than
+			// answer for them.
+			return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows a %s dialog (%q) that the bridge did not open; answer it in the browser, or pass dialog: \"accept\" or \"dismiss\" to let the bridge answer it", tabID, a.Dialog.Type, a.Dialog.Message)
+		}
+		if err := r.answerDialog(tabID, a.Dialog); err != nil {
+			return err
+		}
+	}
+	return tooManyDialogs()
+}
+
+// dialogProbe is how long a primitive that the page must answer (a page
+// script, a navigation) may go unanswered before the bridge looks for a
+// dialog holding the page.
+const dialogProbe = 2500 * time.Millisecond
+
+// callPage is call for primitives that a dialog would hold up: when one
+// has not answered within dialogProbe, the dialogs open on the tab are
+// answered, so it can finish.
+func (r *run) callPage(tabID int, verb string, params, out any) error {
+	done := make(chan error, 1)
+	go func() { done <- r.call(verb, params, out) }()
+	// Only the bridge's own tabs are probed: attaching the debugger shows
+	// Chrome's debugging bar on every window, and the user's own tab may
+	// simply be slow.
+	probe := r.reg().IsOwned(tabID)
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(dialogProbe):
+			if probe {
+				r.answerOpenDialogs(tabID) // best effort: the call's own error says more
+			}
+		}
+	}
+}
+
+// lastDialog is the last dialog the call answered, or nil.
+func (r *run) lastDialog() *Dialog {
+	r.dialogMu.Lock()
+	defer r.dialogMu.Unlock()
+	if n := len(r.dialogs); n > 0 {
+		d := r.dialogs[n-1]
+		return &d
+	}
+	return nil
+}
+
+// dialogWarnings says which dialogs the call answered, and how, that the
+// result has not reported yet; they count as reported from now on.
+func (r *run) dialogWarnings() []string {
+	r.dialogMu.Lock()
+	defer r.dialogMu.Unlock()
+	var out []string
+	fresh := r.dialogs[r.dialogsReported:]
+	r.dialogsReported = len(r.dialogs)
+	for _, d := range fresh {
+		w := fmt.Sprintf("the page showed a %s dialog (%q) and the bridge %s it", d.Type, d.Message, d.Answer)
+		if r.in.Dialog == "" {
+			w += `; pass dialog: "accept" or "dismiss" to choose`
+		}
+		out = append(out, w)
+	}
+	return out
+}
