@@ -358,6 +358,8 @@ func TestDialogsOutsideActions(t *testing.T) {
 			fmt.Fprint(w, `<title>Load alert</title><script>alert("while loading")</script><p id="p">after the alert</p>`)
 		case "/loop":
 			fmt.Fprint(w, `<title>Loop</title><button onclick="for (let i = 0; i < 4; i++) alert('n' + i); document.title = 'done'">Many</button>`)
+		case "/forever":
+			fmt.Fprint(w, `<title>Forever</title><button onclick="while (true) alert('again')">Forever</button>`)
 		case "/leave":
 			fmt.Fprint(w, `<title>Leave</title><input id="i"><script>addEventListener("beforeunload", (e) => { e.preventDefault(); e.returnValue = ""; })</script>`)
 		default:
@@ -392,6 +394,22 @@ func TestDialogsOutsideActions(t *testing.T) {
 	if r["title"] != "done" {
 		t.Errorf("the handler did not run to its end: %v", r)
 	}
+
+	// A page that shows dialogs forever: the click says so, and so does
+	// the next action, soon — neither waits out its deadline.
+	call(t, map[string]any{"action": "open", "tabId": tab, "url": srv.URL + "/forever"})
+	bad := bridge.Call(t, map[string]any{"action": "click", "tabId": tab, "text": "Forever", "timeoutMs": 30000})
+	if bad.Err == nil || bad.Err.Code != protocol.CodeTimeout || !strings.Contains(bad.Err.Message, "keeps opening dialogs") {
+		t.Fatalf("click into endless dialogs: %s", bad.Stdout)
+	}
+	start := time.Now()
+	bad = bridge.Call(t, map[string]any{"action": "extract", "tabId": tab, "timeoutMs": 30000})
+	if bad.Err == nil || !strings.Contains(bad.Err.Message, "keeps opening dialogs") || time.Since(start) > 20*time.Second {
+		t.Fatalf("extract after endless dialogs (%s): %s", time.Since(start), bad.Stdout)
+	}
+	bridge.MustCall(t, map[string]any{"action": "close", "tabId": tab})
+	o = call(t, map[string]any{"action": "open", "url": srv.URL + "/elsewhere", "browserWorkspaceId": ws})
+	tab = num(t, o, "tabId")
 
 	// Leaving a page that asks to confirm: dismissed by default (stay),
 	// accepted when the call says so.

@@ -184,6 +184,11 @@ func TestUploadThroughAFileChooserButton(t *testing.T) {
 	if res.Err == nil || res.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(res.Err.Message, "takes one file") {
 		t.Fatalf("two files for one: %s", res.Stdout)
 	}
+	// A folder picker is not for files.
+	res = bridge.Call(t, map[string]any{"action": "upload", "tabId": tab, "selector": "#folder", "paths": []string{a}})
+	if res.Err == nil || res.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(res.Err.Message, "picks a folder") {
+		t.Errorf("upload to a folder picker: %s", res.Stdout)
+	}
 	// Nothing is left busy: the next upload works the same.
 	uploadOne(t, tab, "selector", "#choose", a, "notes.txt:12")
 
@@ -295,6 +300,10 @@ func TestFileURLRulesHoldAfterNavigation(t *testing.T) {
 		if r.Err != nil || strings.Contains(string(r.Stdout), "FAKE-PRIVATE-KEY") || !strings.Contains(string(r.Stdout), "may not read") {
 			t.Errorf("%v of a page framing the key: %s", a["action"], r.Stdout)
 		}
+	}
+	// A screenshot of the framing page would show the key: refused.
+	if r := bridge.Call(t, map[string]any{"action": "screenshot", "tabId": tab}); r.Err == nil || r.Err.Code != protocol.CodeBlockedByPolicy {
+		t.Errorf("screenshot of a page framing the key: %s", r.Stdout)
 	}
 	r := bridge.Call(t, map[string]any{"action": "extract", "url": "file://" + redirect, "browserWorkspaceId": ws, "timeoutMs": 20000})
 	if r.Err == nil || r.Err.Code != protocol.CodeBlockedByPolicy || strings.Contains(string(r.Stdout), "FAKE-PRIVATE-KEY") {

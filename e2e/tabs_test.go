@@ -181,6 +181,10 @@ func TestUnreachablePages(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second { // it took 16 s before
 		t.Errorf("extract of the error page took %s", d)
 	}
+	r = bridge.Call(t, map[string]any{"action": "extract", "url": dead, "browserWorkspaceId": ws})
+	if r.Err == nil || r.Err.Code != protocol.CodeProtectedPage || !strings.Contains(r.Err.Message, "net::ERR_CONNECTION_REFUSED") {
+		t.Fatalf("extract with the url of a dead address: %s", r.Stdout)
+	}
 }
 
 // Tabs that the bridge's pages open (a link to _blank, a pop-up window)

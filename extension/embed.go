@@ -5,6 +5,7 @@ package extension
 import (
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -23,8 +24,21 @@ func FS() fs.FS { return files }
 func WriteTo(dir string) error {
 	// Only ever clear a folder that holds an extension (or nothing): dir
 	// may come from a flag, and a typo must not wipe someone's files.
-	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 && !IsExtensionDir(dir) {
-		return fmt.Errorf("%s is not empty and does not hold the Browser Bridge extension; choose an empty folder", dir)
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("%s cannot be checked (%w); choose another folder", dir, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a folder (a file or a link); choose a folder that is empty or does not exist yet", dir)
+	default:
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("%s cannot be read (%w); choose another folder", dir, err)
+		}
+		if len(ents) > 0 && !IsExtensionDir(dir) {
+			return fmt.Errorf("%s is not empty and does not hold the Browser Bridge extension; choose an empty folder", dir)
+		}
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("clearing %s: %w", dir, err)
@@ -50,16 +64,33 @@ func WriteTo(dir string) error {
 // same extension ID, and it holds nothing else — the extension's source
 // folder, with its Go files, is not such a copy and is never cleared.
 func IsExtensionDir(dir string) bool {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
+	// An older version may have had other files, but only the kinds an
+	// extension ships, in its own folders (a source folder has Go files
+	// too; someone's folder dropped inside has anything).
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
 		return false
 	}
-	for _, e := range ents {
-		// An older version may have had other files, but only the kinds
-		// an extension ships (a source folder has Go files too).
-		if ext := filepath.Ext(e.Name()); !e.IsDir() && ext != ".js" && ext != ".json" && ext != ".html" && ext != ".png" {
-			return false
+	foreign := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
 		}
+		if d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			if fi, err := fs.Stat(files, filepath.ToSlash(rel)); err != nil || !fi.IsDir() {
+				return errors.New("a folder the extension does not have")
+			}
+			return nil
+		}
+		switch filepath.Ext(p) {
+		case ".js", ".json", ".html", ".png":
+			if d.Type().IsRegular() {
+				return nil
+			}
+		}
+		return errors.New("a file the extension does not ship")
+	})
+	if foreign != nil {
+		return false
 	}
 	key := func(data []byte) string {
 		var m struct {

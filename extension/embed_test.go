@@ -77,6 +77,15 @@ func TestWriteTo(t *testing.T) {
 	if err := WriteTo(dir); err == nil || IsExtensionDir(dir) {
 		t.Fatal("cleared another extension's folder")
 	}
+	// A file, or a link, given as the folder is never replaced.
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	os.WriteFile(file, []byte("important"), 0o644)
+	if err := WriteTo(file); err == nil {
+		t.Fatal("a file was taken for a folder")
+	}
+	if b, _ := os.ReadFile(file); string(b) != "important" {
+		t.Fatal("the file is gone")
+	}
 	// The extension's own source folder (Go files beside it) is not a copy.
 	if IsExtensionDir(".") {
 		t.Fatal("the source folder passes for a written copy")
@@ -92,5 +101,11 @@ func TestWriteTo(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "stale.js")); err == nil {
 		t.Fatal("a stale file from an earlier version survived")
+	}
+	// Someone's folder dropped inside makes it not ours to clear.
+	os.MkdirAll(filepath.Join(dir, "mydata"), 0o755)
+	os.WriteFile(filepath.Join(dir, "mydata", "keep.txt"), []byte("x"), 0o644)
+	if err := WriteTo(dir); err == nil || IsExtensionDir(dir) {
+		t.Fatal("a folder holding someone's data was cleared")
 	}
 }

@@ -46,7 +46,7 @@ export function toWireError(err) {
     return { code: Codes.protectedPage, message: `${message}. The browser does not let extensions touch this page; use another tab.` };
   }
   if (/showing error page/i.test(message)) {
-    return { code: Codes.protectedPage, message: `${message}. The tab shows the browser's error page: the address could not be loaded; check the URL (status shows it) or try again when the site is reachable.` };
+    return { code: Codes.protectedPage, message: "the tab shows the browser's error page: the address could not be loaded; check the URL (status shows it) or try again when the site is reachable" };
   }
   if (/No frame with id/i.test(message)) {
     return { code: Codes.elementNotFound, message: `${message}. Take frameId from extract's frames or from inspect (0 is the top frame).` };

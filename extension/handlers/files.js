@@ -236,22 +236,30 @@ export async function chooseFiles(msg, ctx) {
       // frame — never from the page that embeds a frame's widget.
       const fromTop = !source.sessionId && params.frameId === topFrame;
       if (fromTop === !!msg.inFrame) {
-        throw new BridgeError(Codes.blockedByPolicy, "a file chooser opened in another frame than the clicked element's; no files were set");
+        throw new BridgeError(Codes.blockedByPolicy, "a file chooser opened in another frame than the clicked element's, so no files were set; locate the file input itself (it may be hidden) and upload to it");
       }
       if (!params.backendNodeId) {
         throw new BridgeError(Codes.blockedByPolicy, "the page opened a file chooser that is not tied to a file input (the File System Access API); the bridge can only upload to file inputs");
       }
       if (params.mode === "selectSingle" && msg.files.length > 1) {
-        throw new BridgeError(Codes.invalidArgument, `this file input takes one file; ${msg.files.length} were given`);
+        throw new BridgeError(Codes.invalidArgument, `this file input takes one file; ${msg.files.length} were given — give one path`);
       }
       const target = source.sessionId ? { tabId, sessionId: source.sessionId } : { tabId };
-      const input = await isolatedInput(target, params.frameId, params.backendNodeId);
       try {
-        await callOn(target, input, WATCH_CHANGE);
-        await setFileInputFiles(target, { files: msg.files, backendNodeId: params.backendNodeId });
-        return await callOn(target, input, READ_FILES);
-      } finally {
-        await send(target, "Runtime.releaseObject", { objectId: input }).catch(() => {});
+        const input = await isolatedInput(target, params.frameId, params.backendNodeId);
+        try {
+          if (await callOn(target, input, PICKS_FOLDER)) throw folderInput();
+          await callOn(target, input, WATCH_CHANGE);
+          await setFileInputFiles(target, { files: msg.files, backendNodeId: params.backendNodeId });
+          return await callOn(target, input, READ_FILES);
+        } finally {
+          await send(target, "Runtime.releaseObject", { objectId: input }).catch(() => {});
+        }
+      } catch (err) {
+        if (err instanceof BridgeError) throw err;
+        // The page went on (the button navigates too, or replaced the
+        // input) while the files were set: what it got cannot be told.
+        throw new BridgeError(Codes.elementNotFound, `the page navigated away or replaced its file input while the files were set (${String(err && err.message).slice(0, 120)}); check the page (extract or screenshot) before trying again`);
       }
     } finally {
       // A click still on its way may yet open a chooser: let it land while
@@ -294,6 +302,13 @@ async function isolatedInput(target, frameId, backendNodeId) {
   const { executionContextId } = await send(target, "Page.createIsolatedWorld", { frameId, worldName: "browser-bridge-upload" });
   const { object } = await send(target, "DOM.resolveNode", { backendNodeId, executionContextId });
   return object.objectId;
+}
+
+// PICKS_FOLDER says the input picks a folder (webkitdirectory).
+const PICKS_FOLDER = "function () { return !!this.webkitdirectory; }";
+
+function folderInput() {
+  return new BridgeError(Codes.invalidArgument, "this file input picks a folder (webkitdirectory); the bridge uploads files, not folders — look for a file input or button that takes files");
 }
 
 // WATCH_CHANGE notes the files when the page is told of them: many pages

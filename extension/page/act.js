@@ -251,11 +251,12 @@
       // The click lands at the element's middle: a control inside it
       // (a link, a "Remove" button) would get it instead.
       if (target.querySelector("a[href], button, input, select, textarea, [role=button], [role=link]")) {
-        throw fail("invalid_argument", `upload does not click an element with other controls inside; locate the control that picks files` + hint);
+        throw fail("invalid_argument", "upload does not click an element with other controls inside" + hint);
       }
       return { chooser: true };
     }
-    if (e.disabled) throw fail("invalid_argument", "the file input is disabled");
+    if (e.disabled) throw fail("invalid_argument", "the file input is disabled; wait until the page enables it (wait, then upload again)");
+    if (e.webkitdirectory) throw fail("invalid_argument", "this file input picks a folder (webkitdirectory); the bridge uploads files, not folders — look for a file input or button that takes files");
     e.setAttribute("data-bb-upload", a.token);
     // Note the files when the page is told of them: many pages read them
     // on change and then empty the input. (This world's listener and

@@ -132,8 +132,13 @@ func (r *run) callPage(tabID int, verb string, params, out any) error {
 		case err := <-done:
 			return err
 		case <-time.After(dialogProbe):
-			if probe {
-				r.answerOpenDialogs(tabID) // best effort: the call's own error says more
+			if !probe {
+				continue
+			}
+			// Best effort (the call's own error says more), except for a
+			// page that shows dialog after dialog: that will not end.
+			if err := r.answerOpenDialogs(tabID); protocol.CodeOf(err) == protocol.CodeTimeout {
+				return err
 			}
 		}
 	}
@@ -159,7 +164,11 @@ func (r *run) dialogWarnings() []string {
 	fresh := r.dialogs[r.dialogsReported:]
 	r.dialogsReported = len(r.dialogs)
 	for _, d := range fresh {
-		w := fmt.Sprintf("the page showed a %s dialog (%q) and the bridge %s it", d.Type, d.Message, d.Answer)
+		article := "a"
+		if d.Type == "alert" {
+			article = "an"
+		}
+		w := fmt.Sprintf("the page showed %s %s dialog (%q) and the bridge %s it", article, d.Type, d.Message, d.Answer)
 		if r.in.Dialog == "" {
 			w += `; pass dialog: "accept" or "dismiss" to choose`
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/browser-bridge/browser-bridge/internal/extract"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
 func init() { register("extract", extractPage) }
@@ -108,6 +109,9 @@ func extractPage(r *run) (any, error) {
 			return nil, err
 		}
 		o := res.(openResult)
+		if o.LoadError != "" {
+			return nil, protocol.Errorf(protocol.CodeProtectedPage, "%s could not be loaded (%s): tab %d shows the browser's error page; check the URL, or try again when the site is reachable", o.URL, o.LoadError, o.TabID)
+		}
 		tab = TabInfo{TabID: o.TabID, WindowID: o.WindowID, URL: o.URL, Title: o.Title}
 		warnings = append(warnings, o.Warnings...)
 	} else if tab, err = r.pageTarget(); err != nil {

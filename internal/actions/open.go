@@ -26,7 +26,10 @@ type openResult struct {
 	Owned     bool   `json:"owned"`
 	// Incognito says the tab is incognito (after a search, the
 	// workspace's window is; SPEC §3).
-	Incognito bool     `json:"incognito,omitempty"`
+	Incognito bool `json:"incognito,omitempty"`
+	// LoadError is the network error when the page could not be loaded
+	// (the tab shows the browser's error page).
+	LoadError string   `json:"loadError,omitempty"`
 	Warnings  []string `json:"warnings,omitempty"`
 }
 
@@ -146,7 +149,7 @@ func (r *run) result(t TabInfo, workspace string, group *int, owned bool, warnin
 	case t.Loaded != nil && !*t.Loaded:
 		warnings = append(warnings, "the page had not finished loading before the deadline; it may still be loading")
 	}
-	return openResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Incognito: t.Incognito, Warnings: warnings}
+	return openResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Incognito: t.Incognito, LoadError: t.LoadError, Warnings: warnings}
 }
 
 // workspaceLocks serialise the window and group bookkeeping of one

@@ -62,6 +62,9 @@ func screenshot(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.refuseFramedFiles(t); err != nil {
+		return nil, err
+	}
 	if err := r.call("cdp.attach", map[string]any{"tabId": t.TabID}, nil); err != nil {
 		if protocol.CodeOf(err) == protocol.CodeProtectedPage && mode == "full" {
 			return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "this page (%s) cannot be captured: the browser does not let extensions debug it; screenshots work on ordinary web pages", t.URL)
@@ -90,6 +93,28 @@ func screenshot(r *run) (any, error) {
 		return nil, err
 	}
 	return shotResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Path: path, Width: cfg.Width, Height: cfg.Height, Bytes: len(data), Mode: mode}, nil
+}
+
+// refuseFramedFiles refuses a screenshot of a page that frames a file the
+// bridge may not read: the picture would show it (extract and inspect
+// leave such frames out instead). Only file: pages can frame file: URLs,
+// so other pages cost nothing.
+func (r *run) refuseFramedFiles(t TabInfo) error {
+	if !strings.HasPrefix(strings.ToLower(t.URL), "file:") {
+		return nil
+	}
+	var tree struct {
+		Frames []frameInfo `json:"frames"`
+	}
+	if err := r.call("tab.frames", map[string]any{"tabId": t.TabID}, &tree); err != nil {
+		return err
+	}
+	for _, f := range tree.Frames {
+		if why := fileURLRefused(f.URL); why != "" {
+			return protocol.Errorf(protocol.CodeBlockedByPolicy, "the page frames %s, which the bridge may not read: %s (the same rules as for uploads); a screenshot would show it — open another page", f.URL, why)
+		}
+	}
+	return nil
 }
 
 // capture runs Page.captureScreenshot with clip (nil: the viewport).

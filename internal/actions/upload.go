@@ -32,7 +32,7 @@ func upload(r *run) (any, error) {
 	}
 	if len(paths) > 1 && !input.Multiple {
 		r.act(t.TabID, el, "uploaded", nil, nil) // remove the mark
-		return nil, invalid("this file input takes one file; %d were given", len(paths))
+		return nil, invalid("this file input takes one file; %d were given — give one path", len(paths))
 	}
 	setErr := r.call("dom.setFiles", map[string]any{"tabId": t.TabID, "token": token, "files": paths}, nil)
 	var got uploadedFiles

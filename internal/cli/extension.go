@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 
 	"github.com/browser-bridge/browser-bridge/extension"
@@ -25,14 +24,14 @@ func runWriteExtension(ctx context.Context, args []string) error {
 	case 1:
 		dir = args[0]
 	default:
-		return fmt.Errorf("usage: browser-bridge write-extension [DIR]")
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "write-extension takes at most one folder: browser-bridge write-extension [DIR]"), 2)
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
 	}
 	if err := extension.WriteTo(abs); err != nil {
-		return err
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 1)
 	}
 	return printJSON(map[string]any{
 		"folder":      abs,

@@ -101,7 +101,7 @@ func checkState(l paths.Layout) Check {
 	case !fi.IsDir():
 		c.Detail, c.Fix = l.State+" is not a folder", "remove it; the bridge makes the folder again"
 	case fi.Mode().Perm()&0o077 != 0:
-		c.Detail, c.Fix = fmt.Sprintf("%s has mode %v: others can read the bridge's state", l.State, fi.Mode().Perm()), "chmod 700 "+l.State
+		c.Detail, c.Fix = fmt.Sprintf("%s has mode %#o: others can read the bridge's state", l.State, fi.Mode().Perm()), "chmod 700 "+l.State
 	default:
 		c.OK, c.Detail = true, l.State+" (private)"
 	}
@@ -117,7 +117,7 @@ func checkSecret(l paths.Layout) Check {
 	case !fi.Mode().IsRegular():
 		c.Detail, c.Fix = l.Secret()+" is not a regular file", "remove it and run `browser-bridge install`"
 	case fi.Mode().Perm() != 0o600:
-		c.Detail, c.Fix = fmt.Sprintf("%s has mode %v, not 0600", l.Secret(), fi.Mode().Perm()), "chmod 600 "+l.Secret()
+		c.Detail, c.Fix = fmt.Sprintf("%s has mode %#o, not 0600", l.Secret(), fi.Mode().Perm()), "chmod 600 "+l.Secret()
 	default:
 		c.OK, c.Detail = true, l.Secret()+" (0600)"
 	}

@@ -98,7 +98,7 @@ func plan(o Options) (*Result, []Manifest, error) {
 	for _, s := range o.ExtraOrigins {
 		n := nmhost.NormalizeOrigin(s)
 		if n == "" {
-			return nil, nil, fmt.Errorf("%q is not an extension ID or chrome-extension:// origin", s)
+			return nil, nil, fmt.Errorf("%q is not an extension ID (32 letters a to p) or a chrome-extension:// origin; copy the ID from chrome://extensions", s)
 		}
 		if !slices.Contains(origins, n) {
 			origins = append(origins, n)

@@ -69,7 +69,7 @@ func checkOne(p string) (string, error) {
 		return "", reject(p, "the path cannot be resolved: "+reason(err))
 	}
 	if name := deniedComponent(canon); name != "" {
-		return "", reject(p, fmt.Sprintf("the resolved path %q has a component %q that names secrets (denied: %s)", canon, name, strings.Join(denied, ", ")))
+		return "", reject(p, fmt.Sprintf("the resolved path %q has a component %q that names secrets (denied: %s); the bridge never uploads such files — upload another file", canon, name, strings.Join(denied, ", ")))
 	}
 	where, err := pseudoFS(canon)
 	if err != nil {
