@@ -179,3 +179,31 @@ func TestImageMaxMustNotBeNegative(t *testing.T) {
 		t.Errorf("mcp --image-max=-1: exit %d, stderr %s", res.Exit, res.Stderr)
 	}
 }
+
+// A client may write its requests and close stdin at once
+// (`printf ... | browser-bridge mcp`): the requests already read are
+// answered before the server exits. Before, it exited in milliseconds
+// without a word.
+func TestRequestsBeforeEndOfInputAreAnswered(t *testing.T) {
+	s := startRawMCP(t)
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"piped agent","version":"1"}}}`)
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"use_user_browser","arguments":{"action":"status"}}}`)
+	s.stdin.Close()
+	got := map[float64]bool{}
+	for m := range s.replies {
+		if id, ok := m["id"].(float64); ok && m["result"] != nil {
+			got[id] = true
+		}
+	}
+	if !got[1] || !got[2] {
+		t.Fatalf("answered before exit: %v; stderr %s", got, s.stderr.String())
+	}
+	// stdout ended: the server has exited. Its exit status, then handed
+	// back for the cleanup that waits for it too.
+	err := <-s.exited
+	s.exited <- err
+	if err != nil {
+		t.Fatalf("exit: %v", err)
+	}
+}

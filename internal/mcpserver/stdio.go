@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,15 +35,22 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // serveLines is ServeStdio on in and out: newline-delimited JSON-RPC, as the
 // MCP stdio transport frames it.
 func (s *Server) serveLines(ctx context.Context, in io.Reader, out io.Writer) error {
-	w := &lineWriter{w: out}
+	open := &openRequests{ids: map[string]bool{}, done: make(chan struct{}, 1)}
+	w := &lineWriter{w: out, answered: open.answered}
 	pr, pw := io.Pipe()
 	go func() {
 		// nil at the end of in: the SDK reads io.EOF and the connection
-		// ends normally, as it did reading stdin itself. When the
-		// connection ends first, the SDK closes pr and the next Write
-		// here fails, which ends this goroutine (unless it is blocked
-		// reading stdin, which the process's exit ends).
-		pw.CloseWithError(filterLines(in, pw, w.writeLine, maxLineBytes))
+		// ends normally, as it did reading stdin itself — once the
+		// requests already read are answered (a client may write its
+		// requests and close stdin: `printf ... | browser-bridge mcp`).
+		// When the connection ends first, the SDK closes pr and the next
+		// Write here fails, which ends this goroutine (unless it is
+		// blocked reading stdin, which the process's exit ends).
+		err := filterLines(in, &requestWriter{pw, open.sent}, w.writeLine, maxLineBytes)
+		if err == nil {
+			open.wait(ctx, drainWait)
+		}
+		pw.CloseWithError(err)
 	}()
 	// No SDK cap on a message: filterLines bounds lines already, and the
 	// SDK's cap, when hit, ends the connection.
@@ -56,9 +64,10 @@ func (s *Server) serveLines(ctx context.Context, in io.Reader, out io.Writer) er
 // comes, so that an SDK writing a message in pieces could not let a reply
 // land inside it.
 type lineWriter struct {
-	mu      sync.Mutex
-	w       io.Writer
-	pending []byte // the start of the SDK's unfinished line
+	mu       sync.Mutex
+	w        io.Writer
+	pending  []byte            // the start of the SDK's unfinished line
+	answered func(line []byte) // told of each whole line the SDK writes
 }
 
 // Write is the SDK's side: it writes what p completes, and keeps the rest.
@@ -73,9 +82,11 @@ func (lw *lineWriter) Write(p []byte) (int, error) {
 	var err error
 	if len(lw.pending) == 0 {
 		_, err = lw.w.Write(p[:end]) // the usual case: no copy
+		lw.tell(p[:end])
 	} else {
 		lw.pending = append(lw.pending, p[:end]...)
 		_, err = lw.w.Write(lw.pending)
+		lw.tell(lw.pending)
 		lw.pending = lw.pending[:0]
 	}
 	lw.pending = append(lw.pending, p[end:]...)
@@ -83,6 +94,98 @@ func (lw *lineWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// tell passes each whole line of lines to answered.
+func (lw *lineWriter) tell(lines []byte) {
+	if lw.answered == nil {
+		return
+	}
+	for _, l := range bytes.Split(lines, []byte{'\n'}) {
+		if len(l) > 0 {
+			lw.answered(l)
+		}
+	}
+}
+
+// drainWait bounds the wait, at the end of stdin, for the answers to the
+// requests already read: the longest call takes 60 s and some slack.
+const drainWait = 70 * time.Second
+
+// openRequests are the requests passed to the SDK and not answered yet.
+type openRequests struct {
+	mu   sync.Mutex
+	ids  map[string]bool
+	done chan struct{} // signalled when ids becomes empty
+}
+
+// idOf returns the id of a JSON-RPC message, and whether it is a request
+// (it has a method) or a response.
+func idOf(line []byte) (id string, request bool) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+		return "", false
+	}
+	return string(m.ID), m.Method != ""
+}
+
+// sent notes a request passed to the SDK.
+func (o *openRequests) sent(line []byte) {
+	if id, request := idOf(line); request {
+		o.mu.Lock()
+		o.ids[id] = true
+		o.mu.Unlock()
+	}
+}
+
+// answered notes a response the SDK wrote.
+func (o *openRequests) answered(line []byte) {
+	if id, request := idOf(line); id != "" && !request {
+		o.mu.Lock()
+		delete(o.ids, id)
+		if len(o.ids) == 0 {
+			select {
+			case o.done <- struct{}{}:
+			default:
+			}
+		}
+		o.mu.Unlock()
+	}
+}
+
+// wait returns when every request read is answered, ctx ends, or d passes.
+func (o *openRequests) wait(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		o.mu.Lock()
+		n := len(o.ids)
+		o.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-o.done:
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// requestWriter is the pipe to the SDK, noting the requests it carries.
+type requestWriter struct {
+	w    io.Writer
+	sent func(line []byte)
+}
+
+func (rw *requestWriter) Write(p []byte) (int, error) {
+	rw.sent(p) // one whole message per Write (filterLines)
+	return rw.w.Write(p)
 }
 
 // Close leaves stdout open, as the SDK's own stdio transport does: the
