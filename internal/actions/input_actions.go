@@ -131,7 +131,11 @@ func (r *run) finish(before TabInfo, el *Element, warnings ...string) (actResult
 	err := both(func() error {
 		return r.call("tab.get", map[string]any{"tabId": before.TabID}, &t)
 	}, func() error {
-		opened = r.openedTabs(before.TabID) // an independent round trip
+		// Clicks and key presses open tabs (links, pop-ups); typing and
+		// setting fields do not: they skip the round trip.
+		if r.in.Action == "click" || r.in.Action == "press" {
+			opened = r.openedTabs(before.TabID) // independent of tab.get
+		}
 		return nil
 	})
 	if err != nil {
