@@ -22,6 +22,10 @@ type Settings struct {
 	Disabled bool `json:"disabled,omitempty"`
 	// SearchURL is the search engine, a URL with {query}.
 	SearchURL string `json:"searchUrl,omitempty"`
+
+	// other holds the keys this version does not know (a newer version's,
+	// or the user's own), so that Save writes them back unchanged.
+	other map[string]json.RawMessage
 }
 
 // File is the settings file of layout.
@@ -40,6 +44,11 @@ func Load(l paths.Layout) (Settings, error) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return s, fmt.Errorf("%s is not valid JSON (%v); fix or remove it", File(l), err)
 	}
+	if err := json.Unmarshal(b, &s.other); err != nil {
+		return s, fmt.Errorf("%s is not a JSON object (%v); fix or remove it", File(l), err)
+	}
+	delete(s.other, "disabled")
+	delete(s.other, "searchUrl")
 	return s, nil
 }
 
@@ -49,7 +58,17 @@ func Save(l paths.Layout, s Settings) error {
 	if err := paths.EnsurePrivateDir(l.State); err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(s, "", "  ")
+	all := map[string]any{}
+	for k, v := range s.other {
+		all[k] = v
+	}
+	if s.Disabled {
+		all["disabled"] = true
+	}
+	if s.SearchURL != "" {
+		all["searchUrl"] = s.SearchURL
+	}
+	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,15 @@ func TestSaveLoadAndOff(t *testing.T) {
 	if Off(l) != nil {
 		t.Fatal("still off after enabling")
 	}
+	// Keys this version does not know survive a rewrite.
+	os.WriteFile(File(l), []byte(`{"searchUrl":"https://s.example/?q={query}","future":{"x":1}}`), 0o600)
+	s, _ = Load(l)
+	s.Disabled = true
+	Save(l, s)
+	if b, _ := os.ReadFile(File(l)); !strings.Contains(string(b), `"future"`) || !strings.Contains(string(b), `"disabled": true`) || !strings.Contains(string(b), "s.example") {
+		t.Fatalf("rewritten settings: %s", b)
+	}
+	Save(l, Settings{})
 	t.Setenv(protocol.EnvDisable, "1")
 	if off := Off(l); off == nil || !strings.Contains(off.Message, protocol.EnvDisable) {
 		t.Fatalf("the environment does not turn it off: %v", off)
