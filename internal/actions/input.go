@@ -181,6 +181,25 @@ const (
 	maxClipArea   = 50_000_000 // pixels: more than a 1280×30,000 full page
 )
 
+// checkFrameID checks a frame ID parameter.
+func checkFrameID(name string, id *int) error {
+	if id != nil && (*id < 0 || *id > maxID) {
+		return invalid("%s must be a frame ID from extract's frames or inspect (0 is the top frame)", name)
+	}
+	return nil
+}
+
+// checkBlank refuses text parameters given as only spaces: named pairs of
+// name and value, checked in order (so the error names the first).
+func checkBlank(prefix string, pairs []string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if v := pairs[i+1]; v != "" && strings.TrimSpace(v) == "" {
+			return invalid("%s%s is blank; give some text or leave it out", prefix, pairs[i])
+		}
+	}
+	return nil
+}
+
 // checkValues checks the values the JSON types do not: ranges, blank
 // strings, and the choices of enumerated parameters.
 func (in *Input) checkValues() error {
@@ -190,12 +209,12 @@ func (in *Input) checkValues() error {
 	if in.TabID != nil && (*in.TabID < 0 || *in.TabID > maxID) {
 		return invalid("tabId must be a tab ID from status or open")
 	}
-	if in.FrameID != nil && (*in.FrameID < 0 || *in.FrameID > maxID) {
-		return invalid("frameId must be a frame ID from extract's frames or inspect (0 is the top frame)")
+	if err := checkFrameID("frameId", in.FrameID); err != nil {
+		return err
 	}
-	for name, v := range map[string]*float64{"x": in.X, "y": in.Y, "deltaX": in.DeltaX, "deltaY": in.DeltaY} {
+	for i, v := range []*float64{in.X, in.Y, in.DeltaX, in.DeltaY} {
 		if v != nil && (math.IsNaN(*v) || math.Abs(*v) > maxCoordinate) {
-			return invalid("%s must be a number of CSS pixels between -%d and %d", name, maxCoordinate, maxCoordinate)
+			return invalid("%s must be a number of CSS pixels between -%d and %d", []string{"x", "y", "deltaX", "deltaY"}[i], maxCoordinate, maxCoordinate)
 		}
 	}
 	if c := in.Clip; c != nil {
@@ -209,21 +228,17 @@ func (in *Input) checkValues() error {
 			return invalid("clip covers %.0f pixels; at most %d (take several smaller clips)", c.Width*c.Height, maxClipArea)
 		}
 	}
-	for name, v := range map[string]string{"selector": in.Selector, "text": in.Text, "role": in.Role, "name": in.Name,
-		"label": in.Label, "placeholder": in.Placeholder, "ref": in.Ref, "query": in.Query, "url": in.URL} {
-		if v != "" && strings.TrimSpace(v) == "" {
-			return invalid("%s is blank; give some text or leave it out", name)
-		}
+	if err := checkBlank("", []string{"selector", in.Selector, "text", in.Text, "role", in.Role, "name", in.Name,
+		"label", in.Label, "placeholder", in.Placeholder, "ref", in.Ref, "query", in.Query, "url", in.URL}); err != nil {
+		return err
 	}
 	if w := in.WaitFor; w != nil {
-		if w.FrameID != nil && (*w.FrameID < 0 || *w.FrameID > maxID) {
-			return invalid("waitFor.frameId must be a frame ID from extract's frames or inspect (0 is the top frame)")
+		if err := checkFrameID("waitFor.frameId", w.FrameID); err != nil {
+			return err
 		}
-		for name, v := range map[string]string{"selector": w.Selector, "text": w.Text, "role": w.Role, "name": w.Name,
-			"label": w.Label, "placeholder": w.Placeholder, "ref": w.Ref, "urlContains": w.URLContains} {
-			if v != "" && strings.TrimSpace(v) == "" {
-				return invalid("waitFor.%s is blank; give some text or leave it out", name)
-			}
+		if err := checkBlank("waitFor.", []string{"selector", w.Selector, "text", w.Text, "role", w.Role, "name", w.Name,
+			"label", w.Label, "placeholder", w.Placeholder, "ref", w.Ref, "urlContains", w.URLContains}); err != nil {
+			return err
 		}
 	}
 	switch in.Dialog {

@@ -159,15 +159,13 @@ func inspect(r *run) (any, error) {
 	for id, why := range dropped {
 		warnings = append(warnings, fmt.Sprintf("frame %d was left out: %s", id, why))
 	}
-	var tree struct {
-		Frames []frameInfo `json:"frames"`
-	}
+	var frames []frameInfo
 	if len(res) > 1 {
-		if err := r.call("tab.frames", map[string]any{"tabId": tab.TabID}, &tree); err != nil {
+		if frames, err = r.tabFrames(tab.TabID); err != nil {
 			warnings = append(warnings, fmt.Sprintf("the tab's frames could not be listed (%v): rects of elements in frames are relative to their frame", err))
 		}
 	}
-	list, w := mergeInspect(res, tree.Frames)
+	list, w := mergeInspect(res, frames)
 	warnings = append(warnings, w...)
 	reads.put(key, tab.URL, list)
 	return shapeInspect(tab, list, offset, maxChars, warnings), nil

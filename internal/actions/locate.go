@@ -350,6 +350,15 @@ func (r *run) pointOf(tabID int, el Element) (Element, error) {
 	return el, nil
 }
 
+// tabFrames lists the frames of a tab (webNavigation.getAllFrames).
+func (r *run) tabFrames(tabID int) ([]frameInfo, error) {
+	var tree struct {
+		Frames []frameInfo `json:"frames"`
+	}
+	err := r.call("tab.frames", map[string]any{"tabId": tabID}, &tree)
+	return tree.Frames, err
+}
+
 // frameInfo is one frame of webNavigation.getAllFrames.
 type frameInfo struct {
 	FrameID       int    `json:"frameId"`
@@ -361,14 +370,12 @@ type frameInfo struct {
 // frame's viewport, one parent at a time (see the handshake in
 // page/locate.js).
 func (r *run) toTopLevel(tabID, frameID int, x, y float64) (float64, float64, error) {
-	var tree struct {
-		Frames []frameInfo `json:"frames"`
-	}
-	if err := r.call("tab.frames", map[string]any{"tabId": tabID}, &tree); err != nil {
+	frames, err := r.tabFrames(tabID)
+	if err != nil {
 		return 0, 0, err
 	}
 	parent := map[int]int{}
-	for _, f := range tree.Frames {
+	for _, f := range frames {
 		parent[f.FrameID] = f.ParentFrameID
 	}
 	for cur := frameID; cur != 0; {

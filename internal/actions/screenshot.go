@@ -49,9 +49,6 @@ func screenshot(r *run) (any, error) {
 		if mode != "" {
 			return nil, invalid("give mode or clip, not both")
 		}
-		if r.in.Clip.Width <= 0 || r.in.Clip.Height <= 0 || r.in.Clip.X < 0 || r.in.Clip.Y < 0 {
-			return nil, invalid("clip needs x, y >= 0 and width, height > 0 (CSS pixels of the page)")
-		}
 		mode = "clip"
 	case mode == "":
 		mode = "full"
@@ -103,13 +100,11 @@ func (r *run) refuseFramedFiles(t TabInfo) error {
 	if !strings.HasPrefix(strings.ToLower(t.URL), "file:") {
 		return nil
 	}
-	var tree struct {
-		Frames []frameInfo `json:"frames"`
-	}
-	if err := r.call("tab.frames", map[string]any{"tabId": t.TabID}, &tree); err != nil {
+	frames, err := r.tabFrames(t.TabID)
+	if err != nil {
 		return err
 	}
-	for _, f := range tree.Frames {
+	for _, f := range frames {
 		if why := fileURLRefused(f.URL); why != "" {
 			return protocol.Errorf(protocol.CodeBlockedByPolicy, "the page frames %s, which the bridge may not read: %s (the same rules as for uploads); a screenshot would show it — open another page", f.URL, why)
 		}
