@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/browser-bridge/browser-bridge/internal/actions"
 	"github.com/browser-bridge/browser-bridge/internal/client"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // BenchmarkStatusRoundTrip measures what the MCP layer adds to a call: a
@@ -29,7 +29,7 @@ func BenchmarkStatusRoundTrip(b *testing.B) {
 		defer c.Close()
 		in := map[string]any{"action": "status"}
 		direct = medianOf(b, func() error {
-			_, err := c.Call(context.Background(), in, actions.StatusDeadline, nil)
+			_, err := c.Call(context.Background(), in, tool.StatusDeadline, nil)
 			return err
 		})
 	})

@@ -1,5 +1,7 @@
 package actions
 
+import "github.com/browser-bridge/browser-bridge/internal/tool"
+
 func init() { register("click", click) }
 
 var mouseButtons = map[string]bool{"left": true, "right": true, "middle": true}
@@ -81,7 +83,7 @@ func clickCmds(x, y float64, button string, count int) []map[string]any {
 
 // inputMode checks the input mode of click, type and press: "cdp"
 // (default) or "dom" (which needs an element, not a point).
-func (r *run) inputMode(loc Locator) (string, error) {
+func (r *run) inputMode(loc tool.Locator) (string, error) {
 	switch r.in.InputMode {
 	case "", "cdp":
 		return "cdp", nil

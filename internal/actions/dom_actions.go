@@ -94,10 +94,7 @@ func scroll(r *run) (any, error) {
 	default:
 		return nil, invalid("to must be \"top\" or \"bottom\"")
 	}
-	loc, hasLoc, err := r.in.locator()
-	if err != nil {
-		return nil, err
-	}
+	loc, hasLoc := r.in.Locator, r.in.Locator.Present()
 	if !hasLoc && r.in.To == "" && r.in.DeltaX == nil && r.in.DeltaY == nil {
 		return nil, invalid("scroll needs to (\"top\" or \"bottom\"), deltaX/deltaY, or a locator of an element to bring into view")
 	}

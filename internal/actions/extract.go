@@ -3,6 +3,7 @@ package actions
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"sort"
 	"strings"
 	"sync"
@@ -15,14 +16,8 @@ import (
 
 func init() { register("extract", extractPage) }
 
-// Budget of one extract result (SPEC §2).
-const (
-	DefaultMaxChars = 20000
-	MinMaxChars     = 500
-	MaxMaxChars     = 1_000_000
-	// maxFramesListed bounds frames[] (a page of ads may have dozens).
-	maxFramesListed = 40
-)
+// maxFramesListed bounds frames[] (a page of ads may have dozens).
+const maxFramesListed = 40
 
 type extractResult struct {
 	TabID      int                  `json:"tabId"`
@@ -40,42 +35,16 @@ type extractResult struct {
 	NextOffset *int                 `json:"nextOffset,omitempty"`
 }
 
-// budget reads maxChars and offset.
-func (in *Input) budget() (maxChars, offset int, err error) {
-	maxChars = in.MaxChars
-	if maxChars == 0 {
-		maxChars = DefaultMaxChars
-	}
-	if maxChars < MinMaxChars || maxChars > MaxMaxChars {
-		return 0, 0, invalid("maxChars must be between %d and %d (default %d)", MinMaxChars, MaxMaxChars, DefaultMaxChars)
-	}
-	if in.Offset < 0 {
-		return 0, 0, invalid("offset must be a nextOffset from an earlier call, not negative")
-	}
-	if in.Offset > 0 && in.URL != "" {
-		return 0, 0, invalid("offset continues an earlier extract of a tab: pass tabId and offset, not url")
-	}
-	return maxChars, in.Offset, nil
-}
-
-// waitCondition is extract's optional waitFor.
-func (in *Input) waitCondition() (*condition, error) {
-	if in.WaitFor == nil {
-		return nil, nil
-	}
-	loc, ok, err := in.WaitFor.Locator()
-	if err != nil {
-		return nil, fmt.Errorf("waitFor: %w", err)
-	}
+// waitCondition is extract's optional waitFor (Parse checked its shape).
+func waitCondition(w *tool.WaitFor) *condition {
 	switch {
-	case ok && in.WaitFor.URLContains != "":
-		return nil, invalid("waitFor takes one condition: a locator or urlContains, not both")
-	case ok:
-		return &condition{loc: &loc}, nil
-	case in.WaitFor.URLContains != "":
-		return &condition{urlContains: in.WaitFor.URLContains}, nil
+	case w == nil:
+		return nil
+	case w.Present():
+		loc := w.Locator
+		return &condition{loc: &loc}
 	}
-	return nil, invalid("waitFor needs one condition: selector, text, role (+ name), label, placeholder, ref, or urlContains")
+	return &condition{urlContains: w.URLContains}
 }
 
 // readReserve is the time kept back from waits for reading and shaping
@@ -93,14 +62,11 @@ func extractPage(r *run) (any, error) {
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
-	maxChars, offset, err := r.in.budget()
+	maxChars, offset, err := r.in.Budget()
 	if err != nil {
 		return nil, err
 	}
-	cond, err := r.in.waitCondition()
-	if err != nil {
-		return nil, err
-	}
+	cond := waitCondition(r.in.WaitFor)
 	var tab TabInfo
 	var warnings []string
 	if r.in.URL != "" {

@@ -3,6 +3,7 @@ package actions
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,10 +106,10 @@ func TestShapeExtractFramesKeepToTheBudget(t *testing.T) {
 		warnings = append(warnings, strings.Repeat("a page's warning ", 100))
 	}
 	include, _ := extract.CheckInclude(nil)
-	for _, maxChars := range []int{MinMaxChars, 2000, 5000, DefaultMaxChars} {
+	for _, maxChars := range []int{tool.MinMaxChars, 2000, 5000, tool.DefaultMaxChars} {
 		res := shapeExtract(TabInfo{TabID: 7}, c, include, 0, maxChars, warnings)
 		b, _ := json.Marshal(res)
-		if n := utf8.RuneCount(b); n > maxChars && !(maxChars == MinMaxChars && n <= maxChars*3/2) {
+		if n := utf8.RuneCount(b); n > maxChars && !(maxChars == tool.MinMaxChars && n <= maxChars*3/2) {
 			t.Errorf("maxChars %d: the first window is %d characters of JSON", maxChars, n)
 		}
 		if len(*res.Frames) >= maxFramesListed || !strings.Contains(strings.Join(res.Warnings, " "), "the page has 60 frames; frames lists the first") {
@@ -156,7 +157,7 @@ func TestShapeExtractEscapingKeepsToTheBudget(t *testing.T) {
 func TestShapeExtractSmallPageInOneWindow(t *testing.T) {
 	c := &extract.Content{URL: "https://example.com/", Title: "T", Markdown: "# T\n\nHello", Text: "T\n\nHello"}
 	include, _ := extract.CheckInclude([]string{"markdown", "links"})
-	res := shapeExtract(TabInfo{TabID: 1}, c, include, 0, DefaultMaxChars, nil)
+	res := shapeExtract(TabInfo{TabID: 1}, c, include, 0, tool.DefaultMaxChars, nil)
 	b, _ := json.Marshal(res)
 	want := `{"tabId":1,"url":"https://example.com/","title":"T","markdown":"# T\n\nHello","links":[],"frames":[],"totalChars":10}`
 	if string(b) != want {
@@ -164,35 +165,14 @@ func TestShapeExtractSmallPageInOneWindow(t *testing.T) {
 	}
 }
 
-func TestBudgetAndWaitForArguments(t *testing.T) {
-	for _, tt := range []struct {
-		in   Input
-		want string
-	}{
-		{Input{MaxChars: 10}, "maxChars"},
-		{Input{MaxChars: 2_000_000}, "maxChars"},
-		{Input{Offset: -1}, "offset"},
-		{Input{Offset: 5, URL: "https://example.com/"}, "tabId and offset"},
-	} {
-		if _, _, err := tt.in.budget(); err == nil || protocol.CodeOf(err) != protocol.CodeInvalidArgument || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("budget(%+v) = %v, want invalid_argument about %s", tt.in, err, tt.want)
-		}
+func TestWaitCondition(t *testing.T) {
+	c := waitCondition(&tool.WaitFor{Locator: tool.Locator{Role: "button", Name: "Go"}})
+	if c.loc == nil || c.describe() != `an element with role "button" named "Go"` {
+		t.Errorf("role waitFor: %+v", c)
 	}
-	if m, o, err := (&Input{}).budget(); m != DefaultMaxChars || o != 0 || err != nil {
-		t.Errorf("defaults: %d %d %v", m, o, err)
-	}
-	for _, w := range []*WaitFor{{}, {Selector: "#a", URLContains: "x"}, {Selector: "#a", Text: "b"}, {Name: "x"}} {
-		if _, err := (&Input{WaitFor: w}).waitCondition(); protocol.CodeOf(err) != protocol.CodeInvalidArgument {
-			t.Errorf("waitFor %+v: %v, want invalid_argument", w, err)
-		}
-	}
-	c, err := (&Input{WaitFor: &WaitFor{Role: "button", Name: "Go"}}).waitCondition()
-	if err != nil || c.loc == nil || c.describe() != `an element with role "button" named "Go"` {
-		t.Errorf("role waitFor: %+v %v", c, err)
-	}
-	c, err = (&Input{WaitFor: &WaitFor{URLContains: "/done"}}).waitCondition()
-	if err != nil || c.urlContains != "/done" || c.describe() != `a URL containing "/done"` {
-		t.Errorf("urlContains waitFor: %+v %v", c, err)
+	c = waitCondition(&tool.WaitFor{URLContains: "/done"})
+	if c.urlContains != "/done" || c.describe() != `a URL containing "/done"` {
+		t.Errorf("urlContains waitFor: %+v", c)
 	}
 }
 
@@ -293,30 +273,5 @@ func TestReadCache(t *testing.T) {
 	}
 	if len(c.m) > readEntries {
 		t.Errorf("the cache holds %d entries, at most %d", len(c.m), readEntries)
-	}
-}
-
-func TestValueChecks(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{`{"action":"click","x":1e39,"y":5}`, "x must be a number of CSS pixels"},
-		{`{"action":"scroll","deltaY":-1e308}`, "deltaY must be"},
-		{`{"action":"status","tabId":2147483648}`, "tabId must be"},
-		{`{"action":"click","selector":"#a","frameId":-5}`, "frameId must be"},
-		{`{"action":"screenshot","clip":{"x":0,"y":0,"width":100000,"height":10}}`, "between 1 and 30000"},
-		{`{"action":"screenshot","clip":{"x":0,"y":0,"width":20000,"height":20000}}`, "at most 50000000"},
-		{`{"action":"click","text":"   "}`, "text is blank"},
-		{`{"action":"extract","waitFor":{"label":" "}}`, "waitFor.label is blank"},
-		{`{"action":"status","timeoutMs":600000}`, "timeoutMs must be between 1 and 60000"},
-		{`{"action":"open","url":"https://a.example/","dialog":"maybe"}`, "dialog must be"},
-		{`{"action":"close","tabId":3,"closeWorkspace":true}`, "not both"},
-		{`{"action":"extract","frameId":3}`, "frameId"},
-	} {
-		_, err := Parse([]byte(c.in))
-		if protocol.CodeOf(err) != protocol.CodeInvalidArgument || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: %v, want %q", c.in, err, c.want)
-		}
-	}
-	if _, err := Parse([]byte(`{"action":"click","x":-200,"y":30000,"coordinates":"document"}`)); err != nil {
-		t.Errorf("ordinary coordinates refused: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"slices"
 	"strconv"
 	"time"
@@ -41,12 +42,9 @@ func (r *run) act(tabID int, el Element, fn string, args map[string]any, out any
 }
 
 // needLocator returns the call's locator or says which action needs one.
-func (r *run) needLocator() (Locator, error) {
-	loc, ok, err := r.in.locator()
-	if err != nil {
-		return loc, err
-	}
-	if !ok {
+func (r *run) needLocator() (tool.Locator, error) {
+	loc := r.in.Locator
+	if !loc.Present() {
 		return loc, invalid("%s needs a locator: selector, text, role (+ name), label, placeholder, ref (from inspect), or x and y", r.in.Action)
 	}
 	return loc, nil
@@ -133,7 +131,7 @@ func (r *run) finish(before TabInfo, el *Element, warnings ...string) (actResult
 	}, func() error {
 		// Clicks and key presses open tabs (links, pop-ups); typing and
 		// setting fields do not: they skip the round trip.
-		if r.in.Action == "click" || r.in.Action == "press" {
+		if r.spec().OpensTabs {
 			opened = r.openedTabs(before.TabID) // independent of tab.get
 		}
 		return nil
@@ -172,7 +170,7 @@ func (r *run) finish(before TabInfo, el *Element, warnings ...string) (actResult
 
 // elementAt locates el and, for CDP input, readies the tab and computes the
 // point to act on.
-func (r *run) elementAt(t TabInfo, loc Locator) (Element, []string, error) {
+func (r *run) elementAt(t TabInfo, loc tool.Locator) (Element, []string, error) {
 	if err := r.prepareInput(t); err != nil {
 		return Element{}, nil, err
 	}

@@ -3,6 +3,7 @@ package actions
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"sort"
 )
 
@@ -132,7 +133,7 @@ type inspectResult struct {
 // inspect lists the interactive elements of every frame of the tab, cut
 // to the maxChars budget with the same continuation as extract.
 func inspect(r *run) (any, error) {
-	maxChars, offset, err := r.in.budget()
+	maxChars, offset, err := r.in.Budget()
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +233,7 @@ func mergeInspect(res []FrameResult, known []frameInfo) ([]control, []string) {
 		}
 		for _, c := range f.Elements {
 			c.FrameID = id
-			c.Ref = FrameRef(id, c.Ref)
+			c.Ref = tool.FrameRef(id, c.Ref)
 			c.Rect.X += p.x
 			c.Rect.Y += p.y
 			if placed && !p.visible {

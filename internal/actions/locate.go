@@ -3,160 +3,11 @@ package actions
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
-
-// Locator is the element a page action targets (SPEC §2): exactly one of
-// Selector, Text, Role (+ Name), Label, Placeholder, Ref, or X+Y.
-type Locator struct {
-	Selector    string   `json:"selector,omitempty"`
-	Text        string   `json:"text,omitempty"`
-	Role        string   `json:"role,omitempty"`
-	Name        string   `json:"name,omitempty"`
-	Label       string   `json:"label,omitempty"`
-	Placeholder string   `json:"placeholder,omitempty"`
-	Ref         string   `json:"ref,omitempty"`
-	X           *float64 `json:"x,omitempty"`
-	Y           *float64 `json:"y,omitempty"`
-	Coordinates string   `json:"coordinates,omitempty"`
-	FrameID     *int     `json:"frameId,omitempty"`
-	Nth         *int     `json:"nth,omitempty"`
-	Exact       bool     `json:"exact,omitempty"`
-}
-
-// locator returns the call's locator; present is false when it has none.
-func (in *Input) locator() (loc Locator, present bool, err error) {
-	loc = Locator{
-		Selector: in.Selector, Text: in.Text, Role: in.Role, Name: in.Name, Label: in.Label,
-		Placeholder: in.Placeholder, Ref: in.Ref, X: in.X, Y: in.Y, Coordinates: in.Coordinates,
-		FrameID: in.FrameID, Nth: in.Nth, Exact: in.Exact,
-	}
-	return loc, loc.given() > 0 || loc.Name != "", loc.check()
-}
-
-// Locator returns extract's wait condition as a locator; present is false
-// when it names only urlContains (or nothing).
-func (w *WaitFor) Locator() (loc Locator, present bool, err error) {
-	if w == nil {
-		return Locator{}, false, nil
-	}
-	loc = Locator{Selector: w.Selector, Text: w.Text, Role: w.Role, Name: w.Name, Label: w.Label,
-		Placeholder: w.Placeholder, Ref: w.Ref, FrameID: w.FrameID, Nth: w.Nth, Exact: w.Exact}
-	return loc, loc.given() > 0 || loc.Name != "", loc.check()
-}
-
-// given counts the locator kinds set.
-func (l Locator) given() int {
-	n := 0
-	for _, s := range []string{l.Selector, l.Text, l.Role, l.Label, l.Placeholder, l.Ref} {
-		if s != "" {
-			n++
-		}
-	}
-	if l.X != nil || l.Y != nil {
-		n++
-	}
-	return n
-}
-
-// check enforces "exactly one locator" and the shape of each.
-func (l Locator) check() error {
-	n := l.given()
-	if n == 0 {
-		if l.Name != "" {
-			return invalid("name goes with role: give role too (e.g. role \"button\", name \"Save\")")
-		}
-		return nil
-	}
-	if n > 1 {
-		return invalid("give exactly one locator: selector, text, role (+ name), label, placeholder, ref, or x and y")
-	}
-	if l.Name != "" && l.Role == "" {
-		return invalid("name goes with role: give role too (e.g. role \"button\", name \"Save\")")
-	}
-	if (l.X == nil) != (l.Y == nil) {
-		return invalid("a point needs both x and y")
-	}
-	switch l.Coordinates {
-	case "", "viewport", "document":
-	default:
-		return invalid("coordinates must be \"viewport\" or \"document\"")
-	}
-	if l.Coordinates != "" && l.X == nil {
-		return invalid("coordinates goes with x and y")
-	}
-	if l.X != nil && l.FrameID != nil {
-		return invalid("a point (x, y) is in the page's own coordinates; drop frameId, or locate the element inside the frame instead")
-	}
-	if l.Nth != nil && *l.Nth < 0 {
-		return invalid("nth is 0-based and cannot be negative")
-	}
-	if l.Ref != "" {
-		if _, _, err := ParseRef(l.Ref); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// describe names the locator in messages.
-func (l Locator) describe() string {
-	switch {
-	case l.Ref != "":
-		return fmt.Sprintf("ref %q", l.Ref)
-	case l.Selector != "":
-		return fmt.Sprintf("selector %q", l.Selector)
-	case l.Role != "" && l.Name != "":
-		return fmt.Sprintf("role %q named %q", l.Role, l.Name)
-	case l.Role != "":
-		return fmt.Sprintf("role %q", l.Role)
-	case l.Text != "":
-		return fmt.Sprintf("text %q", l.Text)
-	case l.Label != "":
-		return fmt.Sprintf("label %q", l.Label)
-	case l.Placeholder != "":
-		return fmt.Sprintf("placeholder %q", l.Placeholder)
-	case l.X != nil:
-		return fmt.Sprintf("point (%g, %g)", *l.X, *l.Y)
-	}
-	return "no locator"
-}
-
-// FrameRef makes a ref that names its frame: refs from page scripts
-// ("e12") are per frame, so a ref from a child frame carries its frameId
-// ("f3e12") and can be used without a separate frameId.
-func FrameRef(frameID int, ref string) string {
-	if frameID == 0 {
-		return ref
-	}
-	return "f" + strconv.Itoa(frameID) + ref
-}
-
-// ParseRef splits a ref from FrameRef into frameId and the frame's own ref.
-func ParseRef(s string) (frameID int, ref string, err error) {
-	bad := invalid("ref %q is not a ref from inspect (they look like e12 or f3e12)", s)
-	if strings.HasPrefix(s, "f") {
-		i := strings.IndexByte(s, 'e')
-		if i < 2 {
-			return 0, "", bad
-		}
-		id, err := strconv.Atoi(s[1:i])
-		if err != nil || id < 0 {
-			return 0, "", bad
-		}
-		frameID, s = id, s[i:]
-	}
-	if len(s) < 2 || s[0] != 'e' {
-		return 0, "", bad
-	}
-	if _, err := strconv.Atoi(s[1:]); err != nil {
-		return 0, "", bad
-	}
-	return frameID, s, nil
-}
 
 // Element is what a locator found.
 type Element struct {
@@ -222,7 +73,7 @@ var locateScript = script("locate", "page/locate.js")
 // (or the one of frameId / of the ref). With scroll it also scrolls the
 // element into view and computes the point to act on in top-level
 // viewport coordinates, translating through frame offsets.
-func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
+func (r *run) locate(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 	if loc.X != nil {
 		return r.locatePoint(tabID, loc)
 	}
@@ -234,7 +85,7 @@ func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
 		where = frames{frameID: loc.FrameID}
 	}
 	if loc.Ref != "" {
-		fid, ref, err := ParseRef(loc.Ref)
+		fid, ref, err := tool.ParseRef(loc.Ref)
 		if err != nil {
 			return Element{}, err
 		}
@@ -273,15 +124,15 @@ func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
 		}
 		for _, m := range lr.Matches {
 			rect := m.Rect
-			all = append(all, Element{FrameID: fr.FrameID, Ref: FrameRef(fr.FrameID, m.Ref), localRef: m.Ref, Tag: m.Tag,
+			all = append(all, Element{FrameID: fr.FrameID, Ref: tool.FrameRef(fr.FrameID, m.Ref), localRef: m.Ref, Tag: m.Tag,
 				Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect})
 		}
 		for _, c := range lr.Candidates {
-			candidates = append(candidates, fmt.Sprintf("%s %q (ref %s)", firstNonEmpty(c.Role, c.Tag), firstNonEmpty(c.Name, c.Text), FrameRef(fr.FrameID, c.Ref)))
+			candidates = append(candidates, fmt.Sprintf("%s %q (ref %s)", firstNonEmpty(c.Role, c.Tag), firstNonEmpty(c.Name, c.Text), tool.FrameRef(fr.FrameID, c.Ref)))
 		}
 	}
 	if len(all) == 0 {
-		msg := fmt.Sprintf("no element matches %s", loc.describe())
+		msg := fmt.Sprintf("no element matches %s", loc.Describe())
 		if len(candidates) > 0 {
 			msg += "; closest: " + strings.Join(candidates[:min(3, len(candidates))], ", ")
 		}
@@ -292,9 +143,9 @@ func (r *run) locate(tabID int, loc Locator, scroll bool) (Element, error) {
 	case loc.Nth != nil:
 		if *loc.Nth >= len(all) {
 			if total > len(all) {
-				return Element{}, protocol.Errorf(protocol.CodeElementNotFound, "nth %d is past the first %d of the %d elements that match %s; narrow the locator (a frameId or a more specific selector)", *loc.Nth, len(all), total, loc.describe())
+				return Element{}, protocol.Errorf(protocol.CodeElementNotFound, "nth %d is past the first %d of the %d elements that match %s; narrow the locator (a frameId or a more specific selector)", *loc.Nth, len(all), total, loc.Describe())
 			}
-			return Element{}, protocol.Errorf(protocol.CodeElementNotFound, "nth %d is out of range: %d elements match %s", *loc.Nth, len(all), loc.describe())
+			return Element{}, protocol.Errorf(protocol.CodeElementNotFound, "nth %d is out of range: %d elements match %s", *loc.Nth, len(all), loc.Describe())
 		}
 		el = all[*loc.Nth]
 	default:
@@ -402,7 +253,7 @@ func (r *run) toTopLevel(tabID, frameID int, x, y float64) (float64, float64, er
 }
 
 // locatePoint handles an x, y locator.
-func (r *run) locatePoint(tabID int, loc Locator) (Element, error) {
+func (r *run) locatePoint(tabID int, loc tool.Locator) (Element, error) {
 	x, y := *loc.X, *loc.Y
 	if loc.Coordinates == "document" {
 		var p struct{ X, Y float64 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"net/url"
 	"strings"
 
@@ -85,6 +86,15 @@ func (r *run) runPageTop(tabID int, frameID *int, s pageScript, args, out any) e
 	return nil
 }
 
+// spec is the contract's declaration of the call's action.
+func (r *run) spec() *tool.Spec {
+	s, _ := tool.Lookup(r.in.Action)
+	if s == nil {
+		return &tool.Spec{Name: r.in.Action}
+	}
+	return s
+}
+
 // pageTarget is the tab a page action works on (SPEC §3): tabId, else the
 // active tab of an explicit workspace, else of Chrome's current window.
 // Run and session IDs do not steer page actions.
@@ -103,19 +113,12 @@ func (r *run) pageTarget() (TabInfo, error) {
 	return r.claimTab(t, true)
 }
 
-// changesPage are the actions that change what a tab shows: they take
-// turns on a tab (see tabLocks). Reading (extract, inspect, wait,
-// screenshot) does not wait for them — a wait for an element must not be
-// held up by the click that makes it appear.
-var changesPage = map[string]bool{"click": true, "type": true, "press": true, "select": true,
-	"check": true, "upload": true, "scroll": true, "open": true}
-
 // claimTab takes tab t for this action: it waits its turn when the action
 // changes the page, refuses the user's own incognito tabs, and — when
 // the action reads the page (not when it navigates away) — pages the
 // bridge may not read.
 func (r *run) claimTab(t TabInfo, reading bool) (TabInfo, error) {
-	if r.unlockTab == nil && changesPage[r.in.Action] {
+	if r.unlockTab == nil && r.spec().ChangesPage {
 		unlock, waited, err := r.env.tabs.lock(r.ctx, tabKey{r.env.Browser.Info().Instance, t.TabID}, r.progress)
 		if err != nil {
 			return TabInfo{}, err

@@ -8,10 +8,7 @@ func press(r *run) (any, error) {
 	if _, err := parseKeys(r.in.Keys); err != nil {
 		return nil, err
 	}
-	loc, hasLoc, err := r.in.locator()
-	if err != nil {
-		return nil, err
-	}
+	loc, hasLoc := r.in.Locator, r.in.Locator.Present()
 	if mode, err := r.inputMode(loc); err != nil {
 		return nil, err
 	} else if mode == "dom" {

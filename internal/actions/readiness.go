@@ -3,6 +3,7 @@ package actions
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"strings"
 	"sync"
 	"time"
@@ -67,7 +68,7 @@ func (r *run) until(reserve time.Duration) time.Time {
 	if dl, ok := r.ctx.Deadline(); ok {
 		return dl.Add(-reserve)
 	}
-	return time.Now().Add(DefaultDeadline - reserve)
+	return time.Now().Add(tool.DefaultDeadline - reserve)
 }
 
 // sleep waits d, or less when the call is cancelled.
@@ -253,7 +254,7 @@ func retryable(err error) bool {
 // URL fragment.
 type condition struct {
 	load        bool
-	loc         *Locator
+	loc         *tool.Locator
 	urlContains string
 }
 
@@ -264,7 +265,7 @@ func (c condition) describe() string {
 	case c.urlContains != "":
 		return fmt.Sprintf("a URL containing %q", c.urlContains)
 	case c.loc != nil:
-		return "an element with " + c.loc.describe()
+		return "an element with " + c.loc.Describe()
 	}
 	return "nothing"
 }

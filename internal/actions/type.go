@@ -1,6 +1,10 @@
 package actions
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
 
 func init() { register("type", typeText) }
 
@@ -86,7 +90,7 @@ func typeText(r *run) (any, error) {
 // inside a frame does not move the page's focus into that frame). An
 // element that takes no text is refused before anything is clicked. With
 // clear it selects the content and deletes it.
-func (r *run) focusForTyping(tabID int, el Element, loc Locator) error {
+func (r *run) focusForTyping(tabID int, el Element, loc tool.Locator) error {
 	if loc.X != nil {
 		if err := r.mouseClick(tabID, el.X, el.Y, "left", 1); err != nil {
 			return err
@@ -139,7 +143,7 @@ func (r *run) focusForTyping(tabID int, el Element, loc Locator) error {
 // element in a child frame needs the scroll-and-measure step (it gets a
 // real click); a top-frame element is focused through the DOM, which
 // scrolls it into view by itself — one round trip less.
-func (r *run) typingTarget(t TabInfo, loc Locator) (Element, []string, error) {
+func (r *run) typingTarget(t TabInfo, loc tool.Locator) (Element, []string, error) {
 	// Attaching the debugger and locating do not depend on each other here:
 	// a top-frame field is focused through the DOM, where the debugging
 	// bar's shift of coordinates does not matter, and a point is measured

@@ -23,10 +23,7 @@ const waitMargin = 300 * time.Millisecond
 // wait waits for one condition (SPEC §2): load, a locator, or urlContains,
 // until timeoutMs (or the default deadline) runs out.
 func wait(r *run) (any, error) {
-	loc, hasLoc, err := r.in.locator()
-	if err != nil {
-		return nil, err
-	}
+	loc, hasLoc := r.in.Locator, r.in.Locator.Present()
 	n := 0
 	var c condition
 	if r.in.Load {

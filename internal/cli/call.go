@@ -11,10 +11,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/browser-bridge/browser-bridge/internal/actions"
 	"github.com/browser-bridge/browser-bridge/internal/client"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // EnvWorkspace names the CLI's session (and so its default workspace).
@@ -52,7 +52,7 @@ func actionCommand(action string) func(context.Context, []string) error {
 
 func callAndPrint(ctx context.Context, raw json.RawMessage) error {
 	// Parse here too: bad input gets its coded error without a daemon.
-	in, err := actions.Parse(raw)
+	in, _, err := tool.Parse(raw)
 	if err != nil {
 		return printError(protocol.AsError(err), 2)
 	}
@@ -98,7 +98,7 @@ func printError(e *protocol.Error, code int) error {
 }
 
 // parseFlags turns --name value / --name=value flags into a tool input. The
-// names and types come from actions.Input's JSON tags, so the CLI always
+// names and types come from the contract's Input (tool.Fields), so the CLI always
 // takes exactly the parameters the tool takes.
 func parseFlags(action string, args []string) (map[string]any, error) {
 	kinds := paramKinds()
@@ -183,15 +183,8 @@ func convert(kind reflect.Kind, val string) (any, error) {
 
 func paramKinds() map[string]reflect.Kind {
 	out := map[string]reflect.Kind{}
-	t := reflect.TypeOf(actions.Input{})
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		ft := f.Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		out[name] = ft.Kind()
+	for _, f := range tool.Fields() {
+		out[f.Name] = f.Elem().Kind()
 	}
 	return out
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/browser-bridge/browser-bridge/internal/actions"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -25,7 +25,7 @@ func TestParseFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ = json.Marshal(shot)
-	if _, err := actions.Parse(b); err != nil {
+	if _, _, err := tool.Parse(b); err != nil {
 		t.Fatalf("flags built an input that does not parse: %v", err)
 	}
 	// A bool flag takes a following true/false, as people write it.

@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sort"
 	"strings"
 
-	"github.com/browser-bridge/browser-bridge/internal/actions"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // Output streams, replaceable in tests.
@@ -51,7 +50,7 @@ var commands = map[string]command{
 }
 
 func init() {
-	for _, a := range actions.Names() {
+	for _, a := range tool.Names() {
 		commands[a] = command{actionCommand(a), "the " + a + " action; its flags are the tool's JSON parameters (" + flagsOf(a) + ")"}
 	}
 }
@@ -91,30 +90,16 @@ func usage(w io.Writer) {
 
 // flagsOf names an action's own flags for the usage text.
 func flagsOf(action string) string {
-	locator := map[string]bool{"y": true, "name": true, "coordinates": true, "frameId": true, "nth": true, "exact": true}
-	for _, n := range actions.LocatorParams {
-		locator[n] = true
-	}
+	spec, _ := tool.Lookup(action)
 	var own []string
-	for _, n := range sortedParams() {
-		if as := actions.AppliesTo(n); as != nil && slices.Contains(as, action) && !(locator[n] && slices.Contains(actions.LocatorActions, action)) {
-			own = append(own, "--"+n)
-		}
+	for _, n := range spec.Params {
+		own = append(own, "--"+n)
 	}
-	if slices.Contains(actions.LocatorActions, action) {
+	if spec.Locator {
 		own = append(own, "a locator: --selector, --text, --role/--name, --label, --ref, …")
 	}
 	if len(own) == 0 {
 		return "--tabId, --timeoutMs"
 	}
 	return strings.Join(own, ", ")
-}
-
-func sortedParams() []string {
-	var out []string
-	for n := range paramKinds() {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/secret"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/shots"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
 
@@ -305,13 +306,15 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 			reply = protocol.Reply{ID: call.ID, Error: protocol.Errorf(protocol.CodeInternal, "internal error (%v); please report it with the daemon log %s", p, d.layout.DaemonLog())}
 		}
 	}()
-	in, err := actions.Parse(call.Input)
+	// The front ends parsed the input already; what arrives over the
+	// socket is checked again with the same code.
+	in, spec, err := tool.Parse(call.Input)
 	if err != nil {
 		reply.Error = protocol.AsError(err)
 		return reply
 	}
 	// Status still answers when the bridge is off, and says so.
-	if off := d.env.Off(); off != nil && in.Action != "status" {
+	if off := d.env.Off(); off != nil && !spec.RunsWhenOff {
 		reply.Error = off
 		return reply
 	}
@@ -323,7 +326,7 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 		e := protocol.AsError(err)
 		if errors.Is(err, context.DeadlineExceeded) {
 			hint := "try again"
-			if in.Deadline() < actions.DefaultDeadline {
+			if in.Deadline() < tool.DefaultDeadline {
 				hint += " or raise timeoutMs"
 			}
 			e = protocol.Errorf(protocol.CodeTimeout, "%s did not finish within %s; %s", in.Action, in.Deadline(), hint)

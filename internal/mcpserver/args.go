@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/browser-bridge/browser-bridge/internal/actions"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	contract "github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // decodeArgs turns a tool call's arguments into a checked input and the
@@ -16,14 +16,14 @@ import (
 // counts when the arguments have none. Every failure is a coded
 // invalid_argument error: the arguments come from a model, and the model
 // learns from the sentence.
-func decodeArgs(raw json.RawMessage, action string, meta map[string]any) (*actions.Input, json.RawMessage, error) {
+func decodeArgs(raw json.RawMessage, action string, meta map[string]any) (*contract.Input, json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = json.RawMessage("{}")
 	}
 	var obj map[string]json.RawMessage
 	if raw[0] != '{' || json.Unmarshal(raw, &obj) != nil {
-		_, err := actions.Parse(raw) // says what is wrong with it
+		_, _, err := contract.Parse(raw) // says what is wrong with it
 		if err == nil {
 			err = invalid("the arguments must be a JSON object")
 		}
@@ -51,7 +51,7 @@ func decodeArgs(raw json.RawMessage, action string, meta map[string]any) (*actio
 		raw, _ = json.Marshal(obj)
 	}
 	// Parse also refuses parameters of other actions and missing ones.
-	in, err := actions.Parse(raw)
+	in, _, err := contract.Parse(raw)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,12 +82,12 @@ func present(obj map[string]json.RawMessage) map[string]string {
 }
 
 func canonical(k string) string {
-	if _, ok := params[k]; ok {
+	if _, ok := contract.FieldNamed(k); ok {
 		return k
 	}
-	for name := range params {
-		if strings.EqualFold(name, k) {
-			return name
+	for _, f := range contract.Fields() {
+		if strings.EqualFold(f.Name, k) {
+			return f.Name
 		}
 	}
 	return k

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/browser-bridge/browser-bridge/internal/actions"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	contract "github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 func TestDecodeArgs(t *testing.T) {
@@ -30,7 +30,7 @@ func TestDecodeArgs(t *testing.T) {
 		{name: "one of a group", raw: `{"action":"close","closeWorkspace":true}`, want: map[string]any{"action": "close", "closeWorkspace": true}},
 		{name: "none of a group", raw: `{"action":"close"}`, err: "close needs tabId or closeWorkspace"},
 		{name: "locator group", raw: `{"action":"click"}`, err: "click needs a locator: selector, text, role+name, label, placeholder, ref or x+y"},
-		{name: "foreign parameter", raw: `{"action":"status","url":"https://a/"}`, err: `"url" does not apply to status; it is for open, extract`},
+		{name: "foreign parameter", raw: `{"action":"status","url":"https://a/"}`, err: `"url" does not apply to status; it is for extract, open`},
 		{name: "foreign parameter in other case", raw: `{"action":"status","URL":"https://a/"}`, err: `"url" does not apply to status`},
 		{name: "trailing data", raw: `{"action":"status"} {}`, err: "data after"},
 		{name: "string", raw: `"status"`, err: "must be a JSON object"},
@@ -64,7 +64,7 @@ func TestDecodeArgs(t *testing.T) {
 }
 
 func knownAction(a string) bool {
-	for _, n := range actions.Names() {
+	for _, n := range contract.Names() {
 		if n == a {
 			return true
 		}
@@ -102,7 +102,7 @@ func FuzzDecodeArgs(f *testing.F) {
 		if action != "" && in.Action != action {
 			t.Fatalf("split tool %s ran %s", action, in.Action)
 		}
-		again, err := actions.Parse(out)
+		again, _, err := contract.Parse(out)
 		if err != nil {
 			t.Fatalf("passed on input that does not parse: %s: %v", out, err)
 		}

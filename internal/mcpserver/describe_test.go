@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/browser-bridge/browser-bridge/internal/actions"
+	contract "github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/tools*.json from the current tool definitions")
@@ -23,45 +23,28 @@ var update = flag.Bool("update", false, "rewrite testdata/tools*.json from the c
 // JSON: every character is in every request of every agent session.
 const toolBudget = 10000
 
-// TestEveryParameterIsDescribed fails when actions.Input gains a field
-// without an entry in params (describe.go): add one, with the actions it
-// applies to.
-func TestEveryParameterIsDescribed(t *testing.T) {
-	for _, f := range inputFields() {
-		p, ok := params[f.name]
-		if !ok || p.desc == "" {
-			t.Errorf("parameter %q of actions.Input has no description: add it to params in describe.go", f.name)
-			continue
-		}
-		nested := f.typ
+// TestNestedFieldsAreNamed fails when an object parameter gains a field
+// its description does not name: the schema describes nested fields only
+// through their parent.
+func TestNestedFieldsAreNamed(t *testing.T) {
+	for _, f := range contract.Fields() {
+		nested := f.Type
 		for nested.Kind() == reflect.Pointer || nested.Kind() == reflect.Slice {
 			nested = nested.Elem()
 		}
 		if nested.Kind() != reflect.Struct {
 			continue
 		}
-		for _, sub := range structFields(nested) {
-			// The schema shows a nested field's own entry, else nothing:
-			// the parent's description must then name it.
-			_, own := params[f.name+"."+sub.name]
-			named := regexp.MustCompile(`\b` + regexp.QuoteMeta(sub.name) + `\b`).MatchString(p.desc)
-			if !own && !named {
-				t.Errorf("field %s.%s is not described: name it in the description of %q or add params[%q]", f.name, sub.name, f.name, f.name+"."+sub.name)
+		for _, sub := range contract.FieldsOf(nested) {
+			if !regexp.MustCompile(`\b` + regexp.QuoteMeta(sub.Name) + `\b`).MatchString(f.Doc) {
+				t.Errorf("field %s.%s is not described: name it in the jsonschema tag of %q (internal/tool)", f.Name, sub.Name, f.Name)
 			}
 		}
 	}
 }
 
-func TestEveryActionIsDescribed(t *testing.T) {
-	fields := map[string]bool{}
-	for _, f := range inputFields() {
-		fields[f.name] = true
-	}
-	for _, a := range actions.Names() {
-		d, ok := actionDocs[a]
-		if !ok || d.summary == "" {
-			t.Errorf("action %q has no summary: add it to actionDocs in describe.go", a)
-		}
+func TestEveryActionIsOrdered(t *testing.T) {
+	for _, a := range contract.Names() {
 		if !slices.Contains(actionOrder, a) {
 			t.Errorf("action %q is not in actionOrder", a)
 		}

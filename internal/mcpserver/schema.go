@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
 
-	"github.com/browser-bridge/browser-bridge/internal/actions"
+	contract "github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // schema is the subset of JSON Schema the tool needs. It keeps properties
-// in the order of actions.Input, which is the order a model should read
+// in the order of the contract's Input, which is the order a model should read
 // them in (common parameters first); a map would sort them.
 type schema struct {
 	Type                 string   `json:"type,omitempty"`
@@ -52,54 +51,29 @@ func (p props) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// field is one top-level parameter of actions.Input.
-type field struct {
-	name string
-	typ  reflect.Type
-}
-
-// inputFields lists actions.Input's parameters in declaration order.
-func inputFields() []field {
-	return structFields(reflect.TypeFor[actions.Input]())
-}
-
-func structFields(t reflect.Type) []field {
-	var out []field
-	for f := range t.Fields() {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out = append(out, field{name, f.Type})
-	}
-	return out
-}
-
 // inputSchema is the schema of the tool input for one action, or for every
 // action when action is "" (the single tool, whose action is a parameter).
+// Names, types, descriptions and enums all come from the contract.
 func inputSchema(action string) *schema {
 	s := &schema{Type: "object", AdditionalProperties: new(false)}
-	for _, f := range inputFields() {
-		p := params[f.name]
+	spec, _ := contract.Lookup(action)
+	for _, f := range contract.Fields() {
 		switch {
-		case f.name == "action":
+		case f.Name == "action":
 			if action != "" {
 				continue // the tool's name says it
 			}
-			ps := &schema{Type: "string", Description: p.desc, Enum: actions.Names()}
-			s.Properties = append(s.Properties, prop{f.name, ps})
-			s.Required = append(s.Required, f.name)
+			ps := &schema{Type: "string", Description: f.Doc, Enum: contract.Names()}
+			s.Properties = append(s.Properties, prop{f.Name, ps})
+			s.Required = append(s.Required, f.Name)
 			continue
-		case action != "" && !actions.Applies(f.name, action):
+		case spec != nil && !spec.Takes(f.Name):
 			continue
 		}
-		s.Properties = append(s.Properties, prop{f.name, typeSchema(f.typ, f.name, p)})
+		s.Properties = append(s.Properties, prop{f.Name, typeSchema(f.Type, f.Name, f.Doc, f.Enum)})
 	}
-	if action != "" {
-		for _, group := range actions.Needs(action) {
+	if spec != nil {
+		for _, group := range spec.Needs {
 			if len(group) == 1 {
 				s.Required = append(s.Required, group[0])
 			}
@@ -108,16 +82,16 @@ func inputSchema(action string) *schema {
 	return s
 }
 
-// typeSchema maps a Go type to JSON Schema. path names the parameter, so
-// nested fields find their descriptions.
-func typeSchema(t reflect.Type, path string, p param) *schema {
+// typeSchema maps a Go type to JSON Schema. path names the parameter, for
+// the panic of a type without a mapping.
+func typeSchema(t reflect.Type, path, desc string, enum []string) *schema {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	s := &schema{Description: p.desc}
+	s := &schema{Description: desc}
 	switch t.Kind() {
 	case reflect.String:
-		s.Type, s.Enum = "string", p.enum
+		s.Type, s.Enum = "string", enum
 	case reflect.Bool:
 		s.Type = "boolean"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
@@ -126,14 +100,13 @@ func typeSchema(t reflect.Type, path string, p param) *schema {
 		s.Type = "number"
 	case reflect.Slice, reflect.Array:
 		s.Type = "array"
-		s.Items = typeSchema(t.Elem(), path+"[]", param{enum: p.enum})
+		s.Items = typeSchema(t.Elem(), path+"[]", "", enum)
 	case reflect.Struct:
 		s.Type, s.AdditionalProperties = "object", new(false)
-		for _, f := range structFields(t) {
-			// A nested field is described only by its own "parent.child"
-			// entry; the parent's description covers the others, which
-			// keeps the definitions small.
-			s.Properties = append(s.Properties, prop{f.name, typeSchema(f.typ, path+"."+f.name, params[path+"."+f.name])})
+		for _, f := range contract.FieldsOf(t) {
+			// A nested field is not described: the parent's description
+			// names them, which keeps the definitions small.
+			s.Properties = append(s.Properties, prop{f.Name, typeSchema(f.Type, path+"."+f.Name, "", nil)})
 		}
 	case reflect.Map:
 		s.Type = "object"

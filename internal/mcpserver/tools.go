@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/browser-bridge/browser-bridge/internal/actions"
+	contract "github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // ToolName is the name of the single tool (SPEC §2).
@@ -18,32 +18,32 @@ const (
 	ModeSplit  = "split"
 )
 
-// tool is one tool definition and the action it is fixed to ("" for the
-// single tool).
-type tool struct {
+// toolDef is one tool definition and the action it is fixed to ("" for
+// the single tool).
+type toolDef struct {
 	def    *mcp.Tool
 	action string
 }
 
 // tools returns the tool list of a mode.
-func tools(mode string) []tool {
+func tools(mode string) []toolDef {
 	if mode == ModeSplit {
-		var out []tool
+		var out []toolDef
 		for _, a := range orderedActions() {
-			out = append(out, tool{&mcp.Tool{Name: SplitToolName(a), Description: splitDescription(a), InputSchema: inputSchema(a)}, a})
+			out = append(out, toolDef{&mcp.Tool{Name: SplitToolName(a), Description: splitDescription(a), InputSchema: inputSchema(a)}, a})
 		}
 		return out
 	}
-	return []tool{{def: &mcp.Tool{Name: ToolName, Description: singleDescription(), InputSchema: inputSchema("")}}}
+	return []toolDef{{def: &mcp.Tool{Name: ToolName, Description: singleDescription(), InputSchema: inputSchema("")}}}
 }
 
 // SplitToolName is the name of an action's own tool in split mode.
 func SplitToolName(action string) string { return "browser_" + action }
 
-// orderedActions is actions.Names() in actionOrder, then any action this
+// orderedActions is contract.Names() in actionOrder, then any action this
 // package does not know yet, sorted.
 func orderedActions() []string {
-	names := actions.Names()
+	names := contract.Names()
 	var out []string
 	for _, a := range actionOrder {
 		if slices.Contains(names, a) {
@@ -71,15 +71,15 @@ func singleDescription() string {
 func splitDescription(action string) string {
 	s := summary(action)
 	d := strings.ToUpper(s[:1]) + s[1:]
-	if slices.Contains(actions.LocatorActions, action) {
+	if spec, ok := contract.Lookup(action); ok && spec.Locator {
 		d += splitHow
 	}
 	return d
 }
 
 func summary(action string) string {
-	if d, ok := actionDocs[action]; ok {
-		return d.summary
+	if spec, ok := contract.Lookup(action); ok {
+		return spec.Summary
 	}
 	return "the " + action + " action."
 }

@@ -1,0 +1,87 @@
+package tool
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Field is one parameter of Input (or of an object parameter), as the
+// MCP schema, the CLI flags and the parameter checks see it.
+type Field struct {
+	// Name is the JSON name.
+	Name string
+	// Type is the Go type; a pointer means "optional, and zero is a value".
+	Type reflect.Type
+	// Doc is the description (the jsonschema tag).
+	Doc string
+	// Enum lists the accepted values of a string or of a list's items.
+	Enum []string
+}
+
+// Elem is the field's type without a pointer.
+func (f Field) Elem() reflect.Type {
+	if f.Type.Kind() == reflect.Pointer {
+		return f.Type.Elem()
+	}
+	return f.Type
+}
+
+// Fields lists the parameters of Input in declaration order, the fields
+// of embedded structs (the Locator) in place.
+func Fields() []Field { return FieldsOf(reflect.TypeFor[Input]()) }
+
+// FieldsOf lists the JSON fields of a struct type the way encoding/json
+// sees them: embedded structs are flattened (less the fields their omit
+// tag names), "-" and unexported fields left out. It is the one walker of
+// the contract's types.
+func FieldsOf(t reflect.Type) []Field {
+	var out []Field
+	for f := range t.Fields() {
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			omit := strings.Split(f.Tag.Get("omit"), ",")
+			for _, sub := range FieldsOf(f.Type) {
+				if !slices.Contains(omit, sub.Name) {
+					out = append(out, sub)
+				}
+			}
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		var enum []string
+		if e := f.Tag.Get("enum"); e != "" {
+			enum = strings.Split(e, ",")
+		}
+		out = append(out, Field{Name: name, Type: f.Type, Doc: f.Tag.Get("jsonschema"), Enum: enum})
+	}
+	return out
+}
+
+var (
+	fieldsOnce   sync.Once
+	fieldsByName map[string]Field
+)
+
+// fieldIndex maps Input's JSON names to their fields.
+func fieldIndex() map[string]Field {
+	fieldsOnce.Do(func() {
+		fieldsByName = map[string]Field{}
+		for _, f := range Fields() {
+			fieldsByName[f.Name] = f
+		}
+	})
+	return fieldsByName
+}
+
+// FieldNamed returns Input's parameter of that JSON name.
+func FieldNamed(name string) (Field, bool) {
+	f, ok := fieldIndex()[name]
+	return f, ok
+}

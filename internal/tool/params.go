@@ -1,0 +1,86 @@
+package tool
+
+// Input is the tool input: one object with an action and its parameters
+// (SPEC §2; the names are the contract). It is flat on purpose — one MCP
+// tool takes every parameter — and its tags are the schema: json names
+// the parameter, jsonschema is the description a model reads, enum lists
+// the accepted values of a string (or of a list's items). The order of the
+// fields is the order a model meets them (common parameters first).
+// Which actions take which parameters is each Spec's Params.
+type Input struct {
+	Action             string `json:"action" jsonschema:"What to do; see the tool description."`
+	TabID              *int   `json:"tabId,omitempty" jsonschema:"Tab to use (from status, open or search). Page actions default to the active tab."`
+	BrowserWorkspaceID string `json:"browserWorkspaceId,omitempty" jsonschema:"Named workspace: its own window and tab group. Default: run:<runId>, else this MCP session."`
+	RunID              string `json:"runId,omitempty" jsonschema:"Your task's ID: its tabs share one workspace. Also read from _meta.runId."`
+	TimeoutMs          int    `json:"timeoutMs,omitempty" jsonschema:"Deadline in ms (max and default 60000; status 5000)."`
+
+	URL       string `json:"url,omitempty" jsonschema:"http(s) or file URL, or about:blank."`
+	Target    string `json:"target,omitempty" jsonschema:"\"current\": load in the active tab instead of a new one." enum:"new,current"`
+	Incognito *bool  `json:"incognito,omitempty" jsonschema:"true: an incognito window; false: a normal one (for logged-in work)."`
+	Query     string `json:"query,omitempty" jsonschema:"What to search for."`
+
+	Locator
+
+	WaitFor     *WaitFor `json:"waitFor,omitempty" jsonschema:"Wait first for one of selector, text, role+name, label, placeholder, ref (with frameId, nth, exact) or urlContains."`
+	URLContains string   `json:"urlContains,omitempty" jsonschema:"Until the tab's URL contains this."`
+	Load        bool     `json:"load,omitempty" jsonschema:"Until the page has loaded."`
+	Include     []string `json:"include,omitempty" jsonschema:"Return only these parts." enum:"markdown,reader,links,headings,text"`
+	MaxChars    int      `json:"maxChars,omitempty" jsonschema:"Size budget of the result (default 20000)."`
+	Offset      int      `json:"offset,omitempty" jsonschema:"Continue at a previous result's nextOffset (same tabId)."`
+
+	InputMode  string   `json:"inputMode,omitempty" jsonschema:"cdp: real input events (default); dom: DOM events." enum:"cdp,dom"`
+	Dialog     string   `json:"dialog,omitempty" jsonschema:"Answer to dialogs the page shows during the action (default: accept alerts, dismiss others)." enum:"accept,dismiss"`
+	Button     string   `json:"button,omitempty" jsonschema:"Mouse button (default left)." enum:"left,right,middle"`
+	ClickCount int      `json:"clickCount,omitempty" jsonschema:"2 for a double click."`
+	Value      string   `json:"value,omitempty" jsonschema:"Text to type."`
+	Clear      bool     `json:"clear,omitempty" jsonschema:"Replace the field's content."`
+	Keys       string   `json:"keys,omitempty" jsonschema:"Keys such as Enter, Tab, Control+A."`
+	Option     string   `json:"option,omitempty" jsonschema:"Option value or label."`
+	Options    []string `json:"options,omitempty" jsonschema:"Several options (multiple select)."`
+	Checked    *bool    `json:"checked,omitempty" jsonschema:"Wanted state (default true)."`
+	Paths      []string `json:"paths,omitempty" jsonschema:"Absolute local file paths (at most 20)."`
+	To         string   `json:"to,omitempty" jsonschema:"Scroll to the top or bottom." enum:"top,bottom"`
+	DeltaX     *float64 `json:"deltaX,omitempty" jsonschema:"Scroll by px."`
+	DeltaY     *float64 `json:"deltaY,omitempty" jsonschema:"Scroll by px."`
+
+	Mode string `json:"mode,omitempty" jsonschema:"full page (default) or viewport." enum:"full,viewport"`
+	Clip *Clip  `json:"clip,omitempty" jsonschema:"Rectangle {x, y, width, height} in CSS px of the document."`
+
+	CloseWorkspace bool `json:"closeWorkspace,omitempty" jsonschema:"Close the workspace's tabs and its window."`
+}
+
+// Locator is the element a page action targets (SPEC §2): exactly one of
+// Selector, Text, Role (+ Name), Label, Placeholder, Ref, or X+Y; FrameID
+// and Nth narrow it. Input and WaitFor embed it, so its fields are
+// top-level parameters of both.
+type Locator struct {
+	Selector    string   `json:"selector,omitempty" jsonschema:"Locator: CSS selector."`
+	Text        string   `json:"text,omitempty" jsonschema:"Locator: visible text (case-insensitive substring)."`
+	Role        string   `json:"role,omitempty" jsonschema:"Locator: ARIA role, with name."`
+	Name        string   `json:"name,omitempty" jsonschema:"Locator: accessible name, with role."`
+	Label       string   `json:"label,omitempty" jsonschema:"Locator: a form control's label text."`
+	Placeholder string   `json:"placeholder,omitempty" jsonschema:"Locator: placeholder text."`
+	Ref         string   `json:"ref,omitempty" jsonschema:"Locator: ref from inspect."`
+	X           *float64 `json:"x,omitempty" jsonschema:"Locator: point x, with y."`
+	Y           *float64 `json:"y,omitempty" jsonschema:"Locator: point y, with x."`
+	Coordinates string   `json:"coordinates,omitempty" jsonschema:"Space of x, y (default viewport)." enum:"viewport,document"`
+	FrameID     *int     `json:"frameId,omitempty" jsonschema:"Frame to look in (from extract or inspect)."`
+	Nth         *int     `json:"nth,omitempty" jsonschema:"0-based pick when several elements match."`
+	Exact       bool     `json:"exact,omitempty" jsonschema:"Match text, name, label or placeholder exactly."`
+}
+
+// WaitFor is extract's wait condition: one element locator, or
+// urlContains. A point is no condition: the schema leaves x, y and
+// coordinates out (the omit tag) and Check refuses them.
+type WaitFor struct {
+	Locator     `omit:"x,y,coordinates"`
+	URLContains string `json:"urlContains,omitempty"`
+}
+
+// Clip is a screenshot rectangle in CSS pixels of the document.
+type Clip struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}

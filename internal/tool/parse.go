@@ -1,0 +1,280 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// Bounds of numeric parameters. Chrome's tab and frame IDs are 32-bit;
+// coordinates beyond maxCoordinate (CSS pixels) are no place on any page,
+// and CDP input given them stops working for the tab.
+const (
+	maxID         = 1<<31 - 1
+	maxCoordinate = 10_000_000
+	maxClipSide   = 30_000     // the tallest page tested; JPEG stops at 65,535
+	maxClipArea   = 50_000_000 // pixels: more than a 1280×30,000 full page
+)
+
+// Budgets of extract and inspect (maxChars).
+const (
+	DefaultMaxChars = 20000
+	MinMaxChars     = 500
+	MaxMaxChars     = 1_000_000
+)
+
+// Parse decodes and checks a tool input: the JSON types, the parameters
+// the action takes and needs, and the values the types do not check.
+// Every failure is invalid_argument with a sentence naming the parameter.
+// The front ends call it before they send, and the daemon again on what
+// arrives over its socket.
+func Parse(raw []byte) (*Input, *Spec, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, nil, invalid("the input must be a JSON object such as {\"action\":\"status\"}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var in Input
+	if err := dec.Decode(&in); err != nil {
+		return nil, nil, invalid("%s", describeJSONError(err))
+	}
+	if dec.More() {
+		return nil, nil, invalid("the input has data after its JSON object")
+	}
+	if in.Action == "" {
+		return nil, nil, invalid("action is required: one of %s", strings.Join(Names(), ", "))
+	}
+	spec, ok := Lookup(in.Action)
+	if !ok {
+		return nil, nil, invalid("unknown action %q: use one of %s", in.Action, strings.Join(Names(), ", "))
+	}
+	if err := spec.checkParams(givenParams(raw)); err != nil {
+		return nil, nil, err
+	}
+	if err := in.checkValues(); err != nil {
+		return nil, nil, err
+	}
+	return &in, spec, nil
+}
+
+// givenParams returns the canonical names of the parameters present (not
+// null) in a JSON object. encoding/json matches names without regard to
+// case, so this does too.
+func givenParams(raw []byte) map[string]bool {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for k, v := range obj {
+		if string(bytes.TrimSpace(v)) == "null" {
+			continue
+		}
+		for _, f := range Fields() {
+			if strings.EqualFold(f.Name, k) {
+				out[f.Name] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// checkParams refuses parameters of other actions and missing needs.
+func (s *Spec) checkParams(given map[string]bool) error {
+	names := make([]string, 0, len(given))
+	for n := range given {
+		names = append(names, n)
+	}
+	slices.Sort(names) // the same input always gets the same sentence
+	for _, n := range names {
+		if !s.Takes(n) {
+			return invalid("parameter %q does not apply to %s; it is for %s", n, s.Name, strings.Join(TakenBy(n), ", "))
+		}
+	}
+	for _, group := range s.Needs {
+		if !slices.ContainsFunc(group, func(n string) bool { return given[n] }) {
+			if slices.Equal(group, LocatorParams) {
+				return invalid("%s needs a locator: %s", s.Name, Alternatives(group))
+			}
+			return invalid("%s needs %s", s.Name, Alternatives(group))
+		}
+	}
+	return nil
+}
+
+// Alternatives says "url", "option or options", or "selector, text, … or
+// x+y".
+func Alternatives(group []string) string {
+	words := make([]string, len(group))
+	for i, n := range group {
+		switch n {
+		case "x":
+			words[i] = "x+y"
+		case "role":
+			words[i] = "role+name"
+		default:
+			words[i] = n
+		}
+	}
+	if len(words) == 1 {
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// checkFrameID checks a frame ID parameter.
+func checkFrameID(name string, id *int) error {
+	if id != nil && (*id < 0 || *id > maxID) {
+		return invalid("%s must be a frame ID from extract's frames or inspect (0 is the top frame)", name)
+	}
+	return nil
+}
+
+// checkBlank refuses text parameters given as only spaces: named pairs of
+// name and value, checked in order (so the error names the first).
+func checkBlank(prefix string, pairs []string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if v := pairs[i+1]; v != "" && strings.TrimSpace(v) == "" {
+			return invalid("%s%s is blank; give some text or leave it out", prefix, pairs[i])
+		}
+	}
+	return nil
+}
+
+// checkValues checks the values the JSON types do not: ranges, blank
+// strings, the shape of the locators, and the choices of enumerated
+// parameters. The checks run in a fixed order, so when several values are
+// wrong the error always names the same one.
+func (in *Input) checkValues() error {
+	if in.TimeoutMs < 0 || in.TimeoutMs > MaxTimeoutMs {
+		return invalid("timeoutMs must be between 1 and %d (a call's deadline can only be shortened)", MaxTimeoutMs)
+	}
+	if in.TabID != nil && (*in.TabID < 0 || *in.TabID > maxID) {
+		return invalid("tabId must be a tab ID from status or open")
+	}
+	if err := checkFrameID("frameId", in.FrameID); err != nil {
+		return err
+	}
+	for i, v := range []*float64{in.X, in.Y, in.DeltaX, in.DeltaY} {
+		if v != nil && (math.IsNaN(*v) || math.Abs(*v) > maxCoordinate) {
+			return invalid("%s must be a number of CSS pixels between -%d and %d", []string{"x", "y", "deltaX", "deltaY"}[i], maxCoordinate, maxCoordinate)
+		}
+	}
+	if c := in.Clip; c != nil {
+		if c.X < 0 || c.Y < 0 || c.X > maxCoordinate || c.Y > maxCoordinate {
+			return invalid("clip x and y must be between 0 and %d", maxCoordinate)
+		}
+		if c.Width < 1 || c.Height < 1 || c.Width > maxClipSide || c.Height > maxClipSide {
+			return invalid("clip width and height must be between 1 and %d CSS pixels", maxClipSide)
+		}
+		if c.Width*c.Height > maxClipArea {
+			return invalid("clip covers %.0f pixels; at most %d (take several smaller clips)", c.Width*c.Height, maxClipArea)
+		}
+	}
+	if err := checkBlank("", []string{"selector", in.Selector, "text", in.Text, "role", in.Role, "name", in.Name,
+		"label", in.Label, "placeholder", in.Placeholder, "ref", in.Ref, "query", in.Query, "url", in.URL}); err != nil {
+		return err
+	}
+	if err := in.Locator.Check(); err != nil {
+		return err
+	}
+	if w := in.WaitFor; w != nil {
+		if err := checkFrameID("waitFor.frameId", w.FrameID); err != nil {
+			return err
+		}
+		if err := checkBlank("waitFor.", []string{"selector", w.Selector, "text", w.Text, "role", w.Role, "name", w.Name,
+			"label", w.Label, "placeholder", w.Placeholder, "ref", w.Ref, "urlContains", w.URLContains}); err != nil {
+			return err
+		}
+		if err := w.Check(); err != nil {
+			return err
+		}
+	}
+	switch in.Dialog {
+	case "", "accept", "dismiss":
+	default:
+		return invalid("dialog must be \"accept\" or \"dismiss\"")
+	}
+	if in.CloseWorkspace && in.TabID != nil {
+		return invalid("close takes tabId (one tab) or closeWorkspace (the workspace's windows), not both")
+	}
+	return nil
+}
+
+// Deadline is how long the call may take end to end.
+func (in *Input) Deadline() time.Duration {
+	if s, ok := Lookup(in.Action); ok {
+		return s.DeadlineFor(in.TimeoutMs)
+	}
+	return (&Spec{}).DeadlineFor(in.TimeoutMs)
+}
+
+// Budget returns extract's and inspect's maxChars (its default when not
+// given) and offset, or says what is wrong with them.
+func (in *Input) Budget() (maxChars, offset int, err error) {
+	maxChars = in.MaxChars
+	if maxChars == 0 {
+		maxChars = DefaultMaxChars
+	}
+	if maxChars < MinMaxChars || maxChars > MaxMaxChars {
+		return 0, 0, invalid("maxChars must be between %d and %d (default %d)", MinMaxChars, MaxMaxChars, DefaultMaxChars)
+	}
+	if in.Offset < 0 {
+		return 0, 0, invalid("offset must be a nextOffset from an earlier call, not negative")
+	}
+	if in.Offset > 0 && in.URL != "" {
+		return 0, 0, invalid("offset continues an earlier extract of a tab: pass tabId and offset, not url")
+	}
+	return maxChars, in.Offset, nil
+}
+
+func describeJSONError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		want := jsonKind(te.Type.String())
+		if want == "whole number" && strings.HasPrefix(te.Value, "number") {
+			return fmt.Sprintf("parameter %q must be a whole number, not %s", te.Field, strings.TrimPrefix(te.Value, "number "))
+		}
+		got := te.Value
+		if strings.HasPrefix(got, "number") {
+			got = "number"
+		}
+		return fmt.Sprintf("parameter %q must be a %s, not a JSON %s", te.Field, want, got)
+	}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "json: unknown field ") {
+		return fmt.Sprintf("unknown parameter %s; check the parameter names of the tool", strings.TrimPrefix(msg, "json: unknown field "))
+	}
+	return "the input is not valid JSON: " + msg
+}
+
+func jsonKind(goType string) string {
+	switch strings.TrimPrefix(goType, "*") {
+	case "int", "int64":
+		return "whole number"
+	case "float64":
+		return "number"
+	case "bool":
+		return "boolean"
+	case "string":
+		return "string"
+	case "[]string":
+		return "list of strings"
+	}
+	// Objects: clip, waitFor.
+	return "JSON object"
+}
+
+// invalid is an invalid_argument error.
+func invalid(format string, args ...any) error {
+	return protocol.Errorf(protocol.CodeInvalidArgument, format, args...)
+}
