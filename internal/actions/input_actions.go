@@ -116,7 +116,7 @@ func (r *run) openedTabs(tabID int) []TabInfo {
 	return fresh
 }
 
-func cdpCmd(method string, params map[string]any) map[string]any {
+func cdpCmd(method string, params any) map[string]any {
 	return map[string]any{"method": method, "params": params}
 }
 

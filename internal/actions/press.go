@@ -1,11 +1,13 @@
 package actions
 
+import "github.com/browser-bridge/browser-bridge/internal/keys"
+
 func init() { register("press", press) }
 
 // press sends real key events (keys like "Enter", "Control+A",
 // "Shift+Tab"), after focusing an element when a locator is given.
 func press(r *run) (any, error) {
-	if _, err := parseKeys(r.in.Keys); err != nil {
+	if _, err := keys.Parse(r.in.Keys); err != nil {
 		return nil, err
 	}
 	loc, hasLoc := r.in.Locator, r.in.Locator.Present()
@@ -42,4 +44,19 @@ func press(r *run) (any, error) {
 		return nil, err
 	}
 	return r.finish(t, el, warnings...)
+}
+
+// pressKeys sends the chords of keys to the tab in one round trip.
+func (r *run) pressKeys(tabID int, names string) error {
+	chords, err := keys.Parse(names)
+	if err != nil {
+		return err
+	}
+	var cmds []map[string]any
+	for _, c := range chords {
+		for _, e := range c.Events() {
+			cmds = append(cmds, cdpCmd("Input.dispatchKeyEvent", e))
+		}
+	}
+	return r.cdpBatch(tabID, cmds...)
 }

@@ -4,29 +4,15 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
-	"image"
-	"image/draw"
 	"image/jpeg"
 	"math"
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/shots"
 )
 
 func init() { register("screenshot", screenshot) }
-
-const (
-	jpegQuality = 70
-	// GPU textures stop near 16,384 px, so a taller page is captured in
-	// tiles of this height and stitched.
-	tileHeight = 8000
-	// maxShotHeight and maxShotWidth bound the stitched image in device
-	// pixels (JPEG stops at 65,535; memory is 4 bytes a pixel); larger
-	// pages are scaled down to fit (a 100,000 px page still gives one
-	// readable file).
-	maxShotHeight = 32000
-	maxShotWidth  = 8000
-)
 
 type shotResult struct {
 	TabID  int    `json:"tabId"`
@@ -114,7 +100,7 @@ func (r *run) refuseFramedFiles(t TabInfo) error {
 
 // capture runs Page.captureScreenshot with clip (nil: the viewport).
 func (r *run) capture(tabID int, clip map[string]any) ([]byte, error) {
-	params := map[string]any{"format": "jpeg", "quality": jpegQuality}
+	params := map[string]any{"format": "jpeg", "quality": shots.Quality}
 	if clip != nil {
 		params["clip"] = clip
 		params["captureBeyondViewport"] = true
@@ -164,29 +150,20 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 	if ratio <= 0 {
 		ratio = 1
 	}
-	scale := min(1, maxShotHeight/(h*ratio), maxShotWidth/(w*ratio))
-	if h*ratio*scale <= tileHeight {
-		return r.capture(tabID, map[string]any{"x": 0, "y": 0, "width": w, "height": h, "scale": scale})
+	plan := shots.PlanFull(w, h, ratio)
+	if len(plan.Tiles) > 1 {
+		r.progress(fmt.Sprintf("capturing a %.0f px tall page in %d tiles", h, len(plan.Tiles)))
 	}
-	r.progress(fmt.Sprintf("capturing a %.0f px tall page in tiles", h))
-	canvas := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(w*ratio*scale)), int(math.Ceil(h*ratio*scale))))
-	step := tileHeight / (ratio * scale) // CSS px per tile
-	for y := 0.0; y < h; y += step {
-		th := math.Min(step, h-y)
-		data, err := r.capture(tabID, map[string]any{"x": 0, "y": y, "width": w, "height": th, "scale": scale})
+	tiles := make([][]byte, len(plan.Tiles))
+	for i, tile := range plan.Tiles {
+		data, err := r.capture(tabID, map[string]any{"x": 0, "y": tile.Y, "width": w, "height": tile.Height, "scale": plan.Scale})
 		if err != nil {
 			return nil, err
 		}
-		tile, err := jpeg.Decode(bytes.NewReader(data))
-		if err != nil {
-			return nil, fmt.Errorf("decoding a screenshot tile: %w", err)
-		}
-		top := int(math.Round(y * ratio * scale))
-		draw.Draw(canvas, tile.Bounds().Add(image.Pt(0, top)), tile, tile.Bounds().Min, draw.Src)
+		tiles[i] = data
 	}
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, canvas, &jpeg.Options{Quality: jpegQuality}); err != nil {
-		return nil, err
+	if len(tiles) == 1 {
+		return tiles[0], nil
 	}
-	return buf.Bytes(), nil
+	return plan.Stitch(ratio, tiles)
 }

@@ -1,8 +1,14 @@
-package actions
+// Package keys is the keyboard the bridge types with: key names and chords
+// ("Enter", "Control+A", "Shift+Tab Enter") read into the key events of
+// CDP's Input.dispatchKeyEvent, on a US layout (the layout CDP's key codes
+// describe).
+package keys
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
 // key is one key as CDP's Input.dispatchKeyEvent describes it.
@@ -91,21 +97,22 @@ func init() {
 	}
 }
 
-// combo is one chord: modifiers held while key is pressed.
-type combo struct {
+// Chord is one chord: modifiers held while a key is pressed.
+type Chord struct {
 	mods []key
 	bits int
 	key  key
 }
 
-// parseKeys reads "Enter", "Control+A", "Shift+Tab Enter" (chords separated
-// by spaces) into chords.
-func parseKeys(s string) ([]combo, error) {
+// Parse reads "Enter", "Control+A", "Shift+Tab Enter" (chords separated by
+// spaces) into chords. A bad name is invalid_argument saying what names
+// work.
+func Parse(s string) ([]Chord, error) {
 	fields := strings.Fields(s)
 	if len(fields) == 0 {
 		return nil, invalid("keys is required, e.g. \"Enter\", \"Tab\", \"Control+A\", \"Shift+Tab\"")
 	}
-	var out []combo
+	var out []Chord
 	for _, f := range fields {
 		parts := strings.Split(f, "+")
 		// "+" is the plus key; "Control++" is Control and the plus key.
@@ -115,7 +122,7 @@ func parseKeys(s string) ([]combo, error) {
 		case strings.HasSuffix(f, "++"):
 			parts = append(strings.Split(strings.TrimSuffix(f, "++"), "+"), "+")
 		}
-		var c combo
+		var c Chord
 		for i, p := range parts {
 			if i < len(parts)-1 {
 				m, ok := modifiers[strings.ToLower(p)]
@@ -173,17 +180,28 @@ func keyOf(name string, bits int) (key, error) {
 	return key{Key: string(c), Text: string(c)}, nil
 }
 
-// events turns chords into Input.dispatchKeyEvent commands: modifiers down,
-// the key down (with its text unless Control, Alt or Meta is held, which
-// makes it a shortcut), the key up, modifiers up.
-func (cs combo) events() []map[string]any {
-	var cmds []map[string]any
-	ev := func(typ string, k key, mods int, text bool) map[string]any {
-		p := map[string]any{"type": typ, "key": k.Key, "code": k.Code, "windowsVirtualKeyCode": k.KeyCode, "modifiers": mods}
+// Event is the params of one Input.dispatchKeyEvent.
+type Event struct {
+	Type                  string `json:"type"`
+	Key                   string `json:"key"`
+	Code                  string `json:"code"`
+	WindowsVirtualKeyCode int    `json:"windowsVirtualKeyCode"`
+	Modifiers             int    `json:"modifiers"`
+	Text                  string `json:"text,omitempty"`
+	UnmodifiedText        string `json:"unmodifiedText,omitempty"`
+}
+
+// Events turns a chord into key events: modifiers down, the key down (with
+// its text unless Control, Alt or Meta is held, which makes it a
+// shortcut), the key up, modifiers up.
+func (cs Chord) Events() []Event {
+	var cmds []Event
+	ev := func(typ string, k key, mods int, text bool) Event {
+		e := Event{Type: typ, Key: k.Key, Code: k.Code, WindowsVirtualKeyCode: k.KeyCode, Modifiers: mods}
 		if text && k.Text != "" {
-			p["text"], p["unmodifiedText"] = k.Text, k.Text
+			e.Text, e.UnmodifiedText = k.Text, k.Text
 		}
-		return cdpCmd("Input.dispatchKeyEvent", p)
+		return e
 	}
 	held := 0
 	for _, m := range cs.mods {
@@ -204,15 +222,6 @@ func (cs combo) events() []map[string]any {
 	return cmds
 }
 
-// pressKeys sends the chords of keys to the tab in one round trip.
-func (r *run) pressKeys(tabID int, keys string) error {
-	chords, err := parseKeys(keys)
-	if err != nil {
-		return err
-	}
-	var cmds []map[string]any
-	for _, c := range chords {
-		cmds = append(cmds, c.events()...)
-	}
-	return r.cdpBatch(tabID, cmds...)
+func invalid(format string, args ...any) error {
+	return protocol.Errorf(protocol.CodeInvalidArgument, format, args...)
 }

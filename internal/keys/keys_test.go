@@ -1,4 +1,4 @@
-package actions
+package keys
 
 import (
 	"strconv"
@@ -29,7 +29,7 @@ func TestParseKeys(t *testing.T) {
 		{"Control", "Control/ControlLeft/17/2"},
 	}
 	for _, tt := range tests {
-		cs, err := parseKeys(tt.in)
+		cs, err := Parse(tt.in)
 		if err != nil {
 			t.Errorf("%q: %v", tt.in, err)
 			continue
@@ -43,29 +43,28 @@ func TestParseKeys(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "Hyper+Q", "hello", "Control+Foo"} {
-		if _, err := parseKeys(bad); err == nil {
+		if _, err := Parse(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
 }
 
 func TestChordEvents(t *testing.T) {
-	cs, _ := parseKeys("Control+A")
-	ev := cs[0].events()
+	cs, _ := Parse("Control+A")
+	ev := cs[0].Events()
 	var seq []string
 	for _, e := range ev {
-		p := e["params"].(map[string]any)
-		seq = append(seq, p["type"].(string)+":"+p["key"].(string)+":"+strconv.Itoa(p["modifiers"].(int)))
-		if _, hasText := p["text"]; hasText {
-			t.Errorf("a shortcut must not type text: %v", p)
+		seq = append(seq, e.Type+":"+e.Key+":"+strconv.Itoa(e.Modifiers))
+		if e.Text != "" {
+			t.Errorf("a shortcut must not type text: %+v", e)
 		}
 	}
 	want := "rawKeyDown:Control:2 rawKeyDown:a:2 keyUp:a:2 keyUp:Control:0"
 	if strings.Join(seq, " ") != want {
 		t.Fatalf("events %s, want %s", strings.Join(seq, " "), want)
 	}
-	cs, _ = parseKeys("Enter")
-	if p := cs[0].events()[0]["params"].(map[string]any); p["type"] != "keyDown" || p["text"] != "\r" {
-		t.Fatalf("Enter keyDown: %v", p)
+	cs, _ = Parse("Enter")
+	if e := cs[0].Events()[0]; e.Type != "keyDown" || e.Text != "\r" {
+		t.Fatalf("Enter keyDown: %+v", e)
 	}
 }
