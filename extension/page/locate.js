@@ -264,6 +264,19 @@
     return { x, y, obscuredBy: top, inViewport: x >= 0 && y >= 0 && x <= vw && y <= vh, element: bb.describe(el) };
   };
 
+  // underPointer describes the element at a viewport point of this frame
+  // (inside shadow roots; a frame's own element when the point is on one),
+  // for hover's result: what the pointer rests on once the page reacted.
+  bb.underPointer = (a) => {
+    let hit = bb.elementFromPoint(document, a.x, a.y);
+    for (let root; hit && (root = bb.shadowRoot(hit));) {
+      const inner = bb.elementFromPoint(root, a.x, a.y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit ? bb.describe(hit) : null;
+  };
+
   // docPoint turns a point in document coordinates into a viewport point,
   // scrolling it into view when it is outside.
   bb.docPoint = (a) => {

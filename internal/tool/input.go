@@ -51,6 +51,15 @@ func init() {
 			ChangesPage: true,
 		},
 		Spec{
+			Name:        "hover",
+			Summary:     "move the mouse over an element (:hover menus open); returns what is under the pointer.",
+			Kind:        KindInput,
+			Locator:     true,
+			Params:      []string{"dialog"},
+			Needs:       [][]string{LocatorParams},
+			ChangesPage: true,
+		},
+		Spec{
 			Name:        "scroll",
 			Summary:     "scroll to top/bottom, to a locator, or by deltaX/deltaY.",
 			Kind:        KindInput,
