@@ -1,7 +1,9 @@
-// The allow-list of verbs this extension executes. Anything else is refused
-// with unknown_verb: the daemon decides what an action means and may only
-// use these primitives.
-import { BridgeError, Codes, toWireError } from "./protocol.js";
+// The dispatcher: it runs a command with the handler of its type and
+// returns the reply. Only the types of VERBS (protocol.js) run; anything
+// else is refused with unknown_verb: the daemon decides what an action
+// means and may only use these primitives. extension/verbs_test.go checks
+// that this table and VERBS name the same verbs.
+import { BridgeError, Codes, VERBS, toWireError } from "./protocol.js";
 import * as tabs from "./handlers/tabs.js";
 import * as windows from "./handlers/windows.js";
 import * as groups from "./handlers/groups.js";
@@ -12,7 +14,7 @@ import * as page from "./handlers/page.js";
 import * as readiness from "./handlers/readiness.js";
 import { running } from "./inflight.js";
 
-const verbs = {
+const handlers = {
   // Hive-compatible verbs.
   "context.create": groups.contextCreate,
   "context.destroy": groups.contextDestroy,
@@ -27,7 +29,7 @@ const verbs = {
   "cdp.batch": cdp.batch,
   "dom.setFiles": files.setFiles,
   "dom.chooseFiles": files.chooseFiles,
-  "bridge.ping": async () => ({ pong: true }),
+  "bridge.ping": ping,
   "browser.state": state.snapshot,
   "tab.get": tabs.get,
   "tab.opened": tabs.opened,
@@ -43,6 +45,10 @@ const verbs = {
   "command.cancel": cancel,
 };
 
+async function ping() {
+  return { pong: true };
+}
+
 // cancel stops the command the daemon no longer waits for (its caller
 // cancelled it, or its deadline passed). Its reply, if any, goes nowhere.
 function cancel(msg) {
@@ -51,7 +57,6 @@ function cancel(msg) {
   return { cancelled: !!c };
 }
 
-
 // dispatch runs one message and returns the reply to send.
 export async function dispatch(msg) {
   const id = msg && msg.id;
@@ -59,7 +64,7 @@ export async function dispatch(msg) {
     if (!msg || typeof msg.type !== "string") {
       throw new BridgeError(Codes.invalidArgument, "message has no type");
     }
-    const fn = Object.hasOwn(verbs, msg.type) ? verbs[msg.type] : undefined;
+    const fn = Object.hasOwn(VERBS, msg.type) && Object.hasOwn(handlers, msg.type) ? handlers[msg.type] : undefined;
     if (!fn) {
       throw new BridgeError(Codes.unknownVerb, `unknown command type "${msg.type}": the extension and the browser-bridge binary are out of step; update both`);
     }
