@@ -89,6 +89,8 @@ export const Codes = {
   blockedByPolicy: "blocked_by_policy",
   timeout: "timeout",
   unknownVerb: "unknown_verb",
+  // A CDP method the door's policy does not allow (handlers/cdp.js).
+  methodNotAllowed: "method_not_allowed",
   internal: "internal_error",
 };
 
