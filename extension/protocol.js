@@ -9,7 +9,7 @@
 // Messages to the extension: {id, type, ...params}. Replies: {id, result} or
 // {id, error: {code, message}}. On connect the extension sends
 // {type: "hello", version, protocol, extensionId, instanceId,
-// incognitoAllowed, userAgent} (see native.js) and a
+// incognitoAllowed, userAgent} (see transport/session.js) and a
 // {type: "ping"} every 20 s, which the host answers with {type: "pong"}.
 // This is a superset of the Hive Browser Bridge protocol.
 
