@@ -1,17 +1,26 @@
 // Service worker entry: it only wires listeners. Everything the worker does
 // starts from one of these events, because MV3 may stop the worker whenever
 // it is idle and start it again for the next event.
-import { connect } from "./native.js";
+import * as native from "./transport/native.js";
+
+// The transports: each open() connects unless it is connected already (or
+// switched off), so calling it on every wake-up is safe. A new transport
+// is its file in transport/ and a line here.
+const TRANSPORTS = [native];
+
+function connectAll() {
+  for (const t of TRANSPORTS) t.open();
+}
 
 const RECONNECT_ALARM = "browser-bridge-reconnect";
 
 // The alarm wakes a stopped worker (minimum period 30 s) and reconnects; an
 // open native port keeps the worker alive, so normally it finds one open.
 chrome.alarms.onAlarm.addListener((alarm) => {
-  if (alarm.name === RECONNECT_ALARM) connect();
+  if (alarm.name === RECONNECT_ALARM) connectAll();
 });
-chrome.runtime.onStartup.addListener(connect);
-chrome.runtime.onInstalled.addListener(connect);
+chrome.runtime.onStartup.addListener(connectAll);
+chrome.runtime.onInstalled.addListener(connectAll);
 
 // Every start of the worker runs this file: create the alarm only when it
 // is missing, since creating it again would restart its period (and a
@@ -19,4 +28,4 @@ chrome.runtime.onInstalled.addListener(connect);
 chrome.alarms.get(RECONNECT_ALARM).then((alarm) => {
   if (!alarm) return chrome.alarms.create(RECONNECT_ALARM, { periodInMinutes: 0.5 });
 }).catch(() => chrome.alarms.create(RECONNECT_ALARM, { periodInMinutes: 0.5 }));
-connect();
+connectAll();

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 )
 
-//go:embed manifest.json *.js handlers/*.js page/*.js
+//go:embed manifest.json *.js handlers/*.js page/*.js transport/*.js
 var files embed.FS
 
 // FS returns the extension's files.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,8 +39,8 @@ func TestManifestMatchesBinary(t *testing.T) {
 		}
 	}
 	js, _ := fs.ReadFile(FS(), "protocol.js")
-	if !strings.Contains(string(js), "PROTOCOL_VERSION = 1;") || protocol.Version != 1 {
-		t.Error("protocol.js and internal/protocol disagree on the protocol version")
+	if m := regexp.MustCompile(`(?m)^export const PROTOCOL_VERSION = (\d+);$`).FindSubmatch(js); m == nil || string(m[1]) != strconv.Itoa(protocol.Version) {
+		t.Errorf("protocol.js and internal/protocol (Version %d) disagree on the protocol version", protocol.Version)
 	}
 	if !strings.Contains(string(js), `"`+protocol.NativeHostName+`"`) {
 		t.Error("protocol.js names another native host")

@@ -1,13 +1,80 @@
 // The wire protocol between the daemon and this extension, written down once
-// on this side. Its Go twin is internal/protocol; both carry PROTOCOL_VERSION
-// and the daemon reports a mismatch as version_mismatch.
+// on this side. Its Go twin is internal/protocol (the verb list:
+// internal/protocol/verbs.go); both carry PROTOCOL_VERSION and the daemon
+// reports a mismatch as version_mismatch. A Go test compares VERBS below
+// with the Go list, and another one (extension/verbs_test.go) with the
+// handler table of dispatch.js: change all three together, and bump the
+// version when a verb or a parameter changes.
 //
 // Messages to the extension: {id, type, ...params}. Replies: {id, result} or
 // {id, error: {code, message}}. On connect the extension sends
-// {type: "hello", version, protocol, extensionId, incognitoAllowed}.
+// {type: "hello", version, protocol, extensionId, instanceId,
+// incognitoAllowed, userAgent} (see transport/session.js) and a
+// {type: "ping"} every 20 s, which the host answers with {type: "pong"}.
 // This is a superset of the Hive Browser Bridge protocol.
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
+
+// VERBS: every command type this extension runs, with the JSON names of
+// every parameter its handler reads (besides id and type). dispatch.js
+// refuses any other type with unknown_verb. One entry per line: a Go test
+// parses this table with a regexp.
+export const VERBS = {
+  // --- Hive-compatible verbs (SPEC §4) ---
+  // A new tab in a new, labelled tab group (title agentId) → {groupId, tabId}.
+  "context.create": ["agentId"],
+  // Closes every tab of the group → {ok, closedTabs}.
+  "context.destroy": ["groupId"],
+  // A background tab, in windowId or groupId's window, made active in its window if active; waits waitMs for its load → tab info (+loaded).
+  "tab.create": ["url", "windowId", "groupId", "active", "waitMs"],
+  // Closes tabIds, or tabId → {ok}.
+  "tab.close": ["tabId", "tabIds"],
+  // The tabs, of groupId or all → {tabs: [tab info]}.
+  "tab.list": ["groupId"],
+  // Makes the tab the active one of its window, without focusing the window → {ok}.
+  "tab.activate": ["tabId"],
+  // Attaches the debugger; with settle, first waits for a command a dialog interrupted → {ok, dialog}.
+  "cdp.attach": ["tabId", "settle"],
+  // Detaches the debugger → {ok}.
+  "cdp.detach": ["tabId"],
+  // One CDP command, if the door's policy allows the method (handlers/cdp.js) → the CDP result.
+  "cdp": ["tabId", "method", "params"],
+  // --- The bridge's own verbs ---
+  // CDP commands [{method, params}] in order in one round trip, stopping at a dialog → {results, dialog?, interrupted?}.
+  "cdp.batch": ["tabId", "commands"],
+  // Sets files on the file input a page script marked with token → {ok}.
+  "dom.setFiles": ["tabId", "token", "files"],
+  // Clicks (Input.dispatchMouseEvent commands) an element that opens a file chooser and gives it files → {files, emptied?}.
+  "dom.chooseFiles": ["tabId", "files", "commands", "inFrame"],
+  // The extension answers → {pong: true}.
+  "bridge.ping": [],
+  // Every window and tab, incognito and file-URL access, the commands running → {windows, ...}.
+  "browser.state": [],
+  // One tab → tab info.
+  "tab.get": ["tabId"],
+  // The tabs the page of tabId opened that are still open → {tabs}.
+  "tab.opened": ["tabId"],
+  // Loads url in the tab; waits waitMs for the load → tab info (+loaded).
+  "tab.navigate": ["tabId", "url", "waitMs"],
+  // Waits up to waitMs for the tab to finish loading → tab info + loaded.
+  "tab.waitLoad": ["tabId", "waitMs"],
+  // The tab's frames → {frames: [{frameId, parentFrameId, url, errorOccurred}]}.
+  "tab.frames": ["tabId"],
+  // Adds tabIds (or tabId) to groupId, or to a new group in windowId, with title and color → {groupId}.
+  "tab.group": ["tabId", "tabIds", "groupId", "windowId", "title", "color"],
+  // A normal window, unfocused unless focused, optionally incognito, url, width and height; waits waitMs → tab info of its tab + windowId.
+  "window.create": ["url", "incognito", "focused", "width", "height", "waitMs"],
+  // Closes the window → {ok}.
+  "window.close": ["windowId"],
+  // Calls page function fn(args) of the extension's page scripts files in the tab's frames → {frames: [{frameId, documentId, value | error, code?}]}.
+  "page.run": ["tabId", "files", "fn", "args", "frameId", "allFrames"],
+  // Registers the quiet-DOM content script (page/quiet.js) → {ok, registered}.
+  "readiness.enable": [],
+  // Unregisters it → {ok}.
+  "readiness.disable": [],
+  // Stops the command commandId of the same connection → {cancelled}.
+  "command.cancel": ["commandId"],
+};
 
 // The native messaging host registered by `browser-bridge install`/`launch`.
 export const NATIVE_HOST = "com.browser_bridge.host";
@@ -22,6 +89,8 @@ export const Codes = {
   blockedByPolicy: "blocked_by_policy",
   timeout: "timeout",
   unknownVerb: "unknown_verb",
+  // A CDP method the door's policy does not allow (handlers/cdp.js).
+  methodNotAllowed: "method_not_allowed",
   internal: "internal_error",
 };
 

@@ -1,7 +1,14 @@
-// chrome.debugger primitives (CDP 1.3). The passthrough refuses methods that
-// would step around the bridge's limits (SPEC §4): reading cookies or
-// storage, setting files (upload has its own checked path), and anything
-// beyond the tab.
+// chrome.debugger primitives (CDP 1.3). The `cdp` and `cdp.batch` verbs
+// are a door to the debugger, and each door checks the methods sent
+// through it with its own policy, which the transport chooses
+// (ctx.cdpPolicy, see transport/session.js). The native door — the
+// daemon's actions — is an allow-list of exactly what the actions send
+// (actionsOnly below); anything else is refused with method_not_allowed
+// (SPEC §4: no cookies or storage, no file setting outside upload, nothing
+// beyond the tab — and, more than that, nothing the bridge has no action
+// for). The handlers' own CDP calls in this folder (Page.enable on attach,
+// the DOM, Target and Runtime calls of upload in files.js) are code shipped
+// in the extension and do not pass through the door.
 //
 // Attachment hygiene: attaching shows Chrome's "started debugging this
 // browser" bar on every tab of every window (and shrinks every viewport by
@@ -70,16 +77,47 @@ chrome.debugger.onDetach.addListener((source, reason) => {
   if (reason === "canceled_by_user") userCancelled.add(source.tabId);
 });
 
-// Matched case-insensitively: the browser's dispatcher is not asked to
-// be strict about case on our behalf.
-const DENIED = [
-  /^Network\.(getCookies|getAllCookies|setCookie|setCookies|deleteCookies|clearBrowserCookies)$/i,
-  /^Storage\./i, /^DOMStorage\./i, /^IndexedDB\./i, /^CacheStorage\./i,
-  /^DOM\.setFileInputFiles$/i, /^Target\./i, /^Browser\./i, /^SystemInfo\./i,
-];
+// ACTIONS_METHODS: the CDP methods the daemon's actions send through the
+// native door (internal/actions; extension/verbs_test.go checks both ways
+// that this list and the Go side's methods are the same). Names match
+// exactly, case included: Chrome's canonical names.
+const ACTIONS_METHODS = new Set([
+  // click, press, type: trusted input (the page sees isTrusted),
+  // sent in order by cdp.batch; insertText is type's text.
+  "Input.dispatchMouseEvent",
+  "Input.dispatchKeyEvent",
+  "Input.insertText",
+  // Dialogs: an alert, confirm, prompt or beforeunload stops the page
+  // until it is answered; every action answers one it meets.
+  "Page.handleJavaScriptDialog",
+  // screenshot: the capture itself, the document's size for a whole-page
+  // shot, and devicePixelRatio (Chrome's limits are in device pixels).
+  "Page.captureScreenshot",
+  "Page.getLayoutMetrics",
+  "Runtime.evaluate",
+]);
 
-export function deniedMethod(method) {
-  return DENIED.some((re) => re.test(method));
+// actionsOnly is the native door's policy: it throws unless method is on
+// ACTIONS_METHODS. A policy is a function of the method name that throws
+// a BridgeError to refuse; Hive's WebSocket door (issue 9) will have its
+// own, a deny-list.
+export function actionsOnly(method) {
+  checkShape(method);
+  if (!ACTIONS_METHODS.has(method)) {
+    throw new BridgeError(Codes.methodNotAllowed, `CDP method ${method} is not allowed through the bridge: it sends only the methods its own actions need; use the bridge's actions (click, type, press, screenshot, upload, ...) instead`);
+  }
+}
+
+function checkShape(method) {
+  if (typeof method !== "string" || !/^[A-Za-z]+\.[A-Za-z]+$/.test(method)) {
+    throw new BridgeError(Codes.invalidArgument, "method must look like Domain.method");
+  }
+}
+
+// policyOf is the door's policy from the command's ctx; without one, the
+// strictest (a door must choose to be more open).
+function policyOf(ctx) {
+  return typeof ctx?.cdpPolicy === "function" ? ctx.cdpPolicy : actionsOnly;
 }
 
 // touch restarts the idle timer of an attached tab; while commands to the
@@ -187,15 +225,6 @@ export async function detach(msg) {
   return { ok: true };
 }
 
-function checkMethod(method) {
-  if (typeof method !== "string" || !/^[A-Za-z]+\.[A-Za-z]+$/.test(method)) {
-    throw new BridgeError(Codes.invalidArgument, "method must look like Domain.method");
-  }
-  if (deniedMethod(method)) {
-    throw new BridgeError(Codes.blockedByPolicy, `CDP method ${method} is not allowed through the bridge (cookies, storage, files and browser-wide targets are off limits; use the bridge's own actions)`);
-  }
-}
-
 export function sendCommand(tabId, method, params) {
   return hold(tabId, async () => {
     try {
@@ -209,9 +238,9 @@ export function sendCommand(tabId, method, params) {
   });
 }
 
-export async function send(msg) {
+export async function send(msg, ctx) {
   const tabId = intArg(msg, "tabId");
-  checkMethod(msg.method);
+  policyOf(ctx)(msg.method);
   return hold(tabId, async () => {
     await ensureAttached(tabId);
     return sendCommand(tabId, msg.method, msg.params);
@@ -227,7 +256,8 @@ export async function send(msg) {
 export async function batch(msg, ctx) {
   const tabId = intArg(msg, "tabId");
   const cmds = Array.isArray(msg.commands) ? msg.commands : [];
-  for (const c of cmds) checkMethod(c && c.method);
+  const allowed = policyOf(ctx);
+  for (const c of cmds) allowed(c && c.method);
   await ensureAttached(tabId);
   const results = [];
   // A cancel is honoured before the batch starts, never within it: a click

@@ -1,7 +1,7 @@
 // browser.state: every normal window and its tabs, for status and for the
 // daemon's reconciliation of its owned-tab registry.
 import { info } from "./tabinfo.js";
-import { inFlight } from "../inflight.js";
+import { inFlight } from "../transport/inflight.js";
 
 export async function snapshot() {
   const [wins, focused, incognitoAllowed, fileSchemeAccess] = await Promise.all([

@@ -1,0 +1,63 @@
+// The native messaging transport: one port to the browser-bridge host kept
+// open while Chrome runs. An open native port keeps an MV3 service worker
+// alive (verified >= 150 s of silence, see E2E.md), so this port is also
+// what keeps the extension responsive. When it drops we reconnect with
+// backoff (500 ms doubling to 30 s); the 30 s alarm in background.js is
+// the safety net for the case where the worker itself was stopped.
+// Everything else a connection does is the session's (session.js).
+import { NATIVE_HOST } from "../protocol.js";
+import { actionsOnly } from "../handlers/cdp.js";
+import { openSession, reconnector } from "./session.js";
+
+export const name = "native";
+
+let port = null;
+let session = null;
+let lastError = "";
+const retry = reconnector(open, { minMs: 500, maxMs: 30_000 });
+
+export function status() {
+  return { connected: port !== null, lastError };
+}
+
+// open opens the port unless one is open. Safe to call often.
+export function open() {
+  if (port) return;
+  retry.cancel();
+  let p;
+  try {
+    p = chrome.runtime.connectNative(NATIVE_HOST);
+  } catch (err) {
+    lastError = String(err && err.message || err);
+    retry.schedule();
+    return;
+  }
+  port = p;
+  // The daemon is the only peer here and it drives the bridge's actions:
+  // CDP through this door is the actions' allow-list.
+  const s = openSession({ name, post: (msg) => p.postMessage(msg), retry, cdpPolicy: actionsOnly });
+  session = s;
+  p.onMessage.addListener((msg) => s.receive(msg));
+  p.onDisconnect.addListener(() => {
+    // A missing host is silent except for lastError here.
+    lastError = chrome.runtime.lastError ? chrome.runtime.lastError.message : "disconnected";
+    if (port === p) {
+      port = null;
+      session = null;
+    }
+    s.close();
+    retry.schedule();
+  });
+}
+
+// close drops the port without reconnecting (until the next open). Chrome
+// fires no onDisconnect for a port we disconnect ourselves.
+export function close() {
+  retry.cancel();
+  if (!port) return;
+  const p = port;
+  port = null;
+  session.close();
+  session = null;
+  p.disconnect();
+}

@@ -1,0 +1,137 @@
+// What every transport shares: one session per open connection.
+//
+// A transport (native.js today, websocket.js next) owns its link — opening
+// it, noticing that it closed, reconnecting — and nothing else. For each
+// link it opens it calls
+//
+//   const session = openSession({ name, post, retry, cdpPolicy, hello, keepAliveMs });
+//   link's "message" event  → session.receive(msg)
+//   link closed (any cause) → session.close()
+//
+// where post(msg) writes one message on that link and throws when the link
+// refuses it (too large, already closed), and retry is the transport's
+// reconnector() below. The session then
+//   - says hello (version, protocol, extensionId, instanceId,
+//     incognitoAllowed, userAgent; hello(base) may reshape it, e.g. for
+//     Hive's protocolVersion 6 and profileLabel),
+//   - sends {type: "ping"} every keepAliveMs (20 s; 0 turns it off for a
+//     transport that answers its peer's pings instead),
+//   - resets the transport's backoff on any traffic (the link is healthy),
+//   - hands every command to dispatch(msg, ctx) — which does not know the
+//     transport — and posts the reply on the same link,
+//   - keeps the commands in flight on this connection, so command.cancel
+//     (ctx.cancel) stops them and close() aborts them,
+//   - turns a reply the link refuses (over Chrome's 64 MiB) into an error
+//     reply, so the caller fails clearly instead of waiting for its deadline.
+//
+// ctx, for the handlers: {signal, cancel(commandId), cdpPolicy}. cdpPolicy
+// is the door's check of CDP methods (handlers/cdp.js): the native door is
+// the actions' allow-list; Hive's WebSocket door will bring its own.
+//
+// A transport module exports name, open() (idempotent: background.js calls
+// it on every wake-up; a transport that is switched off returns at once),
+// close() and status(). Adding one is that file plus a line in
+// background.js.
+import { Codes, PROTOCOL_VERSION } from "../protocol.js";
+import { dispatch } from "../dispatch.js";
+import { createInflight } from "./inflight.js";
+
+const KEEPALIVE_MS = 20_000;
+
+export function openSession({ name, post, retry, cdpPolicy, hello = (base) => base, keepAliveMs = KEEPALIVE_MS }) {
+  const inflight = createInflight();
+  let closed = false;
+
+  // send posts msg; a reply too large for the link becomes an error reply
+  // (the link stays open after such a refusal). Once closed, nothing is
+  // sent: the replies of commands still finishing go nowhere.
+  const send = (msg) => {
+    if (closed) return;
+    try {
+      post(msg);
+    } catch (err) {
+      if (msg && msg.id !== undefined) {
+        try {
+          post({ id: msg.id, error: { code: Codes.internal, message: `result too large to send (${err.message}); narrow the request` } });
+        } catch (_) { /* the link is gone; the transport closes the session */ }
+      }
+    }
+  };
+
+  Promise.all([chrome.extension.isAllowedIncognitoAccess(), instanceId()])
+    .then(([incognitoAllowed, instance]) => send(hello(helloMessage(incognitoAllowed, instance))))
+    .catch((err) => console.error("browser-bridge: no hello sent:", err)); // the daemon then reports the missing hello
+  const keepalive = keepAliveMs > 0 ? setInterval(() => send({ type: "ping" }), keepAliveMs) : null;
+
+  return {
+    name,
+    async receive(msg) {
+      retry?.reset(); // the peer answers: the link is healthy
+      if (closed || !msg || msg.type === "pong") return;
+      const { signal, untrack } = inflight.track(msg.id, msg.type);
+      const ctx = { signal, cancel: (id) => inflight.cancel(id), cdpPolicy };
+      try {
+        send(await dispatch(msg, ctx));
+      } finally {
+        untrack();
+      }
+    },
+    send,
+    // close ends the session: no more keep-alives, and the commands still
+    // running stop their waits (the daemon, once back, sends them again if
+    // it must).
+    close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(keepalive);
+      inflight.drop();
+    },
+  };
+}
+
+// reconnector schedules connect() after a delay that doubles from minMs to
+// maxMs; reset() (any traffic on the link) brings it back to minMs.
+export function reconnector(connect, { minMs, maxMs }) {
+  let delay = minMs;
+  let timer = null;
+  return {
+    schedule() {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        connect();
+      }, delay);
+      delay = Math.min(delay * 2, maxMs);
+    },
+    cancel() {
+      clearTimeout(timer);
+      timer = null;
+    },
+    reset() {
+      delay = minMs;
+    },
+  };
+}
+
+// instanceId names this installation in this profile, so the daemon keeps
+// tab ownership apart when several browsers connect (tab IDs repeat
+// across browsers). Kept in storage.local: it outlives worker restarts.
+async function instanceId() {
+  const { instanceId: id } = await chrome.storage.local.get("instanceId");
+  if (id) return id;
+  const fresh = crypto.randomUUID();
+  await chrome.storage.local.set({ instanceId: fresh });
+  return fresh;
+}
+
+function helloMessage(incognitoAllowed, instance) {
+  return {
+    type: "hello",
+    version: chrome.runtime.getManifest().version,
+    protocol: PROTOCOL_VERSION,
+    extensionId: chrome.runtime.id,
+    instanceId: instance,
+    incognitoAllowed,
+    userAgent: navigator.userAgent,
+  };
+}
