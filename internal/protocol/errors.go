@@ -27,6 +27,10 @@ const (
 	// CodeUnknownVerb is the extension's answer to a command type outside its
 	// allow-list; it means the binary and extension are out of step.
 	CodeUnknownVerb = "unknown_verb"
+	// CodeMethodNotAllowed is the extension's refusal of a CDP method
+	// outside the allow-list of what the actions send (the actions' own
+	// door) or on the deny-list of a program's door.
+	CodeMethodNotAllowed = "method_not_allowed"
 )
 
 // Error is an error with a stable code and a sentence that says what to do.

@@ -22,7 +22,7 @@ import (
 
 // Version is the protocol version. The extension's hello carries its own;
 // a different number is reported as version_mismatch.
-const Version = 1
+const Version = 2
 
 // EnvDisable forces the bridge off at every layer (client, daemon, native
 // host) when set to 1.
