@@ -45,7 +45,8 @@ func Layout(t testing.TB) paths.Layout {
 // Conn is one authenticated connection to the fake daemon.
 type Conn struct {
 	*ipc.Conn
-	Auth protocol.Auth // the handshake the peer sent
+	Auth   protocol.Auth // the handshake the peer sent
+	Daemon *Daemon       // the fake it came to, e.g. for Close on shutdown
 }
 
 // Daemon is the fake daemon.
@@ -82,9 +83,20 @@ func WithServe(f func(c *Conn)) Option { return func(d *Daemon) { d.Serve = f } 
 // Start listens on layout's socket; it stops at the end of the test.
 func Start(t testing.TB, layout paths.Layout, opts ...Option) *Daemon {
 	t.Helper()
-	s, err := secret.Load(layout.Secret())
+	d, err := New(t, layout, opts...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return d
+}
+
+// New is Start for a goroutine other than the test's (one that stands in
+// for a process starting the daemon): it reports an error instead of
+// failing the test.
+func New(t testing.TB, layout paths.Layout, opts ...Option) (*Daemon, error) {
+	s, err := secret.Load(layout.Secret())
+	if err != nil {
+		return nil, err
 	}
 	d := &Daemon{Version: version.Version, PID: 4242, t: t, secret: s, conns: make(chan *Conn, 16)}
 	for _, o := range opts {
@@ -92,12 +104,12 @@ func Start(t testing.TB, layout paths.Layout, opts ...Option) *Daemon {
 	}
 	l, err := ipc.Listen(layout.Socket)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	d.l = l
 	t.Cleanup(d.Close)
 	go d.acceptLoop()
-	return d
+	return d, nil
 }
 
 func (d *Daemon) acceptLoop() {
@@ -130,7 +142,7 @@ func (d *Daemon) serve(nc net.Conn) {
 		c.Close()
 		return
 	}
-	conn := &Conn{Conn: c, Auth: auth}
+	conn := &Conn{Conn: c, Auth: auth, Daemon: d}
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
