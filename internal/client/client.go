@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"strconv"
 	"sync"
@@ -35,6 +37,8 @@ type Client struct {
 	mu        sync.Mutex
 	pending   map[string]*pendingCall
 	err       error // set once the connection has failed
+	// slack is CallSlack; tests shorten it.
+	slack time.Duration
 }
 
 // pendingCall is a call waiting for its reply; done closes when Call has
@@ -74,7 +78,7 @@ func Connect(ctx context.Context, layout paths.Layout, session string) (*Client,
 			return nil, err
 		}
 	}
-	cl := &Client{conn: c, DaemonPID: ok.DaemonPID, pending: map[string]*pendingCall{}}
+	cl := &Client{conn: c, DaemonPID: ok.DaemonPID, pending: map[string]*pendingCall{}, slack: CallSlack}
 	go cl.readLoop()
 	return cl, nil
 }
@@ -116,8 +120,16 @@ func (c *Client) readLoop() {
 		case <-p.done:
 		}
 	}
+	// A frame that could not be read leaves nothing to trust on this
+	// connection: hang up, so the daemon cancels the calls it was still
+	// running for us (they fail here) instead of carrying them out.
+	c.conn.Close()
 	c.mu.Lock()
-	c.err = fmt.Errorf("the daemon closed the connection: %w", err)
+	if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
+		c.err = fmt.Errorf("the daemon closed the connection: %w", err)
+	} else {
+		c.err = fmt.Errorf("reading from the daemon: %w", err)
+	}
 	for id, p := range c.pending {
 		close(p.ch)
 		delete(c.pending, id)
@@ -158,7 +170,8 @@ func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, pr
 	if err := c.conn.SendJSON(protocol.Call{ID: id, Type: protocol.TypeCall, Input: raw}); err != nil {
 		return nil, fmt.Errorf("sending to the daemon: %w", err)
 	}
-	t := time.NewTimer(deadline + CallSlack)
+	wait := deadline + c.slack
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	for {
 		select {
@@ -178,7 +191,7 @@ func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, pr
 			return r.Result, nil
 		case <-t.C:
 			c.conn.SendJSON(protocol.Call{ID: id, Type: protocol.TypeCancel})
-			return nil, protocol.Errorf(protocol.CodeTimeout, "the daemon did not answer within %s; check `browser-bridge status` and the daemon log", deadline+CallSlack)
+			return nil, protocol.Errorf(protocol.CodeTimeout, "the daemon did not answer within %s; check `browser-bridge status` and the daemon log", wait)
 		case <-ctx.Done():
 			c.conn.SendJSON(protocol.Call{ID: id, Type: protocol.TypeCancel})
 			return nil, ctx.Err()
