@@ -69,6 +69,11 @@ func callAndPrint(ctx context.Context, raw json.RawMessage) error {
 	if err != nil {
 		return printError(protocol.AsError(err), 1)
 	}
+	return printRaw(res)
+}
+
+// printRaw prints a JSON result from the daemon, indented.
+func printRaw(res json.RawMessage) error {
 	var pretty any
 	if json.Unmarshal(res, &pretty) == nil {
 		return printJSON(pretty)

@@ -21,6 +21,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
 
@@ -142,14 +143,35 @@ func (c *Client) readLoop() {
 // action's deadline plus CallSlack; ctx may cancel it sooner, which also
 // cancels the call in the daemon.
 func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, progress func(string)) (json.RawMessage, error) {
+	raw, err := json.Marshal(input)
+	if err != nil {
+		return nil, err
+	}
+	return c.roundTrip(ctx, deadline, progress, func(id string) any {
+		return protocol.Call{ID: id, Type: protocol.TypeCall, Input: raw}
+	})
+}
+
+// Verb runs one extension verb for a program (protocol.ProgramVerbs):
+// the Hive-compatible context, tab and cdp verbs, and the WebSocket
+// settings. params must marshal to a JSON object.
+func (c *Client) Verb(ctx context.Context, verb string, params any, progress func(string)) (json.RawMessage, error) {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the params of %s: %w", verb, err)
+	}
+	return c.roundTrip(ctx, tool.DefaultDeadline, progress, func(id string) any {
+		return protocol.Verb{ID: id, Type: protocol.TypeVerb, Verb: verb, Params: raw}
+	})
+}
+
+// roundTrip sends the message msg(id) and waits for its reply, passing
+// progress on, within deadline plus the slack.
+func (c *Client) roundTrip(ctx context.Context, deadline time.Duration, progress func(string), msg func(id string) any) (json.RawMessage, error) {
 	// The variable turns the bridge off for whoever has it in their
 	// environment, whatever the daemon (started by someone else) has.
 	if os.Getenv(protocol.EnvDisable) == "1" {
 		return nil, protocol.Errorf(protocol.CodeBridgeDisabled, "the bridge is disabled in this environment (%s=1); unset it to use the browser", protocol.EnvDisable)
-	}
-	raw, err := json.Marshal(input)
-	if err != nil {
-		return nil, err
 	}
 	id := strconv.FormatUint(c.nextID.Add(1), 10)
 	p := &pendingCall{ch: make(chan reply, 8), done: make(chan struct{})}
@@ -167,7 +189,7 @@ func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, pr
 		c.mu.Unlock()
 		close(p.done)
 	}()
-	if err := c.conn.SendJSON(protocol.Call{ID: id, Type: protocol.TypeCall, Input: raw}); err != nil {
+	if err := c.conn.SendJSON(msg(id)); err != nil {
 		return nil, fmt.Errorf("sending to the daemon: %w", err)
 	}
 	wait := deadline + c.slack

@@ -568,3 +568,30 @@ func TestStopDaemon(t *testing.T) {
 		}
 	})
 }
+
+// A verb goes to the daemon as {id, type: "verb", verb, params} and its
+// reply comes back like a call's.
+func TestVerbSendsTheVerbAndReturnsItsResult(t *testing.T) {
+	t.Parallel()
+	layout := ipctest.Layout(t)
+	got := make(chan protocol.Verb, 1)
+	ipctest.Start(t, layout, ipctest.WithServe(func(c *ipctest.Conn) {
+		for {
+			var v protocol.Verb
+			if err := c.RecvJSON(&v); err != nil {
+				return
+			}
+			got <- v
+			c.SendJSON(protocol.Reply{ID: v.ID, Result: map[string]bool{"enabled": true}})
+		}
+	}))
+	cl := connect(t, layout)
+	raw, err := cl.Verb(context.Background(), "websocket.configure", protocol.WebSocketConfig{Enabled: true, URL: protocol.DefaultWebSocketURL}, nil)
+	if err != nil || string(raw) != `{"enabled":true}` {
+		t.Fatalf("verb: %s %v", raw, err)
+	}
+	v := <-got
+	if v.Type != protocol.TypeVerb || v.Verb != "websocket.configure" || v.ID == "" || !strings.Contains(string(v.Params), `"url":"ws://127.0.0.1:14829/bridge"`) {
+		t.Errorf("the daemon got %+v (params %s)", v, v.Params)
+	}
+}

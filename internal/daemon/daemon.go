@@ -290,6 +290,25 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 					}
 				}
 			}()
+		case protocol.TypeVerb:
+			var v protocol.Verb
+			if err := json.Unmarshal(frame, &v); err != nil {
+				c.SendJSON(protocol.Reply{ID: call.ID, Error: protocol.Errorf(protocol.CodeInvalidArgument, "a verb message must be {id, type, verb, params}: %v", err)})
+				continue
+			}
+			vctx, vcancel := context.WithCancel(ctx)
+			mu.Lock()
+			calls[v.ID] = vcancel
+			mu.Unlock()
+			go func() {
+				defer func() {
+					mu.Lock()
+					delete(calls, v.ID)
+					mu.Unlock()
+					vcancel()
+				}()
+				c.SendJSON(d.handleVerb(vctx, v))
+			}()
 		default:
 			c.SendJSON(protocol.Reply{ID: call.ID, Error: protocol.Errorf(protocol.CodeInvalidArgument, "unknown message type %q", call.Type)})
 		}
