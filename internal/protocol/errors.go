@@ -21,6 +21,9 @@ const (
 	CodeIncognitoNotAllowed   = "incognito_not_allowed"
 	CodeBlockedByPolicy       = "blocked_by_policy"
 	CodeVersionMismatch       = "version_mismatch"
+	CodePausedByUser          = "paused_by_user"
+	CodeDeclinedByUser        = "declined_by_user"
+	CodeHandoffInProgress     = "handoff_in_progress"
 	// CodeInternal is for faults of the bridge itself; its message says what
 	// to report.
 	CodeInternal = "internal_error"
