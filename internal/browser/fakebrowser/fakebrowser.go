@@ -150,6 +150,8 @@ func (b *Browser) setFault(verb string, n int, set func(*fault)) {
 // Connect plugs the fake into l over an in-memory pipe, as a native host
 // does, and returns once l has taken its hello (or an error after 5 s).
 func (b *Browser) Connect(l *browser.Link) error {
+	// A hello of an earlier connection of this fake does not count.
+	start := time.Now()
 	daemonSide, extSide := browser.Pipe()
 	go l.Serve(daemonSide)
 	go b.Serve(extSide)
@@ -157,12 +159,10 @@ func (b *Browser) Connect(l *browser.Link) error {
 	if want == "" {
 		want = b.Hello.ExtensionID
 	}
-	// A hello of an earlier connection of this fake does not count.
-	start := time.Now()
 	deadline := start.Add(5 * time.Second)
 	for info := l.Info(); info.Instance != want || info.ConnectedAt.Before(start); info = l.Info() {
 		if time.Now().After(deadline) {
-			return fmt.Errorf("the link did not take the fake's hello within 5 s")
+			return fmt.Errorf("the link did not take the fake's hello within 5 s (it has %+v)", info)
 		}
 		time.Sleep(time.Millisecond)
 	}
