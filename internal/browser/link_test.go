@@ -452,3 +452,45 @@ func TestSendFailureIsNotConnected(t *testing.T) {
 		t.Error("the connection is still open")
 	}
 }
+
+// FuzzServeFrames sends the link whatever the extension side might (frames
+// come from Chrome, and a page has its influence on the extension): the
+// link must neither panic nor lose its way, and a call after the frame is
+// answered.
+func FuzzServeFrames(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"hello","protocol":1,"instanceId":"other"}`,
+		`{"id":"1","result":{"x":1}}`,
+		`{"id":"","error":"plain"}`,
+		`{"id":5}`, `{"type":["hello"]}`, `[]`, `null`, `{`, "",
+		`{"id":"x","result":null,"error":{"code":7}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	hello, _ := json.Marshal(fakebrowser.New().Hello)
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		l := browser.NewLink()
+		daemonSide, ext := browser.Pipe()
+		defer ext.Close()
+		go l.Serve(daemonSide)
+		ext.Send(hello)
+		ext.Send(frame)
+		go func() {
+			for {
+				cmd, err := ext.Recv()
+				if err != nil {
+					return
+				}
+				var c struct{ ID string }
+				json.Unmarshal(cmd, &c)
+				reply, _ := json.Marshal(protocol.Reply{ID: c.ID, Result: protocol.BridgePingResult{Pong: true}})
+				ext.Send(reply)
+			}
+		}()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := l.Verbs().BridgePing(ctx); err != nil {
+			t.Fatalf("after frame %q: %v", frame, err)
+		}
+	})
+}
