@@ -161,7 +161,7 @@ func (c *Client) Verb(ctx context.Context, verb string, params any, progress fun
 		return nil, fmt.Errorf("encoding the params of %s: %w", verb, err)
 	}
 	return c.roundTrip(ctx, tool.DefaultDeadline, progress, func(id string) any {
-		return protocol.Verb{ID: id, Type: protocol.TypeVerb, Verb: verb, Params: raw}
+		return protocol.VerbCall{ID: id, Type: protocol.TypeVerb, Verb: verb, Params: raw}
 	})
 }
 

@@ -574,10 +574,10 @@ func TestStopDaemon(t *testing.T) {
 func TestVerbSendsTheVerbAndReturnsItsResult(t *testing.T) {
 	t.Parallel()
 	layout := ipctest.Layout(t)
-	got := make(chan protocol.Verb, 1)
+	got := make(chan protocol.VerbCall, 1)
 	ipctest.Start(t, layout, ipctest.WithServe(func(c *ipctest.Conn) {
 		for {
-			var v protocol.Verb
+			var v protocol.VerbCall
 			if err := c.RecvJSON(&v); err != nil {
 				return
 			}

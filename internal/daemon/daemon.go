@@ -1,7 +1,7 @@
 // Package daemon is the broker: one per state folder. It listens on a unix
 // socket (never a network port), accepts native hosts and clients that
-// present the per-install secret, pushes commands to the extension the
-// moment they are queued, enforces deadlines, and keeps the owned-tab
+// present the per-install secret, plugs the hosts into its browser.Link,
+// runs the clients' calls under their deadlines, and keeps the owned-tab
 // registry.
 package daemon
 
@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/actions"
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/ipc"
 	"github.com/browser-bridge/browser-bridge/internal/nmframe"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
@@ -42,7 +43,7 @@ type Daemon struct {
 	layout  paths.Layout
 	log     *slog.Logger
 	secret  string
-	link    *link
+	link    *browser.Link
 	reg     *registry.Set
 	started time.Time
 	env     *actions.Env
@@ -64,8 +65,8 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Daemon{layout: layout, log: log, secret: s, link: newLink(), reg: reg, started: time.Now()}
-	d.link.onHello = d.reconcile
+	d := &Daemon{layout: layout, log: log, secret: s, link: browser.NewLink(), reg: reg, started: time.Now()}
+	d.link.OnHello = d.reconcile
 	d.env = &actions.Env{
 		Browser:     d.link,
 		Registries:  reg,
@@ -183,20 +184,20 @@ func (d *Daemon) sweep(ctx context.Context) {
 
 // reconcile syncs the registry with the browser after a hello: tabs closed
 // while the daemon was away are forgotten.
-func (d *Daemon) reconcile(h *hostConn) {
+func (d *Daemon) reconcile(ext browser.Info) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if mismatch(h.hello) != nil {
-		d.log.Warn("extension version mismatch", "extension", h.hello.Version, "protocol", h.hello.Protocol)
+	if ext.Mismatch != "" {
+		d.log.Warn("extension version mismatch", "extension", ext.Version, "protocol", ext.Protocol)
 		return
 	}
-	var s actions.BrowserState
 	seen := time.Now()
-	if err := d.link.Call(ctx, "browser.state", nil, &s); err != nil {
+	s, err := d.link.Verbs().BrowserState(ctx)
+	if err != nil {
 		d.log.Warn("reconciling registry", "err", err)
 		return
 	}
-	d.reg.For(instanceOf(h.hello)).Reconcile(s.Live(), seen)
+	d.reg.For(ext.Instance).Reconcile(s.Live(), seen)
 }
 
 // serve authenticates one connection and hands it to its role.
@@ -223,7 +224,7 @@ func (d *Daemon) serve(ctx context.Context, nc net.Conn) {
 	switch auth.Role {
 	case protocol.RoleHost:
 		d.log.Info("native host connected", "pid", auth.PID)
-		d.link.serveHost(c)
+		d.link.Serve(c)
 		d.log.Info("native host disconnected", "pid", auth.PID)
 	case protocol.RoleClient:
 		session := auth.Session
@@ -291,7 +292,7 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 				}
 			}()
 		case protocol.TypeVerb:
-			var v protocol.Verb
+			var v protocol.VerbCall
 			if err := json.Unmarshal(frame, &v); err != nil {
 				c.SendJSON(protocol.Reply{ID: call.ID, Error: protocol.Errorf(protocol.CodeInvalidArgument, "a verb message must be {id, type, verb, params}: %v", err)})
 				continue
@@ -337,7 +338,7 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 		reply.Error = off
 		return reply
 	}
-	ctx, cancel := context.WithTimeout(withProgress(ctx, progress), in.Deadline())
+	ctx, cancel := context.WithTimeout(browser.WithProgress(ctx, progress), in.Deadline())
 	defer cancel()
 	res, err := actions.Run(ctx, d.env, session, in, progress)
 	d.log.Debug("call", "action", in.Action, "session", session, "ms", time.Since(start).Milliseconds(), "err", err)

@@ -17,7 +17,7 @@ import (
 // client, `browser-bridge websocket`). Only protocol.ProgramVerbs pass;
 // the Hive-compatible ones run in the extension's program door, where a
 // program works only in tabs it created.
-func (d *Daemon) handleVerb(ctx context.Context, v protocol.Verb) (reply protocol.Reply) {
+func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall) (reply protocol.Reply) {
 	reply.ID = v.ID
 	defer func() {
 		if p := recover(); p != nil {
@@ -67,7 +67,7 @@ func (d *Daemon) handleVerb(ctx context.Context, v protocol.Verb) (reply protoco
 
 // verbParams checks a relayed verb and its params: a known verb, params a
 // JSON object, and for websocket.configure a loopback URL.
-func verbParams(v protocol.Verb) (map[string]json.RawMessage, error) {
+func verbParams(v protocol.VerbCall) (map[string]json.RawMessage, error) {
 	if !slices.Contains(protocol.ProgramVerbs, v.Verb) {
 		return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unknown verb %q: a program may use %s", v.Verb, strings.Join(protocol.ProgramVerbs, ", "))
 	}

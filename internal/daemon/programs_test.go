@@ -32,7 +32,7 @@ func TestVerbParams(t *testing.T) {
 		{"websocket.configure", `{"enabled":true,"url":"ws://example.com/"}`, "not on this machine"},
 		{"websocket.configure", `{"enabled":"yes"}`, "takes {enabled, url, token}"},
 	} {
-		_, err := verbParams(protocol.Verb{Verb: tt.verb, Params: json.RawMessage(tt.params)})
+		_, err := verbParams(protocol.VerbCall{Verb: tt.verb, Params: json.RawMessage(tt.params)})
 		if protocol.CodeOf(err) != protocol.CodeInvalidArgument || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s %s: %v, want %q", tt.verb, tt.params, err, tt.want)
 		}
@@ -44,7 +44,7 @@ func TestVerbParams(t *testing.T) {
 		{"websocket.configure", `{"enabled":false}`},
 		{"websocket.configure", `{"enabled":true,"url":"ws://127.0.0.1:14829/bridge","token":"t0k"}`},
 	} {
-		if _, err := verbParams(protocol.Verb{Verb: tt.verb, Params: json.RawMessage(tt.params)}); err != nil {
+		if _, err := verbParams(protocol.VerbCall{Verb: tt.verb, Params: json.RawMessage(tt.params)}); err != nil {
 			t.Errorf("%s %s: %v", tt.verb, tt.params, err)
 		}
 	}

@@ -7,7 +7,8 @@
 //   - daemon ⇄ extension (relayed unchanged by the native host): the
 //     Hive-compatible protocol. The daemon sends a Command {id, type,
 //     ...params}; the extension answers {id, result} or {id, error}; the
-//     extension announces itself with {type: "hello"}.
+//     extension announces itself with {type: "hello"}. The verbs and their
+//     params and results are in verbs.go.
 //   - client/host ⇄ daemon (unix socket): a connection opens with Auth and
 //     the per-install secret; clients then send Call and Cancel and get
 //     Reply and Progress back.
@@ -21,7 +22,9 @@ import (
 )
 
 // Version is the protocol version. The extension's hello carries its own;
-// a different number is reported as version_mismatch.
+// a different number is reported as version_mismatch. 2: the verbs and
+// their parameters are written down on both sides (verbs.go, VERBS in
+// extension/protocol.js).
 const Version = 2
 
 // EnvDisable forces the bridge off at every layer (client, daemon, native
