@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/actions"
+	"github.com/browser-bridge/browser-bridge/internal/audit"
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/ipc"
 	"github.com/browser-bridge/browser-bridge/internal/nmframe"
@@ -47,6 +48,7 @@ type Daemon struct {
 	reg     *registry.Set
 	started time.Time
 	env     *actions.Env
+	audit   *audit.Log
 	stop    context.CancelFunc
 	// Diagnostics is added to status when no extension is connected.
 	Diagnostics func() any
@@ -65,7 +67,8 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Daemon{layout: layout, log: log, secret: s, link: browser.NewLink(), reg: reg, started: time.Now()}
+	d := &Daemon{layout: layout, log: log, secret: s, link: browser.NewLink(), reg: reg, started: time.Now(),
+		audit: audit.Open(layout, func(err error) { log.Warn("audit trail", "err", err) })}
 	d.link.OnHello = d.reconcile
 	d.env = &actions.Env{
 		Browser:     d.link,
@@ -91,6 +94,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 func (d *Daemon) Run(ctx context.Context) error {
 	ctx, d.stop = context.WithCancel(ctx)
 	defer d.stop()
+	defer d.audit.Close()
 	lock, err := ipc.Lock(d.layout.DaemonLock(), false)
 	if errors.Is(err, ipc.ErrLocked) {
 		if b, err := os.ReadFile(d.layout.DaemonLock()); err == nil && len(b) > 0 {
@@ -308,12 +312,23 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 					mu.Unlock()
 					vcancel()
 				}()
-				c.SendJSON(d.handleVerb(vctx, v))
+				start := time.Now()
+				r := d.handleVerb(vctx, v)
+				d.auditVerb(session, v, errOf(r), time.Since(start))
+				c.SendJSON(r)
 			}()
 		default:
 			c.SendJSON(protocol.Reply{ID: call.ID, Error: protocol.Errorf(protocol.CodeInvalidArgument, "unknown message type %q", call.Type)})
 		}
 	}
+}
+
+// errOf is a reply's error as an error (nil when it has none).
+func errOf(r protocol.Reply) error {
+	if r.Error == nil {
+		return nil
+	}
+	return r.Error
 }
 
 // handleCall runs one action under its deadline and never panics the daemon.
@@ -333,14 +348,16 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 		reply.Error = protocol.AsError(err)
 		return reply
 	}
-	// Status still answers when the bridge is off, and says so.
-	if off := d.env.Off(); off != nil && !spec.RunsWhenOff {
-		reply.Error = off
+	// Status still answers when the bridge is off or paused, and says so.
+	if e := d.gate(in, spec); e != nil {
+		d.auditCall(session, in, nil, e, time.Since(start))
+		reply.Error = e
 		return reply
 	}
 	ctx, cancel := context.WithTimeout(browser.WithProgress(ctx, progress), in.Deadline())
 	defer cancel()
 	res, err := actions.Run(ctx, d.env, session, in, progress)
+	defer func() { d.auditCall(session, in, reply.Result, errOf(reply), time.Since(start)) }()
 	d.log.Debug("call", "action", in.Action, "session", session, "ms", time.Since(start).Milliseconds(), "err", err)
 	if err != nil {
 		e := protocol.AsError(err)

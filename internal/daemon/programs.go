@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -32,9 +33,15 @@ func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall) (reply pro
 	}
 	// Turning the WebSocket off, or asking about it, works while the
 	// bridge is off; everything else is refused then.
-	if off := d.env.Off(); off != nil && !(v.Verb == "websocket.status" || (v.Verb == "websocket.configure" && !enabling(params))) {
-		reply.Error = off
-		return reply
+	if !(v.Verb == "websocket.status" || (v.Verb == "websocket.configure" && !enabling(params))) {
+		if off := d.env.Off(); off != nil {
+			reply.Error = off
+			return reply
+		}
+		if p := settings.Paused(d.layout); p != nil {
+			reply.Error = p
+			return reply
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, tool.DefaultDeadline)
 	defer cancel()
