@@ -31,6 +31,11 @@ type Link struct {
 	// OnHello, if set before the first Serve, is called (in its own
 	// goroutine) when a connection has said hello.
 	OnHello func(Info)
+	// OnRequest, if set before the first Serve, answers a request the
+	// extension sends of its own ({id, type, ...}, e.g. paths.check) with
+	// a result or an error; frame is the whole request. Without it such a
+	// frame is taken for a reply.
+	OnRequest func(typ string, frame []byte) (any, error)
 
 	mu      sync.Mutex
 	conns   []*linkConn // in order of hello; the last one is used
@@ -305,6 +310,22 @@ func (l *Link) Serve(c Conn) {
 			if l.OnHello != nil {
 				go l.OnHello(info)
 			}
+			continue
+		}
+		if env.Type != "" && env.ID != "" && l.OnRequest != nil {
+			// A request of the extension's own (paths.check for a
+			// program's upload): answered beside the reading, which
+			// must go on.
+			go func() {
+				res, err := l.OnRequest(env.Type, frame)
+				reply := protocol.Reply{ID: env.ID, Result: res}
+				if err != nil {
+					reply = protocol.Reply{ID: env.ID, Error: protocol.AsError(err)}
+				}
+				if b, err := json.Marshal(reply); err == nil {
+					c.Send(b)
+				}
+			}()
 			continue
 		}
 		if env.ID != "" {

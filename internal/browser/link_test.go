@@ -494,3 +494,47 @@ func FuzzServeFrames(f *testing.F) {
 		}
 	})
 }
+
+// The extension may ask the daemon something of its own ({id, type, …}):
+// OnRequest answers it on the same connection, and a reply to a command
+// of the daemon's is still a reply. The pipe's far end stands in for the
+// extension's native port.
+func TestExtensionRequestsAreAnswered(t *testing.T) {
+	t.Parallel()
+	l := browser.NewLink()
+	l.OnRequest = func(typ string, frame []byte) (any, error) {
+		var req protocol.PathsCheck
+		json.Unmarshal(frame, &req)
+		if len(req.Paths) == 0 {
+			return nil, protocol.Errorf(protocol.CodeUploadPathRejected, "no paths")
+		}
+		return protocol.PathsChecked{Paths: append(req.Paths, typ)}, nil
+	}
+	ours, ext := browser.Pipe()
+	go l.Serve(ours)
+	t.Cleanup(func() { ext.Close() })
+	ext.Send([]byte(`{"type":"hello","protocol":2,"extensionId":"x"}`))
+	ext.Send([]byte(`{"id":"ext-1","type":"paths.check","paths":["/tmp/a"]}`))
+	ext.Send([]byte(`{"id":"ext-2","type":"paths.check","paths":[]}`))
+	got := map[string]string{}
+	for range 2 {
+		frame, err := ext.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			ID     string
+			Result json.RawMessage
+			Error  *protocol.Error
+		}
+		json.Unmarshal(frame, &r)
+		if r.Error != nil {
+			got[r.ID] = r.Error.Code
+		} else {
+			got[r.ID] = string(r.Result)
+		}
+	}
+	if got["ext-1"] != `{"paths":["/tmp/a","paths.check"]}` || got["ext-2"] != protocol.CodeUploadPathRejected {
+		t.Errorf("answers %v", got)
+	}
+}

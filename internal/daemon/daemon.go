@@ -70,6 +70,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 	d := &Daemon{layout: layout, log: log, secret: s, link: browser.NewLink(), reg: reg, started: time.Now(),
 		audit: audit.Open(layout, func(err error) { log.Warn("audit trail", "err", err) })}
 	d.link.OnHello = d.reconcile
+	d.link.OnRequest = d.answerExtension
 	d.env = &actions.Env{
 		Browser:     d.link,
 		Registries:  reg,

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/browser-bridge/browser-bridge/internal/audit"
+	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -127,4 +129,27 @@ func CheckWebSocketURL(s string) error {
 		return nil
 	}
 	return protocol.Errorf(protocol.CodeInvalidArgument, "websocket url %q is not on this machine: only loopback hosts (127.0.0.1, localhost, [::1]) are allowed, so the bridge never connects out to the network", s)
+}
+
+// answerExtension answers the extension's own requests over its link:
+// paths.check, the upload rules applied for a program's
+// DOM.setFileInputFiles before the extension lets it through.
+func (d *Daemon) answerExtension(typ string, frame []byte) (any, error) {
+	switch typ {
+	case protocol.TypePathsCheck:
+		var req protocol.PathsCheck
+		if err := json.Unmarshal(frame, &req); err != nil {
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "paths.check takes {paths}: %v", err)
+		}
+		if p := settings.Paused(d.layout); p != nil {
+			return nil, p
+		}
+		checked, err := pathcheck.Check(req.Paths)
+		if err != nil {
+			return nil, err
+		}
+		d.audit.Write(audit.Entry{Session: "extension", Door: "websocket", Action: "paths.check", Params: audit.Redact(map[string]any{"paths": req.Paths}), Code: "ok"})
+		return protocol.PathsChecked{Paths: checked}, nil
+	}
+	return nil, protocol.Errorf(protocol.CodeInvalidArgument, "the daemon does not answer %q requests", typ)
 }
