@@ -49,6 +49,7 @@ type Daemon struct {
 	started time.Time
 	env     *actions.Env
 	audit   *audit.Log
+	agents  agentSessions
 	stop    context.CancelFunc
 	// Diagnostics is added to status when no extension is connected.
 	Diagnostics func() any
@@ -235,6 +236,10 @@ func (d *Daemon) serve(ctx context.Context, nc net.Conn) {
 		session := auth.Session
 		if session == "" {
 			session = "session:anonymous"
+		}
+		if auth.EndsWithConnection {
+			d.agents.started(session)
+			defer d.agents.ended(session, d.sessionGrace(), func() { d.cleanupSession(session) })
 		}
 		d.serveClient(ctx, c, session)
 	default:

@@ -144,6 +144,10 @@ type Auth struct {
 	// workspaces are resolved from it.
 	Session string `json:"session,omitempty"`
 	PID     int    `json:"pid,omitempty"`
+	// EndsWithConnection marks an agent's session (an MCP connection):
+	// when its last connection ends, the daemon cleans up the session's
+	// own workspace after a grace period.
+	EndsWithConnection bool `json:"endsWithConnection,omitempty"`
 }
 
 // AuthOK answers a good Auth.
