@@ -61,7 +61,7 @@ type reply struct {
 // Connect connects to the daemon of layout as session, starting the daemon
 // first if none answers.
 func Connect(ctx context.Context, layout paths.Layout, session string) (*Client, error) {
-	return connect(ctx, layout, protocol.Auth{Session: session})
+	return connectAs(ctx, layout, protocol.Auth{Session: session})
 }
 
 // ConnectAgent connects as an agent's session (an MCP connection): when
@@ -69,10 +69,10 @@ func Connect(ctx context.Context, layout paths.Layout, session string) (*Client,
 // own workspace after a grace period (SPEC §3; a restarted client that
 // reconnects in time keeps them).
 func ConnectAgent(ctx context.Context, layout paths.Layout, session string) (*Client, error) {
-	return connect(ctx, layout, protocol.Auth{Session: session, EndsWithConnection: true})
+	return connectAs(ctx, layout, protocol.Auth{Session: session, EndsWithConnection: true})
 }
 
-func connect(ctx context.Context, layout paths.Layout, who protocol.Auth) (*Client, error) {
+func connectAs(ctx context.Context, layout paths.Layout, who protocol.Auth) (*Client, error) {
 	c, ok, err := dial(ctx, layout, who)
 	if err != nil {
 		if err := EnsureDaemon(ctx, layout); err != nil {
