@@ -197,6 +197,9 @@ func (d *Daemon) reconcile(ext browser.Info) {
 		d.log.Warn("extension version mismatch", "extension", ext.Version, "protocol", ext.Protocol)
 		return
 	}
+	if n := d.reg.DropEarlierRuns(ext.Instance); n > 0 {
+		d.log.Info("the browser restarted: forgot the tabs of its earlier run", "tabs", n)
+	}
 	seen := time.Now()
 	s, err := d.link.Verbs().BrowserState(ctx)
 	if err != nil {

@@ -129,7 +129,11 @@ type Hello struct {
 	// InstanceID names this installation of the extension in this browser
 	// profile (random, kept in the extension's storage): tab IDs are only
 	// unique within one, and one daemon may serve several.
-	InstanceID       string `json:"instanceId,omitempty"`
+	InstanceID string `json:"instanceId,omitempty"`
+	// BrowserSession names this run of the browser (kept in
+	// chrome.storage.session, gone when the browser restarts). Tab IDs are
+	// unique only within one run, so ownership is kept per run.
+	BrowserSession   string `json:"browserSession,omitempty"`
 	IncognitoAllowed bool   `json:"incognitoAllowed"`
 	UserAgent        string `json:"userAgent,omitempty"`
 }
