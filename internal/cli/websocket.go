@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"encoding/json"
+	"flag"
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/client"
