@@ -24,7 +24,10 @@ func TestManifestChecks(t *testing.T) {
 	good, missing, broken, other := browser("good"), browser("missing"), browser("broken"), browser("other")
 	origins := []string{"chrome-extension://" + protocol.DevExtensionID + "/"}
 	install.WriteManifest(good.ManifestDir, exe, origins)
-	install.WriteManifest(broken.ManifestDir, filepath.Join(home, "gone"), origins)
+	// install refuses to register a host that is not there, so by hand.
+	os.MkdirAll(broken.ManifestDir, 0o700)
+	os.WriteFile(filepath.Join(broken.ManifestDir, install.ManifestName),
+		[]byte(`{"name":"`+protocol.NativeHostName+`","path":"`+filepath.Join(home, "gone")+`","type":"stdio","allowed_origins":["`+origins[0]+`"]}`), 0o644)
 	install.WriteManifest(other.ManifestDir, exe, []string{"chrome-extension://abcdefghijklmnopabcdefghijklmnop/"})
 	absent := paths.Browser{Name: "absent", ManifestDir: filepath.Join(home, "absent", "NativeMessagingHosts")}
 
