@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/actions"
 	"github.com/browser-bridge/browser-bridge/internal/audit"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
@@ -26,7 +27,9 @@ func (d *Daemon) gate(in *tool.Input, spec *tool.Spec) *protocol.Error {
 	if p := settings.Paused(d.layout); p != nil {
 		return p
 	}
-	if in.URL != "" {
+	// A URL that is no URL to open at all (javascript:, chrome://) is the
+	// action's invalid_argument to report; the site rules judge the rest.
+	if in.URL != "" && actions.CheckURL(in.URL) == nil {
 		return d.checkURL(in.Action, in.URL)
 	}
 	return nil
