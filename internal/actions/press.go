@@ -1,6 +1,9 @@
 package actions
 
-import "github.com/browser-bridge/browser-bridge/internal/keys"
+import (
+	"github.com/browser-bridge/browser-bridge/internal/keys"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
 
 func init() { register("press", press) }
 
@@ -20,13 +23,14 @@ func press(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.prepareInput(t); err != nil {
-		return nil, err
-	}
 	var el *Element
 	var warnings []string
-	if hasLoc {
-		e, w, err := r.elementAt(t, loc)
+	if !hasLoc {
+		if err := r.prepareInput(t); err != nil {
+			return nil, err
+		}
+	} else {
+		e, w, err := r.locateForInput(t, loc)
 		if err != nil {
 			return nil, err
 		}
@@ -43,7 +47,7 @@ func press(r *run) (any, error) {
 	if err := r.pressKeys(t.TabID, r.in.Keys); err != nil {
 		return nil, err
 	}
-	return r.finish(t, el, warnings...)
+	return r.observe(t, el, warnings...)
 }
 
 // pressKeys sends the chords of keys to the tab in one round trip.
@@ -52,7 +56,7 @@ func (r *run) pressKeys(tabID int, names string) error {
 	if err != nil {
 		return err
 	}
-	var cmds []map[string]any
+	var cmds []protocol.CDPCommand
 	for _, c := range chords {
 		for _, e := range c.Events() {
 			cmds = append(cmds, cdpCmd("Input.dispatchKeyEvent", e))

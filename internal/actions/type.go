@@ -3,6 +3,7 @@ package actions
 import (
 	"errors"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -37,7 +38,7 @@ func typeText(r *run) (any, error) {
 	var el Element
 	var warnings []string
 	if mode == "dom" {
-		if el, err = r.locate(t.TabID, loc, false); err != nil {
+		if el, err = r.locate(t, loc); err != nil {
 			return nil, err
 		}
 		if err := r.act(t.TabID, el, "typeDom", map[string]any{"value": r.in.Value, "clear": r.in.Clear}, nil); err != nil {
@@ -51,7 +52,7 @@ func typeText(r *run) (any, error) {
 			return nil, err
 		}
 		if r.in.Value != "" {
-			if err := r.cdpBatch(t.TabID, cdpCmd("Input.insertText", map[string]any{"text": r.in.Value})); err != nil {
+			if err := r.cdpBatch(t.TabID, cdpCmd("Input.insertText", insertText{Text: r.in.Value})); err != nil {
 				return nil, err
 			}
 		}
@@ -65,7 +66,7 @@ func typeText(r *run) (any, error) {
 	}
 	var valueErr error
 	err = both(func() (err error) {
-		res, err = r.finish(t, &el, warnings...)
+		res, err = r.observe(t, &el, warnings...)
 		return err
 	}, func() error {
 		if loc.X != nil {
@@ -143,14 +144,14 @@ func (r *run) focusForTyping(tabID int, el Element, loc tool.Locator) error {
 // element in a child frame needs the scroll-and-measure step (it gets a
 // real click); a top-frame element is focused through the DOM, which
 // scrolls it into view by itself — one round trip less.
-func (r *run) typingTarget(t TabInfo, loc tool.Locator) (Element, []string, error) {
+func (r *run) typingTarget(t browser.TabInfo, loc tool.Locator) (Element, []string, error) {
 	// Attaching the debugger and locating do not depend on each other here:
 	// a top-frame field is focused through the DOM, where the debugging
 	// bar's shift of coordinates does not matter, and a point is measured
 	// after both.
 	var el Element
 	err := both(func() error { return r.prepareInput(t) }, func() (err error) {
-		el, err = r.locate(t.TabID, loc, false)
+		el, err = r.locate(t, loc)
 		return err
 	})
 	if err != nil {
@@ -168,6 +169,11 @@ func (r *run) typingTarget(t TabInfo, loc tool.Locator) (Element, []string, erro
 		warnings = append(warnings, pluralMatches(el.Matches))
 	}
 	return el, warnings, nil
+}
+
+// insertText is the params of CDP's Input.insertText.
+type insertText struct {
+	Text string `json:"text"`
 }
 
 // errNoValue marks a type into a point, whose field has no value to read.
