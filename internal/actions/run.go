@@ -81,10 +81,7 @@ type run struct {
 // (a load, a condition, the extension); callers show it to people or pass
 // it on as MCP progress.
 func Run(ctx context.Context, env *Env, session string, in *tool.Input, progress func(string)) (any, error) {
-	if progress == nil {
-		progress = func(string) {}
-	}
-	r := &run{ctx: ctx, env: env, in: in, b: browser.Verbs{Caller: env.Browser}, session: session, progress: progress}
+	r := newRun(ctx, env, session, in, progress)
 	defer func() {
 		if r.unlockTab != nil {
 			r.unlockTab()
@@ -98,6 +95,14 @@ func Run(ctx context.Context, env *Env, session string, in *tool.Input, progress
 		return withWarnings(res, w)
 	}
 	return res, nil
+}
+
+// newRun starts carrying out in; progress may be nil.
+func newRun(ctx context.Context, env *Env, session string, in *tool.Input, progress func(string)) *run {
+	if progress == nil {
+		progress = func(string) {}
+	}
+	return &run{ctx: ctx, env: env, in: in, b: browser.Verbs{Caller: env.Browser}, session: session, progress: progress}
 }
 
 // withWarnings adds warnings to a result that has not said them (a dialog
