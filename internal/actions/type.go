@@ -35,41 +35,53 @@ func typeText(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var el Element
-	var warnings []string
+	el, warnings, err := r.typeInto(t, loc, mode)
+	if err != nil {
+		return nil, err
+	}
+	return r.observeTyped(t, el, loc, warnings)
+}
+
+// typeInto locates the field and types the call's value into it: through
+// the DOM (inputMode "dom"), or focused and with trusted CDP input.
+func (r *run) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (Element, []string, error) {
 	if mode == "dom" {
-		if el, err = r.locate(t, loc); err != nil {
-			return nil, err
+		el, err := r.locate(t, loc)
+		if err != nil {
+			return Element{}, nil, err
 		}
-		if err := r.act(t.TabID, el, "typeDom", map[string]any{"value": r.in.Value, "clear": r.in.Clear}, nil); err != nil {
-			return nil, err
-		}
-	} else {
-		if el, warnings, err = r.typingTarget(t, loc); err != nil {
-			return nil, err
-		}
-		if err := r.focusForTyping(t.TabID, el, loc); err != nil {
-			return nil, err
-		}
-		if r.in.Value != "" {
-			if err := r.cdpBatch(t.TabID, cdpCmd("Input.insertText", insertText{Text: r.in.Value})); err != nil {
-				return nil, err
-			}
+		return el, nil, r.act(t.TabID, el, "typeDom", map[string]any{"value": r.in.Value, "clear": r.in.Clear}, nil)
+	}
+	el, warnings, err := r.typingTarget(t, loc)
+	if err != nil {
+		return Element{}, nil, err
+	}
+	if err := r.focusForTyping(t.TabID, el, loc); err != nil {
+		return Element{}, nil, err
+	}
+	if r.in.Value != "" {
+		if err := r.cdpBatch(t.TabID, cdpCmd("Input.insertText", insertText{Text: r.in.Value})); err != nil {
+			return Element{}, nil, err
 		}
 	}
-	// The tab's state and the field's value are read at once (independent
-	// round trips); a value read from a page that navigated away is dropped.
+	return el, warnings, nil
+}
+
+// observeTyped is observe for type, with the field's value as it is now.
+// The tab's state and the field's value are read at once (independent
+// round trips); a value read from a page that navigated away is dropped.
+func (r *run) observeTyped(t browser.TabInfo, el Element, loc tool.Locator, warnings []string) (typeResult, error) {
 	var res actResult
 	var v struct {
 		Value  *string `json:"value"`
 		Hidden bool    `json:"hidden"`
 	}
 	var valueErr error
-	err = both(func() (err error) {
+	err := both(func() (err error) {
 		res, err = r.observe(t, &el, warnings...)
 		return err
 	}, func() error {
-		if loc.X != nil {
+		if loc.IsPoint() {
 			valueErr = errNoValue
 			return nil
 		}
@@ -77,7 +89,7 @@ func typeText(r *run) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return typeResult{}, err
 	}
 	out := typeResult{actResult: res}
 	if valueErr == nil && !res.Navigated {
