@@ -12,9 +12,6 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// Input is the tool input; the contract (internal/tool) owns it.
-type Input = tool.Input
-
 // handler runs one action.
 type handler func(r *run) (any, error)
 
