@@ -49,8 +49,9 @@ type Env struct {
 	// it is once the action has its turn on it. An error fails the action
 	// as it is, before anything is done to the page; give it a code the
 	// caller can branch on (blocked_by_policy, bridge_disabled). Actions
-	// that open a new tab (open without tabId or target "current",
-	// search) have no tab to show it. Nil: no further guard.
+	// that open a new tab (open without tabId or target "current") have
+	// no tab to show it; for a navigation of a tab and for search's new
+	// tab, tab.URL is where it goes. Nil: no further guard.
 	Guard func(ctx context.Context, action string, tab browser.TabInfo) error
 
 	tabs tabLocks // one page action at a time per tab

@@ -94,12 +94,24 @@ func (r *run) guardTab(t browser.TabInfo, reading bool) (browser.TabInfo, error)
 			return browser.TabInfo{}, err
 		}
 	}
-	if r.env.Guard != nil {
-		if err := r.env.Guard(r.ctx, r.in.Action, t); err != nil {
-			return browser.TabInfo{}, err
-		}
+	// A navigation is judged by where it goes, not by the page it leaves.
+	judged := t
+	if !reading && r.in.URL != "" {
+		judged.URL = r.in.URL
+	}
+	if err := r.askGuard(judged); err != nil {
+		return browser.TabInfo{}, err
 	}
 	return t, nil
+}
+
+// askGuard asks Env.Guard (site rules, a hand-off in progress) about the
+// page an action acts on or goes to.
+func (r *run) askGuard(t browser.TabInfo) error {
+	if r.env.Guard == nil {
+		return nil
+	}
+	return r.env.Guard(r.ctx, r.in.Action, t)
 }
 
 // takeTurn waits, for an action whose spec ChangesPage, until no other

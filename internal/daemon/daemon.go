@@ -82,6 +82,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		Started:     d.started,
 		Screenshots: shots.New(layout.Screenshots()),
 		Off:         func() *protocol.Error { return settings.Off(layout) },
+		Guard:       d.guardTab,
 		Daemon: func() any {
 			return map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket}
 		},
