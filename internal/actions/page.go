@@ -5,8 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -122,18 +120,18 @@ func refuseFileURL(tabID int, u string) error {
 }
 
 // fileURLRefused says why the bridge may not touch a page at the file:
-// URL s, or returns "" (also for any other URL).
+// URL s, or returns "" (also for any other URL). s is read as Chrome
+// reads it (pathcheck.FileURLPath); a file: URL whose path cannot be told
+// is not read.
 func fileURLRefused(s string) string {
-	if len(s) < 5 || !strings.EqualFold(s[:5], "file:") {
+	if !pathcheck.IsFileURL(s) {
 		return ""
 	}
-	u, err := url.Parse(s)
+	p, err := pathcheck.FileURLPath(s)
 	if err != nil {
-		// Chrome keeps URLs Go will not parse (a bad escape): what such a
-		// file is cannot be told, so it is not read.
-		return "its URL cannot be checked (" + err.Error() + ")"
+		return "its URL cannot be checked: " + err.Error()
 	}
-	return pathcheck.Refused(u.Path)
+	return pathcheck.Refused(p)
 }
 
 // randomToken is a one-time token for the frame handshake.

@@ -2,20 +2,33 @@ package actions
 
 import (
 	"github.com/browser-bridge/browser-bridge/internal/browser"
-	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/staging"
 )
 
 func init() { register("upload", upload) }
 
 // upload sets files on a file input. The paths are checked here, in the
-// daemon, before anything reaches Chrome; no file content ever enters a
-// result, only names and sizes as the page sees them.
+// daemon, before anything reaches Chrome, and Chrome is given private
+// copies made from the files as they were opened for the check
+// (internal/staging), never the paths themselves: Chrome reads the files
+// later, when the page does, and by then a path may name another file. No
+// file content ever enters a result, only names and sizes as the page
+// sees them.
 func upload(r *run) (any, error) {
-	paths, err := pathcheck.Check(r.in.Paths)
+	paths, cleanup, err := staging.Stage(r.in.Paths)
 	if err != nil {
 		return nil, err
 	}
+	// Until Chrome has been asked to take the copies, nothing holds them:
+	// a failure before that removes them. After, the page may read them
+	// at any time, and staging removes them when their time is up.
+	handed := false
+	defer func() {
+		if !handed {
+			cleanup()
+		}
+	}()
 	t, el, err := r.domTarget()
 	if err != nil {
 		return nil, err
@@ -29,12 +42,13 @@ func upload(r *run) (any, error) {
 		return nil, err
 	}
 	if input.Chooser {
-		return r.uploadByChooser(t, paths)
+		return r.uploadByChooser(t, paths, &handed)
 	}
 	if len(paths) > 1 && !input.Multiple {
 		r.act(t.TabID, el, "uploaded", nil, nil) // remove the mark
 		return nil, invalid("this file input takes one file; %d were given — give one path", len(paths))
 	}
+	handed = true
 	setErr := r.b.DOMSetFiles(r.ctx, protocol.DOMSetFilesParams{TabID: t.TabID, Token: token, Files: paths})
 	var got protocol.DOMChooseFilesResult
 	if err := r.act(t.TabID, el, "uploaded", nil, &got); err != nil && setErr == nil {
@@ -72,7 +86,7 @@ func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFile
 // hidden input): the extension clicks it with trusted input while Chrome
 // hands file choosers to the debugger instead of showing them, and sets
 // the files on the input behind the chooser.
-func (r *run) uploadByChooser(t browser.TabInfo, paths []string) (any, error) {
+func (r *run) uploadByChooser(t browser.TabInfo, paths []string, handed *bool) (any, error) {
 	loc, err := r.needLocator()
 	if err != nil {
 		return nil, err
@@ -86,6 +100,7 @@ func (r *run) uploadByChooser(t browser.TabInfo, paths []string) (any, error) {
 		// chooser that opens.
 		return nil, protocol.Errorf(protocol.CodeElementNotFound, "the element is covered by %s, so a click would not reach it; close or scroll away what covers it, or locate the file input", el.ObscuredBy)
 	}
+	*handed = true
 	got, err := r.b.DOMChooseFiles(r.ctx, protocol.DOMChooseFilesParams{TabID: t.TabID, Files: paths, InFrame: el.FrameID != 0,
 		Commands: clickCmds(el.X, el.Y, "left", 1)})
 	if err != nil {
