@@ -43,6 +43,9 @@ type Env struct {
 	// Off says why the bridge is turned off (nil: it is on). Every action
 	// but status then fails with it; status reports it.
 	Off func() *protocol.Error
+	// Paused says, while the user has paused the bridge, what every action
+	// but status fails with (nil: not paused); status reports it.
+	Paused func() *protocol.Error
 	// Guard, if set, is asked before an action works on a tab that is
 	// already open, once the bridge's own guards have let it through (see
 	// guard in steps.go): action is the action's name and tab the tab as

@@ -85,6 +85,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		Screenshots: shots.New(layout.Screenshots()),
 		Off:         func() *protocol.Error { return settings.Off(layout) },
 		Guard:       d.guardTab,
+		Paused:      func() *protocol.Error { return settings.Paused(layout) },
 		Daemon: func() any {
 			return map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket}
 		},
