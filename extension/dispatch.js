@@ -29,6 +29,7 @@ import * as state from "./handlers/state.js";
 import * as page from "./handlers/page.js";
 import * as readiness from "./handlers/readiness.js";
 import * as programs from "./handlers/programs.js";
+import * as websocket from "./transport/websocket.js";
 
 // The actions door's verbs.
 const actions = {
@@ -45,6 +46,8 @@ const actions = {
   "cdp": cdp.send,
   // The bridge's own verbs.
   "program.call": programCall,
+  "websocket.configure": websocket.configure,
+  "websocket.status": websocket.report,
   "cdp.batch": cdp.batch,
   "dom.setFiles": files.setFiles,
   "dom.chooseFiles": files.chooseFiles,

@@ -67,6 +67,10 @@ export const VERBS = {
   // === Actions door only: the bridge's own verbs ===
   // Runs command {type, ...params} through the program door for the daemon's local programs (one owner, "daemon programs") → its result.
   "program.call": ["command"],
+  // Turns the WebSocket transport on (url, default ws://127.0.0.1:14829/bridge; token) or off, kept in chrome.storage.local → {enabled, url, tokenSet, connected, lastError}.
+  "websocket.configure": ["enabled", "url", "token"],
+  // The WebSocket transport's setting and state → {enabled, url, tokenSet, connected, lastError}.
+  "websocket.status": [],
   // CDP commands [{method, params}] in order in one round trip, stopping at a dialog → {results, dialog?, interrupted?}.
   "cdp.batch": ["tabId", "commands"],
   // Sets files on the file input a page script marked with token → {ok}.
