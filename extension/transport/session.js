@@ -12,8 +12,9 @@
 // refuses it (too large, already closed), and retry is the transport's
 // reconnector() below. The session then
 //   - says hello (version, protocol, extensionId, instanceId,
-//     incognitoAllowed, userAgent; hello(base) may reshape it, and may
-//     return a promise, e.g. for Hive's protocolVersion 6 and profileLabel),
+//     browserSession, incognitoAllowed, userAgent; hello(base) may
+//     reshape it, and may return a promise, e.g. for Hive's
+//     protocolVersion 6 and profileLabel),
 //   - sends {type: "ping"} every keepAliveMs (20 s; 0 turns it off for a
 //     transport that keeps its link alive itself),
 //   - resets the transport's backoff on any traffic (the link is healthy),
@@ -65,8 +66,8 @@ export function openSession({ name, post, retry, door, hello = (base) => base, k
     }
   };
 
-  Promise.all([chrome.extension.isAllowedIncognitoAccess(), instanceId()])
-    .then(([incognitoAllowed, instance]) => hello(helloMessage(incognitoAllowed, instance)))
+  Promise.all([chrome.extension.isAllowedIncognitoAccess(), instanceId(), browserSession()])
+    .then(([incognitoAllowed, instance, session]) => hello(helloMessage(incognitoAllowed, instance, session)))
     .then(send)
     .catch((err) => console.error("browser-bridge: no hello sent:", err)); // the peer then reports the missing hello
   const keepalive = keepAliveMs > 0 ? setInterval(() => send({ type: "ping" }), keepAliveMs) : null;
@@ -183,13 +184,27 @@ export async function instanceId() {
   return fresh;
 }
 
-function helloMessage(incognitoAllowed, instance) {
+// browserSession names this run of the browser: chrome.storage.session
+// survives service-worker restarts but not a browser restart. Tab IDs are
+// unique only within one run, so the daemon keeps ownership per run — a
+// restarted browser that reuses tab 12 for the user's own tab must not
+// find it marked as the bridge's.
+async function browserSession() {
+  const { browserSession: id } = await chrome.storage.session.get("browserSession");
+  if (id) return id;
+  const fresh = crypto.randomUUID();
+  await chrome.storage.session.set({ browserSession: fresh });
+  return fresh;
+}
+
+function helloMessage(incognitoAllowed, instance, session) {
   return {
     type: "hello",
     version: chrome.runtime.getManifest().version,
     protocol: PROTOCOL_VERSION,
     extensionId: chrome.runtime.id,
     instanceId: instance,
+    browserSession: session,
     incognitoAllowed,
     userAgent: navigator.userAgent,
   };

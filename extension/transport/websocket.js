@@ -350,6 +350,7 @@ export function checkURL(url) {
     throw invalid(`url ${JSON.stringify(url)} must start with ws:// or wss://`);
   }
   if (u.hash) throw invalid(`url ${JSON.stringify(url)} may not have a #fragment`);
+  if (u.username || u.password) throw invalid(`url ${JSON.stringify(url)} may not carry a user or password; use the token`);
   // The URL parser has normalised the host: 127.1 and 0x7f.0.0.1 read as
   // 127.0.0.1, [0:0::1] as [::1], LOCALHOST as localhost.
   const host = u.hostname;

@@ -5,47 +5,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 )
 
 // TabInfo is a tab as the extension reports it.
-type TabInfo struct {
-	TabID     int    `json:"tabId"`
-	WindowID  int    `json:"windowId"`
-	URL       string `json:"url"`
-	Title     string `json:"title"`
-	Active    bool   `json:"active"`
-	GroupID   int    `json:"groupId"`
-	Incognito bool   `json:"incognito"`
-	Status    string `json:"status"`
-	Loaded    *bool  `json:"loaded,omitempty"`
-	// LoadError is the network error of the last navigation while the
-	// tab shows the browser's error page for it.
-	LoadError string `json:"loadError,omitempty"`
-	// OpenerTabID is the tab whose page opened this one (a link to
-	// _blank, window.open), 0 for none.
-	OpenerTabID int `json:"openerTabId,omitempty"`
-}
+type TabInfo = browser.TabInfo
 
 // WindowInfo is a window and its tabs.
-type WindowInfo struct {
-	WindowID  int       `json:"windowId"`
-	Incognito bool      `json:"incognito"`
-	Focused   bool      `json:"focused"`
-	Tabs      []TabInfo `json:"tabs"`
-}
+type WindowInfo = browser.WindowInfo
 
-// BrowserState is the extension's browser.state.
-type BrowserState struct {
-	LastFocusedWindowID int          `json:"lastFocusedWindowId"`
-	IncognitoAllowed    bool         `json:"incognitoAllowed"`
-	Windows             []WindowInfo `json:"windows"`
-	// Running lists the other commands in flight in the extension, by
-	// verb: a command the daemon gave up on is cancelled there too.
-	Running []string `json:"running"`
-	// FileSchemeAccess is whether the extension may read file URLs.
-	FileSchemeAccess *bool `json:"fileSchemeAccess"`
-}
+// BrowserState is browser.State with the unexported helpers this package's
+// files still call; it goes when they call browser.State's own methods.
+type BrowserState browser.State
 
 func (r *run) browserState() (*BrowserState, error) {
 	var s BrowserState
@@ -83,55 +55,17 @@ func adoptOpened(reg *registry.Registry, tabs []TabInfo) []int {
 }
 
 // tabs lists every tab of every window, with its window.
-func (s *BrowserState) tabs() []TabInfo {
-	var out []TabInfo
-	for _, w := range s.Windows {
-		for _, t := range w.Tabs {
-			t.WindowID = w.WindowID
-			out = append(out, t)
-		}
-	}
-	return out
-}
+func (s *BrowserState) tabs() []TabInfo { return (*browser.State)(s).Tabs() }
 
 // Live maps every open tab to its window.
-func (s *BrowserState) Live() map[int]int {
-	live := map[int]int{}
-	for _, w := range s.Windows {
-		for _, t := range w.Tabs {
-			live[t.TabID] = w.WindowID
-		}
-	}
-	return live
-}
+func (s *BrowserState) Live() map[int]int { return (*browser.State)(s).Live() }
 
 // activeTab is the active tab of the last focused window.
-func (s *BrowserState) activeTab() (TabInfo, bool) {
-	for _, w := range s.Windows {
-		if w.WindowID != s.LastFocusedWindowID {
-			continue
-		}
-		for _, t := range w.Tabs {
-			if t.Active {
-				return t, true
-			}
-		}
-	}
-	return TabInfo{}, false
-}
+func (s *BrowserState) activeTab() (TabInfo, bool) { return (*browser.State)(s).ActiveTab() }
 
 // activeTabIn is the active tab of window id.
 func (s *BrowserState) activeTabIn(id int) (TabInfo, bool) {
-	for _, w := range s.Windows {
-		if w.WindowID == id {
-			for _, t := range w.Tabs {
-				if t.Active {
-					return t, true
-				}
-			}
-		}
-	}
-	return TabInfo{}, false
+	return (*browser.State)(s).ActiveTabIn(id)
 }
 
 // groupColors are Chrome's tab group colours, grey left out: it reads as

@@ -6,12 +6,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 	"github.com/browser-bridge/browser-bridge/internal/shots"
 )
 
-// Browser sends one primitive to the extension and decodes its result.
+// Browser sends one primitive to the extension and decodes its result;
+// *browser.Link is the one the daemon plugs in.
 type Browser interface {
 	Call(ctx context.Context, verb string, params, out any) error
 	// Info describes the connected extension (zero when none is).
@@ -21,19 +23,7 @@ type Browser interface {
 }
 
 // ExtensionInfo describes the extension on the other end.
-type ExtensionInfo struct {
-	Connected        bool   `json:"connected"`
-	ID               string `json:"id,omitempty"`
-	Instance         string `json:"instance,omitempty"`
-	Version          string `json:"version,omitempty"`
-	Protocol         int    `json:"protocol,omitempty"`
-	IncognitoAllowed bool   `json:"incognitoAllowed"`
-	// FileAccess is Chrome's "Allow access to file URLs" for the
-	// extension, which upload needs; status fills it in.
-	FileAccess  *bool     `json:"fileAccess,omitempty"`
-	ConnectedAt time.Time `json:"connectedAt,omitzero"`
-	Mismatch    string    `json:"mismatch,omitempty"`
-}
+type ExtensionInfo = browser.Info
 
 // Env is what actions run against; the daemon builds one.
 type Env struct {

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"strconv"
 	"sync"
@@ -19,6 +21,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
 
@@ -35,6 +38,8 @@ type Client struct {
 	mu        sync.Mutex
 	pending   map[string]*pendingCall
 	err       error // set once the connection has failed
+	// slack is CallSlack; tests shorten it.
+	slack time.Duration
 }
 
 // pendingCall is a call waiting for its reply; done closes when Call has
@@ -56,12 +61,24 @@ type reply struct {
 // Connect connects to the daemon of layout as session, starting the daemon
 // first if none answers.
 func Connect(ctx context.Context, layout paths.Layout, session string) (*Client, error) {
-	c, ok, err := dial(ctx, layout, session)
+	return connectAs(ctx, layout, protocol.Auth{Session: session})
+}
+
+// ConnectAgent connects as an agent's session (an MCP connection): when
+// its last connection ends, the daemon closes the tabs of the session's
+// own workspace after a grace period (SPEC §3; a restarted client that
+// reconnects in time keeps them).
+func ConnectAgent(ctx context.Context, layout paths.Layout, session string) (*Client, error) {
+	return connectAs(ctx, layout, protocol.Auth{Session: session, EndsWithConnection: true})
+}
+
+func connectAs(ctx context.Context, layout paths.Layout, who protocol.Auth) (*Client, error) {
+	c, ok, err := dial(ctx, layout, who)
 	if err != nil {
 		if err := EnsureDaemon(ctx, layout); err != nil {
 			return nil, err
 		}
-		c, ok, err = dial(ctx, layout, session)
+		c, ok, err = dial(ctx, layout, who)
 		if err != nil {
 			return nil, fmt.Errorf("connecting to the daemon at %s: %w", layout.Socket, err)
 		}
@@ -70,21 +87,23 @@ func Connect(ctx context.Context, layout paths.Layout, session string) (*Client,
 		// A daemon of another version (the binary was upgraded while it
 		// ran) would serve this client wrongly: ask it to exit, then start
 		// this version's daemon. Hosts redial the new one.
-		if c, ok, err = replaceDaemon(ctx, layout, session, c, ok.DaemonPID); err != nil {
+		if c, ok, err = replaceDaemon(ctx, layout, who, c, ok.DaemonPID); err != nil {
 			return nil, err
 		}
 	}
-	cl := &Client{conn: c, DaemonPID: ok.DaemonPID, pending: map[string]*pendingCall{}}
+	cl := &Client{conn: c, DaemonPID: ok.DaemonPID, pending: map[string]*pendingCall{}, slack: CallSlack}
 	go cl.readLoop()
 	return cl, nil
 }
 
-func dial(ctx context.Context, layout paths.Layout, session string) (*ipc.Conn, protocol.AuthOK, error) {
+// dial connects and authenticates as who (its session and flags).
+func dial(ctx context.Context, layout paths.Layout, who protocol.Auth) (*ipc.Conn, protocol.AuthOK, error) {
 	s, err := secret.Load(layout.Secret())
 	if err != nil {
 		return nil, protocol.AuthOK{}, err
 	}
-	return ipc.Dial(ctx, layout.Socket, protocol.Auth{Role: protocol.RoleClient, Secret: s, Session: session, PID: os.Getpid()})
+	who.Role, who.Secret, who.PID = protocol.RoleClient, s, os.Getpid()
+	return ipc.Dial(ctx, layout.Socket, who)
 }
 
 // Close closes the connection; calls in flight fail.
@@ -116,8 +135,16 @@ func (c *Client) readLoop() {
 		case <-p.done:
 		}
 	}
+	// A frame that could not be read leaves nothing to trust on this
+	// connection: hang up, so the daemon cancels the calls it was still
+	// running for us (they fail here) instead of carrying them out.
+	c.conn.Close()
 	c.mu.Lock()
-	c.err = fmt.Errorf("the daemon closed the connection: %w", err)
+	if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
+		c.err = fmt.Errorf("the daemon closed the connection: %w", err)
+	} else {
+		c.err = fmt.Errorf("reading from the daemon: %w", err)
+	}
 	for id, p := range c.pending {
 		close(p.ch)
 		delete(c.pending, id)
@@ -130,14 +157,35 @@ func (c *Client) readLoop() {
 // action's deadline plus CallSlack; ctx may cancel it sooner, which also
 // cancels the call in the daemon.
 func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, progress func(string)) (json.RawMessage, error) {
+	raw, err := json.Marshal(input)
+	if err != nil {
+		return nil, err
+	}
+	return c.roundTrip(ctx, deadline, progress, func(id string) any {
+		return protocol.Call{ID: id, Type: protocol.TypeCall, Input: raw}
+	})
+}
+
+// Verb runs one extension verb for a program (protocol.ProgramVerbs):
+// the Hive-compatible context, tab and cdp verbs, and the WebSocket
+// settings. params must marshal to a JSON object.
+func (c *Client) Verb(ctx context.Context, verb string, params any, progress func(string)) (json.RawMessage, error) {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the params of %s: %w", verb, err)
+	}
+	return c.roundTrip(ctx, tool.DefaultDeadline, progress, func(id string) any {
+		return protocol.VerbCall{ID: id, Type: protocol.TypeVerb, Verb: verb, Params: raw}
+	})
+}
+
+// roundTrip sends the message msg(id) and waits for its reply, passing
+// progress on, within deadline plus the slack.
+func (c *Client) roundTrip(ctx context.Context, deadline time.Duration, progress func(string), msg func(id string) any) (json.RawMessage, error) {
 	// The variable turns the bridge off for whoever has it in their
 	// environment, whatever the daemon (started by someone else) has.
 	if os.Getenv(protocol.EnvDisable) == "1" {
 		return nil, protocol.Errorf(protocol.CodeBridgeDisabled, "the bridge is disabled in this environment (%s=1); unset it to use the browser", protocol.EnvDisable)
-	}
-	raw, err := json.Marshal(input)
-	if err != nil {
-		return nil, err
 	}
 	id := strconv.FormatUint(c.nextID.Add(1), 10)
 	p := &pendingCall{ch: make(chan reply, 8), done: make(chan struct{})}
@@ -155,10 +203,11 @@ func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, pr
 		c.mu.Unlock()
 		close(p.done)
 	}()
-	if err := c.conn.SendJSON(protocol.Call{ID: id, Type: protocol.TypeCall, Input: raw}); err != nil {
+	if err := c.conn.SendJSON(msg(id)); err != nil {
 		return nil, fmt.Errorf("sending to the daemon: %w", err)
 	}
-	t := time.NewTimer(deadline + CallSlack)
+	wait := deadline + c.slack
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	for {
 		select {
@@ -178,7 +227,7 @@ func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, pr
 			return r.Result, nil
 		case <-t.C:
 			c.conn.SendJSON(protocol.Call{ID: id, Type: protocol.TypeCancel})
-			return nil, protocol.Errorf(protocol.CodeTimeout, "the daemon did not answer within %s; check `browser-bridge status` and the daemon log", deadline+CallSlack)
+			return nil, protocol.Errorf(protocol.CodeTimeout, "the daemon did not answer within %s; check `browser-bridge status` and the daemon log", wait)
 		case <-ctx.Done():
 			c.conn.SendJSON(protocol.Call{ID: id, Type: protocol.TypeCancel})
 			return nil, ctx.Err()
@@ -188,7 +237,7 @@ func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, pr
 
 // replaceDaemon asks the daemon on c to exit, waits for it to go, starts
 // a daemon of this version and connects to it.
-func replaceDaemon(ctx context.Context, layout paths.Layout, session string, c *ipc.Conn, pid int) (*ipc.Conn, protocol.AuthOK, error) {
+func replaceDaemon(ctx context.Context, layout paths.Layout, who protocol.Auth, c *ipc.Conn, pid int) (*ipc.Conn, protocol.AuthOK, error) {
 	c.SendJSON(protocol.Call{ID: "shutdown", Type: protocol.TypeShutdown})
 	c.Close()
 	for i := 0; i < 100 && answers(ctx, layout); i++ {
@@ -197,7 +246,7 @@ func replaceDaemon(ctx context.Context, layout paths.Layout, session string, c *
 	if err := EnsureDaemon(ctx, layout); err != nil {
 		return nil, protocol.AuthOK{}, err
 	}
-	nc, ok, err := dial(ctx, layout, session)
+	nc, ok, err := dial(ctx, layout, who)
 	if err != nil {
 		return nil, ok, err
 	}

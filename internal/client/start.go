@@ -24,6 +24,9 @@ func EnsureDaemon(ctx context.Context, layout paths.Layout) error {
 	if answers(ctx, layout) {
 		return nil
 	}
+	if err := ctx.Err(); err != nil {
+		return err // do not start a daemon for a caller that has given up
+	}
 	if err := paths.EnsurePrivateDir(layout.State); err != nil {
 		return err
 	}
@@ -35,23 +38,10 @@ func EnsureDaemon(ctx context.Context, layout paths.Layout) error {
 	if answers(ctx, layout) {
 		return nil // another starter won
 	}
-	exe, err := os.Executable()
+	exited, err := spawn(layout)
 	if err != nil {
-		return fmt.Errorf("%w: finding own binary: %v", ErrNoDaemon, err)
+		return err
 	}
-	logf, err := os.OpenFile(layout.DaemonLog(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return fmt.Errorf("%w: opening log: %v", ErrNoDaemon, err)
-	}
-	defer logf.Close()
-	cmd := exec.Command(exe, "daemon")
-	cmd.Stdout, cmd.Stderr = logf, logf
-	detach(cmd)
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%w: %v", ErrNoDaemon, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	deadline := time.Now().Add(startTimeout)
 	for time.Now().Before(deadline) {
 		if answers(ctx, layout) {
@@ -66,6 +56,34 @@ func EnsureDaemon(ctx context.Context, layout paths.Layout) error {
 		}
 	}
 	return fmt.Errorf("%w within %s; see %s", ErrNoDaemon, startTimeout, layout.DaemonLog())
+}
+
+// spawn starts a daemon process for layout; exited receives its exit
+// status. A variable so that tests start a fake daemon instead: in a test
+// binary, os.Executable is the test binary itself.
+var spawn = spawnDaemon
+
+// spawnDaemon runs this binary's `daemon` subcommand, detached, with its
+// output going to the daemon log.
+func spawnDaemon(layout paths.Layout) (<-chan error, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("%w: finding own binary: %v", ErrNoDaemon, err)
+	}
+	logf, err := os.OpenFile(layout.DaemonLog(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("%w: opening log: %v", ErrNoDaemon, err)
+	}
+	defer logf.Close() // the child has its own copy
+	cmd := exec.Command(exe, "daemon")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoDaemon, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	return exited, nil
 }
 
 // answers reports whether a daemon accepts our handshake.

@@ -1,7 +1,7 @@
 // Package daemon is the broker: one per state folder. It listens on a unix
 // socket (never a network port), accepts native hosts and clients that
-// present the per-install secret, pushes commands to the extension the
-// moment they are queued, enforces deadlines, and keeps the owned-tab
+// present the per-install secret, plugs the hosts into its browser.Link,
+// runs the clients' calls under their deadlines, and keeps the owned-tab
 // registry.
 package daemon
 
@@ -19,7 +19,10 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/actions"
+	"github.com/browser-bridge/browser-bridge/internal/audit"
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/logfile"
 	"github.com/browser-bridge/browser-bridge/internal/nmframe"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -42,11 +45,19 @@ type Daemon struct {
 	layout  paths.Layout
 	log     *slog.Logger
 	secret  string
-	link    *link
+	link    *browser.Link
 	reg     *registry.Set
 	started time.Time
 	env     *actions.Env
-	stop    context.CancelFunc
+	audit   *audit.Log
+	agents  agentSessions
+	// handshakes caps the connections that have not shown the secret
+	// yet, and drops rate-limits the line each dropped one logs: a flood
+	// of idle connections by the same user must neither starve honest
+	// clients nor fill the log (issue 11, finding 11).
+	handshakes *ipc.Gate
+	drops      logfile.Every
+	stop       context.CancelFunc
 	// Diagnostics is added to status when no extension is connected.
 	Diagnostics func() any
 }
@@ -56,16 +67,15 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 	if err := paths.EnsurePrivateDir(layout.State); err != nil {
 		return nil, err
 	}
-	s, err := secret.Ensure(layout.Secret())
-	if err != nil {
-		return nil, err
-	}
 	reg, err := registry.Open(layout.Registry())
 	if err != nil {
 		return nil, err
 	}
-	d := &Daemon{layout: layout, log: log, secret: s, link: newLink(), reg: reg, started: time.Now()}
-	d.link.onHello = d.reconcile
+	d := &Daemon{layout: layout, log: log, link: browser.NewLink(), reg: reg, started: time.Now(),
+		handshakes: ipc.NewGate(ipc.MaxHandshakes), drops: logfile.Every{Interval: time.Second},
+		audit: audit.Open(layout, func(err error) { log.Warn("audit trail", "err", err) })}
+	d.link.OnHello = d.reconcile
+	d.link.OnRequest = d.answerExtension
 	d.env = &actions.Env{
 		Browser:     d.link,
 		Registries:  reg,
@@ -90,6 +100,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 func (d *Daemon) Run(ctx context.Context) error {
 	ctx, d.stop = context.WithCancel(ctx)
 	defer d.stop()
+	defer d.audit.Close()
 	lock, err := ipc.Lock(d.layout.DaemonLock(), false)
 	if errors.Is(err, ipc.ErrLocked) {
 		if b, err := os.ReadFile(d.layout.DaemonLock()); err == nil && len(b) > 0 {
@@ -104,6 +115,17 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// The lock file names its holder, for the message above.
 	lock.Truncate(0)
 	lock.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	// The secret is made (or replaced, when others could have read it)
+	// under the lock: a second daemon about to fail with "already running"
+	// must not replace it under the running one.
+	sec, notes, err := secret.Prepare(d.layout)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		d.log.Warn(n)
+	}
+	d.secret = sec
 	l, err := ipc.Listen(d.layout.Socket)
 	if err != nil {
 		return err
@@ -147,9 +169,16 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 			continue
 		}
+		if !d.handshakes.TryAcquire() {
+			nc.Close()
+			d.dropped("too many connections in the handshake", nil)
+			continue
+		}
+		accepted := time.Now()
 		mu.Lock()
 		if ctx.Err() != nil {
 			mu.Unlock()
+			d.handshakes.Release()
 			nc.Close()
 			continue
 		}
@@ -158,7 +187,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d.serve(ctx, nc)
+			d.serve(ctx, nc, accepted)
 			mu.Lock()
 			delete(conns, nc)
 			mu.Unlock()
@@ -183,39 +212,51 @@ func (d *Daemon) sweep(ctx context.Context) {
 
 // reconcile syncs the registry with the browser after a hello: tabs closed
 // while the daemon was away are forgotten.
-func (d *Daemon) reconcile(h *hostConn) {
+func (d *Daemon) reconcile(ext browser.Info) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if mismatch(h.hello) != nil {
-		d.log.Warn("extension version mismatch", "extension", h.hello.Version, "protocol", h.hello.Protocol)
+	if ext.Mismatch != "" {
+		d.log.Warn("extension version mismatch", "extension", ext.Version, "protocol", ext.Protocol)
 		return
 	}
-	var s actions.BrowserState
+	if n := d.reg.DropEarlierRuns(ext.Instance); n > 0 {
+		d.log.Info("the browser restarted: forgot the tabs of its earlier run", "tabs", n)
+	}
 	seen := time.Now()
-	if err := d.link.Call(ctx, "browser.state", nil, &s); err != nil {
+	s, err := d.link.Verbs().BrowserState(ctx)
+	if err != nil {
 		d.log.Warn("reconciling registry", "err", err)
 		return
 	}
-	d.reg.For(instanceOf(h.hello)).Reconcile(s.Live(), seen)
+	d.reg.For(ext.Instance).Reconcile(s.Live(), seen)
 }
 
-// serve authenticates one connection and hands it to its role.
-func (d *Daemon) serve(ctx context.Context, nc net.Conn) {
-	c := ipc.NewConn(nc, ipc.RequestRead)
-	c.SetLimit(ipc.MaxHandshake) // until the peer has shown the secret
-	defer c.Close()
+// dropped logs a connection the daemon dropped, at most once a second
+// with the count of the ones held back.
+func (d *Daemon) dropped(why string, err error) {
+	if ok, n := d.drops.Allow(); ok {
+		d.log.Warn("dropped a connection", "why", why, "err", err, "suppressed", n)
+	}
+}
+
+// serve authenticates one connection (accepted at accepted, holding a
+// handshake slot) and hands it to its role.
+func (d *Daemon) serve(ctx context.Context, nc net.Conn, accepted time.Time) {
+	defer nc.Close()
 	if err := ipc.CheckPeer(nc); err != nil {
-		d.log.Warn("dropped a connection", "err", err)
+		d.handshakes.Release()
+		d.dropped("another user's process", err)
 		return
 	}
-	// The handshake must arrive promptly; a silent peer is dropped.
-	c.SetDeadline(time.Now().Add(ipc.ConnectTimeout))
-	var auth protocol.Auth
-	if err := c.RecvJSON(&auth); err != nil || auth.Type != protocol.TypeAuth || !secret.Equal(auth.Secret, d.secret) {
-		d.log.Warn("dropped a connection without the secret")
+	// The whole handshake must arrive promptly: a silent or slow peer is
+	// dropped at accept time + ConnectTimeout, whatever it sends.
+	c, auth, err := ipc.ReadAuth(nc, accepted.Add(ipc.ConnectTimeout))
+	d.handshakes.Release()
+	if err != nil || !secret.Equal(auth.Secret, d.secret) {
+		d.dropped("no valid handshake with the secret", err)
 		return
 	}
-	c.SetDeadline(time.Time{})
+	defer c.Close()
 	c.SetLimit(ipc.MaxFrame)
 	if err := c.SendJSON(protocol.AuthOK{Type: protocol.TypeAuthOK, DaemonPID: os.Getpid(), Version: version.Version}); err != nil {
 		return
@@ -223,12 +264,16 @@ func (d *Daemon) serve(ctx context.Context, nc net.Conn) {
 	switch auth.Role {
 	case protocol.RoleHost:
 		d.log.Info("native host connected", "pid", auth.PID)
-		d.link.serveHost(c)
+		d.link.Serve(c)
 		d.log.Info("native host disconnected", "pid", auth.PID)
 	case protocol.RoleClient:
 		session := auth.Session
 		if session == "" {
 			session = "session:anonymous"
+		}
+		if auth.EndsWithConnection {
+			d.agents.started(session)
+			defer d.agents.ended(session, d.sessionGrace(), func() { d.cleanupSession(session) })
 		}
 		d.serveClient(ctx, c, session)
 	default:
@@ -290,10 +335,40 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 					}
 				}
 			}()
+		case protocol.TypeVerb:
+			var v protocol.VerbCall
+			if err := json.Unmarshal(frame, &v); err != nil {
+				c.SendJSON(protocol.Reply{ID: call.ID, Error: protocol.Errorf(protocol.CodeInvalidArgument, "a verb message must be {id, type, verb, params}: %v", err)})
+				continue
+			}
+			vctx, vcancel := context.WithCancel(ctx)
+			mu.Lock()
+			calls[v.ID] = vcancel
+			mu.Unlock()
+			go func() {
+				defer func() {
+					mu.Lock()
+					delete(calls, v.ID)
+					mu.Unlock()
+					vcancel()
+				}()
+				start := time.Now()
+				r := d.handleVerb(vctx, v)
+				d.auditVerb(session, v, errOf(r), time.Since(start))
+				c.SendJSON(r)
+			}()
 		default:
 			c.SendJSON(protocol.Reply{ID: call.ID, Error: protocol.Errorf(protocol.CodeInvalidArgument, "unknown message type %q", call.Type)})
 		}
 	}
+}
+
+// errOf is a reply's error as an error (nil when it has none).
+func errOf(r protocol.Reply) error {
+	if r.Error == nil {
+		return nil
+	}
+	return r.Error
 }
 
 // handleCall runs one action under its deadline and never panics the daemon.
@@ -313,14 +388,16 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 		reply.Error = protocol.AsError(err)
 		return reply
 	}
-	// Status still answers when the bridge is off, and says so.
-	if off := d.env.Off(); off != nil && !spec.RunsWhenOff {
-		reply.Error = off
+	// Status still answers when the bridge is off or paused, and says so.
+	if e := d.gate(in, spec); e != nil {
+		d.auditCall(session, in, nil, e, time.Since(start))
+		reply.Error = e
 		return reply
 	}
-	ctx, cancel := context.WithTimeout(withProgress(ctx, progress), in.Deadline())
+	ctx, cancel := context.WithTimeout(browser.WithProgress(ctx, progress), in.Deadline())
 	defer cancel()
 	res, err := actions.Run(ctx, d.env, session, in, progress)
+	defer func() { d.auditCall(session, in, reply.Result, errOf(reply), time.Since(start)) }()
 	d.log.Debug("call", "action", in.Action, "session", session, "ms", time.Since(start).Milliseconds(), "err", err)
 	if err != nil {
 		e := protocol.AsError(err)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/nmframe"
@@ -35,15 +36,21 @@ const (
 // Chrome plus room for the envelope.
 const MaxFrame = nmframe.MaxFromChrome + 1<<20
 
+// connectTimeout is ConnectTimeout; tests shorten it.
+var connectTimeout = ConnectTimeout
+
 // Listen opens the daemon's socket at path. The caller must hold the daemon
 // lock: a socket file left there is a stale one from a crashed daemon and is
-// removed.
+// removed. A socket that still answers is refused rather than taken over,
+// in case the lock file was removed under a running daemon (its clients
+// would otherwise lose it without a word); anything there that is not a
+// socket is left alone and refused too.
 func Listen(path string) (net.Listener, error) {
 	if err := paths.EnsurePrivateDir(filepath.Dir(path)); err != nil {
 		return nil, err
 	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("removing stale socket: %w", err)
+	if err := removeStale(path); err != nil {
+		return nil, err
 	}
 	l, err := net.Listen("unix", path)
 	if err != nil {
@@ -57,12 +64,38 @@ func Listen(path string) (net.Listener, error) {
 	return l, nil
 }
 
+// removeStale removes a socket at path that nobody listens on.
+func removeStale(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("checking for a stale socket: %w", err)
+	}
+	if fi.Mode().Type() != os.ModeSocket {
+		return fmt.Errorf("%s exists and is not a socket; move it away so the daemon can listen there", path)
+	}
+	if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
+		c.Close()
+		return fmt.Errorf("another process is listening on %s; stop that daemon first (browser-bridge uninstall stops it)", path)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("removing stale socket: %w", err)
+	}
+	return nil
+}
+
 // Conn is a framed JSON connection. Send may be called from several
 // goroutines; Recv from one.
 type Conn struct {
 	c   net.Conn
 	r   nmframe.Reader
 	wmu sync.Mutex
+	// deadline is the one set with SetDeadline (UnixNano, 0 for none).
+	// The per-frame read deadline and the write timeout never extend it,
+	// and it is put back after each frame.
+	deadline atomic.Int64
 }
 
 // NewConn wraps c. When readDeadline is positive, a frame that has started
@@ -70,16 +103,33 @@ type Conn struct {
 func NewConn(c net.Conn, readDeadline time.Duration) *Conn {
 	conn := &Conn{c: c, r: nmframe.Reader{R: c, Limit: MaxFrame, Dir: "on the socket"}}
 	if readDeadline > 0 {
-		conn.r.Started = func() { c.SetReadDeadline(time.Now().Add(readDeadline)) }
+		conn.r.Started = func() { c.SetReadDeadline(conn.sooner(time.Now().Add(readDeadline))) }
 	}
 	return conn
+}
+
+// sooner returns t or the deadline set with SetDeadline, whichever comes
+// first.
+func (c *Conn) sooner(t time.Time) time.Time {
+	if d := c.deadline.Load(); d != 0 && time.Unix(0, d).Before(t) {
+		return time.Unix(0, d)
+	}
+	return t
+}
+
+// set returns the deadline set with SetDeadline, or the zero time.
+func (c *Conn) set() time.Time {
+	if d := c.deadline.Load(); d != 0 {
+		return time.Unix(0, d)
+	}
+	return time.Time{}
 }
 
 // Recv reads the next frame.
 func (c *Conn) Recv() ([]byte, error) {
 	b, err := c.r.Read()
 	if c.r.Started != nil {
-		c.c.SetReadDeadline(time.Time{})
+		c.c.SetReadDeadline(c.set())
 	}
 	return b, err
 }
@@ -100,8 +150,8 @@ func (c *Conn) SetLimit(n int) { c.r.Limit = n }
 func (c *Conn) Send(frame []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	c.c.SetWriteDeadline(time.Now().Add(WriteTimeout))
-	defer c.c.SetWriteDeadline(time.Time{})
+	c.c.SetWriteDeadline(c.sooner(time.Now().Add(WriteTimeout)))
+	defer c.c.SetWriteDeadline(c.set())
 	return nmframe.Write(c.c, frame, MaxFrame, "on the socket")
 }
 
@@ -117,8 +167,16 @@ func (c *Conn) SendJSON(v any) error {
 	return c.Send(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
-// SetDeadline sets the underlying connection's deadline.
-func (c *Conn) SetDeadline(t time.Time) error { return c.c.SetDeadline(t) }
+// SetDeadline sets the connection's deadline for reads and writes; the zero
+// time removes it.
+func (c *Conn) SetDeadline(t time.Time) error {
+	var n int64
+	if !t.IsZero() {
+		n = t.UnixNano()
+	}
+	c.deadline.Store(n)
+	return c.c.SetDeadline(t)
+}
 
 // Close closes the connection.
 func (c *Conn) Close() error { return c.c.Close() }
@@ -127,7 +185,7 @@ func (c *Conn) Close() error { return c.c.Close() }
 // bounded by ConnectTimeout (or ctx, if sooner).
 func Dial(ctx context.Context, path string, auth protocol.Auth) (*Conn, protocol.AuthOK, error) {
 	var ok protocol.AuthOK
-	ctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	// The secret goes only to a daemon of this user: a socket in a folder
 	// someone else controls, or a peer of another uid, is refused.
@@ -144,8 +202,8 @@ func Dial(ctx context.Context, path string, auth protocol.Auth) (*Conn, protocol
 		return nil, ok, err
 	}
 	dl, _ := ctx.Deadline()
-	nc.SetDeadline(dl)
 	c := NewConn(nc, 0)
+	c.SetDeadline(dl)
 	auth.Type = protocol.TypeAuth
 	auth.Protocol = protocol.Version
 	if err := c.SendJSON(auth); err != nil {
@@ -159,6 +217,6 @@ func Dial(ctx context.Context, path string, auth protocol.Auth) (*Conn, protocol
 		}
 		return nil, ok, fmt.Errorf("daemon refused the handshake (wrong secret? restart the daemon or rerun browser-bridge install): %w", err)
 	}
-	nc.SetDeadline(time.Time{})
+	c.SetDeadline(time.Time{})
 	return c, ok, nil
 }

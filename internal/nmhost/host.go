@@ -41,6 +41,10 @@ type Host struct {
 	mu     sync.Mutex
 	daemon *ipc.Conn
 	hello  []byte // the extension's last hello, replayed to a new daemon
+
+	// lost receives the first failed write to Chrome: its end of the pipe
+	// is gone, so the host has nothing left to do.
+	lost chan error
 }
 
 // ErrOriginRefused is returned when Chrome started the host for an origin
@@ -55,16 +59,23 @@ func CheckOrigin(caller string, allowed []string) error {
 	return nil
 }
 
-// Run relays until Chrome closes stdin (a clean exit) or ctx ends.
+// Run relays until Chrome closes stdin (a clean exit), a write to Chrome
+// fails (Chrome closed the pipe: an error) or ctx ends.
 func (h *Host) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	h.lost = make(chan error, 1)
 	go h.daemonLoop(ctx)
 	done := make(chan error, 1)
 	go func() { done <- h.chromeLoop() }()
 	var err error
 	select {
 	case err = <-done:
+	case err = <-h.lost:
+		// Chrome closes the host's pipes when it drops the port (or got a
+		// frame over 1 MiB); stdin may not say so yet, and without this
+		// the host would keep taking commands it cannot deliver.
+		err = fmt.Errorf("writing to Chrome: %w", err)
 	case <-ctx.Done(): // SIGTERM: leave without waiting for stdin to end
 		err = ctx.Err()
 	}
@@ -99,16 +110,18 @@ func (h *Host) chromeLoop() error {
 			h.Log.Warn("bad frame from Chrome", "err", err)
 			continue
 		}
-		switch env.Type {
-		case protocol.TypePing:
-			h.toChrome([]byte(`{"type":"pong"}`))
+		if env.Type == protocol.TypePing {
+			if err := h.toChrome([]byte(`{"type":"pong"}`)); err != nil {
+				return fmt.Errorf("writing to Chrome: %w", err)
+			}
 			continue
-		case protocol.TypeHello:
-			h.mu.Lock()
-			h.hello = frame
-			h.mu.Unlock()
 		}
+		// Recording a hello and choosing where it goes is one step, so
+		// that dial either replays it or finds it forwarded, never both.
 		h.mu.Lock()
+		if env.Type == protocol.TypeHello {
+			h.hello = frame
+		}
 		d := h.daemon
 		h.mu.Unlock()
 		if d == nil {
@@ -157,13 +170,23 @@ func (h *Host) dial(ctx context.Context) (*ipc.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The hello goes out before the connection is published, under the
+	// lock chromeLoop takes to record a new hello: so it is the first
+	// frame on the connection (the daemon keeps only the first) and never
+	// an older one than the extension's latest.
 	h.mu.Lock()
-	h.daemon = c
-	hello := h.hello
-	h.mu.Unlock()
-	if hello != nil {
-		c.Send(hello)
+	defer h.mu.Unlock()
+	if ctx.Err() != nil { // Run has ended and closed h.daemon already
+		c.Close()
+		return nil, ctx.Err()
 	}
+	if h.hello != nil {
+		if err := c.Send(h.hello); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("replaying the hello: %w", err)
+		}
+	}
+	h.daemon = c
 	return c, nil
 }
 
@@ -197,8 +220,12 @@ func (h *Host) serveDaemon(c *ipc.Conn) {
 			continue
 		}
 		if err != nil {
-			// Chrome is gone (EPIPE); stdin EOF ends the host shortly.
+			// Chrome is gone (EPIPE): Run ends with the error.
 			h.Log.Error("writing to Chrome", "err", err)
+			select {
+			case h.lost <- err:
+			default:
+			}
 			return
 		}
 	}

@@ -7,7 +7,7 @@ import "encoding/json"
 // ask the daemon to check upload paths for a program's
 // DOM.setFileInputFiles. Both ride the existing wires:
 //
-//   - client → daemon: Verb {id, type: "verb", verb, params}; the daemon
+//   - client → daemon: VerbCall {id, type: "verb", verb, params}; the daemon
 //     answers with a Reply. Only ProgramVerbs are relayed; the context,
 //     tab and cdp verbs run through the extension's program door
 //     (extension verb "program.call"), where a program works only in tabs
@@ -23,8 +23,8 @@ const TypeVerb = "verb"
 // TypePathsCheck is the extension's request to check upload paths.
 const TypePathsCheck = "paths.check"
 
-// Verb asks the daemon to run one extension verb for a local program.
-type Verb struct {
+// VerbCall asks the daemon to run one extension verb for a local program.
+type VerbCall struct {
 	ID     string          `json:"id"`
 	Type   string          `json:"type"`
 	Verb   string          `json:"verb"`

@@ -7,7 +7,8 @@
 //   - daemon ⇄ extension (relayed unchanged by the native host): the
 //     Hive-compatible protocol. The daemon sends a Command {id, type,
 //     ...params}; the extension answers {id, result} or {id, error}; the
-//     extension announces itself with {type: "hello"}.
+//     extension announces itself with {type: "hello"}. The verbs and their
+//     params and results are in verbs.go.
 //   - client/host ⇄ daemon (unix socket): a connection opens with Auth and
 //     the per-install secret; clients then send Call and Cancel and get
 //     Reply and Progress back.
@@ -21,7 +22,9 @@ import (
 )
 
 // Version is the protocol version. The extension's hello carries its own;
-// a different number is reported as version_mismatch.
+// a different number is reported as version_mismatch. 2: the verbs and
+// their parameters are written down on both sides (verbs.go, VERBS in
+// extension/protocol.js).
 const Version = 2
 
 // EnvDisable forces the bridge off at every layer (client, daemon, native
@@ -126,7 +129,11 @@ type Hello struct {
 	// InstanceID names this installation of the extension in this browser
 	// profile (random, kept in the extension's storage): tab IDs are only
 	// unique within one, and one daemon may serve several.
-	InstanceID       string `json:"instanceId,omitempty"`
+	InstanceID string `json:"instanceId,omitempty"`
+	// BrowserSession names this run of the browser (kept in
+	// chrome.storage.session, gone when the browser restarts). Tab IDs are
+	// unique only within one run, so ownership is kept per run.
+	BrowserSession   string `json:"browserSession,omitempty"`
 	IncognitoAllowed bool   `json:"incognitoAllowed"`
 	UserAgent        string `json:"userAgent,omitempty"`
 }
@@ -141,6 +148,10 @@ type Auth struct {
 	// workspaces are resolved from it.
 	Session string `json:"session,omitempty"`
 	PID     int    `json:"pid,omitempty"`
+	// EndsWithConnection marks an agent's session (an MCP connection):
+	// when its last connection ends, the daemon cleans up the session's
+	// own workspace after a grace period.
+	EndsWithConnection bool `json:"endsWithConnection,omitempty"`
 }
 
 // AuthOK answers a good Auth.

@@ -12,16 +12,30 @@ import (
 	"path/filepath"
 
 	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/policy"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
 // Settings are the user's choices.
+//
+// A file that does not parse turns the bridge off (see Off) rather than
+// dropping the user's site rules or pause on the floor.
 type Settings struct {
 	// Disabled turns the bridge off: every action fails with
 	// bridge_disabled (`browser-bridge disable`; enable turns it back on).
 	Disabled bool `json:"disabled,omitempty"`
 	// SearchURL is the search engine, a URL with {query}.
 	SearchURL string `json:"searchUrl,omitempty"`
+	// Paused stops the agent for a while without turning the bridge
+	// off: every action but status fails with paused_by_user
+	// (`browser-bridge pause`, `resume`, or the extension page's switch).
+	Paused bool `json:"paused,omitempty"`
+	// Policy is the user's site rules (`browser-bridge policy`).
+	Policy policy.Rules `json:"policy,omitzero"`
+	// KeepSessionTabs keeps the tabs of an agent's session after it ends;
+	// by default they are closed after SessionGraceSeconds (60).
+	KeepSessionTabs     bool `json:"keepSessionTabs,omitempty"`
+	SessionGraceSeconds int  `json:"sessionGraceSeconds,omitempty"`
 
 	// other holds the keys this version does not know (a newer version's,
 	// or the user's own), so that Save writes them back unchanged.
@@ -47,8 +61,9 @@ func Load(l paths.Layout) (Settings, error) {
 	if err := json.Unmarshal(b, &s.other); err != nil {
 		return s, fmt.Errorf("%s is not a JSON object (%v); fix or remove it", File(l), err)
 	}
-	delete(s.other, "disabled")
-	delete(s.other, "searchUrl")
+	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds"} {
+		delete(s.other, k)
+	}
 	return s, nil
 }
 
@@ -67,6 +82,18 @@ func Save(l paths.Layout, s Settings) error {
 	}
 	if s.SearchURL != "" {
 		all["searchUrl"] = s.SearchURL
+	}
+	if s.Paused {
+		all["paused"] = true
+	}
+	if len(s.Policy.Allow)+len(s.Policy.Deny) > 0 {
+		all["policy"] = s.Policy
+	}
+	if s.KeepSessionTabs {
+		all["keepSessionTabs"] = true
+	}
+	if s.SessionGraceSeconds != 0 {
+		all["sessionGraceSeconds"] = s.SessionGraceSeconds
 	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
@@ -102,4 +129,15 @@ func Off(l paths.Layout) *protocol.Error {
 		return protocol.Errorf(protocol.CodeBridgeDisabled, "the bridge is disabled (browser-bridge disable); run `browser-bridge enable` to use the browser")
 	}
 	return nil
+}
+
+// Paused returns the paused_by_user error while the user has paused the
+// bridge; nil otherwise (a settings file that cannot be read is Off's to
+// report).
+func Paused(l paths.Layout) *protocol.Error {
+	s, err := Load(l)
+	if err != nil || !s.Paused {
+		return nil
+	}
+	return protocol.Errorf(protocol.CodePausedByUser, "the user has paused the bridge; wait for them to resume it (browser-bridge resume, or the switch on the extension's page) and try again — do not work around it")
 }

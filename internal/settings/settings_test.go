@@ -55,3 +55,53 @@ func TestSaveLoadAndOff(t *testing.T) {
 		t.Fatalf("a broken file: %v", off)
 	}
 }
+
+func TestPauseAndPolicyRoundTrip(t *testing.T) {
+	l := paths.ForHome(t.TempDir())
+	if Paused(l) != nil {
+		t.Fatal("paused by default")
+	}
+	s := Settings{Paused: true}
+	s.Policy.Add("deny", "bank.example")
+	if err := Save(l, s); err != nil {
+		t.Fatal(err)
+	}
+	if p := Paused(l); p == nil || p.Code != protocol.CodePausedByUser {
+		t.Fatalf("paused: %v", p)
+	}
+	got, err := Load(l)
+	if err != nil || !got.Paused || len(got.Policy.Deny) != 1 || got.Policy.Deny[0] != "bank.example" {
+		t.Fatalf("round trip: %+v %v", got, err)
+	}
+	got.Paused = false
+	got.Policy.Remove("bank.example")
+	Save(l, got)
+	if b, _ := os.ReadFile(File(l)); strings.Contains(string(b), "paused") || strings.Contains(string(b), "policy") {
+		t.Errorf("cleared keys still written: %s", b)
+	}
+}
+
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte(`{"disabled":true,"policy":{"deny":["a.example"]},"x":1}`))
+	f.Add([]byte(`{"policy":{"allow":"nope"}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		l := paths.ForHome(t.TempDir())
+		os.MkdirAll(l.State, 0o700)
+		os.WriteFile(File(l), b, 0o600)
+		s, err := Load(l)
+		if err != nil {
+			if Off(l) == nil {
+				t.Fatalf("an unreadable settings file left the bridge on: %v", err)
+			}
+			return
+		}
+		// What loads saves and loads again the same.
+		if err := Save(l, s); err != nil {
+			t.Fatal(err)
+		}
+		again, err := Load(l)
+		if err != nil || again.Paused != s.Paused || again.Disabled != s.Disabled || len(again.Policy.Deny) != len(s.Policy.Deny) {
+			t.Fatalf("round trip changed %+v into %+v (%v)", s, again, err)
+		}
+	})
+}

@@ -1,4 +1,4 @@
-package daemon
+package browser
 
 import (
 	"context"
@@ -13,8 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/browser-bridge/browser-bridge/internal/actions"
-	"github.com/browser-bridge/browser-bridge/internal/ipc"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
@@ -26,60 +24,77 @@ import (
 // caller with no browser at all wait a full minute.
 const DeliveryWait = 10 * time.Second
 
-// link is the daemon's side of the extension: the native host connections
-// that said hello, and the commands in flight on them. Commands are written
-// to the extension the moment they are issued (no polling).
-type link struct {
+// Link is the daemon's side of the extension: the connections that said
+// hello, and the commands in flight on them. Commands go to the newest
+// connection, written the moment they are issued (no polling).
+type Link struct {
+	// OnHello, if set before the first Serve, is called (in its own
+	// goroutine) when a connection has said hello.
+	OnHello func(Info)
+	// OnRequest, if set before the first Serve, answers a request the
+	// extension sends of its own ({id, type, ...}, e.g. paths.check) with
+	// a result or an error; frame is the whole request. Without it such a
+	// frame is taken for a reply.
+	OnRequest func(typ string, frame []byte) (any, error)
+
 	mu      sync.Mutex
-	hosts   []*hostConn // in order of hello; the last one is used
+	conns   []*linkConn // in order of hello; the last one is used
 	changed chan struct{}
 	nextID  atomic.Uint64
 	// idPrefix is random per daemon life: the host keeps Chrome's port
 	// across a daemon restart, so a late reply to the old daemon's "5"
 	// must not be taken for the new daemon's "5".
 	idPrefix string
-	onHello  func(*hostConn)
 }
 
-type hostConn struct {
-	conn    *ipc.Conn
+// linkConn is one connection and the calls waiting for its replies.
+type linkConn struct {
+	conn    Conn
 	hello   protocol.Hello
-	since   time.Time
+	since   time.Time // when it said hello; zero before
 	mu      sync.Mutex
 	pending map[string]chan protocol.Envelope
 	closed  bool
 }
 
-func newLink() *link {
+// NewLink returns a Link with no connection.
+func NewLink() *Link {
 	var b [4]byte
 	rand.Read(b[:])
-	return &link{changed: make(chan struct{}), idPrefix: hex.EncodeToString(b[:]) + "-"}
+	return &Link{changed: make(chan struct{}), idPrefix: hex.EncodeToString(b[:]) + "-"}
 }
 
+// Verbs is the Link's typed methods, one per extension verb.
+func (l *Link) Verbs() Verbs { return Verbs{l} }
+
 // notifyLocked wakes everything waiting for a change of connections.
-func (l *link) notifyLocked() {
+func (l *Link) notifyLocked() {
 	close(l.changed)
 	l.changed = make(chan struct{})
 }
 
 // current returns the newest connection with a hello, and a channel closed
 // at the next change.
-func (l *link) current() (*hostConn, <-chan struct{}) {
+func (l *Link) current() (*linkConn, <-chan struct{}) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if n := len(l.hosts); n > 0 {
-		return l.hosts[n-1], l.changed
+	if n := len(l.conns); n > 0 {
+		return l.conns[n-1], l.changed
 	}
 	return nil, l.changed
 }
 
-// Info describes the connected extension.
-func (l *link) Info() actions.ExtensionInfo {
+// Info describes the connected extension (zero when none is).
+func (l *Link) Info() Info {
 	h, _ := l.current()
 	if h == nil {
-		return actions.ExtensionInfo{}
+		return Info{}
 	}
-	info := actions.ExtensionInfo{
+	return h.info()
+}
+
+func (h *linkConn) info() Info {
+	info := Info{
 		Connected:        true,
 		ID:               h.hello.ExtensionID,
 		Instance:         instanceOf(h.hello),
@@ -105,7 +120,7 @@ func mismatch(h protocol.Hello) *protocol.Error {
 }
 
 // WaitConnected waits up to d for an extension to be connected.
-func (l *link) WaitConnected(ctx context.Context, d time.Duration) bool {
+func (l *Link) WaitConnected(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	for {
@@ -127,13 +142,17 @@ func (l *link) WaitConnected(ctx context.Context, d time.Duration) bool {
 // the wait for an extension can be reported from deep inside a call.
 type progressKey struct{}
 
-// withProgress returns ctx carrying fn.
-func withProgress(ctx context.Context, fn func(string)) context.Context {
+// WithProgress returns ctx carrying fn, which Call tells when it waits for
+// an extension to connect.
+func WithProgress(ctx context.Context, fn func(string)) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }
 
-// Call sends one command to the extension and decodes its result into out.
-func (l *link) Call(ctx context.Context, verb string, params, out any) error {
+// Call sends one command to the extension and decodes its result into out
+// (which may be nil). It waits up to DeliveryWait (or ctx's deadline) for
+// an extension to connect. When ctx ends first, the extension is told to
+// cancel the command.
+func (l *Link) Call(ctx context.Context, verb string, params, out any) error {
 	wait := DeliveryWait
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 		wait = time.Until(dl)
@@ -190,8 +209,9 @@ func (l *link) Call(ctx context.Context, verb string, params, out any) error {
 		// the command too (a load it waits for, a batch of input events),
 		// without waiting for its answer — and in the background: a large
 		// frame being written must not delay this call's return.
-		if cancel, err := json.Marshal(protocol.Command{ID: id + "-cancel", Type: "command.cancel", Params: map[string]string{"commandId": id}}); err == nil {
-			go h.conn.Send(cancel)
+		cancel := protocol.Command{ID: id + "-cancel", Type: "command.cancel", Params: protocol.CommandCancelParams{CommandID: id}}
+		if frame, err := json.Marshal(cancel); err == nil {
+			go h.conn.Send(frame)
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			if strings.HasPrefix(verb, "page.") {
@@ -226,7 +246,7 @@ func notConnected() error {
 		"the Browser Bridge extension is not connected: install it (browser-bridge install, then load it in Chrome) and keep Chrome open, or start a browser with `browser-bridge launch`")
 }
 
-func (h *hostConn) register(id string, ch chan protocol.Envelope) bool {
+func (h *linkConn) register(id string, ch chan protocol.Envelope) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -236,15 +256,15 @@ func (h *hostConn) register(id string, ch chan protocol.Envelope) bool {
 	return true
 }
 
-func (h *hostConn) unregister(id string) {
+func (h *linkConn) unregister(id string) {
 	h.mu.Lock()
 	delete(h.pending, id)
 	h.mu.Unlock()
 }
 
 // deliver routes a reply to its waiting call; replies nobody waits for
-// (the call gave up) are dropped.
-func (h *hostConn) deliver(env protocol.Envelope) {
+// (the call gave up, or it was another daemon life's) are dropped.
+func (h *linkConn) deliver(env protocol.Envelope) {
 	h.mu.Lock()
 	ch := h.pending[env.ID]
 	delete(h.pending, env.ID)
@@ -254,9 +274,11 @@ func (h *hostConn) deliver(env protocol.Envelope) {
 	}
 }
 
-// serveHost reads one native host connection until it ends.
-func (l *link) serveHost(c *ipc.Conn) {
-	h := &hostConn{conn: c, pending: map[string]chan protocol.Envelope{}}
+// Serve reads one connection to an extension until it ends, then fails
+// the calls still waiting on it. The connection counts once it has said
+// hello; the newest one is used.
+func (l *Link) Serve(c Conn) {
+	h := &linkConn{conn: c, pending: map[string]chan protocol.Envelope{}}
 	defer l.drop(h)
 	for {
 		frame, err := c.Recv()
@@ -281,12 +303,29 @@ func (l *link) serveHost(c *ipc.Conn) {
 			}
 			h.hello, h.since = hello, time.Now()
 			l.removeLocked(h)
-			l.hosts = append(l.hosts, h)
+			l.conns = append(l.conns, h)
 			l.notifyLocked()
+			info := h.info()
 			l.mu.Unlock()
-			if l.onHello != nil {
-				go l.onHello(h)
+			if l.OnHello != nil {
+				go l.OnHello(info)
 			}
+			continue
+		}
+		if env.Type != "" && env.ID != "" && l.OnRequest != nil {
+			// A request of the extension's own (paths.check for a
+			// program's upload): answered beside the reading, which
+			// must go on.
+			go func() {
+				res, err := l.OnRequest(env.Type, frame)
+				reply := protocol.Reply{ID: env.ID, Result: res}
+				if err != nil {
+					reply = protocol.Reply{ID: env.ID, Error: protocol.AsError(err)}
+				}
+				if b, err := json.Marshal(reply); err == nil {
+					c.Send(b)
+				}
+			}()
 			continue
 		}
 		if env.ID != "" {
@@ -295,17 +334,17 @@ func (l *link) serveHost(c *ipc.Conn) {
 	}
 }
 
-func (l *link) removeLocked(h *hostConn) {
-	for i, x := range l.hosts {
+func (l *Link) removeLocked(h *linkConn) {
+	for i, x := range l.conns {
 		if x == h {
-			l.hosts = append(l.hosts[:i], l.hosts[i+1:]...)
+			l.conns = append(l.conns[:i], l.conns[i+1:]...)
 			return
 		}
 	}
 }
 
 // drop forgets a connection and fails its calls in flight.
-func (l *link) drop(h *hostConn) {
+func (l *Link) drop(h *linkConn) {
 	h.conn.Close()
 	l.mu.Lock()
 	l.removeLocked(h)
@@ -323,9 +362,17 @@ func (l *link) drop(h *hostConn) {
 // instanceOf names the extension instance of a hello; an extension that
 // sends no instance ID (older, or another Hive-style client) is named by
 // its extension ID.
+//
+// The browser session is part of the name: tab IDs repeat after a browser
+// restart, so the registry of an earlier run is never consulted for the
+// new one (and the daemon drops it, see registry.Set.DropEarlierRuns).
 func instanceOf(h protocol.Hello) string {
-	if h.InstanceID != "" {
-		return h.InstanceID
+	base := h.InstanceID
+	if base == "" {
+		base = h.ExtensionID
 	}
-	return h.ExtensionID
+	if h.BrowserSession != "" {
+		return base + "@" + h.BrowserSession
+	}
+	return base
 }

@@ -1,0 +1,115 @@
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+)
+
+func TestWriteReadAndRedact(t *testing.T) {
+	l := paths.ForHome(t.TempDir())
+	lg := Open(l, func(err error) { t.Error(err) })
+	defer lg.Close()
+	in := map[string]any{"action": "type", "label": "Password", "value": "hunter2", "paths": []any{"/home/me/a.pdf"}, "keys": "a b", "text": "Sign in"}
+	lg.Write(Entry{Session: "session:a", Action: "type", TabID: 3, URL: "https://x.example/", Params: Redact(in), Code: "ok", Ms: 12})
+	lg.Write(Entry{Session: "session:b", Action: "click", Params: Redact(map[string]any{"text": "Save", "keys": "Control+A Enter"}), Code: "element_not_found", Ms: 3})
+	b, _ := os.ReadFile(File(l))
+	for _, secret := range []string{"hunter2", "/home/me", `"a b"`} {
+		if strings.Contains(string(b), secret) {
+			t.Errorf("the trail holds %q: %s", secret, b)
+		}
+	}
+	for _, kept := range []string{`"Sign in"`, "[redacted, 7 chars]", "[1 paths redacted]", `"Control+A Enter"`} {
+		if !strings.Contains(string(b), kept) {
+			t.Errorf("the trail lacks %s: %s", kept, b)
+		}
+	}
+	if fi, _ := os.Stat(File(l)); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	all, err := Read(l, Filter{})
+	if err != nil || len(all) != 2 || all[0].Action != "type" || all[1].Code != "element_not_found" {
+		t.Fatalf("read: %+v %v", all, err)
+	}
+	if one, _ := Read(l, Filter{Session: "session:b"}); len(one) != 1 || one[0].Action != "click" {
+		t.Errorf("filter: %+v", one)
+	}
+	cdp := Redact(map[string]any{"method": "Input.insertText", "params": map[string]any{"text": "my secret"}})
+	if j, _ := json.Marshal(cdp); strings.Contains(string(j), "my secret") {
+		t.Errorf("CDP text kept: %s", j)
+	}
+}
+
+func TestRotation(t *testing.T) {
+	l := paths.ForHome(t.TempDir())
+	lg := Open(l, func(err error) { t.Error(err) })
+	lg.max = 20 << 10
+	defer lg.Close()
+	big := strings.Repeat("x", 150)
+	n := 0
+	for range lg.max / 200 * (Keep + 2) {
+		lg.Write(Entry{Session: "s", Action: "open", URL: big, Code: "ok"})
+		n++
+	}
+	for i := 1; i <= Keep; i++ {
+		if _, err := os.Stat(File(l) + "." + string(rune('0'+i))); err != nil {
+			t.Errorf("no rotated file %d: %v", i, err)
+		}
+	}
+	if _, err := os.Stat(File(l) + "." + string(rune('0'+Keep+1))); err == nil {
+		t.Errorf("more than %d old files kept", Keep)
+	}
+	fi, _ := os.Stat(File(l))
+	if fi.Size() > lg.max {
+		t.Errorf("current file %d bytes, over %d", fi.Size(), lg.max)
+	}
+	got, _ := Read(l, Filter{})
+	if len(got) == 0 || len(got) >= n {
+		t.Errorf("read %d of %d written: the oldest should be gone", len(got), n)
+	}
+}
+
+func TestFollowSeesNewLinesAndRotation(t *testing.T) {
+	l := paths.ForHome(t.TempDir())
+	lg := Open(l, nil)
+	defer lg.Close()
+	lg.Write(Entry{Session: "s", Action: "old", Code: "ok"})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	got := make(chan Entry, 10)
+	go Follow(ctx, l, Filter{}, func(e Entry) { got <- e })
+	time.Sleep(300 * time.Millisecond)
+	lg.Write(Entry{Session: "s", Action: "new", Code: "ok"})
+	if e := <-got; e.Action != "new" {
+		t.Fatalf("followed %+v, want the new entry only", e)
+	}
+	// After a rotation the new file is read from its start.
+	lg.mu.Lock()
+	lg.reopen(true)
+	lg.mu.Unlock()
+	lg.Write(Entry{Session: "s", Action: "after", Code: "ok"})
+	select {
+	case e := <-got:
+		if e.Action != "after" {
+			t.Fatalf("after rotation: %+v", e)
+		}
+	case <-ctx.Done():
+		t.Fatal("follow missed the entry after a rotation")
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"time":"2026-12-01T06:00:00Z","session":"s","action":"click","code":"ok","ms":3}`))
+	f.Add([]byte(`{"action":1}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		e, ok := Decode(b)
+		if ok && e.Action == "" {
+			t.Fatalf("decoded an entry without an action from %q", b)
+		}
+	})
+}

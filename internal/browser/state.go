@@ -1,0 +1,75 @@
+package browser
+
+import (
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// TabInfo is a tab as the extension reports it. Its wire shape is
+// protocol's, since it is the result of several verbs.
+type TabInfo = protocol.TabInfo
+
+// WindowInfo is a window and its tabs.
+type WindowInfo = protocol.WindowInfo
+
+// State is the extension's browser.state: every window and its tabs.
+type State protocol.BrowserState
+
+// Tabs lists every tab of every window, each with its window's ID.
+func (s *State) Tabs() []TabInfo {
+	var out []TabInfo
+	for _, w := range s.Windows {
+		for _, t := range w.Tabs {
+			t.WindowID = w.WindowID
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Live maps every open tab to its window.
+func (s *State) Live() map[int]int {
+	live := map[int]int{}
+	for _, w := range s.Windows {
+		for _, t := range w.Tabs {
+			live[t.TabID] = w.WindowID
+		}
+	}
+	return live
+}
+
+// ActiveTab is the active tab of the last focused window.
+func (s *State) ActiveTab() (TabInfo, bool) {
+	return s.ActiveTabIn(s.LastFocusedWindowID)
+}
+
+// ActiveTabIn is the active tab of window id.
+func (s *State) ActiveTabIn(id int) (TabInfo, bool) {
+	for _, w := range s.Windows {
+		if w.WindowID != id {
+			continue
+		}
+		for _, t := range w.Tabs {
+			if t.Active {
+				return t, true
+			}
+		}
+	}
+	return TabInfo{}, false
+}
+
+// Info describes the extension on the other end of the Link.
+type Info struct {
+	Connected        bool   `json:"connected"`
+	ID               string `json:"id,omitempty"`
+	Instance         string `json:"instance,omitempty"`
+	Version          string `json:"version,omitempty"`
+	Protocol         int    `json:"protocol,omitempty"`
+	IncognitoAllowed bool   `json:"incognitoAllowed"`
+	// FileAccess is Chrome's "Allow access to file URLs" for the
+	// extension, which upload needs; status fills it in.
+	FileAccess  *bool     `json:"fileAccess,omitempty"`
+	ConnectedAt time.Time `json:"connectedAt,omitzero"`
+	Mismatch    string    `json:"mismatch,omitempty"`
+}

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/audit"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
+)
+
+// run runs the CLI with BROWSER_BRIDGE_HOME in a temporary folder and
+// returns stdout.
+func runCLI(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	old := Stdout
+	Stdout = &out
+	defer func() { Stdout = old }()
+	err := Run(context.Background(), args)
+	return out.String(), err
+}
+
+func TestPauseResumeAndPolicy(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("BROWSER_BRIDGE_HOME", home)
+	layout, err := paths.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCLI(t, "pause"); err != nil {
+		t.Fatal(err)
+	}
+	if settings.Paused(layout) == nil {
+		t.Fatal("pause did not pause")
+	}
+	runCLI(t, "resume")
+	if settings.Paused(layout) != nil {
+		t.Fatal("resume did not resume")
+	}
+	if _, err := runCLI(t, "pause", "now"); err == nil {
+		t.Error("pause took an argument")
+	}
+	runCLI(t, "policy", "deny", "bank.example")
+	out, err := runCLI(t, "policy", "list")
+	var got struct{ Allow, Deny, BuiltInDeny []string }
+	if err != nil || json.Unmarshal([]byte(out), &got) != nil || len(got.Deny) != 1 || got.Deny[0] != "bank.example" || len(got.BuiltInDeny) == 0 {
+		t.Fatalf("policy list: %s %v", out, err)
+	}
+	if d := mustLoad(t, layout).Policy.Check("https://www.bank.example/"); d.Allowed {
+		t.Errorf("the saved rule does not deny: %+v", d)
+	}
+	for _, bad := range [][]string{{"policy"}, {"policy", "deny"}, {"policy", "deny", "a b"}, {"policy", "remove", "never.example"}, {"policy", "maybe", "x"}} {
+		if out, err := runCLI(t, bad...); err == nil || !strings.Contains(out, "invalid_argument") {
+			t.Errorf("%v: %s %v", bad, out, err)
+		}
+	}
+	runCLI(t, "policy", "remove", "bank.example")
+	if len(mustLoad(t, layout).Policy.Deny) != 0 {
+		t.Error("remove left the rule")
+	}
+}
+
+func mustLoad(t *testing.T, l paths.Layout) settings.Settings {
+	t.Helper()
+	s, err := settings.Load(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestLogPrintsTheTrail(t *testing.T) {
+	t.Setenv("BROWSER_BRIDGE_HOME", t.TempDir())
+	layout, _ := paths.Default()
+	lg := audit.Open(layout, nil)
+	lg.Write(audit.Entry{Time: time.Date(2026, 12, 1, 6, 0, 0, 0, time.UTC), Session: "session:cli", Action: "click", TabID: 4, URL: "https://x.example/", Params: map[string]any{"text": "Save"}, Code: "ok", Ms: 9})
+	lg.Write(audit.Entry{Session: "session:other", Action: "open", Code: "ok"})
+	lg.Close()
+	out, err := runCLI(t, "log", "--session", "session:cli")
+	if err != nil || !strings.Contains(out, "click") || !strings.Contains(out, "tab 4") || !strings.Contains(out, "text=Save") || strings.Contains(out, "open") {
+		t.Fatalf("log: %q %v", out, err)
+	}
+	out, _ = runCLI(t, "log", "--json")
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[0], `{"time"`) {
+		t.Errorf("log --json: %q", out)
+	}
+}

@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"strings"
+
+	"github.com/browser-bridge/browser-bridge/internal/client"
+	"github.com/browser-bridge/browser-bridge/internal/daemon"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// runWebSocket runs `websocket enable [--url URL] [--token T] | disable |
+// status`: the extension's opt-in WebSocket transport, which serves the
+// Hive-compatible protocol to a server on this machine. The daemon tells
+// the extension, which keeps the setting; the extension dials exactly the
+// URL given (loopback only).
+func runWebSocket(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "websocket needs enable [--url URL] [--token T], disable or status"), 2)
+	}
+	sub, args := args[0], args[1:]
+	fs := flag.NewFlagSet("websocket "+sub, flag.ContinueOnError)
+	fs.SetOutput(Stderr)
+	var verb string
+	var params any
+	switch sub {
+	case "enable":
+		u := fs.String("url", protocol.DefaultWebSocketURL, "the WebSocket server to dial (loopback only)")
+		token := fs.String("token", "", "a token the server expects (sent in hello and as Sec-WebSocket-Protocol)")
+		if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+			return printError(protocol.Errorf(protocol.CodeInvalidArgument, "usage: websocket enable [--url URL] [--token T]"), 2)
+		}
+		if err := daemon.CheckWebSocketURL(*u); err != nil {
+			return printError(protocol.AsError(err), 2)
+		}
+		verb, params = "websocket.configure", protocol.WebSocketConfig{Enabled: true, URL: *u, Token: *token}
+	case "disable", "status":
+		if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+			return printError(protocol.Errorf(protocol.CodeInvalidArgument, "websocket %s takes no arguments", sub), 2)
+		}
+		verb, params = "websocket.status", struct{}{}
+		if sub == "disable" {
+			verb, params = "websocket.configure", protocol.WebSocketConfig{Enabled: false}
+		}
+	default:
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "unknown websocket command %q: use %s", sub, strings.Join([]string{"enable", "disable", "status"}, ", ")), 2)
+	}
+	return viaDaemon(ctx, func(c *client.Client, progress func(string)) (json.RawMessage, error) {
+		return c.Verb(ctx, verb, params, progress)
+	})
+}

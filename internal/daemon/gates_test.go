@@ -1,0 +1,98 @@
+package daemon_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/audit"
+	"github.com/browser-bridge/browser-bridge/internal/browser/fakebrowser"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
+)
+
+// While the user has paused the bridge every action but status fails with
+// paused_by_user before anything reaches the extension (the fake browser
+// stands in for it and records what it gets), and resuming restores it.
+func TestPauseRefusesAllButStatus(t *testing.T) {
+	t.Parallel()
+	layout := start(t)
+	fake := fakebrowser.New()
+	host(t, layout, fake)
+	settings.Save(layout, settings.Settings{Paused: true})
+	c := connect(t, layout)
+	before := len(fake.Calls(""))
+	_, err := c.Call(context.Background(), map[string]any{"action": "open", "url": "https://example.com/"}, 5*time.Second, nil)
+	wantCode(t, err, protocol.CodePausedByUser)
+	_, err = c.Verb(context.Background(), "tab.list", map[string]any{}, nil)
+	wantCode(t, err, protocol.CodePausedByUser)
+	if n := len(fake.Calls("")); n != before {
+		t.Errorf("the extension got %d commands while paused", n-before)
+	}
+	if _, err := c.Call(context.Background(), map[string]any{"action": "status"}, 5*time.Second, nil); err != nil {
+		t.Errorf("status while paused: %v", err)
+	}
+	settings.Save(layout, settings.Settings{})
+	_, err = c.Call(context.Background(), map[string]any{"action": "close", "tabId": 99}, 5*time.Second, nil)
+	if protocol.CodeOf(err) == protocol.CodePausedByUser {
+		t.Errorf("still paused after resume: %v", err)
+	}
+}
+
+// A URL the site rules deny is refused with blocked_by_policy naming the
+// rule; the built-in rules hold whatever the settings say.
+func TestSiteRulesRefuseURLs(t *testing.T) {
+	t.Parallel()
+	layout := start(t)
+	fake := fakebrowser.New()
+	host(t, layout, fake)
+	var s settings.Settings
+	s.Policy.Add("deny", "bank.example")
+	settings.Save(layout, s)
+	c := connect(t, layout)
+	for _, u := range []string{"https://www.bank.example/login", "https://chromewebstore.google.com/detail/x"} {
+		_, err := c.Call(context.Background(), map[string]any{"action": "open", "url": u}, 5*time.Second, nil)
+		wantCode(t, err, protocol.CodeBlockedByPolicy)
+		if err != nil && !strings.Contains(err.Error(), "rule") {
+			t.Errorf("%s: %v does not name the rule", u, err)
+		}
+	}
+	if n := len(fake.Calls("window.create")) + len(fake.Calls("tab.create")); n != 0 {
+		t.Errorf("a denied URL reached the extension (%d tabs made)", n)
+	}
+}
+
+// Every command leaves one audit line, refused ones too, with the typed
+// text redacted.
+func TestEveryCommandIsAudited(t *testing.T) {
+	t.Parallel()
+	layout := start(t)
+	fake := fakebrowser.New()
+	host(t, layout, fake)
+	c := connect(t, layout)
+	c.Call(context.Background(), map[string]any{"action": "status"}, 5*time.Second, nil)
+	c.Call(context.Background(), map[string]any{"action": "type", "tabId": 3, "label": "Password", "value": "hunter2"}, 5*time.Second, nil)
+	c.Verb(context.Background(), "tab.list", map[string]any{}, nil)
+	var got []audit.Entry
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		got, _ = audit.Read(layout, audit.Filter{})
+		if len(got) >= 3 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d audit lines, want 3: %+v", len(got), got)
+	}
+	if got[0].Action != "status" || got[0].Code != "ok" || got[0].Session != "session:test" {
+		t.Errorf("status line: %+v", got[0])
+	}
+	if got[1].Action != "type" || got[1].Code == "ok" || got[1].TabID != 3 || got[1].Params["value"] != "[redacted, 7 chars]" || got[1].Params["label"] != "Password" {
+		t.Errorf("type line: %+v", got[1])
+	}
+	if got[2].Action != "tab.list" || got[2].Door != "program" {
+		t.Errorf("verb line: %+v", got[2])
+	}
+}

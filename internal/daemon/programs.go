@@ -1,0 +1,155 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/browser-bridge/browser-bridge/internal/audit"
+	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
+
+// handleVerb relays one extension verb for a local program (the public Go
+// client, `browser-bridge websocket`). Only protocol.ProgramVerbs pass;
+// the Hive-compatible ones run in the extension's program door, where a
+// program works only in tabs it created.
+func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall) (reply protocol.Reply) {
+	reply.ID = v.ID
+	defer func() {
+		if p := recover(); p != nil {
+			d.log.Error("panic in verb", "panic", p)
+			reply = protocol.Reply{ID: v.ID, Error: protocol.Errorf(protocol.CodeInternal, "internal error (%v); please report it with the daemon log %s", p, d.layout.DaemonLog())}
+		}
+	}()
+	params, err := verbParams(v)
+	if err != nil {
+		reply.Error = protocol.AsError(err)
+		return reply
+	}
+	// Turning the WebSocket off, or asking about it, works while the
+	// bridge is off; everything else is refused then.
+	if !(v.Verb == "websocket.status" || (v.Verb == "websocket.configure" && !enabling(params))) {
+		if off := d.env.Off(); off != nil {
+			reply.Error = off
+			return reply
+		}
+		if p := settings.Paused(d.layout); p != nil {
+			reply.Error = p
+			return reply
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, tool.DefaultDeadline)
+	defer cancel()
+	var out json.RawMessage
+	switch v.Verb {
+	case "websocket.configure", "websocket.status":
+		err = d.env.Browser.Call(ctx, v.Verb, params, &out)
+	default:
+		cmd := map[string]json.RawMessage{}
+		for k, val := range params {
+			cmd[k] = val
+		}
+		cmd["type"], _ = json.Marshal(v.Verb)
+		err = d.env.Browser.Call(ctx, "program.call", map[string]any{"command": cmd}, &out)
+	}
+	if err != nil {
+		e := protocol.AsError(err)
+		if errors.Is(err, context.DeadlineExceeded) {
+			e = protocol.Errorf(protocol.CodeTimeout, "%s did not finish within %s; try again", v.Verb, tool.DefaultDeadline)
+		}
+		reply.Error = e
+		return reply
+	}
+	if len(out) == 0 {
+		out = json.RawMessage("{}")
+	}
+	reply.Result = out
+	return reply
+}
+
+// verbParams checks a relayed verb and its params: a known verb, params a
+// JSON object, and for websocket.configure a loopback URL.
+func verbParams(v protocol.VerbCall) (map[string]json.RawMessage, error) {
+	if !slices.Contains(protocol.ProgramVerbs, v.Verb) {
+		return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unknown verb %q: a program may use %s", v.Verb, strings.Join(protocol.ProgramVerbs, ", "))
+	}
+	params := map[string]json.RawMessage{}
+	if len(v.Params) > 0 && string(v.Params) != "null" {
+		if err := json.Unmarshal(v.Params, &params); err != nil {
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "the params of %s must be a JSON object", v.Verb)
+		}
+	}
+	if _, ok := params["type"]; ok {
+		return nil, protocol.Errorf(protocol.CodeInvalidArgument, "the params of %s may not set type; the verb names it", v.Verb)
+	}
+	if v.Verb == "websocket.configure" {
+		var c protocol.WebSocketConfig
+		if err := json.Unmarshal(v.Params, &c); err != nil {
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "websocket.configure takes {enabled, url, token}: %v", err)
+		}
+		if c.Enabled {
+			if err := CheckWebSocketURL(c.URL); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return params, nil
+}
+
+// enabling reports whether websocket.configure params turn it on.
+func enabling(params map[string]json.RawMessage) bool {
+	var on bool
+	json.Unmarshal(params["enabled"], &on)
+	return on
+}
+
+// CheckWebSocketURL accepts only ws: and wss: URLs on the loopback
+// interface: the transport is a client the extension dials, and it must
+// never reach another machine (SPEC §4). The extension checks again.
+func CheckWebSocketURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
+		return protocol.Errorf(protocol.CodeInvalidArgument, "websocket url %q must be a ws:// URL such as %s", s, protocol.DefaultWebSocketURL)
+	}
+	if u.User != nil {
+		return protocol.Errorf(protocol.CodeInvalidArgument, "websocket url %q may not carry a user or password; use --token", s)
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return protocol.Errorf(protocol.CodeInvalidArgument, "websocket url %q is not on this machine: only loopback hosts (127.0.0.1, localhost, [::1]) are allowed, so the bridge never connects out to the network", s)
+}
+
+// answerExtension answers the extension's own requests over its link:
+// paths.check, the upload rules applied for a program's
+// DOM.setFileInputFiles before the extension lets it through.
+func (d *Daemon) answerExtension(typ string, frame []byte) (any, error) {
+	switch typ {
+	case protocol.TypePathsCheck:
+		var req protocol.PathsCheck
+		if err := json.Unmarshal(frame, &req); err != nil {
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "paths.check takes {paths}: %v", err)
+		}
+		if p := settings.Paused(d.layout); p != nil {
+			return nil, p
+		}
+		checked, err := pathcheck.Check(req.Paths)
+		if err != nil {
+			return nil, err
+		}
+		d.audit.Write(audit.Entry{Session: "extension", Door: "websocket", Action: "paths.check", Params: audit.Redact(map[string]any{"paths": req.Paths}), Code: "ok"})
+		return protocol.PathsChecked{Paths: checked}, nil
+	}
+	return nil, protocol.Errorf(protocol.CodeInvalidArgument, "the daemon does not answer %q requests", typ)
+}

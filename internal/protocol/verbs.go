@@ -1,0 +1,392 @@
+package protocol
+
+import "encoding/json"
+
+// The extension's verbs: one params type and one result type each, in the
+// order of extension/dispatch.js. A params type's json tags are exactly the
+// parameters the extension's handler reads (besides id and type); its twin
+// is VERBS in extension/protocol.js, and verbs_test.go fails when the two
+// lists differ. Change a parameter on both sides and bump Version.
+//
+// Optional IDs are plain ints left out when 0: Chrome's tab and window IDs
+// start at 1. Where 0 or -1 means something to Chrome (frame 0 is the top
+// frame, tab group -1 is "no group"), the field is a pointer.
+
+// Verb names one extension verb with its params and result types.
+type Verb struct {
+	Name   string
+	Params any // the zero value of the params type
+	Result any // the zero value of the result type
+}
+
+// Verbs lists every verb the extension executes (its allow-list), with the
+// params the extension reads and the result it answers with.
+var Verbs = []Verb{
+	{"context.create", ContextCreateParams{}, ContextCreateResult{}},
+	{"context.destroy", ContextDestroyParams{}, ContextDestroyResult{}},
+	{"tab.create", TabCreateParams{}, TabInfo{}},
+	{"tab.close", TabCloseParams{}, OKResult{}},
+	{"tab.list", TabListParams{}, TabsResult{}},
+	{"tab.activate", TabActivateParams{}, OKResult{}},
+	{"cdp.attach", CDPAttachParams{}, CDPAttachResult{}},
+	{"cdp.detach", CDPDetachParams{}, OKResult{}},
+	{"cdp", CDPParams{}, json.RawMessage{}},
+	{"cdp.batch", CDPBatchParams{}, CDPBatchResult{}},
+	{"dom.setFiles", DOMSetFilesParams{}, OKResult{}},
+	{"dom.chooseFiles", DOMChooseFilesParams{}, DOMChooseFilesResult{}},
+	{"bridge.ping", BridgePingParams{}, BridgePingResult{}},
+	{"browser.state", BrowserStateParams{}, BrowserState{}},
+	{"tab.get", TabGetParams{}, TabInfo{}},
+	{"tab.opened", TabOpenedParams{}, TabsResult{}},
+	{"tab.navigate", TabNavigateParams{}, TabInfo{}},
+	{"tab.waitLoad", TabWaitLoadParams{}, TabInfo{}},
+	{"tab.frames", TabFramesParams{}, TabFramesResult{}},
+	{"tab.group", TabGroupParams{}, TabGroupResult{}},
+	{"window.create", WindowCreateParams{}, TabInfo{}},
+	{"window.close", WindowCloseParams{}, OKResult{}},
+	{"page.run", PageRunParams{}, PageRunResult{}},
+	{"readiness.enable", ReadinessEnableParams{}, ReadinessEnableResult{}},
+	{"readiness.disable", ReadinessDisableParams{}, OKResult{}},
+	{"command.cancel", CommandCancelParams{}, CommandCancelResult{}},
+}
+
+// OKResult is the answer of verbs that only do something: {ok: true}.
+type OKResult struct {
+	OK bool `json:"ok"`
+}
+
+// TabInfo is a tab as the extension reports it (extension/handlers/tabinfo.js
+// info): the result of tab.get, tab.create, tab.navigate, tab.waitLoad and
+// window.create.
+type TabInfo struct {
+	TabID     int    `json:"tabId"`
+	WindowID  int    `json:"windowId"`
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Active    bool   `json:"active"`
+	GroupID   int    `json:"groupId"`
+	Incognito bool   `json:"incognito"`
+	Status    string `json:"status"`
+	// Loaded is set by the verbs that wait for a load (waitMs): false
+	// when the load had not finished within the wait.
+	Loaded *bool `json:"loaded,omitempty"`
+	// LoadError is the network error of the last navigation while the
+	// tab shows the browser's error page for it.
+	LoadError string `json:"loadError,omitempty"`
+	// OpenerTabID is the tab whose page opened this one (a link to
+	// _blank, window.open), 0 for none.
+	OpenerTabID int `json:"openerTabId,omitempty"`
+}
+
+// WindowInfo is a window and its tabs, in BrowserState.
+type WindowInfo struct {
+	WindowID  int       `json:"windowId"`
+	Incognito bool      `json:"incognito"`
+	Focused   bool      `json:"focused"`
+	Tabs      []TabInfo `json:"tabs"`
+}
+
+// TabsResult is a list of tabs: the result of tab.list and tab.opened.
+type TabsResult struct {
+	Tabs []TabInfo `json:"tabs"`
+}
+
+// Dialog is a JavaScript dialog (alert, confirm, prompt, beforeunload) open
+// on a tab. It stops the page until someone answers it.
+type Dialog struct {
+	Type          string `json:"type"`
+	Message       string `json:"message"`
+	DefaultPrompt string `json:"defaultPrompt"`
+}
+
+// CDPCommand is one CDP command of cdp.batch and dom.chooseFiles.
+type CDPCommand struct {
+	Method string `json:"method"`
+	Params any    `json:"params,omitempty"`
+}
+
+// ContextCreateParams: context.create (Hive) opens a tab in a new tab group
+// labelled agentId.
+type ContextCreateParams struct {
+	AgentID string `json:"agentId,omitempty"`
+}
+
+// ContextCreateResult is the new group and its tab.
+type ContextCreateResult struct {
+	GroupID int `json:"groupId"`
+	TabID   int `json:"tabId"`
+}
+
+// ContextDestroyParams: context.destroy (Hive) closes every tab of a group.
+type ContextDestroyParams struct {
+	GroupID int `json:"groupId"`
+}
+
+// ContextDestroyResult says how many tabs were closed.
+type ContextDestroyResult struct {
+	OK         bool `json:"ok"`
+	ClosedTabs int  `json:"closedTabs"`
+}
+
+// TabCreateParams: tab.create opens a tab in the background, made the active
+// tab of its window (never focusing the window) when Active is set.
+type TabCreateParams struct {
+	URL      string `json:"url,omitempty"`
+	WindowID int    `json:"windowId,omitempty"`
+	// GroupID puts the tab into that group (and its window).
+	GroupID *int `json:"groupId,omitempty"`
+	Active  bool `json:"active,omitempty"`
+	// WaitMs > 0 waits up to that long for the load (see TabInfo.Loaded).
+	WaitMs int `json:"waitMs,omitempty"`
+}
+
+// TabCloseParams: tab.close closes TabIDs, or TabID when TabIDs is empty.
+type TabCloseParams struct {
+	TabID  int   `json:"tabId,omitempty"`
+	TabIDs []int `json:"tabIds,omitempty"`
+}
+
+// TabListParams: tab.list (Hive) lists every tab, or those of GroupID (-1:
+// the ungrouped ones).
+type TabListParams struct {
+	GroupID *int `json:"groupId,omitempty"`
+}
+
+// TabActivateParams: tab.activate makes a tab the active one of its window
+// without focusing the window.
+type TabActivateParams struct {
+	TabID int `json:"tabId"`
+}
+
+// CDPAttachParams: cdp.attach attaches the debugger to a tab (kept until
+// the tab has been idle a few seconds) and reports a dialog open on it.
+type CDPAttachParams struct {
+	TabID int `json:"tabId"`
+	// Settle waits (up to 5 s) for a batch command that a dialog
+	// interrupted to finish, or for its next dialog.
+	Settle bool `json:"settle,omitempty"`
+}
+
+// CDPAttachResult carries the dialog open on the tab, if any.
+type CDPAttachResult struct {
+	OK     bool    `json:"ok"`
+	Dialog *Dialog `json:"dialog"`
+}
+
+// CDPDetachParams: cdp.detach detaches the debugger from a tab.
+type CDPDetachParams struct {
+	TabID int `json:"tabId"`
+}
+
+// CDPParams: cdp sends one CDP command to a tab (attaching first). Its
+// result is the CDP method's result, as Chrome returns it.
+type CDPParams struct {
+	TabID  int    `json:"tabId"`
+	Method string `json:"method"`
+	Params any    `json:"params,omitempty"`
+}
+
+// CDPBatchParams: cdp.batch sends several CDP commands in order in one
+// round trip, stopping at the first failure or at a dialog.
+type CDPBatchParams struct {
+	TabID    int          `json:"tabId"`
+	Commands []CDPCommand `json:"commands"`
+}
+
+// CDPBatchResult has the results of the commands that ran. When a dialog
+// opened, Dialog is set and Interrupted is the index of the command it
+// stopped: that command finishes once the dialog is answered, the ones
+// after it were not sent.
+type CDPBatchResult struct {
+	Results     []json.RawMessage `json:"results"`
+	Dialog      *Dialog           `json:"dialog,omitempty"`
+	Interrupted int               `json:"interrupted,omitempty"`
+}
+
+// DOMSetFilesParams: dom.setFiles sets the files of the file input a page
+// script marked with data-bb-upload=Token. The daemon has checked Files.
+type DOMSetFilesParams struct {
+	TabID int      `json:"tabId"`
+	Token string   `json:"token"`
+	Files []string `json:"files"`
+}
+
+// DOMChooseFilesParams: dom.chooseFiles clicks an element (Commands, only
+// Input.dispatchMouseEvent) and answers the file chooser it opens with
+// Files. InFrame says the element is in a child frame.
+type DOMChooseFilesParams struct {
+	TabID    int          `json:"tabId"`
+	Files    []string     `json:"files"`
+	Commands []CDPCommand `json:"commands"`
+	InFrame  bool         `json:"inFrame,omitempty"`
+}
+
+// DOMChooseFilesResult is the files as the page received them: names and
+// sizes, never content.
+type DOMChooseFilesResult struct {
+	Files []FileInfo `json:"files"`
+	// Emptied: the page read the files when told of them and emptied the
+	// input, as many upload widgets do; Files are what it got.
+	Emptied bool `json:"emptied,omitempty"`
+}
+
+// FileInfo is one file a file input holds.
+type FileInfo struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+}
+
+// BridgePingParams: bridge.ping checks that the extension answers.
+type BridgePingParams struct{}
+
+// BridgePingResult is {pong: true}.
+type BridgePingResult struct {
+	Pong bool `json:"pong"`
+}
+
+// BrowserStateParams: browser.state lists every normal and pop-up window
+// and its tabs.
+type BrowserStateParams struct{}
+
+// BrowserState is the extension's browser.state.
+type BrowserState struct {
+	LastFocusedWindowID int          `json:"lastFocusedWindowId"`
+	IncognitoAllowed    bool         `json:"incognitoAllowed"`
+	Windows             []WindowInfo `json:"windows"`
+	// Running lists the other commands in flight in the extension, by
+	// verb: a command the daemon gave up on is cancelled there too.
+	Running []string `json:"running"`
+	// FileSchemeAccess is whether the extension may read file URLs.
+	FileSchemeAccess *bool `json:"fileSchemeAccess"`
+}
+
+// TabGetParams: tab.get describes one tab.
+type TabGetParams struct {
+	TabID int `json:"tabId"`
+}
+
+// TabOpenedParams: tab.opened lists the open tabs that TabID's page opened.
+type TabOpenedParams struct {
+	TabID int `json:"tabId"`
+}
+
+// TabNavigateParams: tab.navigate loads URL in a tab.
+type TabNavigateParams struct {
+	TabID int    `json:"tabId"`
+	URL   string `json:"url"`
+	// WaitMs > 0 waits up to that long for the load (see TabInfo.Loaded).
+	WaitMs int `json:"waitMs,omitempty"`
+}
+
+// TabWaitLoadParams: tab.waitLoad waits up to WaitMs for a tab's load; the
+// result says Loaded: false when it had not finished.
+type TabWaitLoadParams struct {
+	TabID  int `json:"tabId"`
+	WaitMs int `json:"waitMs"`
+}
+
+// TabFramesParams: tab.frames lists a tab's frames.
+type TabFramesParams struct {
+	TabID int `json:"tabId"`
+}
+
+// TabFramesResult is webNavigation.getAllFrames, trimmed.
+type TabFramesResult struct {
+	Frames []Frame `json:"frames"`
+}
+
+// Frame is one frame of a tab.
+type Frame struct {
+	FrameID       int    `json:"frameId"`
+	ParentFrameID int    `json:"parentFrameId"`
+	URL           string `json:"url"`
+	ErrorOccurred bool   `json:"errorOccurred"`
+}
+
+// TabGroupParams: tab.group adds TabIDs (or TabID) to GroupID, or to a new
+// group in WindowID, and labels the group with Title and Color. Color must
+// be one of Chrome's group colours; it is checked before anything changes.
+type TabGroupParams struct {
+	TabID    int    `json:"tabId,omitempty"`
+	TabIDs   []int  `json:"tabIds,omitempty"`
+	GroupID  *int   `json:"groupId,omitempty"`
+	WindowID int    `json:"windowId,omitempty"`
+	Title    string `json:"title,omitempty"`
+	Color    string `json:"color,omitempty"`
+}
+
+// TabGroupResult is the group the tabs are in.
+type TabGroupResult struct {
+	GroupID int `json:"groupId"`
+}
+
+// WindowCreateParams: window.create opens a normal window, unfocused unless
+// Focused; its result is its first tab (with the window's ID and
+// incognito flag).
+type WindowCreateParams struct {
+	URL       string `json:"url,omitempty"`
+	Focused   bool   `json:"focused,omitempty"`
+	Incognito bool   `json:"incognito,omitempty"`
+	Width     int    `json:"width,omitempty"`
+	Height    int    `json:"height,omitempty"`
+	// WaitMs > 0 waits up to that long for the load (see TabInfo.Loaded).
+	WaitMs int `json:"waitMs,omitempty"`
+}
+
+// WindowCloseParams: window.close closes a window.
+type WindowCloseParams struct {
+	WindowID int `json:"windowId"`
+}
+
+// PageRunParams: page.run calls __bb[Fn](Args) in a tab's frames, injecting
+// Files (the extension's own page scripts, extension/page/*.js, never code
+// from the daemon) when Fn is missing. It runs in FrameID, or every frame
+// with AllFrames, else the top frame.
+type PageRunParams struct {
+	TabID     int      `json:"tabId"`
+	Files     []string `json:"files"`
+	Fn        string   `json:"fn"`
+	Args      any      `json:"args,omitempty"`
+	FrameID   *int     `json:"frameId,omitempty"`
+	AllFrames bool     `json:"allFrames,omitempty"`
+}
+
+// PageRunResult has one entry per frame the script ran in.
+type PageRunResult struct {
+	Frames []PageFrameResult `json:"frames"`
+}
+
+// PageFrameResult is one frame's answer to a page script: its value, or
+// the error it threw (with a code when the script gave one).
+type PageFrameResult struct {
+	FrameID    int             `json:"frameId"`
+	DocumentID string          `json:"documentId"`
+	Value      json.RawMessage `json:"value"`
+	Error      string          `json:"error"`
+	Code       string          `json:"code"`
+}
+
+// ReadinessEnableParams: readiness.enable registers the quiet-DOM content
+// script (extension/page/quiet.js) until Chrome restarts.
+type ReadinessEnableParams struct{}
+
+// ReadinessEnableResult says whether this call registered it.
+type ReadinessEnableResult struct {
+	OK         bool `json:"ok"`
+	Registered bool `json:"registered"`
+}
+
+// ReadinessDisableParams: readiness.disable unregisters the quiet-DOM
+// content script.
+type ReadinessDisableParams struct{}
+
+// CommandCancelParams: command.cancel stops the command CommandID that the
+// daemon no longer waits for. Its reply goes nowhere.
+type CommandCancelParams struct {
+	CommandID string `json:"commandId"`
+}
+
+// CommandCancelResult says whether the command was still running.
+type CommandCancelResult struct {
+	Cancelled bool `json:"cancelled"`
+}
