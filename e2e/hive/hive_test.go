@@ -360,58 +360,42 @@ func waitReady(t *testing.T, p *peer, tabID int) {
 	t.Fatal("the page did not finish loading")
 }
 
-// Only loopback URLs: refused when set (by the CLI or the relay), and
-// again by the extension before it connects (whatever is in storage).
+// Only loopback URLs: refused when set, and again by the extension
+// before it connects (whatever is in storage).
 func TestLoopbackOnly(t *testing.T) {
-	for _, u := range []string{"ws://192.0.2.1:14829/bridge", "ws://example.com/bridge", "ws://0.0.0.0:14829/bridge", "http://127.0.0.1:14829/bridge"} {
+	for _, u := range []string{"ws://192.0.2.1:14829/bridge", "ws://example.com/bridge", "ws://0.0.0.0:14829/bridge", "ws://[::ffff:127.0.0.1]:14829/bridge"} {
 		c := configure(t, u, "")
-		switch c.Via {
-		case "storage":
-			t.Logf("%s: the websocket command is not there yet; only the connect-time check is tested", u)
-		default:
-			if c.Err == nil || c.Err.Code != protocol.CodeInvalidArgument {
-				t.Errorf("enabling %s via %s: %+v, want invalid_argument", u, c.Via, c)
-			} else if u != "http://127.0.0.1:14829/bridge" && !strings.Contains(c.Err.Message, "loopback") {
-				t.Errorf("the refusal of %s does not name the rule: %s", u, c.Err.Message)
-			}
+		if c.Err == nil || c.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(c.Err.Message, "loopback") {
+			t.Errorf("enabling %s: %+v, want invalid_argument naming the loopback rule", u, c)
 		}
+	}
+	if c := configure(t, "http://127.0.0.1:14829/bridge", ""); c.Err == nil || c.Err.Code != protocol.CodeInvalidArgument {
+		t.Errorf("enabling an http URL: %+v, want invalid_argument", c)
+	}
+	// A bad token is refused when set, saying which characters are allowed.
+	if c := configure(t, "ws://127.0.0.1:14829/bridge", "has space"); c.Err == nil || c.Err.Code != protocol.CodeInvalidArgument || !strings.Contains(c.Err.Message, "letters, digits") {
+		t.Errorf("a token with a space: %+v, want a refusal that says which characters are allowed", c)
 	}
 	// The connect-time check: an address of this machine that is not
 	// loopback, where a server does listen.
-	ip := nonLoopback()
-	s := startHive(t, net.JoinHostPort(ip, "0"), "/bridge")
-	b, _ := json.Marshal(map[string]any{"websocket": map[string]any{"enabled": true, "url": s.url}})
-	bridge.workerEval(t, fmt.Sprintf("chrome.storage.local.set(%s).then(() => true)", b))
+	s := startHive(t, net.JoinHostPort(nonLoopback(), "0"), "/bridge")
+	store(t, map[string]any{"enabled": true, "url": s.url})
 	t.Cleanup(func() { configure(t, "", "") })
 	s.noConnection(t, 3*time.Second)
-	if st := status(t); st != nil && (st["connected"] == true || !strings.Contains(fmt.Sprint(st["lastError"]), "loopback")) {
-		t.Errorf("status after storing %s: %v", s.url, st)
-	}
-	// A bad token is refused when set.
-	if c := configure(t, "ws://127.0.0.1:14829/bridge", "has space"); c.Via != "storage" && (c.Err == nil || !strings.Contains(c.Err.Message, "letters, digits")) {
-		t.Errorf("a token with a space: %+v, want a refusal that says which characters are allowed", c)
+	st := status(t)
+	if st["enabled"] != true || st["connected"] != false || !strings.Contains(fmt.Sprint(st["lastError"]), "loopback") || st["url"] != s.url {
+		t.Errorf("status after storing %s: %v, want enabled, not connected, and the loopback rule as lastError", s.url, st)
 	}
 }
 
-// status is websocket.status through the CLI or the relay; nil while
-// neither exists yet.
+// status is `browser-bridge websocket status`.
 func status(t *testing.T) map[string]any {
 	t.Helper()
 	r := bridge.Run(t, "websocket", "status")
-	if !strings.Contains(string(r.Stderr), `unknown command "websocket"`) {
-		if r.Exit != 0 {
-			t.Fatalf("websocket status: exit %d %s %s", r.Exit, r.Stdout, r.Stderr)
-		}
-		return r.JSON
+	if r.Exit != 0 || r.JSON == nil {
+		t.Fatalf("websocket status: exit %d %s %s", r.Exit, r.Stdout, r.Stderr)
 	}
-	res, err := relay(t, "websocket.status", map[string]any{})
-	if err != nil {
-		if strings.Contains(err.Message, `unknown message type "verb"`) {
-			return nil
-		}
-		t.Fatalf("websocket.status: %v", err)
-	}
-	return res
+	return r.JSON
 }
 
 // nonLoopback returns an address of this machine outside 127.0.0.0/8, or
@@ -438,8 +422,8 @@ func TestToken(t *testing.T) {
 	if p.hello["token"] != "s3cret-Token_1" {
 		t.Errorf("hello token = %v", p.hello["token"])
 	}
-	if st := status(t); st != nil && (st["tokenSet"] != true || strings.Contains(compact(st), "s3cret")) {
-		t.Errorf("status %v: want tokenSet and no token", st)
+	if st := status(t); st["tokenSet"] != true || st["connected"] != true || strings.Contains(compact(st), "s3cret") {
+		t.Errorf("status %v: want connected, tokenSet and no token", st)
 	}
 }
 
@@ -512,4 +496,64 @@ func TestWorkerRestart(t *testing.T) {
 func compact(m map[string]any) string {
 	b, _ := json.Marshal(m)
 	return string(b)
+}
+
+// The daemon's local programs reach the same program door through the
+// verb relay (program.call over the native link), as one owner of their
+// own: their tabs are out of reach of the WebSocket peer and the other
+// way round, and errors keep their stable codes.
+func TestDaemonPrograms(t *testing.T) {
+	must := func(verb string, params map[string]any) map[string]any {
+		t.Helper()
+		res, err := relay(t, verb, params)
+		if err != nil {
+			t.Fatalf("%s %v: %s %s", verb, params, err.Code, err.Message)
+		}
+		return res
+	}
+	refused := func(verb string, params map[string]any, code string) {
+		t.Helper()
+		res, err := relay(t, verb, params)
+		if err == nil || err.Code != code {
+			t.Fatalf("%s %v: %v %+v, want %s", verb, params, res, err, code)
+		}
+	}
+	c := must("context.create", map[string]any{"agentId": "go-program"})
+	hasKeys(t, "context.create", c, "groupId", "tabId", "windowId")
+	groupID, tabID := intOf(t, c, "groupId"), intOf(t, c, "tabId")
+	must("cdp.attach", map[string]any{"tabId": tabID})
+	must("cdp", map[string]any{"tabId": tabID, "method": "Page.navigate", "params": map[string]any{"url": site + "/page/go%20program"}})
+	var title any
+	for i := 0; i < 100 && title != "go program"; i++ {
+		r := must("cdp", map[string]any{"tabId": tabID, "method": "Runtime.evaluate", "params": map[string]any{"expression": "document.readyState === 'complete' && document.title", "returnByValue": true}})
+		title = r["result"].(map[string]any)["value"]
+		time.Sleep(50 * time.Millisecond)
+	}
+	if title != "go program" {
+		t.Errorf("the page's title through the relay: %v", title)
+	}
+	tabs := listOf(t, must("tab.list", map[string]any{"groupId": groupID}), "tabs")
+	if len(tabs) != 1 || intOf(t, tabs[0], "id") != tabID || intOf(t, tabs[0], "tabId") != tabID {
+		t.Errorf("tab.list through the relay: %v", tabs)
+	}
+	refused("cdp", map[string]any{"tabId": tabID, "method": "Storage.getCookies", "params": map[string]any{}}, protocol.CodeMethodNotAllowed)
+	user := bridge.MustCall(t, map[string]any{"action": "open", "url": site + "/page/user", "browserWorkspaceId": "hive-user2"})
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": "hive-user2"})
+	})
+	refused("cdp", map[string]any{"tabId": int(user["tabId"].(float64)), "method": "Runtime.evaluate", "params": map[string]any{"expression": "1"}}, protocol.CodeNotOwned)
+	refused("tab.close", map[string]any{"tabId": int(user["tabId"].(float64))}, protocol.CodeNotOwned)
+
+	// A WebSocket program is another owner.
+	_, p := connect(t, "127.0.0.1:14829", "/bridge")
+	p.refused(t, "cdp", map[string]any{"tabId": tabID, "method": "Runtime.evaluate", "params": map[string]any{"expression": "1"}}, "not_owned")
+	p.refused(t, "context.destroy", map[string]any{"groupId": groupID}, "not_owned")
+	wsCtx := p.ok(t, "context.create", map[string]any{"agentId": "ws-program"})
+	refused("cdp", map[string]any{"tabId": intOf(t, wsCtx, "tabId"), "method": "Runtime.evaluate", "params": map[string]any{"expression": "1"}}, protocol.CodeNotOwned)
+	p.ok(t, "context.destroy", map[string]any{"groupId": intOf(t, wsCtx, "groupId")})
+
+	gone := must("context.destroy", map[string]any{"groupId": groupID})
+	if intOf(t, gone, "closedTabs") != 1 {
+		t.Errorf("context.destroy through the relay: %v", gone)
+	}
 }

@@ -24,10 +24,9 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browsertest"
-	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/client"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
-	"github.com/browser-bridge/browser-bridge/internal/secret"
 )
 
 var (
@@ -69,8 +68,7 @@ func fixtures() http.Handler {
 
 // harness is browsertest's bridge with one thing more: Chromium's DevTools
 // on a loopback port, for what only a test may do to the extension — write
-// its storage before the CLI can configure it, and stop its service
-// worker. (browsertest.Start opens no such port, so this starts `launch`
+// its storage past the CLI's checks, and stop its service worker. (browsertest.Start opens no such port, so this starts `launch`
 // itself, the same way.)
 type harness struct {
 	browsertest.Env
@@ -325,93 +323,70 @@ func (h *harness) stopWorker(t *testing.T) {
 	t.Fatal("the service worker still runs after Target.closeTarget")
 }
 
-// configured is how a websocket setting went in, and the answer.
+// configured is the answer to a `browser-bridge websocket` command.
 type configured struct {
-	Via    string // "cli", "relay" or "storage"
 	Status map[string]any
 	Err    *protocol.Error
 }
 
-// configure sets the WebSocket transport as `browser-bridge websocket`
-// does: enable with url (and token), or disable when url is "". Until
-// that command and the daemon's relay of websocket.configure exist, it
-// writes the setting into the extension's chrome.storage.local instead,
-// which the transport follows (then nothing checks it before the
-// extension's connect-time check).
+// configure runs `browser-bridge websocket enable --url URL [--token T]`,
+// or `websocket disable` when url is "".
 func configure(t *testing.T, url, token string) configured {
 	t.Helper()
 	args := []string{"websocket", "disable"}
-	params := map[string]any{"enabled": false}
 	if url != "" {
 		args = []string{"websocket", "enable", "--url", url}
-		params = map[string]any{"enabled": true, "url": url}
 		if token != "" {
 			args = append(args, "--token", token)
-			params["token"] = token
 		}
 	}
 	r := bridge.Run(t, args...)
-	if !strings.Contains(string(r.Stderr), `unknown command "websocket"`) {
-		if r.Exit == 0 {
-			return configured{Via: "cli", Status: r.JSON}
-		}
-		if r.Err == nil {
-			t.Fatalf("%v: exit %d, stdout %s, stderr %s", args, r.Exit, r.Stdout, r.Stderr)
-		}
-		return configured{Via: "cli", Err: r.Err}
+	if r.Exit == 0 {
+		return configured{Status: r.JSON}
 	}
-	res, err := relay(t, "websocket.configure", params)
-	if err == nil || !strings.Contains(err.Message, `unknown message type "verb"`) {
-		return configured{Via: "relay", Status: res, Err: err}
+	if r.Err == nil {
+		t.Fatalf("%v: exit %d, stdout %s, stderr %s", args, r.Exit, r.Stdout, r.Stderr)
 	}
-	b, _ := json.Marshal(map[string]any{"websocket": map[string]any{"enabled": url != "", "url": url, "token": token}})
-	bridge.workerEval(t, fmt.Sprintf("chrome.storage.local.set(%s).then(() => true)", b))
-	return configured{Via: "storage"}
+	return configured{Err: r.Err}
 }
 
 // enable turns the transport on and fails the test if that is refused.
 func enable(t *testing.T, url, token string) {
 	t.Helper()
 	if c := configure(t, url, token); c.Err != nil {
-		t.Fatalf("enabling the WebSocket transport for %s (via %s): %s %s", url, c.Via, c.Err.Code, c.Err.Message)
+		t.Fatalf("enabling the WebSocket transport for %s: %s %s", url, c.Err.Code, c.Err.Message)
 	}
 	t.Cleanup(func() { configure(t, "", "") })
 }
 
-// relay asks the daemon to run one extension verb for a program, as the
-// public Go client will (protocol.Verb over the daemon's socket).
+// store writes a WebSocket setting straight into the extension's
+// chrome.storage.local, past every check of the CLI and the daemon: the
+// transport follows what is stored, and must check it again itself.
+func store(t *testing.T, setting map[string]any) {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"websocket": setting})
+	bridge.workerEval(t, fmt.Sprintf("chrome.storage.local.set(%s).then(() => true)", b))
+}
+
+// relay asks the daemon to run one extension verb for a local program,
+// as the public Go client does (a verb call over the daemon's socket): the
+// Hive verbs run in the extension's program door as "daemon programs".
 func relay(t *testing.T, verb string, params any) (map[string]any, *protocol.Error) {
 	t.Helper()
-	l := paths.ForHome(bridge.Home)
-	s, err := secret.Load(l.Secret())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	c, _, err := ipc.Dial(ctx, l.Socket, protocol.Auth{Type: protocol.TypeAuth, Role: protocol.RoleClient, Secret: s, Protocol: protocol.Version, Session: "hive-e2e", PID: os.Getpid()})
+	c, err := client.Connect(ctx, paths.ForHome(bridge.Home), "hive-e2e")
 	if err != nil {
-		t.Fatalf("dialling the daemon: %v", err)
+		t.Fatalf("connecting to the daemon: %v", err)
 	}
 	defer c.Close()
-	raw, _ := json.Marshal(params)
-	if err := c.SendJSON(protocol.Verb{ID: "1", Type: protocol.TypeVerb, Verb: verb, Params: raw}); err != nil {
-		t.Fatal(err)
+	raw, err := c.Verb(ctx, verb, params, nil)
+	if err != nil {
+		return nil, protocol.AsError(err)
 	}
-	c.SetDeadline(time.Now().Add(70 * time.Second))
-	for {
-		var env protocol.Envelope
-		if err := c.RecvJSON(&env); err != nil {
-			t.Fatalf("reading the daemon's answer to %s: %v", verb, err)
-		}
-		if env.ID != "1" || env.Type == protocol.TypeProgress {
-			continue
-		}
-		if env.Error != nil {
-			return nil, env.Error
-		}
-		var out map[string]any
-		json.Unmarshal(env.Result, &out)
-		return out, nil
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s: the result is not an object: %s", verb, raw)
 	}
+	return out, nil
 }
