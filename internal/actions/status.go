@@ -98,7 +98,7 @@ func status(r *run) (any, error) {
 	if len(s.Running) > 0 {
 		out["extensionRunning"] = s.Running
 	}
-	if t, ok := s.activeTab(); ok {
+	if t, ok := s.ActiveTab(); ok {
 		a := map[string]any{"tabId": t.TabID, "windowId": t.WindowID, "url": t.URL, "title": t.Title}
 		if t.Incognito && !reg.IsOwned(t.TabID) {
 			a["url"], a["title"], a["redacted"] = "", "", true
