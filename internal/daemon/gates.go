@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/actions"
@@ -53,8 +54,13 @@ func (d *Daemon) checkURL(action, u string) *protocol.Error {
 // page an action acts on (or, for a navigation, goes to), so a page the
 // agent reached by a click or a redirect into a denied site is not
 // driven or read either.
+//
+// The browser's own pages (chrome://, the new-tab page) are left to the
+// engine and Chrome, which refuse them with the codes SPEC gives them
+// (protected_page, full_page_screenshot_unavailable).
 func (d *Daemon) guardTab(ctx context.Context, action string, tab browser.TabInfo) error {
-	if tab.URL == "" {
+	scheme, _, _ := strings.Cut(strings.ToLower(tab.URL), ":")
+	if scheme != "http" && scheme != "https" && scheme != "file" {
 		return nil
 	}
 	if e := d.checkURL(action, tab.URL); e != nil {
