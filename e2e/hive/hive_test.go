@@ -439,6 +439,9 @@ func TestServerRestart(t *testing.T) {
 	s2 := startHive(t, "127.0.0.1:14829", "/bridge")
 	p2 := s2.accept(t, 10*time.Second)
 	checkHello(t, p2)
+	if p2.hello["profileLabel"] != p.hello["profileLabel"] {
+		t.Errorf("profileLabel changed across the reconnect: %v, then %v", p.hello["profileLabel"], p2.hello["profileLabel"])
+	}
 	if got := p2.eval(t, tabID, "1 + 1"); got != float64(2) {
 		t.Errorf("after the restart, cdp on the program's tab gave %v", got)
 	}
@@ -479,12 +482,18 @@ func TestWorkerRestart(t *testing.T) {
 	s, p := connect(t, "127.0.0.1:14829", "/bridge")
 	c := p.ok(t, "context.create", map[string]any{"agentId": "worker"})
 	groupID, tabID := intOf(t, c, "groupId"), intOf(t, c, "tabId")
-	bridge.stopWorker(t)
+	old := bridge.stopWorker(t)
 	p.waitClosed(t, 10*time.Second)
 	start := time.Now()
 	p2 := s.accept(t, 45*time.Second)
 	t.Logf("reconnected %s after the worker stopped", time.Since(start).Round(time.Millisecond))
 	checkHello(t, p2)
+	if p2.hello["profileLabel"] != p.hello["profileLabel"] {
+		t.Errorf("profileLabel changed across the worker restart: %v, then %v", p.hello["profileLabel"], p2.hello["profileLabel"])
+	}
+	if now := bridge.worker(t, bridge.dialDevtools(t)); now == "" || now == old {
+		t.Errorf("the worker target is %q after the restart, before %q: not a new worker", now, old)
+	}
 	if got := p2.eval(t, tabID, "2 + 2"); got != float64(4) {
 		t.Errorf("after the worker restart, cdp on the program's tab gave %v", got)
 	}

@@ -303,8 +303,8 @@ func (h *harness) workerEval(t *testing.T, expr string) json.RawMessage {
 }
 
 // stopWorker stops the extension's service worker, as Chrome does to an
-// idle one.
-func (h *harness) stopWorker(t *testing.T) {
+// idle one, and returns the target it was.
+func (h *harness) stopWorker(t *testing.T) string {
 	t.Helper()
 	d := h.dialDevtools(t)
 	target := h.worker(t, d)
@@ -316,11 +316,12 @@ func (h *harness) stopWorker(t *testing.T) {
 	}
 	for i := 0; i < 100; i++ {
 		if h.worker(t, d) != target {
-			return
+			return target
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatal("the service worker still runs after Target.closeTarget")
+	return ""
 }
 
 // configured is the answer to a `browser-bridge websocket` command.

@@ -4,10 +4,9 @@
 // door's cdpPolicy, see dispatch.js and transport/session.js). The
 // actions door — the daemon's actions — is an allow-list of exactly what
 // the actions send (actionsOnly below); anything else is refused with
-// method_not_allowed
-// (SPEC §4: no cookies or storage, no file setting outside upload, nothing
-// beyond the tab — and, more than that, nothing the bridge has no action
-// for). The handlers' own CDP calls in this folder (Page.enable on attach,
+// method_not_allowed (SPEC §4: no cookies or storage, no file setting
+// outside upload, nothing beyond the tab — and, more than that, nothing
+// the bridge has no action for). The handlers' own CDP calls in this folder (Page.enable on attach,
 // the DOM, Target and Runtime calls of upload in files.js) are code shipped
 // in the extension and do not pass through the door. The program door has
 // its own cdp handler and deny-list (handlers/programs.js).
@@ -104,7 +103,7 @@ const ACTIONS_METHODS = new Set([
   "Runtime.evaluate",
 ]);
 
-// actionsOnly is the native door's policy: it throws unless method is on
+// actionsOnly is the actions door's policy: it throws unless method is on
 // ACTIONS_METHODS. A policy is a function of the method name that throws
 // a BridgeError to refuse; the program door has its own, a deny-list
 // (handlers/programs.js).
