@@ -99,6 +99,7 @@ export function programDoor(owner) {
     handlers: programVerbs,
     cdpPolicy: programs.programPolicy,
     admit: programs.admit,
+    record: programs.record,
     unknown: (type) => `unknown command type "${type}": this connection serves ${Object.keys(programVerbs).join(", ")}`,
   });
 }
@@ -141,7 +142,15 @@ async function run(msg, ctx) {
     throw new BridgeError(Codes.unknownVerb, door.unknown(msg.type));
   }
   await door.admit?.(msg, ctx);
-  return (await door.handlers[msg.type](msg, ctx)) ?? {};
+  const started = Date.now();
+  try {
+    const result = (await door.handlers[msg.type](msg, ctx)) ?? {};
+    door.record?.(msg, ctx, null, Date.now() - started);
+    return result;
+  } catch (err) {
+    door.record?.(msg, ctx, err, Date.now() - started);
+    throw err;
+  }
 }
 
 // dispatch runs one message and returns the reply to send.

@@ -118,6 +118,11 @@ export const HIVE_PROTOCOL_VERSION = 6;
 
 // The extension's requests to the daemon (over the native link).
 export const TYPE_PATHS_CHECK = "paths.check";
+// The extension's requests for a program's command on the WebSocket door:
+// program.admit before it runs (the daemon refuses it while the bridge is
+// off or paused), program.done after, with its outcome (the audit trail).
+export const TYPE_PROGRAM_ADMIT = "program.admit";
+export const TYPE_PROGRAM_DONE = "program.done";
 
 // Stable error codes (see internal/protocol/errors.go).
 export const Codes = {
@@ -134,6 +139,9 @@ export const Codes = {
   // A program's command on a tab or group it did not create (handlers/programs.js).
   notOwned: "not_owned",
   uploadPathRejected: "upload_path_rejected",
+  // No link to the daemon when a command needs it (a program's command on
+  // the WebSocket door is admitted by the daemon).
+  extensionNotConnected: "extension_not_connected",
   internal: "internal_error",
 };
 

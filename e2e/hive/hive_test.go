@@ -566,3 +566,47 @@ func TestDaemonPrograms(t *testing.T) {
 		t.Errorf("context.destroy through the relay: %v", gone)
 	}
 }
+
+// A WebSocket program's commands stop while the user has paused the
+// bridge, and each one lands in the audit trail with its verb, method and
+// outcome (the daemon admits and records them; the page never reaches the
+// trail).
+func TestPauseAndAuditOnTheWebSocketDoor(t *testing.T) {
+	_, p := connect(t, "127.0.0.1:14829", "/bridge")
+	c := p.ok(t, "context.create", map[string]any{"agentId": "audited"})
+	groupID, tabID := intOf(t, c, "groupId"), intOf(t, c, "tabId")
+	t.Cleanup(func() { p.call(t, "context.destroy", map[string]any{"groupId": groupID}) })
+	p.ok(t, "cdp.attach", map[string]any{"tabId": tabID})
+	p.ok(t, "cdp", map[string]any{"tabId": tabID, "method": "Runtime.evaluate", "params": map[string]any{"expression": "'typed secret'", "returnByValue": true}})
+
+	if r := bridge.Run(t, "pause"); r.Err != nil {
+		t.Fatalf("pause: %s", r.Stdout)
+	}
+	t.Cleanup(func() { bridge.Run(t, "resume") })
+	r := p.call(t, "tab.list", nil)
+	if !strings.Contains(r.Err, "paused") {
+		t.Errorf("tab.list while paused: %+v, want an error saying the bridge is paused", r)
+	}
+	bridge.Run(t, "resume")
+	if r := p.call(t, "tab.list", nil); r.Err != "" {
+		t.Errorf("tab.list after resume: %q", r.Err)
+	}
+
+	var log string
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		log = string(bridge.Run(t, "log", "--json", "-n", "0").Stdout)
+		if strings.Contains(log, `"action":"cdp"`) && strings.Contains(log, `"code":"paused_by_user"`) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for _, want := range []string{`"door":"websocket"`, `"action":"context.create"`, `"action":"cdp"`, `"method":"Runtime.evaluate"`, `"code":"paused_by_user"`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the audit trail lacks %s", want)
+		}
+	}
+	if strings.Contains(log, "typed secret") {
+		t.Error("the audit trail holds a program's CDP params")
+	}
+}

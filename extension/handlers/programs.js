@@ -15,7 +15,7 @@
 //     downloads go nowhere the program chooses;
 //   - file: URLs are not opened: a page of one could read the user's files.
 // Every command passes admit() first.
-import { BridgeError, Codes, TYPE_PATHS_CHECK } from "../protocol.js";
+import { BridgeError, Codes, TYPE_PATHS_CHECK, TYPE_PROGRAM_ADMIT, TYPE_PROGRAM_DONE } from "../protocol.js";
 import { ask } from "../transport/native.js";
 import { intArg } from "./tabinfo.js";
 import { checkShape, ensureAttached, hold, isAttached, pin, sendCommand, unpin } from "./cdp.js";
@@ -25,10 +25,31 @@ const COLORS = ["grey", "blue", "red", "yellow", "green", "pink", "purple", "cya
 const PATHS_CHECK_MS = 10_000;
 const ENABLE_MS = 5000;
 
-// admit is where every program command passes before it runs: the place
-// for the user's pause (paused_by_user) and for the audit trail, once
-// they exist. It throws to refuse the command.
-export async function admit(_msg, _ctx) {}
+const ADMIT_MS = 5000;
+
+// admit is where every program command passes before it runs. A command
+// from a WebSocket server is admitted by the daemon, which refuses it
+// while the user has turned the bridge off or paused it (the daemon's
+// own programs were admitted by the daemon already). Without a link to
+// the daemon nothing is admitted: the user's pause could not be known.
+export async function admit(msg, ctx) {
+  if (ctx.door.owner === "daemon") return;
+  try {
+    await ask(TYPE_PROGRAM_ADMIT, { owner: ctx.door.owner, verb: msg.type }, ADMIT_MS);
+  } catch (err) {
+    if (err && err.fromPeer) throw err; // the daemon's answer: paused_by_user, bridge_disabled
+    throw new BridgeError(Codes.extensionNotConnected, `the bridge's daemon must be running to admit a program's commands (it keeps the user's pause and the audit trail): ${err.message || err}`);
+  }
+}
+
+// record tells the daemon how a WebSocket program's command ended, for
+// the audit trail: the verb, its tab and CDP method, the outcome; never
+// the CDP params (they may carry typed text). Fire and forget.
+export function record(msg, ctx, err, ms) {
+  if (ctx.door.owner === "daemon") return;
+  const code = err ? (err.code || Codes.internal) : "ok";
+  ask(TYPE_PROGRAM_DONE, { owner: ctx.door.owner, verb: msg.type, tabId: msg.tabId, method: msg.method, code, ms }, ADMIT_MS).catch(() => {});
+}
 
 // The domains and methods no program may use: they read what the bridge
 // never hands out (cookies, site storage) or reach beyond the tab

@@ -48,6 +48,31 @@ var Verbs = []Verb{
 	{"readiness.enable", ReadinessEnableParams{}, ReadinessEnableResult{}},
 	{"readiness.disable", ReadinessDisableParams{}, OKResult{}},
 	{"command.cancel", CommandCancelParams{}, CommandCancelResult{}},
+	// The program door's own (Hive protocol 6).
+	{"tab.listUngrouped", NoParams{}, json.RawMessage{}},
+	{"tabGroup.list", NoParams{}, json.RawMessage{}},
+	{"tab.audit", TabAuditParams{}, json.RawMessage{}},
+	// The daemon's door to the program door and the WebSocket setting.
+	{"program.call", ProgramCallParams{}, json.RawMessage{}},
+	{"websocket.configure", WebSocketConfig{}, WebSocketStatus{}},
+	{"websocket.status", NoParams{}, WebSocketStatus{}},
+}
+
+// NoParams is the params of a verb that takes none.
+type NoParams struct{}
+
+// TabAuditParams asks what may block automation in a program's tab; the
+// result is Hive's {tabId, url, incognito, ourExtensionId, fileAccess,
+// targets, cdpFrames}.
+type TabAuditParams struct {
+	TabID int `json:"tabId"`
+}
+
+// ProgramCallParams runs Command ({type, ...params}, a Hive-compatible
+// verb) through the extension's program door, as the daemon's local
+// programs' one owner; the result is that verb's.
+type ProgramCallParams struct {
+	Command json.RawMessage `json:"command"`
 }
 
 // OKResult is the answer of verbs that only do something: {ok: true}.
@@ -109,12 +134,20 @@ type CDPCommand struct {
 // labelled agentId.
 type ContextCreateParams struct {
 	AgentID string `json:"agentId,omitempty"`
+	// DisplayName is the group's title (kept as sent, a trailing U+200B
+	// included); AgentID when empty.
+	DisplayName string `json:"displayName,omitempty"`
+	// WindowID puts the group in that window; RecycleGroupID reuses a
+	// group the caller made before.
+	WindowID       int `json:"windowId,omitempty"`
+	RecycleGroupID int `json:"recycleGroupId,omitempty"`
 }
 
-// ContextCreateResult is the new group and its tab.
+// ContextCreateResult is the new group, its tab and its window.
 type ContextCreateResult struct {
-	GroupID int `json:"groupId"`
-	TabID   int `json:"tabId"`
+	GroupID  int `json:"groupId"`
+	TabID    int `json:"tabId"`
+	WindowID int `json:"windowId,omitempty"`
 }
 
 // ContextDestroyParams: context.destroy (Hive) closes every tab of a group.
