@@ -25,7 +25,12 @@ const COLORS = ["grey", "blue", "red", "yellow", "green", "pink", "purple", "cya
 const PATHS_CHECK_MS = 10_000;
 const ENABLE_MS = 5000;
 
-const ADMIT_MS = 5000;
+// A native host that Chrome has just started drops what it cannot
+// deliver while it dials the daemon, so a request sent right after a
+// (re)connect may get no answer: it is asked again, ADMIT_TRIES times at
+// most.
+const ADMIT_MS = 1500;
+const ADMIT_TRIES = 4;
 
 // admit is where every program command passes before it runs. A command
 // from a WebSocket server is admitted by the daemon, which refuses it
@@ -34,12 +39,20 @@ const ADMIT_MS = 5000;
 // the daemon nothing is admitted: the user's pause could not be known.
 export async function admit(msg, ctx) {
   if (ctx.door.owner === "daemon") return;
-  try {
-    await ask(TYPE_PROGRAM_ADMIT, { owner: ctx.door.owner, verb: msg.type }, ADMIT_MS);
-  } catch (err) {
-    if (err && err.fromPeer) throw err; // the daemon's answer: paused_by_user, bridge_disabled
-    throw new BridgeError(Codes.extensionNotConnected, `the bridge's daemon must be running to admit a program's commands (it keeps the user's pause and the audit trail): ${err.message || err}`);
+  let last;
+  for (let i = 0; i < ADMIT_TRIES; i++) {
+    try {
+      await ask(TYPE_PROGRAM_ADMIT, { owner: ctx.door.owner, verb: msg.type }, ADMIT_MS);
+      return;
+    } catch (err) {
+      if (err && err.fromPeer) throw err; // the daemon's answer: paused_by_user, bridge_disabled
+      last = err;
+      if (!(err instanceof BridgeError && err.code === Codes.timeout)) {
+        await new Promise((r) => setTimeout(r, 250)); // no link yet: wait for the reconnect
+      }
+    }
   }
+  throw new BridgeError(Codes.extensionNotConnected, `the bridge's daemon must be running to admit a program's commands (it keeps the user's pause and the audit trail): ${last && last.message || last}`);
 }
 
 // record tells the daemon how a WebSocket program's command ended, for
