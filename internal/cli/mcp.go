@@ -37,8 +37,20 @@ func runMCP(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	dial := mcpserver.DialDaemon(layout)
+	// A daemon on another machine, reached through a socket forwarded
+	// over SSH: dial it as it is, never start one here.
+	socket, secretFile, forwarded, err := client.Forwarded()
+	if err != nil {
+		return err
+	}
+	if forwarded {
+		dial = func(ctx context.Context, session string) (mcpserver.Daemon, error) {
+			return client.ConnectSocket(ctx, socket, secretFile, session)
+		}
+	}
 	srv, err := mcpserver.New(mcpserver.Options{
-		Dial:        mcpserver.DialDaemon(layout),
+		Dial:        dial,
 		Tools:       *tools,
 		Screenshots: layout.Screenshots(),
 		ImageMax:    int(imageMax),
@@ -49,6 +61,9 @@ func runMCP(ctx context.Context, args []string) error {
 	}
 	return srv.ServeStdio(ctx)
 }
+
+// forwardVars point a server at a forwarded daemon socket.
+var forwardVars = []string{client.EnvSocket, client.EnvSecretFile}
 
 // printMCPConfig prints the snippet on stdout and where it goes on stderr.
 // The server's flags given with --print-config are kept in the snippet.
@@ -73,6 +88,12 @@ func printMCPConfig(fs *flag.FlagSet, client string) error {
 			return fmt.Errorf("resolving %s: %w", paths.EnvHome, err)
 		}
 		env[paths.EnvHome] = abs
+	}
+	// A server for a forwarded socket needs its variables too.
+	for _, k := range forwardVars {
+		if v := os.Getenv(k); v != "" {
+			env[k] = v
+		}
 	}
 	snippet, where, err := mcpserver.ClientConfig(client, exe, args, env)
 	if err != nil {

@@ -59,8 +59,12 @@ type reply struct {
 }
 
 // Connect connects to the daemon of layout as session, starting the daemon
-// first if none answers.
+// first if none answers. With EnvSocket set it connects to that socket
+// instead (ConnectSocket).
 func Connect(ctx context.Context, layout paths.Layout, session string) (*Client, error) {
+	if c, ok, err := connectForwarded(ctx, session); ok || err != nil {
+		return c, err
+	}
 	c, ok, err := dial(ctx, layout, session)
 	if err != nil {
 		if err := EnsureDaemon(ctx, layout); err != nil {
