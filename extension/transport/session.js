@@ -58,8 +58,8 @@ export function openSession({ name, post, retry, cdpPolicy, hello = (base) => ba
     }
   };
 
-  Promise.all([chrome.extension.isAllowedIncognitoAccess(), instanceId()])
-    .then(([incognitoAllowed, instance]) => send(hello(helloMessage(incognitoAllowed, instance))))
+  Promise.all([chrome.extension.isAllowedIncognitoAccess(), instanceId(), browserSession()])
+    .then(([incognitoAllowed, instance, session]) => send(hello(helloMessage(incognitoAllowed, instance, session))))
     .catch((err) => console.error("browser-bridge: no hello sent:", err)); // the daemon then reports the missing hello
   const keepalive = keepAliveMs > 0 ? setInterval(() => send({ type: "ping" }), keepAliveMs) : null;
 
@@ -124,13 +124,27 @@ async function instanceId() {
   return fresh;
 }
 
-function helloMessage(incognitoAllowed, instance) {
+// browserSession names this run of the browser: chrome.storage.session
+// survives service-worker restarts but not a browser restart. Tab IDs are
+// unique only within one run, so the daemon keeps ownership per run — a
+// restarted browser that reuses tab 12 for the user's own tab must not
+// find it marked as the bridge's.
+async function browserSession() {
+  const { browserSession: id } = await chrome.storage.session.get("browserSession");
+  if (id) return id;
+  const fresh = crypto.randomUUID();
+  await chrome.storage.session.set({ browserSession: fresh });
+  return fresh;
+}
+
+function helloMessage(incognitoAllowed, instance, session) {
   return {
     type: "hello",
     version: chrome.runtime.getManifest().version,
     protocol: PROTOCOL_VERSION,
     extensionId: chrome.runtime.id,
     instanceId: instance,
+    browserSession: session,
     incognitoAllowed,
     userAgent: navigator.userAgent,
   };

@@ -37,20 +37,14 @@ func runMCP(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	dial := mcpserver.DialDaemon(layout)
-	// A daemon on another machine, reached through a socket forwarded
-	// over SSH: dial it as it is, never start one here.
-	socket, secretFile, forwarded, err := client.Forwarded()
-	if err != nil {
+	// A daemon on another machine, through a socket forwarded over SSH
+	// (client.EnvSocket): the client dials it and starts none here; a
+	// half-set pair is refused now rather than at the first call.
+	if _, _, _, err := client.Forwarded(); err != nil {
 		return err
 	}
-	if forwarded {
-		dial = func(ctx context.Context, session string) (mcpserver.Daemon, error) {
-			return client.ConnectSocket(ctx, socket, secretFile, session)
-		}
-	}
 	srv, err := mcpserver.New(mcpserver.Options{
-		Dial:        dial,
+		Dial:        mcpserver.DialDaemon(layout),
 		Tools:       *tools,
 		Screenshots: layout.Screenshots(),
 		ImageMax:    int(imageMax),

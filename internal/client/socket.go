@@ -47,6 +47,11 @@ func Forwarded() (socket, secretFile string, ok bool, err error) {
 // install whose binary this program is not. The socket's folder must be
 // private to this user (mode 0700), as the daemon's own is.
 func ConnectSocket(ctx context.Context, socket, secretFile, session string) (*Client, error) {
+	return connectSocketAs(ctx, socket, secretFile, protocol.Auth{Session: session})
+}
+
+// connectSocketAs is ConnectSocket as who (its session and flags).
+func connectSocketAs(ctx context.Context, socket, secretFile string, who protocol.Auth) (*Client, error) {
 	s, err := secret.Load(secretFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("no secret file at %s: copy there the secret of the install whose daemon listens on %s (`browser-bridge doctor --json` on that machine names it), mode 0600: %w", secretFile, socket, err)
@@ -54,7 +59,8 @@ func ConnectSocket(ctx context.Context, socket, secretFile, session string) (*Cl
 	if err != nil {
 		return nil, err
 	}
-	c, ok, err := ipc.Dial(ctx, socket, protocol.Auth{Role: protocol.RoleClient, Secret: s, Session: session, PID: os.Getpid()})
+	who.Role, who.Secret, who.PID = protocol.RoleClient, s, os.Getpid()
+	c, ok, err := ipc.Dial(ctx, socket, who)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the daemon at %s: %w", socket, err)
 	}
@@ -63,13 +69,14 @@ func ConnectSocket(ctx context.Context, socket, secretFile, session string) (*Cl
 	return cl, nil
 }
 
-// connectForwarded is Connect's way when EnvSocket is set.
-func connectForwarded(ctx context.Context, session string) (*Client, bool, error) {
+// connectForwarded is connectAs's way when EnvSocket is set; ok says it
+// is.
+func connectForwarded(ctx context.Context, who protocol.Auth) (*Client, bool, error) {
 	socket, secretFile, ok, err := Forwarded()
 	if err != nil || !ok {
 		return nil, ok, err
 	}
-	c, err := ConnectSocket(ctx, socket, secretFile, session)
+	c, err := connectSocketAs(ctx, socket, secretFile, who)
 	if err != nil {
 		return nil, true, fmt.Errorf("%w (from %s; is the ssh forwarding up, and the daemon running on the other machine?)", err, EnvSocket)
 	}

@@ -99,6 +99,14 @@ func TestConnectAndEnsureDaemonUseTheForwardedSocket(t *testing.T) {
 	if got := (<-seen).Session; got != "session:remote" {
 		t.Errorf("the forwarded daemon got session %q", got)
 	}
+	agent, err := ConnectAgent(ctx, local, "session:agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer agent.Close()
+	if got := <-seen; got.Session != "session:agent" || !got.EndsWithConnection {
+		t.Errorf("ConnectAgent over the forwarded socket authenticated as %+v, want session:agent ending with its connection", got)
+	}
 
 	t.Setenv(EnvSocket, local.Socket)
 	t.Setenv(EnvSecretFile, local.Secret())
