@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -563,5 +567,46 @@ func TestWithSocketThroughAForwardedSocket(t *testing.T) {
 	defer c.CloseTabs(ctx, bridge.CloseParams{Target: bridge.Target{TabID: tab.TabID}})
 	if tab.Title != "Terms" {
 		t.Errorf("opened %q through the forwarded socket, want Terms", tab.Title)
+	}
+}
+
+// Every stable code of internal/protocol/errors.go has its constant here,
+// with the same value.
+func TestEveryProtocolCodeIsExported(t *testing.T) {
+	t.Parallel()
+	exported := map[string]bool{}
+	for _, c := range []bridge.Code{bridge.ErrExtensionNotConnected, bridge.ErrBridgeDisabled, bridge.ErrTimeout,
+		bridge.ErrElementNotFound, bridge.ErrElementObscured, bridge.ErrProtectedPage, bridge.ErrFullPageUnavailable, bridge.ErrUploadPathRejected,
+		bridge.ErrTabNotFound, bridge.ErrNotOwned, bridge.ErrInvalidArgument, bridge.ErrIncognitoNotAllowed,
+		bridge.ErrBlockedByPolicy, bridge.ErrVersionMismatch, bridge.ErrPausedByUser, bridge.ErrDeclinedByUser,
+		bridge.ErrHandoffInProgress, bridge.ErrInternal, bridge.ErrUnknownVerb, bridge.ErrMethodNotAllowed} {
+		exported[string(c)] = true
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "../internal/protocol/errors.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			v := s.(*ast.ValueSpec)
+			for i, name := range v.Names {
+				lit, ok := v.Values[i].(*ast.BasicLit)
+				if !strings.HasPrefix(name.Name, "Code") || !ok {
+					continue
+				}
+				n++
+				if code, _ := strconv.Unquote(lit.Value); !exported[code] {
+					t.Errorf("protocol.%s (%s) has no constant in package bridge", name.Name, lit.Value)
+				}
+			}
+		}
+	}
+	if n != len(exported) {
+		t.Errorf("protocol has %d codes, package bridge %d", n, len(exported))
 	}
 }

@@ -25,25 +25,26 @@ func (c Code) Error() string { return string(c) }
 
 // The stable codes (SPEC §2 and the bridge's own).
 const (
-	ErrExtensionNotConnected Code = protocol.CodeExtensionNotConnected // no extension connected: install it and keep Chrome open
-	ErrBridgeDisabled        Code = protocol.CodeBridgeDisabled        // turned off by `browser-bridge disable` or BROWSER_BRIDGE_DISABLE=1
-	ErrTimeout               Code = protocol.CodeTimeout               // the call's deadline passed; the message names what it waited for
-	ErrElementNotFound       Code = protocol.CodeElementNotFound       // no element matches the locator
-	ErrProtectedPage         Code = protocol.CodeProtectedPage         // chrome://, the Web Store, pages the extension may not touch
-	ErrFullPageUnavailable   Code = protocol.CodeFullPageUnavailable   // the page cannot be captured whole
-	ErrUploadPathRejected    Code = protocol.CodeUploadPathRejected    // an upload path broke a rule; the message names it
-	ErrTabNotFound           Code = protocol.CodeTabNotFound           // no such tab (closed, or from an earlier browser session)
-	ErrNotOwned              Code = protocol.CodeNotOwned              // the tab or group is not this caller's
-	ErrInvalidArgument       Code = protocol.CodeInvalidArgument       // a parameter is wrong; the message names it
-	ErrIncognitoNotAllowed   Code = protocol.CodeIncognitoNotAllowed   // the extension may not run in incognito windows
-	ErrBlockedByPolicy       Code = protocol.CodeBlockedByPolicy       // a site rule (or a search consent wall) stops it
-	ErrVersionMismatch       Code = protocol.CodeVersionMismatch       // the extension and the binary are of different versions
-	ErrPausedByUser          Code = protocol.CodePausedByUser          // the user paused the bridge
-	ErrDeclinedByUser        Code = protocol.CodeDeclinedByUser        // the user said no
-	ErrHandoffInProgress     Code = protocol.CodeHandoffInProgress     // the tab is handed to the user for now
-	ErrInternal              Code = protocol.CodeInternal              // a fault of the bridge itself; the message says what to report
-	ErrUnknownVerb           Code = protocol.CodeUnknownVerb           // the extension does not know the command
-	ErrMethodNotAllowed      Code = protocol.CodeMethodNotAllowed      // a CDP method the bridge refuses to programs
+	ErrExtensionNotConnected Code = "extension_not_connected"          // no extension connected: install it and keep Chrome open
+	ErrBridgeDisabled        Code = "bridge_disabled"                  // turned off by `browser-bridge disable` or BROWSER_BRIDGE_DISABLE=1
+	ErrTimeout               Code = "timeout"                          // the call's deadline passed; the message names what it waited for
+	ErrElementNotFound       Code = "element_not_found"                // no element matches the locator
+	ErrElementObscured       Code = "element_obscured"                 // something covers the target, so it would not get the input; nothing was pressed
+	ErrProtectedPage         Code = "protected_page"                   // chrome://, the Web Store, pages the extension may not touch
+	ErrFullPageUnavailable   Code = "full_page_screenshot_unavailable" // the page cannot be captured whole
+	ErrUploadPathRejected    Code = "upload_path_rejected"             // an upload path broke a rule; the message names it
+	ErrTabNotFound           Code = "tab_not_found"                    // no such tab (closed, or from an earlier browser session)
+	ErrNotOwned              Code = "not_owned"                        // the tab or group is not this caller's
+	ErrInvalidArgument       Code = "invalid_argument"                 // a parameter is wrong; the message names it
+	ErrIncognitoNotAllowed   Code = "incognito_not_allowed"            // the extension may not run in incognito windows
+	ErrBlockedByPolicy       Code = "blocked_by_policy"                // a site rule (or a search consent wall) stops it
+	ErrVersionMismatch       Code = "version_mismatch"                 // the extension and the binary are of different versions
+	ErrPausedByUser          Code = "paused_by_user"                   // the user paused the bridge
+	ErrDeclinedByUser        Code = "declined_by_user"                 // the user said no
+	ErrHandoffInProgress     Code = "handoff_in_progress"              // the tab is handed to the user for now
+	ErrInternal              Code = "internal_error"                   // a fault of the bridge itself; the message says what to report
+	ErrUnknownVerb           Code = "unknown_verb"                     // the extension does not know the command
+	ErrMethodNotAllowed      Code = "method_not_allowed"               // a CDP method the bridge refuses to programs
 )
 
 // Error is an error the bridge reports: a stable Code and a sentence that
