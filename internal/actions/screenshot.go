@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/shots"
 )
@@ -48,7 +49,7 @@ func screenshot(r *run) (any, error) {
 	if err := r.refuseFramedFiles(t); err != nil {
 		return nil, err
 	}
-	if err := r.call("cdp.attach", map[string]any{"tabId": t.TabID}, nil); err != nil {
+	if _, err := r.b.CDPAttach(r.ctx, protocol.CDPAttachParams{TabID: t.TabID}); err != nil {
 		if protocol.CodeOf(err) == protocol.CodeProtectedPage && mode == "full" {
 			return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "this page (%s) cannot be captured: the browser does not let extensions debug it; screenshots work on ordinary web pages", t.URL)
 		}
@@ -60,7 +61,7 @@ func screenshot(r *run) (any, error) {
 		data, err = r.capture(t.TabID, nil)
 	case "clip":
 		c := r.in.Clip
-		data, err = r.capture(t.TabID, map[string]any{"x": c.X, "y": c.Y, "width": c.Width, "height": c.Height, "scale": 1})
+		data, err = r.capture(t.TabID, &viewport{X: c.X, Y: c.Y, Width: c.Width, Height: c.Height, Scale: 1})
 	default:
 		data, err = r.captureFull(t.TabID)
 	}
@@ -82,7 +83,7 @@ func screenshot(r *run) (any, error) {
 // bridge may not read: the picture would show it (extract and inspect
 // leave such frames out instead). Only file: pages can frame file: URLs,
 // so other pages cost nothing.
-func (r *run) refuseFramedFiles(t TabInfo) error {
+func (r *run) refuseFramedFiles(t browser.TabInfo) error {
 	if !strings.HasPrefix(strings.ToLower(t.URL), "file:") {
 		return nil
 	}
@@ -98,17 +99,31 @@ func (r *run) refuseFramedFiles(t TabInfo) error {
 	return nil
 }
 
+// captureParams is the params of CDP's Page.captureScreenshot.
+type captureParams struct {
+	Format                string    `json:"format"`
+	Quality               int       `json:"quality"`
+	Clip                  *viewport `json:"clip,omitempty"`
+	CaptureBeyondViewport bool      `json:"captureBeyondViewport,omitempty"`
+}
+
+// viewport is CDP's Page.Viewport: a clip of the document in CSS pixels,
+// captured at Scale.
+type viewport struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	Scale  float64 `json:"scale"`
+}
+
 // capture runs Page.captureScreenshot with clip (nil: the viewport).
-func (r *run) capture(tabID int, clip map[string]any) ([]byte, error) {
-	params := map[string]any{"format": "jpeg", "quality": shots.Quality}
-	if clip != nil {
-		params["clip"] = clip
-		params["captureBeyondViewport"] = true
-	}
+func (r *run) capture(tabID int, clip *viewport) ([]byte, error) {
+	params := captureParams{Format: "jpeg", Quality: shots.Quality, Clip: clip, CaptureBeyondViewport: clip != nil}
 	var out struct {
 		Data string `json:"data"`
 	}
-	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.captureScreenshot", "params": params}, &out); err != nil {
+	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.captureScreenshot", Params: params}, &out); err != nil {
 		if strings.Contains(err.Error(), "Unable to capture screenshot") {
 			return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "the browser could not capture this screenshot (%v); take a smaller clip, or mode: \"viewport\"", err)
 		}
@@ -130,7 +145,7 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 			Height float64 `json:"height"`
 		} `json:"cssContentSize"`
 	}
-	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.getLayoutMetrics"}, &m); err != nil {
+	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getLayoutMetrics"}, &m); err != nil {
 		return nil, err
 	}
 	w, h := math.Ceil(m.CSSContentSize.Width), math.Ceil(m.CSSContentSize.Height)
@@ -143,7 +158,7 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 			Value float64 `json:"value"`
 		} `json:"result"`
 	}
-	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Runtime.evaluate", "params": map[string]any{"expression": "devicePixelRatio", "returnByValue": true}}, &dpr); err != nil {
+	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Runtime.evaluate", Params: evaluateParams{Expression: "devicePixelRatio", ReturnByValue: true}}, &dpr); err != nil {
 		return nil, err
 	}
 	ratio := dpr.Result.Value
@@ -156,7 +171,7 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 	}
 	tiles := make([][]byte, len(plan.Tiles))
 	for i, tile := range plan.Tiles {
-		data, err := r.capture(tabID, map[string]any{"x": 0, "y": tile.Y, "width": w, "height": tile.Height, "scale": plan.Scale})
+		data, err := r.capture(tabID, &viewport{X: 0, Y: tile.Y, Width: w, Height: tile.Height, Scale: plan.Scale})
 		if err != nil {
 			return nil, err
 		}
@@ -166,4 +181,11 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 		return tiles[0], nil
 	}
 	return plan.Stitch(ratio, tiles)
+}
+
+// evaluateParams is the params of CDP's Runtime.evaluate (of a constant
+// expression: the screenshot never runs page code from the daemon).
+type evaluateParams struct {
+	Expression    string `json:"expression"`
+	ReturnByValue bool   `json:"returnByValue"`
 }

@@ -24,12 +24,14 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/ipc"
 	"github.com/browser-bridge/browser-bridge/internal/logfile"
 	"github.com/browser-bridge/browser-bridge/internal/nmframe"
+	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/shots"
+	"github.com/browser-bridge/browser-bridge/internal/staging"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
@@ -82,6 +84,8 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		Started:     d.started,
 		Screenshots: shots.New(layout.Screenshots()),
 		Off:         func() *protocol.Error { return settings.Off(layout) },
+		Guard:       d.guardTab,
+		Paused:      func() *protocol.Error { return settings.Paused(layout) },
 		Daemon: func() any {
 			return map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket}
 		},
@@ -126,6 +130,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 		d.log.Warn(n)
 	}
 	d.secret = sec
+	// Uploads may never take the bridge's own state or staged copies;
+	// copies a crashed daemon left are swept.
+	pathcheck.DenyFolders(d.layout.State, pathcheck.StagingFolder(d.layout))
+	if err := staging.For(d.layout).Sweep(); err != nil {
+		d.log.Warn("sweeping staged uploads", "err", err)
+	}
 	l, err := ipc.Listen(d.layout.Socket)
 	if err != nil {
 		return err

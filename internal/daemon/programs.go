@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/audit"
-	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
+	"github.com/browser-bridge/browser-bridge/internal/staging"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -144,7 +144,10 @@ func (d *Daemon) answerExtension(typ string, frame []byte) (any, error) {
 		if p := settings.Paused(d.layout); p != nil {
 			return nil, p
 		}
-		checked, err := pathcheck.Check(req.Paths)
+		// Chrome gets private copies of the bytes that were checked; they
+		// stay until staging.Keep has passed, since Chrome reads a file
+		// only when the page does.
+		checked, _, err := staging.For(d.layout).Stage(req.Paths)
 		if err != nil {
 			return nil, err
 		}
