@@ -329,9 +329,11 @@ func TestVerbsSendTheirParams(t *testing.T) {
 	})
 	c := dial(t, bridge.WithHome(layout.State))
 	ctx := context.Background()
+	sent := map[string]bool{}
 	check := func(verb string, params map[string]any) {
 		t.Helper()
 		m := next(t, seen)
+		sent[m.Verb] = true
 		if m.Type != protocol.TypeVerb || m.Verb != verb {
 			t.Errorf("sent %s %q, want verb %q", m.Type, m.Verb, verb)
 		}
@@ -422,6 +424,13 @@ func TestVerbsSendTheirParams(t *testing.T) {
 	check("websocket.configure", map[string]any{"enabled": false})
 	c.WebSocketStatus(ctx)
 	check("websocket.status", map[string]any{})
+
+	// Every verb the daemon relays for programs has its method.
+	for _, v := range protocol.ProgramVerbs {
+		if !sent[v] {
+			t.Errorf("no method of Client sends the program verb %q", v)
+		}
+	}
 }
 
 func TestDialNamesTheSessionAfterTheProgram(t *testing.T) {
