@@ -59,7 +59,8 @@ type reply struct {
 }
 
 // Connect connects to the daemon of layout as session, starting the daemon
-// first if none answers.
+// first if none answers. With EnvSocket set, it and ConnectAgent connect
+// to that socket instead, as ConnectSocket does.
 func Connect(ctx context.Context, layout paths.Layout, session string) (*Client, error) {
 	return connectAs(ctx, layout, protocol.Auth{Session: session})
 }
@@ -73,6 +74,9 @@ func ConnectAgent(ctx context.Context, layout paths.Layout, session string) (*Cl
 }
 
 func connectAs(ctx context.Context, layout paths.Layout, who protocol.Auth) (*Client, error) {
+	if c, ok, err := connectForwarded(ctx, who); ok || err != nil {
+		return c, err
+	}
 	c, ok, err := dial(ctx, layout, who)
 	if err != nil {
 		if err := EnsureDaemon(ctx, layout); err != nil {
