@@ -390,6 +390,14 @@ func TestVerbsSendTheirParams(t *testing.T) {
 		t.Errorf("TabGroupList: %+v %v", groups, err)
 	}
 	check("tabGroup.list", map[string]any{})
+	if _, err := c.TabListUngrouped(ctx); err != nil {
+		t.Errorf("TabListUngrouped: %v", err)
+	}
+	check("tab.listUngrouped", map[string]any{})
+	if _, err := c.TabAudit(ctx, 8); err != nil {
+		t.Errorf("TabAudit: %v", err)
+	}
+	check("tab.audit", map[string]any{"tabId": 8.0})
 
 	for _, v := range []struct {
 		verb string

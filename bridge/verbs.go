@@ -157,6 +157,35 @@ func (c *Client) TabGroupList(ctx context.Context) ([]TabGroup, error) {
 	return out.Groups, nil
 }
 
+// UngroupedTab is a tab outside every tab group (the user's own among
+// them); incognito ones come without their URL.
+type UngroupedTab struct {
+	ID       int    `json:"id"`
+	WindowID int    `json:"windowId"`
+	URL      string `json:"url"`
+}
+
+// TabListUngrouped lists the tabs outside every tab group, as Hive's
+// server does to find its stray tabs.
+func (c *Client) TabListUngrouped(ctx context.Context) ([]UngroupedTab, error) {
+	var out struct {
+		Tabs []UngroupedTab `json:"tabs"`
+	}
+	if err := c.verb(ctx, "tab.listUngrouped", nil, &out); err != nil {
+		return nil, err
+	}
+	return out.Tabs, nil
+}
+
+// TabAudit reports what may block automation in one of the program's
+// tabs (Hive's tab.audit: its url, incognito, the extension's file
+// access, the debugging targets and frames), as raw JSON.
+func (c *Client) TabAudit(ctx context.Context, tabID int) (json.RawMessage, error) {
+	var out json.RawMessage
+	err := c.verb(ctx, "tab.audit", map[string]any{"tabId": tabID}, &out)
+	return out, err
+}
+
 // CDPAttach attaches the debugger to one of the program's tabs and keeps
 // it attached (CDP attaches by itself when needed).
 func (c *Client) CDPAttach(ctx context.Context, tabID int) error {
