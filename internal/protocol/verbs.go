@@ -394,7 +394,9 @@ type PageRunResult struct {
 type PageFrameResult struct {
 	FrameID    int             `json:"frameId"`
 	DocumentID string          `json:"documentId"`
-	Value      json.RawMessage `json:"value"`
+	// URL is the frame's address when the script ran (location.href).
+	URL   string          `json:"url,omitempty"`
+	Value json.RawMessage `json:"value"`
 	Error      string          `json:"error"`
 	Code       string          `json:"code"`
 }
