@@ -96,11 +96,12 @@ const ACTIONS_METHODS = new Set([
   // Dialogs: an alert, confirm, prompt or beforeunload stops the page
   // until it is answered; every action answers one it meets.
   "Page.handleJavaScriptDialog",
-  // screenshot: the capture itself, the document's size for a whole-page
-  // shot, and devicePixelRatio (Chrome's limits are in device pixels).
+  // screenshot: the capture itself, and the document's size in CSS and
+  // device pixels for a whole-page shot (Chrome's limits are in device
+  // pixels). No Runtime.evaluate: the daemon never runs an expression in
+  // a page.
   "Page.captureScreenshot",
   "Page.getLayoutMetrics",
-  "Runtime.evaluate",
 ]);
 
 // actionsOnly is the actions door's policy: it throws unless method is on

@@ -392,13 +392,13 @@ type PageRunResult struct {
 // PageFrameResult is one frame's answer to a page script: its value, or
 // the error it threw (with a code when the script gave one).
 type PageFrameResult struct {
-	FrameID    int             `json:"frameId"`
-	DocumentID string          `json:"documentId"`
+	FrameID    int    `json:"frameId"`
+	DocumentID string `json:"documentId"`
 	// URL is the frame's address when the script ran (location.href).
 	URL   string          `json:"url,omitempty"`
 	Value json.RawMessage `json:"value"`
-	Error      string          `json:"error"`
-	Code       string          `json:"code"`
+	Error string          `json:"error"`
+	Code  string          `json:"code"`
 }
 
 // ReadinessEnableParams: readiness.enable registers the quiet-DOM content
