@@ -25,17 +25,25 @@ type RawCDP struct {
 	mu      sync.Mutex
 	nextID  int
 	pending map[int]chan rawReply
+	// waiters are the event waits in progress, by session and method.
+	waiters map[eventKey][]chan json.RawMessage
 	// Session is the flattened session of the page target.
 	Session string
+	page    *RawPage
 }
 
 type rawReply struct {
-	ID     int             `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
+	ID        int             `json:"id"`
+	Method    string          `json:"method"`
+	SessionID string          `json:"sessionId"`
+	Params    json.RawMessage `json:"params"`
+	Result    json.RawMessage `json:"result"`
+	Error     *struct {
 		Message string `json:"message"`
 	} `json:"error"`
 }
+
+type eventKey struct{ session, method string }
 
 // StartRawCDP starts a headless Chromium with a pipe debugging connection
 // and attaches to its page.
@@ -65,7 +73,7 @@ func StartRawCDP() (*RawCDP, error) {
 	}
 	cmdR.Close()
 	repW.Close()
-	c := &RawCDP{cmd: cmd, toChr: cmdW, profile: profile, pending: map[int]chan rawReply{}}
+	c := &RawCDP{cmd: cmd, toChr: cmdW, profile: profile, pending: map[int]chan rawReply{}, waiters: map[eventKey][]chan json.RawMessage{}}
 	go c.read(repR)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -90,6 +98,7 @@ func StartRawCDP() (*RawCDP, error) {
 					return nil, err
 				}
 				c.Session = att.SessionID
+				c.page = &RawPage{c: c, Session: att.SessionID, TargetID: t.TargetID}
 				return c, nil
 			}
 		}
@@ -111,8 +120,18 @@ func (c *RawCDP) read(r io.Reader) {
 			return
 		}
 		var rep rawReply
-		if json.Unmarshal(msg[:len(msg)-1], &rep) != nil || rep.ID == 0 {
-			continue // an event
+		if json.Unmarshal(msg[:len(msg)-1], &rep) != nil {
+			continue
+		}
+		if rep.ID == 0 {
+			c.mu.Lock()
+			k := eventKey{rep.SessionID, rep.Method}
+			for _, ch := range c.waiters[k] {
+				ch <- rep.Params
+			}
+			delete(c.waiters, k)
+			c.mu.Unlock()
+			continue
 		}
 		c.mu.Lock()
 		ch := c.pending[rep.ID]
@@ -164,18 +183,71 @@ func (c *RawCDP) call(ctx context.Context, session, method string, params, out a
 
 // Call sends a command to the page session.
 func (c *RawCDP) Call(ctx context.Context, method string, params, out any) error {
-	return c.call(ctx, c.Session, method, params, out)
+	return c.page.Call(ctx, method, params, out)
 }
 
 // Eval evaluates expr in the page and decodes its value.
 func (c *RawCDP) Eval(ctx context.Context, expr string, out any) error {
+	return c.page.Eval(ctx, expr, out)
+}
+
+// Navigate loads url in the page and waits for its load event.
+func (c *RawCDP) Navigate(ctx context.Context, url string) error {
+	return c.page.Navigate(ctx, url)
+}
+
+// RawPage is one page target of a RawCDP browser, attached over a
+// flattened session.
+type RawPage struct {
+	c        *RawCDP
+	Session  string
+	TargetID string
+	enabled  bool // Page domain events are on
+}
+
+// NewPage opens a new tab (about:blank), in a window of its own with
+// newWindow, attaches to it and enables its Page domain: what a CDP
+// client does before it loads a page in a tab of its own.
+func (c *RawCDP) NewPage(ctx context.Context, newWindow bool) (*RawPage, error) {
+	var tgt struct {
+		TargetID string `json:"targetId"`
+	}
+	if err := c.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank", "newWindow": newWindow}, &tgt); err != nil {
+		return nil, err
+	}
+	var att struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := c.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": tgt.TargetID, "flatten": true}, &att); err != nil {
+		return nil, err
+	}
+	p := &RawPage{c: c, Session: att.SessionID, TargetID: tgt.TargetID}
+	if err := p.Call(ctx, "Page.enable", nil, nil); err != nil {
+		return nil, err
+	}
+	p.enabled = true
+	return p, nil
+}
+
+// Close closes the page's tab.
+func (p *RawPage) Close(ctx context.Context) error {
+	return p.c.call(ctx, "", "Target.closeTarget", map[string]any{"targetId": p.TargetID}, nil)
+}
+
+// Call sends a command to the page's session.
+func (p *RawPage) Call(ctx context.Context, method string, params, out any) error {
+	return p.c.call(ctx, p.Session, method, params, out)
+}
+
+// Eval evaluates expr in the page and decodes its value.
+func (p *RawPage) Eval(ctx context.Context, expr string, out any) error {
 	var r struct {
 		Result struct {
 			Value json.RawMessage `json:"value"`
 		} `json:"result"`
 		ExceptionDetails any `json:"exceptionDetails"`
 	}
-	if err := c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true}, &r); err != nil {
+	if err := p.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true}, &r); err != nil {
 		return err
 	}
 	if r.ExceptionDetails != nil {
@@ -187,22 +259,43 @@ func (c *RawCDP) Eval(ctx context.Context, expr string, out any) error {
 	return nil
 }
 
-// Navigate loads url and waits for the load event's state.
-func (c *RawCDP) Navigate(ctx context.Context, url string) error {
-	if err := c.Call(ctx, "Page.navigate", map[string]any{"url": url}, nil); err != nil {
+// Navigate loads url and waits for the page's load event
+// (Page.loadEventFired): the shortest a CDP client can know a page has
+// loaded.
+func (p *RawPage) Navigate(ctx context.Context, url string) error {
+	if !p.enabled {
+		if err := p.Call(ctx, "Page.enable", nil, nil); err != nil {
+			return err
+		}
+		p.enabled = true
+	}
+	loaded := p.c.waitEvent(p.Session, "Page.loadEventFired")
+	var nav struct {
+		ErrorText string `json:"errorText"`
+	}
+	if err := p.Call(ctx, "Page.navigate", map[string]any{"url": url}, &nav); err != nil {
 		return err
 	}
-	for ctx.Err() == nil {
-		var state string
-		if c.Eval(ctx, "document.readyState", &state) == nil && state == "complete" {
-			var href string
-			if c.Eval(ctx, "location.href", &href) == nil && href == url {
-				return nil
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
+	if nav.ErrorText != "" {
+		return fmt.Errorf("navigating to %s: %s", url, nav.ErrorText)
 	}
-	return ctx.Err()
+	select {
+	case <-loaded:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// waitEvent returns a channel that receives the params of the session's
+// next event method.
+func (c *RawCDP) waitEvent(session, method string) <-chan json.RawMessage {
+	ch := make(chan json.RawMessage, 1)
+	c.mu.Lock()
+	k := eventKey{session, method}
+	c.waiters[k] = append(c.waiters[k], ch)
+	c.mu.Unlock()
+	return ch
 }
 
 // Close stops the browser.
@@ -219,3 +312,6 @@ func (c *RawCDP) Close() {
 	}
 	os.RemoveAll(c.profile)
 }
+
+// Page is the browser's first page, the one Call, Eval and Navigate use.
+func (c *RawCDP) Page() *RawPage { return c.page }
