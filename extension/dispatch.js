@@ -63,6 +63,7 @@ const actions = {
   "page.run": page.run,
   "readiness.enable": readiness.enable,
   "readiness.disable": readiness.disable,
+  "readiness.net": readiness.netState,
   "command.cancel": cancel,
 };
 

@@ -101,6 +101,8 @@ export const VERBS = {
   "readiness.enable": [],
   // Unregisters it → {ok}.
   "readiness.disable": [],
+  // The tab's network and navigation activity → {watching, inflightMs, quietMs, navigatingMs?, watchedMs}.
+  "readiness.net": ["tabId"],
   // Stops the command commandId of the same connection → {cancelled}.
   "command.cancel": ["commandId"],
 };

@@ -1,13 +1,18 @@
-// Readiness primitives for reading pages: the quiet-DOM content script.
+// Readiness primitives for reading pages: the quiet-DOM content script, and
+// each tab's network and navigation activity. What counts as ready is the
+// daemon's business (internal/actions/readiness.go); these only report.
 //
 // The content script (page/quiet.js) records when each document's DOM last
-// changed, from document_start on, so extract can return at once on a page
-// that has long been quiet. It is registered dynamically, only while the
-// bridge is in use (the daemon calls readiness.enable; disabling the bridge
-// calls readiness.disable), never as a static entry that would run in every
-// page forever. persistAcrossSessions: false drops it when Chrome restarts,
-// so a bridge that is no longer used leaves nothing behind; the daemon
-// registers it again on its next read.
+// changed and when it last had input, from document_start on, so extract
+// can return at once on a page that is quiet. It is registered dynamically,
+// only while the bridge is in use (the daemon calls readiness.enable when
+// the extension says hello; disabling the bridge calls readiness.disable),
+// never as a static entry that would run in every page forever.
+// persistAcrossSessions: false drops it when Chrome restarts, so a bridge
+// that is no longer used leaves nothing behind; the daemon registers it
+// again on its next hello.
+import { intArg } from "./tabinfo.js";
+
 const QUIET_ID = "browser-bridge-quiet";
 
 export async function enable() {
@@ -38,4 +43,106 @@ export async function disable() {
     await chrome.scripting.unregisterContentScripts({ ids: [QUIET_ID] });
   } catch (_) { /* not registered: nothing to do */ }
   return { ok: true };
+}
+
+// Network activity, per tab: the requests in flight (their start times, by
+// request ID) and the time of the last start or end. Only what brings a
+// page its content counts — documents, scripts, styles, fetch/XHR, plugins
+// — and, but for frame documents, only the top frame's: images, media and
+// fonts do not change what a reader sees, beacons and CSP reports answer
+// nothing, and ad frames load without end. WebSockets and EventSource
+// streams stay open for good ("websocket", "other"). Nothing about a
+// request is kept but its time: no URL, no header.
+//
+// The listeners are registered when the worker starts, so the record
+// covers every request since then; a worker that Chrome restarted (the
+// native port normally keeps it alive, see E2E.md) knows nothing of
+// requests begun before, which watchedMs tells the daemon.
+const NET_TYPES = ["main_frame", "sub_frame", "stylesheet", "script", "xmlhttprequest", "object"];
+const net = new Map(); // tabId -> {inflight: Map(requestId -> start), last}
+const navigating = new Map(); // tabId -> start of a top-frame navigation not yet committed
+const watchStart = performance.now();
+// A request with no end event (a tab that went away mid-load) is forgotten
+// after this long.
+const FORGET_MS = 120_000;
+
+function counts(d) {
+  return d.tabId >= 0 && (d.frameId === 0 || d.type === "sub_frame");
+}
+
+function tabNet(tabId) {
+  let n = net.get(tabId);
+  if (!n) {
+    n = { inflight: new Map(), last: 0 };
+    net.set(tabId, n);
+  }
+  return n;
+}
+
+function started(d) {
+  if (!counts(d)) return;
+  const n = tabNet(d.tabId);
+  n.last = performance.now();
+  n.inflight.set(d.requestId, n.last);
+}
+
+function ended(d) {
+  const n = net.get(d.tabId);
+  if (!n || !n.inflight.delete(d.requestId)) return;
+  n.last = performance.now();
+}
+
+// webRequest is optional to the rest of the extension: without it (an
+// older manifest), readiness.net reports watching: false and the daemon
+// keeps to its DOM-only rule.
+const webRequest = globalThis.chrome?.webRequest;
+if (webRequest) {
+  const filter = { urls: ["<all_urls>"], types: NET_TYPES };
+  webRequest.onBeforeRequest.addListener(started, filter);
+  webRequest.onCompleted.addListener(ended, filter);
+  webRequest.onErrorOccurred.addListener(ended, filter);
+}
+chrome.webNavigation.onBeforeNavigate.addListener((d) => {
+  if (d.frameId === 0) navigating.set(d.tabId, performance.now());
+});
+const navigated = (d) => {
+  if (d.frameId === 0) navigating.delete(d.tabId);
+};
+chrome.webNavigation.onCommitted.addListener(navigated);
+chrome.webNavigation.onErrorOccurred.addListener(navigated);
+chrome.tabs.onRemoved.addListener((tabId) => {
+  net.delete(tabId);
+  navigating.delete(tabId);
+});
+chrome.tabs.onReplaced.addListener((_added, removed) => {
+  net.delete(removed);
+  navigating.delete(removed);
+});
+
+// netState reports the tab's activity: inflightMs, the ages of the
+// requests in flight (youngest first, at most 20); quietMs, the time since
+// the last request started or ended (since the record began when none
+// did); navigatingMs, the age of a top-frame navigation not yet committed
+// (absent when none is); watchedMs, how long the record has been kept.
+export async function netState(msg) {
+  const tabId = intArg(msg, "tabId");
+  const now = performance.now();
+  const n = net.get(tabId);
+  const ages = [];
+  if (n) {
+    for (const [id, start] of n.inflight) {
+      if (now - start > FORGET_MS) n.inflight.delete(id);
+      else ages.push(Math.round(now - start));
+    }
+  }
+  ages.sort((a, b) => a - b);
+  const out = {
+    watching: !!webRequest,
+    inflightMs: ages.slice(0, 20),
+    quietMs: Math.round(now - (n && n.last ? n.last : watchStart)),
+    watchedMs: Math.round(now - watchStart),
+  };
+  const nav = navigating.get(tabId);
+  if (nav !== undefined) out.navigatingMs = Math.round(now - nav);
+  return out;
 }

@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -13,11 +14,40 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// Readiness of a page for reading (SPEC §2, extract): the load event and
-// a quiet DOM — quietFor without DOM changes, within readyWindow, which
-// stretches up to readyStretch while the document is still loading.
+// Readiness of a page for reading (SPEC §2, extract). A page is ready to
+// read once its top document has loaded (afterLoad ago at least, to see
+// whether it goes on changing by itself), no input came for settledFor (a
+// click, a key, a DOM action's input event), and
+//   - no top-frame navigation is pending and no request that brings the
+//     page content (a document, script, style or fetch/XHR of the top
+//     frame, or a frame's document) is in flight, and none started or
+//     ended for settledFor; and
+//   - its DOM has not changed for settledFor — quietFor when the page
+//     changed by itself in the last 2 s (a change after the load event
+//     that no input and no response came just before: a ticker, a feed, a
+//     timer), which is the seed's rule for pages that keep changing.
+//
+// The requests' part holds a read for netHold at most (a page that polls
+// without end), and without the extension's record of requests the DOM
+// part is quietFor; both give the seed's rule. All within readyWindow,
+// which stretches up to readyStretch while the document is still loading;
+// a page that never gets there is read anyway, with a warning.
+//
+// So a settled page reads at once, a page right after an action as soon as
+// what the action set off has stopped, and the data a click asked for (an
+// SPA's fetch) is waited for even when the DOM had long been quiet. What
+// it cannot see: a timer that changes the page later with no request in
+// flight (a debounce over settledFor, a render that starts changing more
+// than afterLoad after the load event), requests of child frames' own
+// content (ads never stop loading), and requests begun before Chrome
+// restarted the extension's worker. waitFor is the explicit condition for
+// those.
 const (
 	quietFor     = 800 * time.Millisecond
+	settledFor   = 100 * time.Millisecond
+	afterLoad    = 200 * time.Millisecond
+	selfWindow   = 2 * time.Second
+	netHold      = 3 * time.Second
 	readyWindow  = 8 * time.Second
 	readyStretch = 30 * time.Second
 	pollEvery    = 100 * time.Millisecond
@@ -33,6 +63,19 @@ var (
 var quietRegistered struct {
 	sync.Mutex
 	at time.Time
+}
+
+// Hello is what the engine does when an extension connects (the daemon
+// calls it on each hello): it registers the quiet-DOM content script
+// at once, so that every page loaded from then on knows its last DOM
+// change from the start and the first read of it need not wait. A bridge
+// that is off or paused registers nothing; its first read does, once it
+// is back on.
+func Hello(ctx context.Context, env *Env) {
+	if (env.Off != nil && env.Off() != nil) || (env.Paused != nil && env.Paused() != nil) {
+		return
+	}
+	newRun(ctx, env, "", &tool.Input{}, nil).ensureQuietScript()
 }
 
 // ensureQuietScript registers page/quiet.js as a content script (once per
@@ -56,11 +99,14 @@ func (r *run) ensureQuietScript() {
 }
 
 type quietState struct {
-	ReadyState string  `json:"readyState"`
-	QuietMs    float64 `json:"quietMs"`
-	ObservedMs float64 `json:"observedMs"`
-	FromStart  bool    `json:"fromStart"`
-	URL        string  `json:"url"`
+	ReadyState   string   `json:"readyState"`
+	QuietMs      float64  `json:"quietMs"`
+	SelfQuietMs  *float64 `json:"selfQuietMs"`
+	SinceLoadMs  *float64 `json:"sinceLoadMs"`
+	InputQuietMs float64  `json:"inputQuietMs"`
+	ObservedMs   float64  `json:"observedMs"`
+	FromStart    bool     `json:"fromStart"`
+	URL          string   `json:"url"`
 }
 
 // until is the moment a wait must give up so that the action still has
@@ -87,42 +133,140 @@ func (r *run) sleep(d time.Duration) error {
 	}
 }
 
-// settle waits until the tab's top document has loaded and its DOM has
-// been quiet for quietFor. Running out of time is not an error: it returns
-// a warning and the caller reads what the page shows then. Errors are for
-// a tab that is gone or may not be read.
+// activity is one look at a tab: its top document's DOM and input, and
+// (when the extension can see them) its requests and navigation.
+type activity struct {
+	loaded    bool
+	sinceLoad time.Duration // since the load event
+	dom       time.Duration // since the last DOM change
+	// changing: the page changed by itself in the last selfWindow
+	changing bool
+	input    time.Duration // since the last input
+	// net is false when the extension reports no requests (an extension
+	// without readiness.net, or without the webRequest permission): then
+	// only the DOM rule holds.
+	net        bool
+	netQuiet   time.Duration // since a request last started or ended
+	young      int           // requests in flight that started under netHold ago
+	navigating bool          // a top-frame navigation younger than netHold is pending
+	// (a request or navigation older than that is left out: a long poll,
+	// a download)
+}
+
+// ready says whether a is ready to read (see the rules above), and if not,
+// how long at least until it may be.
+func (a activity) ready() (bool, time.Duration) {
+	if !a.loaded {
+		return false, pollEvery
+	}
+	if a.sinceLoad < afterLoad {
+		return false, clampWait(afterLoad - a.sinceLoad)
+	}
+	if a.input < settledFor {
+		return false, clampWait(settledFor - a.input)
+	}
+	need := settledFor
+	if !a.net || a.changing {
+		need = quietFor // the seed's rule
+	}
+	if a.net {
+		if a.navigating || a.young > 0 {
+			return false, 25 * time.Millisecond
+		}
+		if a.netQuiet < settledFor {
+			return false, clampWait(settledFor - a.netQuiet)
+		}
+	}
+	if a.dom < need {
+		return false, clampWait(need - a.dom)
+	}
+	return true, 0
+}
+
+// clampWait bounds the pause between two looks at a tab.
+func clampWait(d time.Duration) time.Duration {
+	return min(max(d, 10*time.Millisecond), 250*time.Millisecond)
+}
+
+// look reads the tab's activity: the page's quiet state and the
+// extension's record of its requests, side by side.
+func (r *run) look(tabID int) (activity, error) {
+	var st quietState
+	var n protocol.ReadinessNet
+	var netErr error
+	err := both(func() error {
+		return r.runPageTop(tabID, nil, quietScript, nil, &st)
+	}, func() error {
+		n, netErr = r.b.ReadinessNet(r.ctx, tabID)
+		return nil
+	})
+	if err != nil {
+		return activity{}, err
+	}
+	ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+	a := activity{loaded: st.ReadyState == "complete", dom: ms(st.QuietMs), input: ms(st.InputQuietMs), sinceLoad: afterLoad}
+	if st.SinceLoadMs != nil {
+		a.sinceLoad = ms(*st.SinceLoadMs)
+	}
+	a.changing = st.SelfQuietMs != nil && ms(*st.SelfQuietMs) < selfWindow
+	// A worker that Chrome restarted knows nothing of requests begun
+	// before (n.WatchedMs says since when it watches); the native port
+	// keeps the worker alive, so that is rare, and not worth the DOM
+	// rule's wait on every read in the first seconds of a browser.
+	if netErr == nil && n.Watching {
+		a.net = true
+		a.netQuiet = time.Duration(n.QuietMs) * time.Millisecond
+		for _, age := range n.InflightMs {
+			if time.Duration(age)*time.Millisecond < netHold {
+				a.young++
+			}
+		}
+		a.navigating = n.NavigatingMs != nil && time.Duration(*n.NavigatingMs)*time.Millisecond < netHold
+	}
+	return a, nil
+}
+
+// settle waits until the tab is ready to read (see the rules above).
+// Running out of time is not an error: it returns a warning and the
+// caller reads what the page shows then. Errors are for a tab that is
+// gone or may not be read.
 func (r *run) settle(tabID int, reserve time.Duration) ([]string, error) {
 	start := time.Now()
 	hard := r.until(reserve)
 	var loadedAt time.Time
 	reported := start
 	for {
-		var st quietState
-		if err := r.runPageTop(tabID, nil, quietScript, nil, &st); err != nil {
+		a, err := r.look(tabID)
+		if err != nil {
 			if !retryable(err) || r.ctx.Err() != nil {
 				return nil, err
 			}
 			// Between two documents (a navigation) a frame cannot be
 			// scripted for a moment: treat it as still loading.
-			st = quietState{ReadyState: "loading"}
+			a = activity{}
 		}
 		now := time.Now()
-		loaded := st.ReadyState == "complete"
-		if loaded && loadedAt.IsZero() {
+		if now.Sub(start) >= netHold {
+			// Requests and a navigation hold a read for netHold at
+			// most: a page that polls without end (or a navigation that
+			// never commits) falls back to the DOM rule.
+			a.net = false
+		}
+		if a.loaded && loadedAt.IsZero() {
 			loadedAt = now
 		}
-		if !loaded {
+		if !a.loaded {
 			loadedAt = time.Time{}
 		}
-		quiet := time.Duration(st.QuietMs) * time.Millisecond
-		if loaded && quiet >= quietFor {
+		ok, wait := a.ready()
+		if ok {
 			return nil, nil
 		}
 		// The window: readyWindow, stretched while loading up to
 		// readyStretch; a page that finishes loading late still gets one
 		// quiet period to settle.
 		limit := start.Add(readyWindow)
-		if !loaded {
+		if !a.loaded {
 			limit = start.Add(readyStretch)
 		} else if late := loadedAt.Add(quietFor + 2*pollEvery); late.After(limit) {
 			limit = minTime(late, start.Add(readyStretch))
@@ -130,22 +274,23 @@ func (r *run) settle(tabID int, reserve time.Duration) ([]string, error) {
 		limit = minTime(limit, hard)
 		if !now.Before(limit) {
 			took := now.Sub(start).Round(100 * time.Millisecond)
-			if !loaded {
+			switch {
+			case !a.loaded:
 				return []string{fmt.Sprintf("the page was still loading after %s; this is what it showed then", took)}, nil
+			case a.net && a.navigating:
+				return []string{fmt.Sprintf("the page was still going to another address after %s; this is what it showed then", took)}, nil
+			case a.net && a.young > 0 && a.dom >= quietFor:
+				return []string{fmt.Sprintf("the page was still waiting for %d network requests after %s; this is what it showed then", a.young, took)}, nil
 			}
 			return []string{fmt.Sprintf("the page kept changing for %s (it never stayed unchanged for %d ms); this is what it showed then", took, quietFor.Milliseconds())}, nil
 		}
 		if now.Sub(reported) >= time.Second {
 			reported = now
 			what := "finish loading"
-			if loaded {
+			if a.loaded {
 				what = "stop changing"
 			}
 			r.progress(fmt.Sprintf("waiting for the page to %s (%.0f s so far)", what, now.Sub(start).Seconds()))
-		}
-		wait := pollEvery
-		if loaded {
-			wait = min(max(quietFor-quiet, 20*time.Millisecond), 250*time.Millisecond)
 		}
 		if err := r.sleep(min(wait, limit.Sub(now))); err != nil {
 			return nil, err

@@ -165,6 +165,11 @@ func (v Verbs) ReadinessEnable(ctx context.Context) error {
 	return err
 }
 
+// ReadinessNet reports the tab's network and navigation activity.
+func (v Verbs) ReadinessNet(ctx context.Context, tabID int) (protocol.ReadinessNet, error) {
+	return call[protocol.ReadinessNet](ctx, v, "readiness.net", protocol.ReadinessNetParams{TabID: tabID})
+}
+
 // ReadinessDisable unregisters the quiet-DOM content script.
 func (v Verbs) ReadinessDisable(ctx context.Context) error {
 	_, err := call[protocol.OKResult](ctx, v, "readiness.disable", protocol.ReadinessDisableParams{})

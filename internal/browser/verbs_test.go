@@ -234,6 +234,13 @@ func TestVerbsSendTheirParams(t *testing.T) {
 			answer: protocol.ReadinessEnableResult{OK: true, Registered: true},
 		},
 		{
+			verb:   "readiness.net",
+			call:   func(ctx context.Context, v browser.Verbs) (any, error) { return v.ReadinessNet(ctx, 7) },
+			frame:  `{"tabId":7}`,
+			answer: protocol.ReadinessNet{Watching: true, InflightMs: []int{12}, QuietMs: 3, WatchedMs: 900},
+			want:   protocol.ReadinessNet{Watching: true, InflightMs: []int{12}, QuietMs: 3, WatchedMs: 900},
+		},
+		{
 			verb:   "readiness.disable",
 			call:   func(ctx context.Context, v browser.Verbs) (any, error) { return nil, v.ReadinessDisable(ctx) },
 			frame:  `{}`,

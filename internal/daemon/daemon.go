@@ -232,6 +232,9 @@ func (d *Daemon) reconcile(ext browser.Info) {
 	if n := d.reg.DropEarlierRuns(ext.Instance); n > 0 {
 		d.log.Info("the browser restarted: forgot the tabs of its earlier run", "tabs", n)
 	}
+	// Pages loaded from now on know their DOM's history from the start,
+	// so reading them never waits for no reason.
+	actions.Hello(ctx, d.env)
 	seen := time.Now()
 	s, err := d.link.Verbs().BrowserState(ctx)
 	if err != nil {

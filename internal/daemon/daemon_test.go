@@ -295,10 +295,11 @@ func TestBridgeOffRefusesAllButStatus(t *testing.T) {
 	t.Parallel()
 	layout := start(t)
 	fake := fakebrowser.New()
-	host(t, layout, fake)
+	// Off before the extension connects: its hello registers nothing.
 	if err := settings.Save(layout, settings.Settings{Disabled: true}); err != nil {
 		t.Fatal(err)
 	}
+	host(t, layout, fake)
 	c := connect(t, layout)
 	_, err := c.Call(context.Background(), map[string]any{"action": "open", "url": "https://example.com/"}, 5*time.Second, nil)
 	wantCode(t, err, protocol.CodeBridgeDisabled)

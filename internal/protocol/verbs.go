@@ -47,6 +47,7 @@ var Verbs = []Verb{
 	{"page.run", PageRunParams{}, PageRunResult{}},
 	{"readiness.enable", ReadinessEnableParams{}, ReadinessEnableResult{}},
 	{"readiness.disable", ReadinessDisableParams{}, OKResult{}},
+	{"readiness.net", ReadinessNetParams{}, ReadinessNet{}},
 	{"command.cancel", CommandCancelParams{}, CommandCancelResult{}},
 	// The program door's own (Hive protocol 6).
 	{"tab.listUngrouped", NoParams{}, json.RawMessage{}},
@@ -414,6 +415,31 @@ type ReadinessEnableResult struct {
 // ReadinessDisableParams: readiness.disable unregisters the quiet-DOM
 // content script.
 type ReadinessDisableParams struct{}
+
+// ReadinessNetParams: readiness.net reports a tab's network and navigation
+// activity, as the extension's worker has seen it.
+type ReadinessNetParams struct {
+	TabID int `json:"tabId"`
+}
+
+// ReadinessNet is a tab's activity: the requests that bring a page its
+// content (documents, scripts, styles, fetch/XHR; but for frame
+// documents, the top frame's only) and its top frame's navigation.
+type ReadinessNet struct {
+	// Watching is false when the extension cannot see requests.
+	Watching bool `json:"watching"`
+	// InflightMs are the ages of the requests in flight, youngest first
+	// (at most 20).
+	InflightMs []int `json:"inflightMs"`
+	// QuietMs is the time since a request last started or ended.
+	QuietMs int `json:"quietMs"`
+	// NavigatingMs is the age of a top-frame navigation not yet
+	// committed; nil when none is pending.
+	NavigatingMs *int `json:"navigatingMs,omitempty"`
+	// WatchedMs is how long the worker has kept the record (a restarted
+	// worker knows nothing of requests begun before).
+	WatchedMs int `json:"watchedMs"`
+}
 
 // CommandCancelParams: command.cancel stops the command CommandID that the
 // daemon no longer waits for. Its reply goes nowhere.
