@@ -610,3 +610,18 @@ func TestPauseAndAuditOnTheWebSocketDoor(t *testing.T) {
 		t.Error("the audit trail holds a program's CDP params")
 	}
 }
+
+// status and doctor say whether the WebSocket transport is on, where it
+// dials and whether it is connected.
+func TestStatusAndDoctorShowTheWebSocket(t *testing.T) {
+	connect(t, "127.0.0.1:14829", "/bridge")
+	st := bridge.MustCall(t, map[string]any{"action": "status"})
+	ws, _ := st["websocket"].(map[string]any)
+	if ws["enabled"] != true || ws["connected"] != true || ws["url"] != "ws://127.0.0.1:14829/bridge" {
+		t.Errorf("status websocket: %v", st["websocket"])
+	}
+	doc := string(bridge.Run(t, "doctor", "--json").Stdout)
+	if !strings.Contains(doc, "on, connected to ws://127.0.0.1:14829/bridge") {
+		t.Errorf("doctor does not show the connected WebSocket: %s", doc)
+	}
+}
