@@ -15,6 +15,8 @@ import * as files from "./handlers/files.js";
 import * as state from "./handlers/state.js";
 import * as page from "./handlers/page.js";
 import * as readiness from "./handlers/readiness.js";
+import * as handoff from "./handlers/handoff.js";
+import * as policy from "./handlers/policy.js";
 
 const handlers = {
   // Hive-compatible verbs.
@@ -45,7 +47,16 @@ const handlers = {
   "readiness.enable": readiness.enable,
   "readiness.disable": readiness.disable,
   "command.cancel": cancel,
+  // The user's side.
+  "handoff.show": handoff.show,
+  "policy.set": policy.set,
 };
+// While a tab is in the user's hands no verb may drive it, and no verb
+// may drive a page the site rules deny, whatever door it came through;
+// the rules follow the tabs the bridge opens.
+policy.followVerbs(handlers);
+policy.guardVerbs(handlers);
+handoff.guardVerbs(handlers);
 
 async function ping() {
   return { pong: true };

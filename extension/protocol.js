@@ -74,6 +74,11 @@ export const VERBS = {
   "readiness.disable": [],
   // Stops the command commandId of the same connection → {cancelled}.
   "command.cancel": ["commandId"],
+  // --- The user's side (handlers/handoff.js, handlers/policy.js) ---
+  // Brings the tab's window forward, shows message over the page in an extension frame the page cannot read or click (and on the extension's page), waits up to timeoutMs for Done or Cancel → {outcome: done|cancelled|timeout, tabId, url, title}.
+  "handoff.show": ["tabId", "message", "timeoutMs"],
+  // The site rules, enforced on the bridge's own tabs before pages load, kept in chrome.storage.session → {ok}.
+  "policy.set": ["allow", "deny", "builtInDeny"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.
@@ -91,6 +96,8 @@ export const Codes = {
   unknownVerb: "unknown_verb",
   // A CDP method the door's policy does not allow (handlers/cdp.js).
   methodNotAllowed: "method_not_allowed",
+  // The tab is in the user's hands (handoff.show).
+  handoffInProgress: "handoff_in_progress",
   internal: "internal_error",
 };
 

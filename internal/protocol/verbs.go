@@ -48,6 +48,8 @@ var Verbs = []Verb{
 	{"readiness.enable", ReadinessEnableParams{}, ReadinessEnableResult{}},
 	{"readiness.disable", ReadinessDisableParams{}, OKResult{}},
 	{"command.cancel", CommandCancelParams{}, CommandCancelResult{}},
+	{"handoff.show", HandoffShowParams{}, HandoffShowResult{}},
+	{"policy.set", PolicySetParams{}, OKResult{}},
 }
 
 // OKResult is the answer of verbs that only do something: {ok: true}.
