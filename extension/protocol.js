@@ -84,6 +84,12 @@ export const VERBS = {
 // The native messaging host registered by `browser-bridge install`/`launch`.
 export const NATIVE_HOST = "com.browser_bridge.host";
 
+// The extension's page asks the daemon through the service worker
+// (handlers/userpage.js): {id: "ext-<n>", type: "ui.state"} and
+// {id, type: "ui.pause", paused} (internal/protocol/userpage.go).
+export const TYPE_UI_STATE = "ui.state";
+export const TYPE_UI_PAUSE = "ui.pause";
+
 // Stable error codes (see internal/protocol/errors.go).
 export const Codes = {
   invalidArgument: "invalid_argument",

@@ -5,7 +5,7 @@
 // backoff (500 ms doubling to 30 s); the 30 s alarm in background.js is
 // the safety net for the case where the worker itself was stopped.
 // Everything else a connection does is the session's (session.js).
-import { NATIVE_HOST } from "../protocol.js";
+import { BridgeError, Codes, NATIVE_HOST } from "../protocol.js";
 import { actionsOnly } from "../handlers/cdp.js";
 import { openSession, reconnector } from "./session.js";
 
@@ -60,4 +60,15 @@ export function close() {
   session.close();
   session = null;
   p.disconnect();
+}
+
+// ask sends the daemon a request {type, ...params} and resolves with its
+// result; it rejects when no native link is open, or when the daemon does
+// not answer within ms (the host drops what it cannot deliver while the
+// daemon is away).
+export function ask(type, params, ms) {
+  if (!session) {
+    return Promise.reject(new BridgeError(Codes.internal, "the extension has no link to the bridge's daemon"));
+  }
+  return session.request({ type, ...params }, ms);
 }

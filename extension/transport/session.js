@@ -22,7 +22,11 @@
 //   - keeps the commands in flight on this connection, so command.cancel
 //     (ctx.cancel) stops them and close() aborts them,
 //   - turns a reply the link refuses (over Chrome's 64 MiB) into an error
-//     reply, so the caller fails clearly instead of waiting for its deadline.
+//     reply, so the caller fails clearly instead of waiting for its deadline,
+//   - sends the extension's own requests to the peer (request(), used for
+//     the daemon's ui.state and ui.pause) and routes their answers — a
+//     message with an id and a result or error but no type — back to the
+//     caller.
 //
 // ctx, for the handlers: {signal, cancel(commandId), cdpPolicy}. cdpPolicy
 // is the door's check of CDP methods (handlers/cdp.js): the native door is
@@ -32,7 +36,7 @@
 // it on every wake-up; a transport that is switched off returns at once),
 // close() and status(). Adding one is that file plus a line in
 // background.js.
-import { Codes, PROTOCOL_VERSION } from "../protocol.js";
+import { BridgeError, Codes, PROTOCOL_VERSION } from "../protocol.js";
 import { dispatch } from "../dispatch.js";
 import { createInflight } from "./inflight.js";
 
@@ -40,6 +44,8 @@ const KEEPALIVE_MS = 20_000;
 
 export function openSession({ name, post, retry, cdpPolicy, hello = (base) => base, keepAliveMs = KEEPALIVE_MS }) {
   const inflight = createInflight();
+  const asked = new Map(); // id of our request -> {resolve, reject, timer}
+  let nextAsk = 0;
   let closed = false;
 
   // send posts msg; a reply too large for the link becomes an error reply
@@ -68,6 +74,10 @@ export function openSession({ name, post, retry, cdpPolicy, hello = (base) => ba
     async receive(msg) {
       retry?.reset(); // the peer answers: the link is healthy
       if (closed || !msg || msg.type === "pong") return;
+      if (msg.type === undefined && msg.id !== undefined && ("result" in msg || "error" in msg)) {
+        answered(msg);
+        return;
+      }
       const { signal, untrack } = inflight.track(msg.id, msg.type);
       const ctx = { signal, cancel: (id) => inflight.cancel(id), cdpPolicy };
       try {
@@ -77,6 +87,28 @@ export function openSession({ name, post, retry, cdpPolicy, hello = (base) => ba
       }
     },
     send,
+    // request sends {id: "ext-<n>", ...msg} to the peer and resolves with
+    // its result, or rejects with its error (a BridgeError with the
+    // peer's code and fromPeer set) or when ms pass or the link closes
+    // first.
+    request(msg, ms) {
+      if (closed) return Promise.reject(new BridgeError(Codes.internal, "the connection closed"));
+      const id = `ext-${++nextAsk}`;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          asked.delete(id);
+          reject(new BridgeError(Codes.timeout, `no answer to ${msg.type} within ${Math.round(ms / 1000)} s`));
+        }, ms);
+        asked.set(id, { resolve, reject, timer });
+        try {
+          post({ id, ...msg });
+        } catch (err) {
+          clearTimeout(timer);
+          asked.delete(id);
+          reject(err);
+        }
+      });
+    },
     // close ends the session: no more keep-alives, and the commands still
     // running stop their waits (the daemon, once back, sends them again if
     // it must).
@@ -85,8 +117,32 @@ export function openSession({ name, post, retry, cdpPolicy, hello = (base) => ba
       closed = true;
       clearInterval(keepalive);
       inflight.drop();
+      for (const a of asked.values()) {
+        clearTimeout(a.timer);
+        a.reject(new BridgeError(Codes.internal, "the connection closed before the answer came"));
+      }
+      asked.clear();
     },
   };
+
+  // answered settles the request the peer answered; an answer nobody waits
+  // for (it came too late) is dropped.
+  function answered(msg) {
+    const a = asked.get(msg.id);
+    if (!a) return;
+    asked.delete(msg.id);
+    clearTimeout(a.timer);
+    if (msg.error === undefined || msg.error === null) {
+      a.resolve(msg.result ?? {});
+      return;
+    }
+    const e = msg.error;
+    const err = typeof e === "string"
+      ? new BridgeError(Codes.internal, e)
+      : new BridgeError(e.code || Codes.internal, e.message || String(e.code || "the peer refused"));
+    err.fromPeer = true; // the peer's answer, not a lost link
+    a.reject(err);
+  }
 }
 
 // reconnector schedules connect() after a delay that doubles from minMs to
