@@ -133,6 +133,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		mu.Unlock()
 	}()
 	go d.sweep(ctx)
+	go d.watchPolicy(ctx)
 	defer wg.Wait()
 	for {
 		nc, err := l.Accept()

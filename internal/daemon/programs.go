@@ -136,6 +136,8 @@ func CheckWebSocketURL(s string) error {
 // DOM.setFileInputFiles before the extension lets it through.
 func (d *Daemon) answerExtension(typ string, frame []byte) (any, error) {
 	switch typ {
+	case protocol.TypeUIState, protocol.TypeUIPause:
+		return d.answerUI(typ, frame)
 	case protocol.TypePathsCheck:
 		var req protocol.PathsCheck
 		if err := json.Unmarshal(frame, &req); err != nil {
