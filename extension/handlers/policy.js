@@ -128,7 +128,8 @@ export function followVerbs(handlers) {
         await follow(res && res.tabId);
         return res;
       }
-      const blank = await create({ ...msg, url: undefined, waitMs: 0 }, ctx);
+      // about:blank, not no URL: that would be the New Tab page.
+      const blank = await create({ ...msg, url: "about:blank", waitMs: 0 }, ctx);
       await follow(blank.tabId);
       const loaded = await navigate({ tabId: blank.tabId, url, waitMs: msg.waitMs }, ctx);
       return { ...blank, ...loaded };
@@ -219,7 +220,9 @@ async function enforce(d, committed) {
   await ready;
   if (d.url.startsWith(chrome.runtime.getURL(""))) return; // our own pages: the blocked page itself
   const dec = check(rules, d.url);
-  if (dec.allowed) return;
+  // The browser's own pages (a new tab's chrome://newtab) are Chrome's to
+  // refuse to extensions, and no web page can lead to them.
+  if (dec.allowed || (dec.kind === "builtin" && !/^(https?|wss?):/i.test(d.url))) return;
   if (!committed && /^(https?|wss?):/i.test(d.url) && covered.has(d.tabId) && expressible(dec)) return;
   chrome.tabs.update(d.tabId, { url: blockedURL(dec, d.url) }).catch(() => {});
 }

@@ -6,9 +6,11 @@
 import { PROTOCOL_VERSION } from "../protocol.js";
 
 const POLL_MS = 1000;
+// How many of the last actions to list: a popup stays short.
 const $ = (id) => document.getElementById(id);
 const view = new URLSearchParams(location.search).get("view") || "page";
 document.body.classList.add(view);
+const ACTIONS = view === "popup" ? 8 : 20;
 
 const ask = (req) => chrome.runtime.sendMessage(req);
 
@@ -71,6 +73,8 @@ function render(st) {
   }
 
   renderHandoffs(st.handoffs || []);
+  // Without a daemon there is nothing to pause, list or rule on.
+  for (const el of document.querySelectorAll("section.daemon")) show(el, !!daemon);
 
   const sw = $("pause");
   sw.disabled = !daemon;
@@ -121,7 +125,7 @@ function renderWorkspaces(list) {
 
 function renderActions(list) {
   if (!list.length) return set($("actions"), `<li class="empty">None yet.</li>`);
-  set($("actions"), list.map((a) => {
+  set($("actions"), list.slice(0, ACTIONS).map((a) => {
     const ok = a.code === "ok";
     const mine = a.session === "user"; // the user's own switch on this page
     const sub = mine ? "" : [shortSession(a.session), a.url ? shortURL(a.url) : ""].filter(Boolean).join(" · ");
