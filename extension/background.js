@@ -2,12 +2,13 @@
 // starts from one of these events, because MV3 may stop the worker whenever
 // it is idle and start it again for the next event.
 import * as native from "./transport/native.js";
+import * as websocket from "./transport/websocket.js";
 import * as userpage from "./handlers/userpage.js";
 
 // The transports: each open() connects unless it is connected already (or
 // switched off), so calling it on every wake-up is safe. A new transport
 // is its file in transport/ and a line here.
-const TRANSPORTS = [native];
+const TRANSPORTS = [native, websocket];
 
 // The extension's own pages (ui/) ask the worker for what they show.
 userpage.listen(TRANSPORTS);
@@ -19,7 +20,8 @@ function connectAll() {
 const RECONNECT_ALARM = "browser-bridge-reconnect";
 
 // The alarm wakes a stopped worker (minimum period 30 s) and reconnects; an
-// open native port keeps the worker alive, so normally it finds one open.
+// open native port (or WebSocket traffic) keeps the worker alive, so
+// normally it finds them open.
 chrome.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === RECONNECT_ALARM) connectAll();
 });

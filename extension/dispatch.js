@@ -1,11 +1,24 @@
 // The dispatcher: it runs a command with the handler of its type and
 // returns the reply. It does not know which transport the command came
 // from: the session (transport/session.js) hands it the message and a ctx
-// ({signal, cancel, cdpPolicy}) and posts the reply on the same
-// connection. Only the types of VERBS (protocol.js) run; anything else is
-// refused with unknown_verb: the daemon decides what an action means and
-// may only use these primitives. extension/verbs_test.go checks that this
-// table and VERBS name the same verbs.
+// ({signal, cancel, door, wireError}) and posts the reply on the same
+// connection.
+//
+// Doors: which verbs a command may run depends on the door its connection
+// was opened onto — a property of the connection (ctx.door), never of the
+// message:
+//   - actionsDoor: the native link to the daemon, which drives the bridge's
+//     actions. Its verbs are the table `actions` below; its cdp is the
+//     actions' allow-list (handlers/cdp.js).
+//   - programDoor(owner): Hive's protocol for programs — the WebSocket
+//     transport, and program.call from the daemon's local programs. Its
+//     verbs are the table `programs`: Hive's, on the owner's own tabs, with
+//     a cdp that refuses only SPEC §4's methods (handlers/programs.js). It
+//     cannot reach page.run, cdp.batch, dom.*, window.*, browser.state or
+//     the actions' cdp, whatever the message says.
+// Only types of VERBS (protocol.js) that the door's table has run; anything
+// else is refused with unknown_verb. extension/verbs_test.go checks that
+// these tables and VERBS name the same verbs, each in the right section.
 import { BridgeError, Codes, VERBS, toWireError } from "./protocol.js";
 import * as tabs from "./handlers/tabs.js";
 import * as windows from "./handlers/windows.js";
@@ -15,27 +28,33 @@ import * as files from "./handlers/files.js";
 import * as state from "./handlers/state.js";
 import * as page from "./handlers/page.js";
 import * as readiness from "./handlers/readiness.js";
+import * as programs from "./handlers/programs.js";
+import * as websocket from "./transport/websocket.js";
 import * as handoff from "./handlers/handoff.js";
 import * as policy from "./handlers/policy.js";
 
-const handlers = {
-  // Hive-compatible verbs.
+// The actions door's verbs.
+const actions = {
+  // Hive-compatible verbs, as the bridge's primitives.
   "context.create": groups.contextCreate,
   "context.destroy": groups.contextDestroy,
   "tab.create": tabs.create,
   "tab.close": tabs.close,
   "tab.list": tabs.list,
   "tab.activate": tabs.activate,
+  "tab.get": tabs.get,
   "cdp.attach": cdp.attach,
   "cdp.detach": cdp.detach,
   "cdp": cdp.send,
   // The bridge's own verbs.
+  "program.call": programCall,
+  "websocket.configure": websocket.configure,
+  "websocket.status": websocket.report,
   "cdp.batch": cdp.batch,
   "dom.setFiles": files.setFiles,
   "dom.chooseFiles": files.chooseFiles,
   "bridge.ping": ping,
   "browser.state": state.snapshot,
-  "tab.get": tabs.get,
   "tab.opened": tabs.opened,
   "tab.navigate": tabs.navigate,
   "tab.waitLoad": tabs.waitForLoad,
@@ -51,12 +70,57 @@ const handlers = {
   "handoff.show": handoff.show,
   "policy.set": policy.set,
 };
+
+// The program door's verbs.
+const programVerbs = {
+  "context.create": programs.contextCreate,
+  "context.destroy": programs.contextDestroy,
+  "tab.create": programs.tabCreate,
+  "tab.close": programs.tabClose,
+  "tab.list": programs.tabList,
+  "tab.activate": programs.tabActivate,
+  "tab.get": programs.tabGet,
+  "cdp.attach": programs.cdpAttach,
+  "cdp.detach": programs.cdpDetach,
+  "cdp": programs.cdp,
+  "tab.listUngrouped": programs.tabListUngrouped,
+  "tabGroup.list": programs.tabGroupList,
+  "tab.audit": programs.tabAudit,
+};
+
+export const actionsDoor = Object.freeze({
+  name: "actions",
+  handlers: actions,
+  cdpPolicy: cdp.actionsOnly,
+  unknown: (type) => `unknown command type "${type}": the extension and the browser-bridge binary are out of step; update both`,
+});
+
+// programDoor is the door of one owner (handlers/owners.js): the
+// WebSocket server at a URL, or "daemon" for the daemon's programs.
+export function programDoor(owner) {
+  return Object.freeze({
+    name: "programs",
+    owner,
+    handlers: programVerbs,
+    cdpPolicy: programs.programPolicy,
+    admit: programs.admit,
+    record: programs.record,
+    unknown: (type) => `unknown command type "${type}": this connection serves ${Object.keys(programVerbs).join(", ")}`,
+  });
+}
+
 // While a tab is in the user's hands no verb may drive it, and no verb
-// may drive a page the site rules deny, whatever door it came through;
+// may drive a page the site rules deny, whichever door it comes through;
 // the rules follow the tabs the bridge opens.
-policy.followVerbs(handlers);
-policy.guardVerbs(handlers);
-handoff.guardVerbs(handlers);
+for (const table of [actions, programVerbs]) {
+  policy.followVerbs(table);
+  policy.guardVerbs(table);
+  handoff.guardVerbs(table);
+}
+
+// The daemon's local programs are one owner: their tabs are theirs
+// whichever program made them (the daemon keeps them apart if it must).
+const daemonPrograms = programDoor("daemon");
 
 async function ping() {
   return { pong: true };
@@ -69,18 +133,46 @@ function cancel(msg, ctx) {
   return { cancelled: ctx.cancel(msg.commandId) };
 }
 
+// programCall runs command through the program door for the daemon's
+// local programs; a cancel of program.call stops it too. Its errors are
+// this (native) link's {code, message}.
+async function programCall(msg, ctx) {
+  const command = msg.command;
+  if (!command || typeof command !== "object" || Array.isArray(command) || typeof command.type !== "string") {
+    throw new BridgeError(Codes.invalidArgument, "command must be an object with a type");
+  }
+  return run({ ...command, id: msg.id }, { ...ctx, door: daemonPrograms });
+}
+
+// run runs one message on ctx's door and returns its result; it throws
+// what the handler throws.
+async function run(msg, ctx) {
+  if (!msg || typeof msg.type !== "string") {
+    throw new BridgeError(Codes.invalidArgument, "message has no type");
+  }
+  const door = ctx?.door;
+  if (!door) throw new BridgeError(Codes.internal, "the connection was opened without a door");
+  if (!Object.hasOwn(VERBS, msg.type) || !Object.hasOwn(door.handlers, msg.type)) {
+    throw new BridgeError(Codes.unknownVerb, door.unknown(msg.type));
+  }
+  await door.admit?.(msg, ctx);
+  const started = Date.now();
+  try {
+    const result = (await door.handlers[msg.type](msg, ctx)) ?? {};
+    door.record?.(msg, ctx, null, Date.now() - started);
+    return result;
+  } catch (err) {
+    door.record?.(msg, ctx, err, Date.now() - started);
+    throw err;
+  }
+}
+
 // dispatch runs one message and returns the reply to send.
 export async function dispatch(msg, ctx) {
   const id = msg && msg.id;
   try {
-    if (!msg || typeof msg.type !== "string") {
-      throw new BridgeError(Codes.invalidArgument, "message has no type");
-    }
-    if (!Object.hasOwn(VERBS, msg.type) || !Object.hasOwn(handlers, msg.type)) {
-      throw new BridgeError(Codes.unknownVerb, `unknown command type "${msg.type}": the extension and the browser-bridge binary are out of step; update both`);
-    }
-    return { id, result: (await handlers[msg.type](msg, ctx)) ?? {} };
+    return { id, result: await run(msg, ctx) };
   } catch (err) {
-    return { id, error: toWireError(err) };
+    return { id, error: (ctx?.wireError || toWireError)(err) };
   }
 }

@@ -3,7 +3,7 @@
 // internal/protocol/verbs.go); both carry PROTOCOL_VERSION and the daemon
 // reports a mismatch as version_mismatch. A Go test compares VERBS below
 // with the Go list, and another one (extension/verbs_test.go) with the
-// handler table of dispatch.js: change all three together, and bump the
+// handler tables of dispatch.js: change all three together, and bump the
 // version when a verb or a parameter changes.
 //
 // Messages to the extension: {id, type, ...params}. Replies: {id, result} or
@@ -11,8 +11,21 @@
 // {type: "hello", version, protocol, extensionId, instanceId,
 // incognitoAllowed, userAgent} (see transport/session.js) and a
 // {type: "ping"} every 20 s, which the host answers with {type: "pong"}.
-// This is a superset of the Hive Browser Bridge protocol.
-
+// The extension may ask the daemon too: {id: "ext-<n>", type:
+// "paths.check", paths} over the native link, answered {id, result:
+// {paths}} or {id, error: {code, message}} (a message with an id and no
+// type is such an answer). This is a superset of the Hive Browser Bridge
+// protocol.
+//
+// Doors: a connection is opened onto one door, and only that door's verbs
+// run on it (dispatch.js); the message cannot choose.
+//   - the actions door: the native link, where the daemon drives the
+//     bridge's actions; its cdp is the actions' allow-list.
+//   - the program door: Hive's protocol for programs — the WebSocket
+//     transport (transport/websocket.js, Hive's protocol 6: string ids,
+//     errors as strings, events), and program.call from the daemon for
+//     local programs. Its cdp passes everything but SPEC §4's refusals,
+//     and only on tabs the same program created (handlers/programs.js).
 export const PROTOCOL_VERSION = 2;
 
 // VERBS: every command type this extension runs, with the JSON names of
@@ -20,26 +33,44 @@ export const PROTOCOL_VERSION = 2;
 // refuses any other type with unknown_verb. One entry per line: a Go test
 // parses this table with a regexp.
 export const VERBS = {
-  // --- Hive-compatible verbs (SPEC §4) ---
-  // A new tab in a new, labelled tab group (title agentId) → {groupId, tabId}.
-  "context.create": ["agentId"],
-  // Closes every tab of the group → {ok, closedTabs}.
+  // === Both doors: the Hive verbs. On the actions door they are the
+  // bridge's primitives (tab info results, no ownership: the daemon keeps
+  // its own registry); on the program door, Hive's shapes, on the
+  // caller's own tabs only. ===
+  // Actions: a new tab in a new group titled agentId → {groupId, tabId}. Programs: a tab in a new (or the caller's recycleGroupId) group titled displayName or agentId exactly as sent, in windowId or the caller's window or a new unfocused one → {groupId, tabId, windowId}.
+  "context.create": ["agentId", "displayName", "windowId", "recycleGroupId"],
+  // Closes every tab of the group → {ok, closedTabs}; programs: its own group only, + persistedGroup (Chrome kept the saved group).
   "context.destroy": ["groupId"],
-  // A background tab, in windowId or groupId's window, made active in its window if active; waits waitMs for its load → tab info (+loaded).
+  // Actions: a background tab, in windowId or groupId's window, made active in its window if active; waits waitMs for its load → tab info (+loaded). Programs: url in groupId (its own) → {tabId}.
   "tab.create": ["url", "windowId", "groupId", "active", "waitMs"],
-  // Closes tabIds, or tabId → {ok}.
+  // Closes tabIds, or tabId → {ok}; programs: tabId, its own.
   "tab.close": ["tabId", "tabIds"],
-  // The tabs, of groupId or all → {tabs: [tab info]}.
+  // The tabs, of groupId or all → {tabs: [tab info]}; programs: of its own groupId or all its own → {tabs: [{id, tabId, url, title, groupId, active, windowId}]}.
   "tab.list": ["groupId"],
-  // Makes the tab the active one of its window, without focusing the window → {ok}.
+  // Makes the tab the active one of its window, without focusing the window → {ok}; programs: its own tabs.
   "tab.activate": ["tabId"],
-  // Attaches the debugger; with settle, first waits for a command a dialog interrupted → {ok, dialog}.
+  // Actions: one tab → tab info. Programs: → {id, tabId, url, title, groupId, active, windowId}, any tab (an incognito one not its own has url and title blanked).
+  "tab.get": ["tabId"],
+  // Attaches the debugger; with settle (actions), first waits for a command a dialog interrupted → {ok, dialog}. Programs: its own tab, kept attached until cdp.detach, events on → {ok, attached}.
   "cdp.attach": ["tabId", "settle"],
   // Detaches the debugger → {ok}.
   "cdp.detach": ["tabId"],
-  // One CDP command, if the door's policy allows the method (handlers/cdp.js) → the CDP result.
+  // One CDP command, if the door's policy allows the method (actions: handlers/cdp.js; programs: handlers/programs.js) → the CDP result.
   "cdp": ["tabId", "method", "params"],
-  // --- The bridge's own verbs ---
+  // === Program door only (Hive protocol 6) ===
+  // The ungrouped tabs of every window (the user's own among them) → {tabs: [{id, windowId, url}]}, incognito ones with url blanked.
+  "tab.listUngrouped": [],
+  // The caller's own tab groups → {groups: [{id, title, color, collapsed, windowId}]}.
+  "tabGroup.list": [],
+  // What may block automation in the caller's tab → {tabId, url, incognito, ourExtensionId, fileAccess, targets, cdpFrames}.
+  "tab.audit": ["tabId"],
+  // === Actions door only: the bridge's own verbs ===
+  // Runs command {type, ...params} through the program door for the daemon's local programs (one owner, "daemon programs") → its result.
+  "program.call": ["command"],
+  // Turns the WebSocket transport on (url, default ws://127.0.0.1:14829/bridge; token) or off, kept in chrome.storage.local → {enabled, url, tokenSet, connected, lastError}.
+  "websocket.configure": ["enabled", "url", "token"],
+  // The WebSocket transport's setting and state → {enabled, url, tokenSet, connected, lastError}.
+  "websocket.status": [],
   // CDP commands [{method, params}] in order in one round trip, stopping at a dialog → {results, dialog?, interrupted?}.
   "cdp.batch": ["tabId", "commands"],
   // Sets files on the file input a page script marked with token → {ok}.
@@ -50,8 +81,6 @@ export const VERBS = {
   "bridge.ping": [],
   // Every window and tab, incognito and file-URL access, the commands running → {windows, ...}.
   "browser.state": [],
-  // One tab → tab info.
-  "tab.get": ["tabId"],
   // The tabs the page of tabId opened that are still open → {tabs}.
   "tab.opened": ["tabId"],
   // Loads url in the tab; waits waitMs for the load → tab info (+loaded).
@@ -84,6 +113,22 @@ export const VERBS = {
 // The native messaging host registered by `browser-bridge install`/`launch`.
 export const NATIVE_HOST = "com.browser_bridge.host";
 
+// Hive's current bridge endpoint, where the WebSocket transport connects
+// unless told otherwise (internal/protocol DefaultWebSocketURL).
+export const DEFAULT_WEBSOCKET_URL = "ws://127.0.0.1:14829/bridge";
+
+// The version of Hive's protocol the program door speaks (its hello's
+// protocolVersion): Hive's server feature-gates verbs on it.
+export const HIVE_PROTOCOL_VERSION = 6;
+
+// The extension's requests to the daemon (over the native link).
+export const TYPE_PATHS_CHECK = "paths.check";
+// The extension's requests for a program's command on the WebSocket door:
+// program.admit before it runs (the daemon refuses it while the bridge is
+// off or paused), program.done after, with its outcome (the audit trail).
+export const TYPE_PROGRAM_ADMIT = "program.admit";
+export const TYPE_PROGRAM_DONE = "program.done";
+
 // The extension's page asks the daemon through the service worker
 // (handlers/userpage.js): {id: "ext-<n>", type: "ui.state"} and
 // {id, type: "ui.pause", paused} (internal/protocol/userpage.go).
@@ -102,6 +147,12 @@ export const Codes = {
   unknownVerb: "unknown_verb",
   // A CDP method the door's policy does not allow (handlers/cdp.js).
   methodNotAllowed: "method_not_allowed",
+  // A program's command on a tab or group it did not create (handlers/programs.js).
+  notOwned: "not_owned",
+  uploadPathRejected: "upload_path_rejected",
+  // No link to the daemon when a command needs it (a program's command on
+  // the WebSocket door is admitted by the daemon).
+  extensionNotConnected: "extension_not_connected",
   // The tab is in the user's hands (handoff.show).
   handoffInProgress: "handoff_in_progress",
   internal: "internal_error",

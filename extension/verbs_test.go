@@ -37,13 +37,29 @@ var (
 	comment      = regexp.MustCompile(`^\s*(//.*)?$`)
 )
 
-// jsVerbs parses protocol.js's VERBS: verb -> parameter names. Every line
-// of the table is a comment or one entry, so an entry this parser would
-// miss fails instead.
-func jsVerbs(t *testing.T) map[string][]string {
+// Doors, as VERBS's section comments name them ("// === Both doors",
+// "// === Program door only", "// === Actions door only").
+const (
+	doorBoth    = "both"
+	doorProgram = "program"
+	doorActions = "actions"
+)
+
+var section = regexp.MustCompile(`^  // === (Both doors|Program door only|Actions door only)\b`)
+
+// jsVerbs parses protocol.js's VERBS: verb -> parameter names, and verb ->
+// the door its section says. Every line of the table is a comment or one
+// entry, so an entry this parser would miss fails instead.
+func jsVerbs(t *testing.T) (map[string][]string, map[string]string) {
 	t.Helper()
 	verbs := map[string][]string{}
+	doors := map[string]string{}
+	door := ""
 	for _, l := range block(t, "protocol.js", "export const VERBS = {", "};") {
+		if m := section.FindStringSubmatch(l); m != nil {
+			door = map[string]string{"Both doors": doorBoth, "Program door only": doorProgram, "Actions door only": doorActions}[m[1]]
+			continue
+		}
 		if comment.MatchString(l) {
 			continue
 		}
@@ -55,6 +71,9 @@ func jsVerbs(t *testing.T) map[string][]string {
 		if _, dup := verbs[m[1]]; dup {
 			t.Errorf("protocol.js VERBS lists %q twice", m[1])
 		}
+		if door == "" {
+			t.Errorf("protocol.js VERBS lists %q before any door section (// === Both doors ===, ...)", m[1])
+		}
 		params := []string{}
 		for _, p := range strings.Split(m[2], ", ") {
 			if p != "" {
@@ -62,41 +81,74 @@ func jsVerbs(t *testing.T) map[string][]string {
 			}
 		}
 		verbs[m[1]] = params
+		doors[m[1]] = door
 	}
 	if len(verbs) == 0 {
 		t.Fatal("protocol.js VERBS lists no verb")
 	}
-	return verbs
+	return verbs, doors
 }
 
-// Every verb the extension declares has a handler in dispatch.js, and every
-// handler is declared: dispatch refuses what VERBS lacks, so a handler
-// missing from it would be dead, and a verb without a handler unknown.
-func TestVerbsHaveHandlers(t *testing.T) {
-	verbs := jsVerbs(t)
+// handlerTable parses one handler table of dispatch.js.
+func handlerTable(t *testing.T, start string) map[string]bool {
+	t.Helper()
 	handlers := map[string]bool{}
-	for _, l := range block(t, "dispatch.js", "const handlers = {", "};") {
+	for _, l := range block(t, "dispatch.js", start, "};") {
 		if comment.MatchString(l) {
 			continue
 		}
 		m := handlerEntry.FindStringSubmatch(l)
 		if m == nil {
-			t.Errorf("dispatch.js handlers: %q is not one entry on one line (\"verb\": handler,)", l)
+			t.Errorf("dispatch.js %s: %q is not one entry on one line (\"verb\": handler,)", start, l)
 			continue
 		}
 		if handlers[m[1]] {
-			t.Errorf("dispatch.js has two handlers for %q", m[1])
+			t.Errorf("dispatch.js %s has two handlers for %q", start, m[1])
 		}
 		handlers[m[1]] = true
 	}
-	for v := range verbs {
-		if !handlers[v] {
-			t.Errorf("VERBS lists %q, which has no handler in dispatch.js", v)
+	return handlers
+}
+
+// Every verb the extension declares has a handler in dispatch.js on the
+// doors its section of VERBS names, and on no other; every handler is
+// declared: dispatch refuses what VERBS lacks, so a handler missing from
+// it would be dead, and a verb without a handler unknown. This is also
+// what keeps the program door from reaching the actions' verbs.
+func TestVerbsHaveHandlers(t *testing.T) {
+	verbs, doors := jsVerbs(t)
+	tables := map[string]map[string]bool{
+		doorActions: handlerTable(t, "const actions = {"),
+		doorProgram: handlerTable(t, "const programVerbs = {"),
+	}
+	for v, door := range doors {
+		for name, table := range tables {
+			want := door == doorBoth || door == name
+			if table[v] && !want {
+				t.Errorf("the %s door handles %q, which VERBS lists under the %s door only", name, v, door)
+			}
+			if !table[v] && want {
+				t.Errorf("VERBS lists %q on the %s door, which has no handler for it in dispatch.js", v, name)
+			}
 		}
 	}
-	for v := range handlers {
-		if _, ok := verbs[v]; !ok {
-			t.Errorf("dispatch.js handles %q, which VERBS in protocol.js does not list", v)
+	for name, table := range tables {
+		for v := range table {
+			if _, ok := verbs[v]; !ok {
+				t.Errorf("dispatch.js's %s door handles %q, which VERBS in protocol.js does not list", name, v)
+			}
+		}
+	}
+}
+
+// The program door never reaches what only the actions need: a regression
+// here would hand a WebSocket peer the bridge's page scripts, its file
+// setting or the whole browser's state.
+func TestProgramDoorStaysNarrow(t *testing.T) {
+	programs := handlerTable(t, "const programVerbs = {")
+	for _, v := range []string{"page.run", "cdp.batch", "dom.setFiles", "dom.chooseFiles", "window.create", "window.close", "browser.state", "tab.navigate", "tab.group", "program.call", "websocket.configure", "websocket.status", "command.cancel", "readiness.enable"} {
+		if programs[v] {
+			t.Errorf("the program door handles %q", v)
 		}
 	}
 }

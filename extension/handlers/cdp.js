@@ -1,14 +1,15 @@
 // chrome.debugger primitives (CDP 1.3). The `cdp` and `cdp.batch` verbs
 // are a door to the debugger, and each door checks the methods sent
-// through it with its own policy, which the transport chooses
-// (ctx.cdpPolicy, see transport/session.js). The native door — the
-// daemon's actions — is an allow-list of exactly what the actions send
-// (actionsOnly below); anything else is refused with method_not_allowed
-// (SPEC §4: no cookies or storage, no file setting outside upload, nothing
-// beyond the tab — and, more than that, nothing the bridge has no action
-// for). The handlers' own CDP calls in this folder (Page.enable on attach,
+// through it with its own policy, which the transport chooses (the
+// door's cdpPolicy, see dispatch.js and transport/session.js). The
+// actions door — the daemon's actions — is an allow-list of exactly what
+// the actions send (actionsOnly below); anything else is refused with
+// method_not_allowed (SPEC §4: no cookies or storage, no file setting
+// outside upload, nothing beyond the tab — and, more than that, nothing
+// the bridge has no action for). The handlers' own CDP calls in this folder (Page.enable on attach,
 // the DOM, Target and Runtime calls of upload in files.js) are code shipped
-// in the extension and do not pass through the door.
+// in the extension and do not pass through the door. The program door has
+// its own cdp handler and deny-list (handlers/programs.js).
 //
 // Attachment hygiene: attaching shows Chrome's "started debugging this
 // browser" bar on every tab of every window (and shrinks every viewport by
@@ -17,7 +18,10 @@
 // attachment instead of flickering the bar per command. "Without use"
 // counts from the end of the last command: the idle timer is armed only
 // when no command to the tab is in flight, so a slow command (a large
-// screenshot, a page that takes long to answer) is never cut off.
+// screenshot, a page that takes long to answer) is never cut off. A
+// program's attachment (Hive's cdp.attach) is pinned instead: it lasts
+// until cdp.detach, because the program expects the events and the
+// domains it enabled to stay.
 import { BridgeError, Codes } from "../protocol.js";
 import { cancelled, intArg } from "./tabinfo.js";
 
@@ -27,6 +31,7 @@ const ENABLE_WAIT_MS = 5000;
 const attached = new Map(); // tabId -> idle timer (null while commands are in flight)
 const inflight = new Map(); // tabId -> number of commands in flight
 const userCancelled = new Set(); // tabs whose debugging the user cancelled
+const pinned = new Set(); // tabs a program attached: no idle detach
 
 // Dialogs (alert, confirm, prompt, beforeunload) stop the page: the input
 // event that opened one does not finish until someone answers it. The
@@ -70,6 +75,7 @@ chrome.tabs.onRemoved.addListener((tabId) => {
 
 chrome.debugger.onDetach.addListener((source, reason) => {
   dialogs.delete(source.tabId);
+  pinned.delete(source.tabId);
   clearTimeout(attached.get(source.tabId));
   attached.delete(source.tabId);
   // The user pressed Cancel on the debugging bar: remember it so the
@@ -90,17 +96,18 @@ const ACTIONS_METHODS = new Set([
   // Dialogs: an alert, confirm, prompt or beforeunload stops the page
   // until it is answered; every action answers one it meets.
   "Page.handleJavaScriptDialog",
-  // screenshot: the capture itself, the document's size for a whole-page
-  // shot, and devicePixelRatio (Chrome's limits are in device pixels).
+  // screenshot: the capture itself, and the document's size in CSS and
+  // device pixels for a whole-page shot (Chrome's limits are in device
+  // pixels). No Runtime.evaluate: the daemon never runs an expression in
+  // a page.
   "Page.captureScreenshot",
   "Page.getLayoutMetrics",
-  "Runtime.evaluate",
 ]);
 
-// actionsOnly is the native door's policy: it throws unless method is on
+// actionsOnly is the actions door's policy: it throws unless method is on
 // ACTIONS_METHODS. A policy is a function of the method name that throws
-// a BridgeError to refuse; Hive's WebSocket door (issue 9) will have its
-// own, a deny-list.
+// a BridgeError to refuse; the program door has its own, a deny-list
+// (handlers/programs.js).
 export function actionsOnly(method) {
   checkShape(method);
   if (!ACTIONS_METHODS.has(method)) {
@@ -108,7 +115,7 @@ export function actionsOnly(method) {
   }
 }
 
-function checkShape(method) {
+export function checkShape(method) {
   if (typeof method !== "string" || !/^[A-Za-z]+\.[A-Za-z]+$/.test(method)) {
     throw new BridgeError(Codes.invalidArgument, "method must look like Domain.method");
   }
@@ -117,21 +124,39 @@ function checkShape(method) {
 // policyOf is the door's policy from the command's ctx; without one, the
 // strictest (a door must choose to be more open).
 function policyOf(ctx) {
-  return typeof ctx?.cdpPolicy === "function" ? ctx.cdpPolicy : actionsOnly;
+  const policy = ctx?.door?.cdpPolicy;
+  return typeof policy === "function" ? policy : actionsOnly;
+}
+
+// pin keeps the tab's attachment until detach (or the tab or the
+// debugger goes); unpin lets it idle out again.
+export function pin(tabId) {
+  pinned.add(tabId);
+  if (attached.has(tabId)) touch(tabId);
+}
+
+export function unpin(tabId) {
+  if (!pinned.delete(tabId)) return;
+  if (attached.has(tabId)) touch(tabId);
+}
+
+export function isAttached(tabId) {
+  return attached.has(tabId);
 }
 
 // touch restarts the idle timer of an attached tab; while commands to the
-// tab are in flight there is none (the last one to finish arms it).
+// tab are in flight, or while a program holds it, there is none (the last
+// command to finish arms it).
 function touch(tabId) {
   clearTimeout(attached.get(tabId));
-  if ((inflight.get(tabId) || 0) > 0) {
+  if ((inflight.get(tabId) || 0) > 0 || pinned.has(tabId)) {
     attached.set(tabId, null);
     return;
   }
   attached.set(tabId, setTimeout(() => {
     // A dialog still open keeps the attachment: it is how the bridge
     // knows of the dialog and answers it on the next command.
-    if ((inflight.get(tabId) || 0) > 0 || dialogs.has(tabId)) return;
+    if ((inflight.get(tabId) || 0) > 0 || dialogs.has(tabId) || pinned.has(tabId)) return;
     attached.delete(tabId);
     chrome.debugger.detach({ tabId }).catch(() => {});
   }, IDLE_MS));
@@ -215,6 +240,7 @@ export async function ensureAttached(tabId) {
 
 export async function detach(msg) {
   const tabId = intArg(msg, "tabId");
+  pinned.delete(tabId);
   clearTimeout(attached.get(tabId));
   attached.delete(tabId);
   try {

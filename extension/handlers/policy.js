@@ -119,11 +119,13 @@ export function followVerbs(handlers) {
   const navigate = handlers["tab.navigate"];
   for (const verb of ["tab.create", "window.create"]) {
     const create = handlers[verb];
-    if (!create || !navigate) continue;
+    if (!create) continue;
     handlers[verb] = async (msg, ctx) => {
       await ready;
       const url = typeof msg.url === "string" && msg.url ? msg.url : null;
-      if (!url || !userRules()) {
+      // (A door without tab.navigate — a program's — follows its tabs
+      // once they exist.)
+      if (!url || !userRules() || !navigate) {
         const res = await create(msg, ctx);
         await follow(res && res.tabId);
         return res;

@@ -6,7 +6,7 @@
 // the safety net for the case where the worker itself was stopped.
 // Everything else a connection does is the session's (session.js).
 import { BridgeError, Codes, NATIVE_HOST } from "../protocol.js";
-import { actionsOnly } from "../handlers/cdp.js";
+import { actionsDoor } from "../dispatch.js";
 import { openSession, reconnector } from "./session.js";
 
 export const name = "native";
@@ -34,8 +34,9 @@ export function open() {
   }
   port = p;
   // The daemon is the only peer here and it drives the bridge's actions:
-  // CDP through this door is the actions' allow-list.
-  const s = openSession({ name, post: (msg) => p.postMessage(msg), retry, cdpPolicy: actionsOnly });
+  // this is the actions door (CDP through it is the actions' allow-list);
+  // its programs reach the program door only through program.call.
+  const s = openSession({ name, post: (msg) => p.postMessage(msg), retry, door: actionsDoor });
   session = s;
   p.onMessage.addListener((msg) => s.receive(msg));
   p.onDisconnect.addListener(() => {

@@ -1,10 +1,10 @@
 // What every transport shares: one session per open connection.
 //
-// A transport (native.js today, websocket.js next) owns its link — opening
-// it, noticing that it closed, reconnecting — and nothing else. For each
-// link it opens it calls
+// A transport (native.js, websocket.js) owns its link — opening it,
+// noticing that it closed, reconnecting — and nothing else. For each link
+// it opens it calls
 //
-//   const session = openSession({ name, post, retry, cdpPolicy, hello, keepAliveMs });
+//   const session = openSession({ name, post, retry, door, hello, keepAliveMs, wireError });
 //   link's "message" event  → session.receive(msg)
 //   link closed (any cause) → session.close()
 //
@@ -12,10 +12,11 @@
 // refuses it (too large, already closed), and retry is the transport's
 // reconnector() below. The session then
 //   - says hello (version, protocol, extensionId, instanceId,
-//     incognitoAllowed, userAgent; hello(base) may reshape it, e.g. for
-//     Hive's protocolVersion 6 and profileLabel),
+//     browserSession, incognitoAllowed, userAgent; hello(base) may
+//     reshape it, and may return a promise, e.g. for Hive's
+//     protocolVersion 6 and profileLabel),
 //   - sends {type: "ping"} every keepAliveMs (20 s; 0 turns it off for a
-//     transport that answers its peer's pings instead),
+//     transport that keeps its link alive itself),
 //   - resets the transport's backoff on any traffic (the link is healthy),
 //   - hands every command to dispatch(msg, ctx) — which does not know the
 //     transport — and posts the reply on the same link,
@@ -24,25 +25,27 @@
 //   - turns a reply the link refuses (over Chrome's 64 MiB) into an error
 //     reply, so the caller fails clearly instead of waiting for its deadline,
 //   - sends the extension's own requests to the peer (request(), used for
-//     the daemon's ui.state and ui.pause) and routes their answers — a
-//     message with an id and a result or error but no type — back to the
-//     caller.
+//     the daemon's paths.check, ui.state and ui.pause) and routes their
+//     answers — a message with an id and a result or error but no type —
+//     back to the caller.
 //
-// ctx, for the handlers: {signal, cancel(commandId), cdpPolicy}. cdpPolicy
-// is the door's check of CDP methods (handlers/cdp.js): the native door is
-// the actions' allow-list; Hive's WebSocket door will bring its own.
+// ctx, for the handlers: {signal, cancel(commandId), door, wireError}. The
+// door (dispatch.js) is chosen here, once per connection, by the
+// transport: it decides which verbs run and how CDP passes, so a message
+// cannot pick a more open door than its connection's. wireError shapes an
+// error for this link (the actions' {code, message}; Hive's plain string).
 //
 // A transport module exports name, open() (idempotent: background.js calls
 // it on every wake-up; a transport that is switched off returns at once),
 // close() and status(). Adding one is that file plus a line in
 // background.js.
-import { BridgeError, Codes, PROTOCOL_VERSION } from "../protocol.js";
+import { BridgeError, Codes, PROTOCOL_VERSION, toWireError } from "../protocol.js";
 import { dispatch } from "../dispatch.js";
 import { createInflight } from "./inflight.js";
 
 const KEEPALIVE_MS = 20_000;
 
-export function openSession({ name, post, retry, cdpPolicy, hello = (base) => base, keepAliveMs = KEEPALIVE_MS }) {
+export function openSession({ name, post, retry, door, hello = (base) => base, keepAliveMs = KEEPALIVE_MS, wireError = toWireError }) {
   const inflight = createInflight();
   const asked = new Map(); // id of our request -> {resolve, reject, timer}
   let nextAsk = 0;
@@ -58,19 +61,21 @@ export function openSession({ name, post, retry, cdpPolicy, hello = (base) => ba
     } catch (err) {
       if (msg && msg.id !== undefined) {
         try {
-          post({ id: msg.id, error: { code: Codes.internal, message: `result too large to send (${err.message}); narrow the request` } });
+          post({ id: msg.id, error: wireError(new BridgeError(Codes.internal, `result too large to send (${err.message}); narrow the request`)) });
         } catch (_) { /* the link is gone; the transport closes the session */ }
       }
     }
   };
 
-  Promise.all([chrome.extension.isAllowedIncognitoAccess(), instanceId()])
-    .then(([incognitoAllowed, instance]) => send(hello(helloMessage(incognitoAllowed, instance))))
-    .catch((err) => console.error("browser-bridge: no hello sent:", err)); // the daemon then reports the missing hello
+  Promise.all([chrome.extension.isAllowedIncognitoAccess(), instanceId(), browserSession()])
+    .then(([incognitoAllowed, instance, session]) => hello(helloMessage(incognitoAllowed, instance, session)))
+    .then(send)
+    .catch((err) => console.error("browser-bridge: no hello sent:", err)); // the peer then reports the missing hello
   const keepalive = keepAliveMs > 0 ? setInterval(() => send({ type: "ping" }), keepAliveMs) : null;
 
   return {
     name,
+    door,
     async receive(msg) {
       retry?.reset(); // the peer answers: the link is healthy
       if (closed || !msg || msg.type === "pong") return;
@@ -79,7 +84,7 @@ export function openSession({ name, post, retry, cdpPolicy, hello = (base) => ba
         return;
       }
       const { signal, untrack } = inflight.track(msg.id, msg.type);
-      const ctx = { signal, cancel: (id) => inflight.cancel(id), cdpPolicy };
+      const ctx = { signal, cancel: (id) => inflight.cancel(id), door, wireError };
       try {
         send(await dispatch(msg, ctx));
       } finally {
@@ -172,7 +177,7 @@ export function reconnector(connect, { minMs, maxMs }) {
 // instanceId names this installation in this profile, so the daemon keeps
 // tab ownership apart when several browsers connect (tab IDs repeat
 // across browsers). Kept in storage.local: it outlives worker restarts.
-async function instanceId() {
+export async function instanceId() {
   const { instanceId: id } = await chrome.storage.local.get("instanceId");
   if (id) return id;
   const fresh = crypto.randomUUID();
@@ -180,13 +185,27 @@ async function instanceId() {
   return fresh;
 }
 
-function helloMessage(incognitoAllowed, instance) {
+// browserSession names this run of the browser: chrome.storage.session
+// survives service-worker restarts but not a browser restart. Tab IDs are
+// unique only within one run, so the daemon keeps ownership per run — a
+// restarted browser that reuses tab 12 for the user's own tab must not
+// find it marked as the bridge's.
+async function browserSession() {
+  const { browserSession: id } = await chrome.storage.session.get("browserSession");
+  if (id) return id;
+  const fresh = crypto.randomUUID();
+  await chrome.storage.session.set({ browserSession: fresh });
+  return fresh;
+}
+
+function helloMessage(incognitoAllowed, instance, session) {
   return {
     type: "hello",
     version: chrome.runtime.getManifest().version,
     protocol: PROTOCOL_VERSION,
     extensionId: chrome.runtime.id,
     instanceId: instance,
+    browserSession: session,
     incognitoAllowed,
     userAgent: navigator.userAgent,
   };

@@ -1,6 +1,8 @@
 // The page that stands in for a navigation the site rules stopped
 // (handlers/policy.js): blocked.html?rule=R&kind=K#URL. The daemon
 // recognises it and refuses actions on the tab with blocked_by_policy.
+// When the user lifts the rule, the page loads what it stopped.
+import { check } from "../handlers/siterules.js";
 const q = new URLSearchParams(location.search);
 const rule = q.get("rule") || "";
 let url = location.hash.slice(1);
@@ -12,3 +14,11 @@ const why = {
   allow: "It is not on your allow list.",
 }[q.get("kind")] || `Rule “${rule}”.`;
 document.getElementById("why").textContent = why;
+
+function retry(rules) {
+  if (url && rules && check(rules, url).allowed) location.replace(url);
+}
+chrome.storage.session.get("policyRules").then((s) => retry(s.policyRules));
+chrome.storage.session.onChanged.addListener((changes) => {
+  if (changes.policyRules) retry(changes.policyRules.newValue);
+});

@@ -9,25 +9,18 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 )
 
-// TabInfo is a tab as the extension reports it.
-type TabInfo = browser.TabInfo
-
-// WindowInfo is a window and its tabs.
-type WindowInfo = browser.WindowInfo
-
-// BrowserState is browser.State with the unexported helpers this package's
-// files still call; it goes when they call browser.State's own methods.
-type BrowserState browser.State
-
-func (r *run) browserState() (*BrowserState, error) {
-	var s BrowserState
+// browserState lists every window and its tabs, and brings the registry
+// up to date with it: tabs that closed leave it, tabs that the bridge's
+// own tabs opened join it.
+func (r *run) browserState() (*browser.State, error) {
 	seen := time.Now()
-	if err := r.call("browser.state", nil, &s); err != nil {
+	s, err := r.b.BrowserState(r.ctx)
+	if err != nil {
 		return nil, err
 	}
 	reg := r.reg()
 	reg.Reconcile(s.Live(), seen)
-	adoptOpened(reg, s.tabs())
+	adoptOpened(reg, s.Tabs())
 	return &s, nil
 }
 
@@ -36,7 +29,7 @@ func (r *run) browserState() (*BrowserState, error) {
 // close them, and closing the workspace does not leave them behind. It
 // returns the tabs it adopted. A chain (a pop-up's pop-up) is adopted in
 // one pass, openers first.
-func adoptOpened(reg *registry.Registry, tabs []TabInfo) []int {
+func adoptOpened(reg *registry.Registry, tabs []browser.TabInfo) []int {
 	var adopted []int
 	for changed := true; changed; {
 		changed = false
@@ -52,20 +45,6 @@ func adoptOpened(reg *registry.Registry, tabs []TabInfo) []int {
 		}
 	}
 	return adopted
-}
-
-// tabs lists every tab of every window, with its window.
-func (s *BrowserState) tabs() []TabInfo { return (*browser.State)(s).Tabs() }
-
-// Live maps every open tab to its window.
-func (s *BrowserState) Live() map[int]int { return (*browser.State)(s).Live() }
-
-// activeTab is the active tab of the last focused window.
-func (s *BrowserState) activeTab() (TabInfo, bool) { return (*browser.State)(s).ActiveTab() }
-
-// activeTabIn is the active tab of window id.
-func (s *BrowserState) activeTabIn(id int) (TabInfo, bool) {
-	return (*browser.State)(s).ActiveTabIn(id)
 }
 
 // groupColors are Chrome's tab group colours, grey left out: it reads as

@@ -1,6 +1,9 @@
 package actions
 
-import "github.com/browser-bridge/browser-bridge/internal/tool"
+import (
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
 
 func init() { register("click", click) }
 
@@ -14,19 +17,9 @@ func click(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	button := r.in.Button
-	if button == "" {
-		button = "left"
-	}
-	if !mouseButtons[button] {
-		return nil, invalid("button must be left, right or middle")
-	}
-	count := r.in.ClickCount
-	if count == 0 {
-		count = 1
-	}
-	if count < 1 || count > 3 {
-		return nil, invalid("clickCount must be 1, 2 or 3")
+	button, count, err := r.clickButton()
+	if err != nil {
+		return nil, err
 	}
 	mode, err := r.inputMode(loc)
 	if err != nil {
@@ -37,27 +30,43 @@ func click(r *run) (any, error) {
 		return nil, err
 	}
 	if mode == "dom" {
-		el, err := r.locate(t.TabID, loc, false)
+		el, err := r.locate(t, loc)
 		if err != nil {
 			return nil, err
 		}
 		if err := r.act(t.TabID, el, "domClick", nil, nil); err != nil {
 			return nil, err
 		}
-		return r.finish(t, &el)
+		return r.observe(t, &el)
 	}
-	el, warnings, err := r.elementAt(t, loc)
+	el, warnings, err := r.locateForInput(t, loc)
 	if err != nil {
 		return nil, err
 	}
 	if err := r.mouseClick(t.TabID, el.X, el.Y, button, count); err != nil {
 		return nil, err
 	}
-	var shown *Element
-	if loc.X == nil {
-		shown = &el
+	return r.observe(t, pointed(el, loc), warnings...)
+}
+
+// clickButton is the call's button (default left) and clickCount
+// (default 1).
+func (r *run) clickButton() (string, int, error) {
+	button := r.in.Button
+	if button == "" {
+		button = "left"
 	}
-	return r.finish(t, shown, warnings...)
+	if !mouseButtons[button] {
+		return "", 0, invalid("button must be left, right or middle")
+	}
+	count := r.in.ClickCount
+	if count == 0 {
+		count = 1
+	}
+	if count < 1 || count > 3 {
+		return "", 0, invalid("clickCount must be 1, 2 or 3")
+	}
+	return button, count, nil
 }
 
 // mouseClick sends one whole click in one command to the extension.
@@ -67,16 +76,12 @@ func (r *run) mouseClick(tabID int, x, y float64, button string, count int) erro
 
 // clickCmds are the CDP mouse events of a click at x, y (top-level
 // viewport coordinates): moved, then pressed and released count times.
-func clickCmds(x, y float64, button string, count int) []map[string]any {
-	cmds := []map[string]any{cdpCmd("Input.dispatchMouseEvent", map[string]any{"type": "mouseMoved", "x": x, "y": y})}
+func clickCmds(x, y float64, button string, count int) []protocol.CDPCommand {
+	cmds := []protocol.CDPCommand{mouseMove(x, y)}
 	for i := 1; i <= count; i++ {
-		p := map[string]any{"x": x, "y": y, "button": button, "clickCount": i}
-		pressed := map[string]any{"type": "mousePressed"}
-		released := map[string]any{"type": "mouseReleased"}
-		for k, v := range p {
-			pressed[k], released[k] = v, v
+		for _, typ := range []string{"mousePressed", "mouseReleased"} {
+			cmds = append(cmds, cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: typ, X: x, Y: y, Button: button, ClickCount: i}))
 		}
-		cmds = append(cmds, cdpCmd("Input.dispatchMouseEvent", pressed), cdpCmd("Input.dispatchMouseEvent", released))
 	}
 	return cmds
 }

@@ -26,8 +26,8 @@ func closeTabs(r *run) (any, error) {
 		return nil, invalid("close needs tabId (a tab the bridge opened) or closeWorkspace: true")
 	}
 	id := *r.in.TabID
-	var t TabInfo
-	if err := r.call("tab.get", map[string]any{"tabId": id}, &t); err != nil {
+	t, err := r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: id})
+	if err != nil {
 		if protocol.CodeOf(err) == protocol.CodeTabNotFound {
 			r.reg().RemoveTab(id)
 		}
@@ -36,7 +36,7 @@ func closeTabs(r *run) (any, error) {
 	if _, ok := r.reg().Owned(id); !ok {
 		return nil, protocol.Errorf(protocol.CodeNotOwned, "tab %d was not opened by the bridge, and close only closes the bridge's own tabs; leave it to the user", id)
 	}
-	if err := r.call("tab.close", map[string]any{"tabId": id}, nil); err != nil {
+	if err := r.b.TabClose(r.ctx, protocol.TabCloseParams{TabID: id}); err != nil {
 		return nil, err
 	}
 	r.reg().RemoveTab(id)
@@ -70,11 +70,11 @@ func (r *run) closeWorkspace() (any, error) {
 			continue
 		}
 		if others == 0 && hasWS && w.WindowID == ws.WindowID {
-			if err := r.call("window.close", map[string]any{"windowId": w.WindowID}, nil); err != nil {
+			if err := r.b.WindowClose(r.ctx, protocol.WindowCloseParams{WindowID: w.WindowID}); err != nil {
 				return nil, err
 			}
 			res.ClosedWindows = append(res.ClosedWindows, w.WindowID)
-		} else if err := r.call("tab.close", map[string]any{"tabIds": owned}, nil); err != nil {
+		} else if err := r.b.TabClose(r.ctx, protocol.TabCloseParams{TabIDs: owned}); err != nil {
 			return nil, err
 		}
 		res.ClosedTabs = append(res.ClosedTabs, owned...)

@@ -13,7 +13,7 @@ import (
 // says, else an alert accepted and the others dismissed — and reports each
 // in the result: one its input opens (cdpBatch), one left open when an
 // action comes to the tab (prepareInput), and one holding a page script
-// or a navigation (callPage).
+// or a navigation (unheld).
 
 // Dialog is a JavaScript dialog the page opened.
 type Dialog struct {
@@ -30,18 +30,11 @@ func tooManyDialogs() error {
 	return protocol.Errorf(protocol.CodeTimeout, "the page keeps opening dialogs; stopped after answering %d — close the tab if it goes on", maxDialogs)
 }
 
-// dialogInfo is a dialog open on a tab, as the extension reports it.
-type dialogInfo struct {
-	Type          string `json:"type"`
-	Message       string `json:"message"`
-	DefaultPrompt string `json:"defaultPrompt"`
-}
-
 // answerDialog answers a dialog open on the tab — as the call's dialog
 // parameter says, else an alert is accepted and anything else (confirm,
 // prompt, leave page) dismissed, the safe choice — and records it in
 // r.dialogs for the result.
-func (r *run) answerDialog(tabID int, d *dialogInfo) error {
+func (r *run) answerDialog(tabID int, d *protocol.Dialog) error {
 	accept := d.Type == "alert"
 	switch r.in.Dialog {
 	case "accept":
@@ -49,11 +42,11 @@ func (r *run) answerDialog(tabID int, d *dialogInfo) error {
 	case "dismiss":
 		accept = false
 	}
-	params := map[string]any{"accept": accept}
+	answer := dialogAnswer{Accept: accept}
 	if d.Type == "prompt" {
-		params["promptText"] = d.DefaultPrompt
+		answer.PromptText = &d.DefaultPrompt
 	}
-	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.handleJavaScriptDialog", "params": params}, nil); err != nil {
+	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.handleJavaScriptDialog", Params: answer}, nil); err != nil {
 		if strings.Contains(err.Error(), "No dialog is showing") {
 			return nil // answered meanwhile (by the user, or another probe)
 		}
@@ -67,6 +60,13 @@ func (r *run) answerDialog(tabID int, d *dialogInfo) error {
 	r.dialogs = append(r.dialogs, answered)
 	r.dialogMu.Unlock()
 	return nil
+}
+
+// dialogAnswer is the params of CDP's Page.handleJavaScriptDialog; a
+// prompt is answered with its default text.
+type dialogAnswer struct {
+	Accept     bool    `json:"accept"`
+	PromptText *string `json:"promptText,omitempty"`
 }
 
 // answerOpenDialogs attaches the debugger to the tab (which is how the
@@ -88,24 +88,22 @@ func (r *run) answerDialogs(tabID int, settle bool) error {
 	r.answering.Lock()
 	defer r.answering.Unlock()
 	for i := range maxDialogs {
-		var a struct {
-			Dialog *dialogInfo `json:"dialog"`
-		}
 		// After an answer, wait for the interrupted command to finish or
 		// show the next dialog (see attach in extension/handlers/cdp.js).
-		if err := r.call("cdp.attach", map[string]any{"tabId": tabID, "settle": settle || i > 0}, &a); err != nil {
+		d, err := r.b.CDPAttach(r.ctx, protocol.CDPAttachParams{TabID: tabID, Settle: settle || i > 0})
+		if err != nil {
 			return err
 		}
-		if a.Dialog == nil {
+		if d == nil {
 			return nil
 		}
 		if i == 0 && !settle && r.in.Dialog == "" && !r.reg().IsOwned(tabID) {
 			// A dialog on the user's own tab that the action did not
 			// open: the user may be answering it. Say so rather than
 			// answer for them.
-			return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows a %s dialog (%q) that the bridge did not open; answer it in the browser, or pass dialog: \"accept\" or \"dismiss\" to let the bridge answer it", tabID, a.Dialog.Type, a.Dialog.Message)
+			return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows a %s dialog (%q) that the bridge did not open; answer it in the browser, or pass dialog: \"accept\" or \"dismiss\" to let the bridge answer it", tabID, d.Type, d.Message)
 		}
-		if err := r.answerDialog(tabID, a.Dialog); err != nil {
+		if err := r.answerDialog(tabID, d); err != nil {
 			return err
 		}
 	}
@@ -117,12 +115,13 @@ func (r *run) answerDialogs(tabID int, settle bool) error {
 // dialog holding the page.
 const dialogProbe = 2500 * time.Millisecond
 
-// callPage is call for primitives that a dialog would hold up: when one
-// has not answered within dialogProbe, the dialogs open on the tab are
-// answered, so it can finish.
-func (r *run) callPage(tabID int, verb string, params, out any) error {
+// unheld runs call, a primitive on tab tabID that a dialog would hold up
+// (a page script, a navigation): when it has not answered within
+// dialogProbe, the dialogs open on the tab are answered, so it can
+// finish. What call decodes may be read once unheld returns nil.
+func (r *run) unheld(tabID int, call func() error) error {
 	done := make(chan error, 1)
-	go func() { done <- r.call(verb, params, out) }()
+	go func() { done <- call() }()
 	// Only the bridge's own tabs are probed: attaching the debugger shows
 	// Chrome's debugging bar on every window, and the user's own tab may
 	// simply be slow.

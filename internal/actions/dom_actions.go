@@ -1,5 +1,7 @@
 package actions
 
+import "github.com/browser-bridge/browser-bridge/internal/browser"
+
 func init() {
 	register("select", selectOption)
 	register("check", check)
@@ -8,19 +10,19 @@ func init() {
 
 // domTarget locates the element of an injected DOM action (no debugger,
 // so no debugging bar).
-func (r *run) domTarget() (TabInfo, Element, error) {
+func (r *run) domTarget() (browser.TabInfo, Element, error) {
 	loc, err := r.needLocator()
 	if err != nil {
-		return TabInfo{}, Element{}, err
+		return browser.TabInfo{}, Element{}, err
 	}
-	if loc.X != nil {
-		return TabInfo{}, Element{}, invalid("%s needs an element locator, not a point", r.in.Action)
+	if loc.IsPoint() {
+		return browser.TabInfo{}, Element{}, invalid("%s needs an element locator, not a point", r.in.Action)
 	}
 	t, err := r.pageTarget()
 	if err != nil {
-		return TabInfo{}, Element{}, err
+		return browser.TabInfo{}, Element{}, err
 	}
-	el, err := r.locate(t.TabID, loc, false)
+	el, err := r.locate(t, loc)
 	return t, el, err
 }
 
@@ -47,7 +49,7 @@ func selectOption(r *run) (any, error) {
 	if err := r.act(t.TabID, el, "select", map[string]any{"options": opts}, &out); err != nil {
 		return nil, err
 	}
-	res, err := r.finish(t, &el)
+	res, err := r.observe(t, &el)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +77,7 @@ func check(r *run) (any, error) {
 	if err := r.act(t.TabID, el, "check", map[string]any{"checked": want}, &out); err != nil {
 		return nil, err
 	}
-	res, err := r.finish(t, &el)
+	res, err := r.observe(t, &el)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +123,7 @@ func scroll(r *run) (any, error) {
 	}
 	var el *Element
 	if hasLoc {
-		e, err := r.locate(t.TabID, loc, false)
+		e, err := r.locate(t, loc)
 		if err != nil {
 			return nil, err
 		}
@@ -137,7 +139,7 @@ func scroll(r *run) (any, error) {
 			return nil, err
 		}
 	}
-	res, err := r.finish(t, el)
+	res, err := r.observe(t, el)
 	if err != nil {
 		return nil, err
 	}

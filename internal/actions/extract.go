@@ -3,15 +3,16 @@ package actions
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/extract"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 func init() { register("extract", extractPage) }
@@ -67,7 +68,7 @@ func extractPage(r *run) (any, error) {
 		return nil, err
 	}
 	cond := waitCondition(r.in.WaitFor)
-	var tab TabInfo
+	var tab browser.TabInfo
 	var warnings []string
 	if r.in.URL != "" {
 		res, err := open(r) // new tab in the workspace, current tab, or tabId, as open
@@ -78,7 +79,7 @@ func extractPage(r *run) (any, error) {
 		if o.LoadError != "" {
 			return nil, protocol.Errorf(protocol.CodeProtectedPage, "%s could not be loaded (%s): tab %d shows the browser's error page; check the URL, or try again when the site is reachable", o.URL, o.LoadError, o.TabID)
 		}
-		tab = TabInfo{TabID: o.TabID, WindowID: o.WindowID, URL: o.URL, Title: o.Title}
+		tab = browser.TabInfo{TabID: o.TabID, WindowID: o.WindowID, URL: o.URL, Title: o.Title}
 		warnings = append(warnings, o.Warnings...)
 	} else if tab, err = r.pageTarget(); err != nil {
 		return nil, err
@@ -120,16 +121,14 @@ func extractPage(r *run) (any, error) {
 	return shapeExtract(tab, c, include, offset, maxChars, warnings), nil
 }
 
-func (r *run) tabInfo(tabID int) (TabInfo, error) {
-	var t TabInfo
-	err := r.call("tab.get", map[string]any{"tabId": tabID}, &t)
-	return t, err
+func (r *run) tabInfo(tabID int) (browser.TabInfo, error) {
+	return r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: tabID})
 }
 
 // shapeExtract cuts the window of c that starts at offset to the budget.
 // The first window carries frames[] and the page's warnings; every window
 // carries tabId, url, title, totalChars and, when more follows, nextOffset.
-func shapeExtract(tab TabInfo, c *extract.Content, include map[string]bool, offset, maxChars int, warnings []string) extractResult {
+func shapeExtract(tab browser.TabInfo, c *extract.Content, include map[string]bool, offset, maxChars int, warnings []string) extractResult {
 	// The URL stays whole (it must be exact); the title and the warnings,
 	// which pages fill, are bounded.
 	res := extractResult{TabID: tab.TabID, URL: firstNonEmpty(c.URL, tab.URL),

@@ -3,15 +3,16 @@ package actions
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/extract"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -33,7 +34,7 @@ func bigContent() *extract.Content {
 func TestShapeExtractWindows(t *testing.T) {
 	c := bigContent()
 	include, _ := extract.CheckInclude(nil)
-	tab := TabInfo{TabID: 7, URL: c.URL, Title: c.Title}
+	tab := browser.TabInfo{TabID: 7, URL: c.URL, Title: c.Title}
 	const maxChars = 3000
 	var md, text, reader strings.Builder
 	var links []extract.Link
@@ -107,7 +108,7 @@ func TestShapeExtractFramesKeepToTheBudget(t *testing.T) {
 	}
 	include, _ := extract.CheckInclude(nil)
 	for _, maxChars := range []int{tool.MinMaxChars, 2000, 5000, tool.DefaultMaxChars} {
-		res := shapeExtract(TabInfo{TabID: 7}, c, include, 0, maxChars, warnings)
+		res := shapeExtract(browser.TabInfo{TabID: 7}, c, include, 0, maxChars, warnings)
 		b, _ := json.Marshal(res)
 		if n := utf8.RuneCount(b); n > maxChars && !(maxChars == tool.MinMaxChars && n <= maxChars*3/2) {
 			t.Errorf("maxChars %d: the first window is %d characters of JSON", maxChars, n)
@@ -135,7 +136,7 @@ func TestShapeExtractEscapingKeepsToTheBudget(t *testing.T) {
 	const maxChars = 4000
 	var got strings.Builder
 	for offset, calls := 0, 0; ; calls++ {
-		res := shapeExtract(TabInfo{TabID: 1}, c, include, offset, maxChars, nil)
+		res := shapeExtract(browser.TabInfo{TabID: 1}, c, include, offset, maxChars, nil)
 		b, _ := json.Marshal(res)
 		if n := utf8.RuneCount(b); n > maxChars {
 			t.Fatalf("window at %d is %d characters of JSON", offset, n)
@@ -157,7 +158,7 @@ func TestShapeExtractEscapingKeepsToTheBudget(t *testing.T) {
 func TestShapeExtractSmallPageInOneWindow(t *testing.T) {
 	c := &extract.Content{URL: "https://example.com/", Title: "T", Markdown: "# T\n\nHello", Text: "T\n\nHello"}
 	include, _ := extract.CheckInclude([]string{"markdown", "links"})
-	res := shapeExtract(TabInfo{TabID: 1}, c, include, 0, tool.DefaultMaxChars, nil)
+	res := shapeExtract(browser.TabInfo{TabID: 1}, c, include, 0, tool.DefaultMaxChars, nil)
 	b, _ := json.Marshal(res)
 	want := `{"tabId":1,"url":"https://example.com/","title":"T","markdown":"# T\n\nHello","links":[],"frames":[],"totalChars":10}`
 	if string(b) != want {
@@ -184,7 +185,7 @@ func TestShapeInspectNeverSplitsAnElement(t *testing.T) {
 	var got []string
 	offset := 0
 	for calls := 0; ; calls++ {
-		res := shapeInspect(TabInfo{TabID: 2}, all, offset, 2000, nil)
+		res := shapeInspect(browser.TabInfo{TabID: 2}, all, offset, 2000, nil)
 		if res.Count != len(all) {
 			t.Fatalf("count %d", res.Count)
 		}
@@ -216,8 +217,8 @@ func TestMergeInspectPlacesFrames(t *testing.T) {
 		"viewport":{"width":1280,"height":800}}`
 	small := `{"elements":[{"ref":"e1","tag":"a","rect":{"x":5,"y":6,"width":10,"height":10},"visible":true}],"viewport":{"width":300,"height":100}}`
 	large := `{"elements":[{"ref":"e2","tag":"a","rect":{"x":1,"y":2,"width":10,"height":10},"visible":true}],"viewport":{"width":500,"height":150}}`
-	res := []FrameResult{{FrameID: 0, Value: json.RawMessage(top)}, {FrameID: 4, Value: json.RawMessage(large)}, {FrameID: 9, Value: json.RawMessage(small)}, {FrameID: 12, Error: "no access"}}
-	known := []frameInfo{{FrameID: 4, ParentFrameID: 0, URL: "https://a.example/f"}, {FrameID: 9, ParentFrameID: 0, URL: "https://a.example/f"}}
+	res := []protocol.PageFrameResult{{FrameID: 0, Value: json.RawMessage(top)}, {FrameID: 4, Value: json.RawMessage(large)}, {FrameID: 9, Value: json.RawMessage(small)}, {FrameID: 12, Error: "no access"}}
+	known := []protocol.Frame{{FrameID: 4, ParentFrameID: 0, URL: "https://a.example/f"}, {FrameID: 9, ParentFrameID: 0, URL: "https://a.example/f"}}
 	list, _ := mergeInspect(res, known)
 	if len(list) != 3 {
 		t.Fatalf("merged %d elements: %+v", len(list), list)

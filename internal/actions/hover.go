@@ -22,22 +22,18 @@ func hover(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	el, warnings, err := r.elementAt(t, loc)
+	el, warnings, err := r.locateForInput(t, loc)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.cdpBatch(t.TabID, cdpCmd("Input.dispatchMouseEvent", map[string]any{"type": "mouseMoved", "x": el.X, "y": el.Y})); err != nil {
+	if err := r.cdpBatch(t.TabID, mouseMove(el.X, el.Y)); err != nil {
 		return nil, err
 	}
 	var under *pageMatch
 	if err := r.runPageTop(t.TabID, nil, underPointerScript, map[string]any{"x": el.X, "y": el.Y}, &under); err != nil {
 		warnings = append(warnings, "could not tell what is under the pointer: "+err.Error())
 	}
-	var shown *Element
-	if !loc.IsPoint() {
-		shown = &el
-	}
-	res, err := r.finish(t, shown, warnings...)
+	res, err := r.observe(t, pointed(el, loc), warnings...)
 	if err != nil {
 		return nil, err
 	}

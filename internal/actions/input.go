@@ -12,9 +12,6 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// Input is the tool input; the contract (internal/tool) owns it.
-type Input = tool.Input
-
 // handler runs one action.
 type handler func(r *run) (any, error)
 
@@ -50,12 +47,25 @@ func invalid(format string, args ...any) error {
 	return protocol.Errorf(protocol.CodeInvalidArgument, format, args...)
 }
 
-// CheckURL accepts http:, https:, file: and about:blank (SPEC §2).
+// CheckURL accepts http:, https:, file: and about:blank (SPEC §2). A
+// file: URL is checked by the path Chrome reads for it (Chrome parses
+// file:root/x, file:/x and backslashes unlike net/url), against the rules
+// of upload.
 func CheckURL(s string) error {
 	if s == "" {
 		return invalid("url is required")
 	}
 	if s == "about:blank" {
+		return nil
+	}
+	if pathcheck.IsFileURL(s) {
+		p, err := pathcheck.FileURLPath(s)
+		if err != nil {
+			return invalid("url %q is refused: %v", s, err)
+		}
+		if why := pathcheck.Refused(p); why != "" {
+			return invalid("url %q is refused: %s (the same rules as for uploads)", s, why)
+		}
 		return nil
 	}
 	u, err := url.Parse(s)
@@ -66,14 +76,6 @@ func CheckURL(s string) error {
 	case "http", "https":
 		if u.Host == "" {
 			return invalid("url %q has no host", s)
-		}
-		return nil
-	case "file":
-		if u.Host != "" && u.Host != "localhost" {
-			return invalid("url %q names another host; file URLs must be local (file:///path)", s)
-		}
-		if why := pathcheck.Refused(u.Path); why != "" {
-			return invalid("url %q is refused: %s (the same rules as for uploads)", s, why)
 		}
 		return nil
 	}

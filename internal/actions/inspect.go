@@ -3,8 +3,11 @@ package actions
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"sort"
+
+	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 func init() { register("inspect", inspect) }
@@ -72,7 +75,7 @@ type childFrame struct {
 // runtime.getFrameId): among the browser's frames with that parent, the
 // one with the element's URL and content size, else its URL, else its
 // size, else the first left in creation order.
-func resolveFrameIDs(byParent map[int][]*childFrame, known []frameInfo, viewport map[int][2]float64) {
+func resolveFrameIDs(byParent map[int][]*childFrame, known []protocol.Frame, viewport map[int][2]float64) {
 	used := map[int]bool{}
 	for _, refs := range byParent {
 		for _, c := range refs {
@@ -160,7 +163,7 @@ func inspect(r *run) (any, error) {
 	for id, why := range dropped {
 		warnings = append(warnings, fmt.Sprintf("frame %d was left out: %s", id, why))
 	}
-	var frames []frameInfo
+	var frames []protocol.Frame
 	if len(res) > 1 {
 		if frames, err = r.tabFrames(tab.TabID); err != nil {
 			warnings = append(warnings, fmt.Sprintf("the tab's frames could not be listed (%v): rects of elements in frames are relative to their frame", err))
@@ -175,7 +178,7 @@ func inspect(r *run) (any, error) {
 // mergeInspect puts the frames' elements in one list, top frame first,
 // with rects moved into the top frame's viewport through each frame's
 // position in its parent.
-func mergeInspect(res []FrameResult, known []frameInfo) ([]control, []string) {
+func mergeInspect(res []protocol.PageFrameResult, known []protocol.Frame) ([]control, []string) {
 	var warnings []string
 	byID := map[int]*inspectFrame{}
 	var ids []int
@@ -246,7 +249,7 @@ func mergeInspect(res []FrameResult, known []frameInfo) ([]control, []string) {
 }
 
 // shapeInspect cuts the list to the budget; an element is never split.
-func shapeInspect(tab TabInfo, list []control, offset, maxChars int, warnings []string) inspectResult {
+func shapeInspect(tab browser.TabInfo, list []control, offset, maxChars int, warnings []string) inspectResult {
 	res := inspectResult{TabID: tab.TabID, URL: tab.URL, Title: tab.Title, Elements: []control{}, Count: len(list), Offset: offset, Warnings: warnings}
 	meta, _ := json.Marshal(res)
 	budget := max(maxChars-len(meta)-200, maxChars/2)

@@ -3,10 +3,10 @@ package actions
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // Element is what a locator found.
@@ -69,11 +69,11 @@ type pagePoint struct {
 
 var locateScript = script("locate", "page/locate.js")
 
-// locate finds the element of loc in the tab, searching every frame
+// find finds the element of loc in the tab, searching every frame
 // (or the one of frameId / of the ref). With scroll it also scrolls the
 // element into view and computes the point to act on in top-level
 // viewport coordinates, translating through frame offsets.
-func (r *run) locate(tabID int, loc tool.Locator, scroll bool) (Element, error) {
+func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 	if loc.X != nil {
 		return r.locatePoint(tabID, loc)
 	}
@@ -202,19 +202,8 @@ func (r *run) pointOf(tabID int, el Element) (Element, error) {
 }
 
 // tabFrames lists the frames of a tab (webNavigation.getAllFrames).
-func (r *run) tabFrames(tabID int) ([]frameInfo, error) {
-	var tree struct {
-		Frames []frameInfo `json:"frames"`
-	}
-	err := r.call("tab.frames", map[string]any{"tabId": tabID}, &tree)
-	return tree.Frames, err
-}
-
-// frameInfo is one frame of webNavigation.getAllFrames.
-type frameInfo struct {
-	FrameID       int    `json:"frameId"`
-	ParentFrameID int    `json:"parentFrameId"`
-	URL           string `json:"url"`
+func (r *run) tabFrames(tabID int) ([]protocol.Frame, error) {
+	return r.b.TabFrames(r.ctx, protocol.TabFramesParams{TabID: tabID})
 }
 
 // toTopLevel translates a point in frame frameID's viewport to the top

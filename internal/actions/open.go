@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 )
@@ -44,7 +45,7 @@ func open(r *run) (any, error) {
 		}
 		return r.navigate(*r.in.TabID)
 	case r.in.Target == "current":
-		t, err := r.pageTab()
+		t, err := r.activeTab()
 		if err != nil {
 			return nil, err
 		}
@@ -58,14 +59,17 @@ func open(r *run) (any, error) {
 // navigate loads the URL in an existing tab (not one of the user's own
 // incognito tabs), taking its turn with other actions on the tab.
 func (r *run) navigate(tabID int) (any, error) {
-	var t TabInfo
-	if err := r.call("tab.get", map[string]any{"tabId": tabID}, &t); err != nil {
+	t, err := r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: tabID})
+	if err != nil {
 		return nil, err
 	}
-	if _, err := r.claimTab(t, false); err != nil {
+	if _, err := r.guardNavigation(t); err != nil {
 		return nil, err
 	}
-	if err := r.callPage(tabID, "tab.navigate", map[string]any{"tabId": tabID, "url": r.in.URL, "waitMs": r.loadWait()}, &t); err != nil {
+	if err := r.unheld(tabID, func() (err error) {
+		t, err = r.b.TabNavigate(r.ctx, protocol.TabNavigateParams{TabID: tabID, URL: r.in.URL, WaitMs: r.loadWait()})
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	_, owned := r.reg().Owned(tabID)
@@ -90,9 +94,10 @@ func (r *run) openInWorkspace() (any, error) {
 	if ok && r.in.Incognito != nil && *r.in.Incognito != ws.Incognito {
 		ok = false // a new window in the wanted profile takes over
 	}
-	var t TabInfo
+	var t browser.TabInfo
 	if ok {
-		err := r.call("tab.create", map[string]any{"windowId": ws.WindowID, "url": r.in.URL, "active": true}, &t)
+		var err error
+		t, err = r.b.TabCreate(r.ctx, protocol.TabCreateParams{WindowID: ws.WindowID, URL: r.in.URL, Active: true})
 		if protocol.CodeOf(err) == protocol.CodeTabNotFound {
 			ok = false // the user closed the window
 		} else if err != nil {
@@ -101,8 +106,9 @@ func (r *run) openInWorkspace() (any, error) {
 	}
 	if !ok {
 		incognito := r.in.Incognito != nil && *r.in.Incognito
-		params := map[string]any{"url": r.in.URL, "focused": false, "width": windowWidth, "height": windowHeight, "incognito": incognito}
-		if err := r.call("window.create", params, &t); err != nil {
+		var err error
+		t, err = r.b.WindowCreate(r.ctx, protocol.WindowCreateParams{URL: r.in.URL, Width: windowWidth, Height: windowHeight, Incognito: incognito})
+		if err != nil {
 			return nil, err
 		}
 		ws = registry.Workspace{ID: id, WindowID: t.WindowID, GroupID: -1, Incognito: t.Incognito, Title: workspaceLabel(id), Color: workspaceColor(id)}
@@ -115,8 +121,11 @@ func (r *run) openInWorkspace() (any, error) {
 	reg.SetWorkspace(ws)
 	unlock() // the load is this call's own business
 	locked = false
-	var loaded TabInfo
-	if err := r.callPage(t.TabID, "tab.waitLoad", map[string]any{"tabId": t.TabID, "waitMs": r.loadWait()}, &loaded); err != nil {
+	var loaded browser.TabInfo
+	if err := r.unheld(t.TabID, func() (err error) {
+		loaded, err = r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: t.TabID, WaitMs: r.loadWait()})
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	g := ws.GroupID
@@ -126,23 +135,20 @@ func (r *run) openInWorkspace() (any, error) {
 // group adds the tab to the workspace's group, making a new group when the
 // old one is gone (the user may ungroup tabs).
 func (r *run) group(ws *registry.Workspace, tabID int) error {
-	var out struct {
-		GroupID int `json:"groupId"`
-	}
 	if ws.GroupID >= 0 {
-		if err := r.call("tab.group", map[string]any{"tabId": tabID, "groupId": ws.GroupID}, &out); err == nil {
+		if _, err := r.b.TabGroup(r.ctx, protocol.TabGroupParams{TabID: tabID, GroupID: &ws.GroupID}); err == nil {
 			return nil
 		}
 	}
-	err := r.call("tab.group", map[string]any{"tabId": tabID, "windowId": ws.WindowID, "title": ws.Title, "color": ws.Color}, &out)
+	id, err := r.b.TabGroup(r.ctx, protocol.TabGroupParams{TabID: tabID, WindowID: ws.WindowID, Title: ws.Title, Color: ws.Color})
 	if err != nil {
 		return err
 	}
-	ws.GroupID = out.GroupID
+	ws.GroupID = id
 	return nil
 }
 
-func (r *run) result(t TabInfo, workspace string, group *int, owned bool, warnings ...string) openResult {
+func (r *run) result(t browser.TabInfo, workspace string, group *int, owned bool, warnings ...string) openResult {
 	switch {
 	case t.LoadError != "":
 		warnings = append(warnings, fmt.Sprintf("the page could not be loaded (%s): the tab shows the browser's error page; check the URL, or try again when the site is reachable", t.LoadError))

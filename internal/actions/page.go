@@ -5,22 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/browser-bridge/browser-bridge/internal/tool"
-	"net/url"
-	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
-
-// FrameResult is one frame's answer to a page script.
-type FrameResult struct {
-	FrameID    int             `json:"frameId"`
-	DocumentID string          `json:"documentId"`
-	Value      json.RawMessage `json:"value"`
-	Error      string          `json:"error"`
-	Code       string          `json:"code"`
-}
 
 // pageScript names page script files (extension/page/*.js) and a function
 // they define on globalThis.__bb.
@@ -43,21 +32,43 @@ type frames struct {
 }
 
 // runPage runs s with args in the tab's frames and returns each frame's
-// result. A frame whose script threw keeps its error in FrameResult.
-func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]FrameResult, error) {
-	params := map[string]any{"tabId": tabID, "files": s.files, "fn": s.fn, "args": args}
+// result. A frame whose script threw keeps its error in its result.
+func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]protocol.PageFrameResult, error) {
+	p := protocol.PageRunParams{TabID: tabID, Files: s.files, Fn: s.fn, Args: args}
 	if where.all {
-		params["allFrames"] = true
-	} else if where.frameID != nil {
-		params["frameId"] = *where.frameID
+		p.AllFrames = true
+	} else {
+		p.FrameID = where.frameID
 	}
-	var out struct {
-		Frames []FrameResult `json:"frames"`
-	}
-	if err := r.callPage(tabID, "page.run", params, &out); err != nil {
+	var res []protocol.PageFrameResult
+	err := r.unheld(tabID, func() (err error) {
+		res, err = r.b.PageRun(r.ctx, p)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
-	return out.Frames, nil
+	return refuseFrames(tabID, res)
+}
+
+// refuseFrames keeps what the bridge may not read out of every page
+// script's answers, for every action (issue 11, finding 1): a top frame at
+// a refused file: URL fails the action; a child frame at one (a file:
+// page framing ~/.ssh/id_rsa) answers only an error naming why, so no
+// locate, wait or read ever carries its text.
+func refuseFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, error) {
+	for i, f := range res {
+		why := fileURLRefused(f.URL)
+		if why == "" {
+			continue
+		}
+		if f.FrameID == 0 {
+			return nil, refuseFileURL(tabID, f.URL)
+		}
+		res[i] = protocol.PageFrameResult{FrameID: f.FrameID, DocumentID: f.DocumentID, URL: f.URL, Code: protocol.CodeBlockedByPolicy,
+			Error: fmt.Sprintf("not read: %s shows a file the bridge may not read (%s)", f.URL, why)}
+	}
+	return res, nil
 }
 
 // runPageTop runs s in one frame (the top one unless frameID is set) and
@@ -95,66 +106,13 @@ func (r *run) spec() *tool.Spec {
 	return s
 }
 
-// pageTarget is the tab a page action works on (SPEC §3): tabId, else the
-// active tab of an explicit workspace, else of Chrome's current window.
-// Run and session IDs do not steer page actions.
-func (r *run) pageTarget() (TabInfo, error) {
-	var t TabInfo
-	if r.in.TabID != nil {
-		if err := r.call("tab.get", map[string]any{"tabId": *r.in.TabID}, &t); err != nil {
-			return TabInfo{}, err
-		}
-	} else {
-		var err error
-		if t, err = r.pageTab(); err != nil {
-			return TabInfo{}, err
-		}
-	}
-	return r.claimTab(t, true)
-}
-
-// claimTab takes tab t for this action: it waits its turn when the action
-// changes the page, refuses the user's own incognito tabs, and — when
-// the action reads the page (not when it navigates away) — pages the
-// bridge may not read.
-func (r *run) claimTab(t TabInfo, reading bool) (TabInfo, error) {
-	if r.unlockTab == nil && r.spec().ChangesPage {
-		unlock, waited, err := r.env.tabs.lock(r.ctx, tabKey{r.env.Browser.Info().Instance, t.TabID}, r.progress)
-		if err != nil {
-			return TabInfo{}, err
-		}
-		r.unlockTab = unlock
-		if waited { // the tab may have changed meanwhile
-			if err := r.call("tab.get", map[string]any{"tabId": t.TabID}, &t); err != nil {
-				return TabInfo{}, err
-			}
-		}
-	}
-	_, owned := r.reg().Owned(t.TabID) // renews the entry if it is ours
-	// The user's own incognito browsing stays private: status redacts it,
-	// and page actions may not read or drive it.
-	if t.Incognito && !owned {
-		return TabInfo{}, protocol.Errorf(protocol.CodeIncognitoNotAllowed, "tab %d is one of your own incognito tabs; the bridge only works in incognito tabs it opened (search, or open with incognito: true)", t.TabID)
-	}
-	if !reading {
-		return t, nil
-	}
-	if t.LoadError != "" {
-		return TabInfo{}, protocol.Errorf(protocol.CodeProtectedPage, "tab %d shows the browser's error page: %s could not be loaded (%s); check the URL or try again when the site is reachable (open it again)", t.TabID, t.URL, t.LoadError)
-	}
-	if err := refuseFileURL(t.TabID, t.URL); err != nil {
-		return TabInfo{}, err
-	}
-	return t, nil
-}
-
 // dropRefusedFrames checks the pages a page script read, whose answers
 // carry their url: a top frame at a refused file: URL (it may have got
 // there after the tab was claimed: a redirect, a slow load) fails the
 // action; a child frame at one (a file: page framing a secret file) is
 // left out, and why is returned by frame ID.
-func dropRefusedFrames(tabID int, res []FrameResult) ([]FrameResult, map[int]string, error) {
-	var kept []FrameResult
+func dropRefusedFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, map[int]string, error) {
+	var kept []protocol.PageFrameResult
 	dropped := map[int]string{}
 	for _, f := range res {
 		var v struct {
@@ -185,42 +143,18 @@ func refuseFileURL(tabID int, u string) error {
 }
 
 // fileURLRefused says why the bridge may not touch a page at the file:
-// URL s, or returns "" (also for any other URL).
+// URL s, or returns "" (also for any other URL). s is read as Chrome
+// reads it (pathcheck.FileURLPath); a file: URL whose path cannot be told
+// is not read.
 func fileURLRefused(s string) string {
-	if len(s) < 5 || !strings.EqualFold(s[:5], "file:") {
+	if !pathcheck.IsFileURL(s) {
 		return ""
 	}
-	u, err := url.Parse(s)
+	p, err := pathcheck.FileURLPath(s)
 	if err != nil {
-		// Chrome keeps URLs Go will not parse (a bad escape): what such a
-		// file is cannot be told, so it is not read.
-		return "its URL cannot be checked (" + err.Error() + ")"
+		return "its URL cannot be checked: " + err.Error()
 	}
-	return pathcheck.Refused(u.Path)
-}
-
-// pageTab is the tab a page action targets when no tabId is given: the
-// active tab of an explicit workspace, else of Chrome's current window.
-func (r *run) pageTab() (TabInfo, error) {
-	s, err := r.browserState()
-	if err != nil {
-		return TabInfo{}, err
-	}
-	if id := r.in.BrowserWorkspaceID; id != "" {
-		ws, ok := r.reg().Workspace(id)
-		if !ok {
-			return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "workspace %q has no window; open a page in it first", id)
-		}
-		t, ok := s.activeTabIn(ws.WindowID)
-		if !ok {
-			return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "workspace %q has no active tab; open a page in it or pass tabId", id)
-		}
-		return t, nil
-	}
-	if t, ok := s.activeTab(); ok {
-		return t, nil
-	}
-	return TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "Chrome has no active tab in its current window; pass tabId (see status)")
+	return pathcheck.Refused(p)
 }
 
 // randomToken is a one-time token for the frame handshake.

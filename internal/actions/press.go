@@ -1,6 +1,11 @@
 package actions
 
-import "github.com/browser-bridge/browser-bridge/internal/keys"
+import (
+	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/keys"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
 
 func init() { register("press", press) }
 
@@ -10,7 +15,7 @@ func press(r *run) (any, error) {
 	if _, err := keys.Parse(r.in.Keys); err != nil {
 		return nil, err
 	}
-	loc, hasLoc := r.in.Locator, r.in.Locator.Present()
+	loc := r.in.Locator
 	if mode, err := r.inputMode(loc); err != nil {
 		return nil, err
 	} else if mode == "dom" {
@@ -20,30 +25,37 @@ func press(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.prepareInput(t); err != nil {
+	el, warnings, err := r.focusForKeys(t, loc)
+	if err != nil {
 		return nil, err
-	}
-	var el *Element
-	var warnings []string
-	if hasLoc {
-		e, w, err := r.elementAt(t, loc)
-		if err != nil {
-			return nil, err
-		}
-		if loc.X != nil || e.FrameID != 0 {
-			err = r.mouseClick(t.TabID, e.X, e.Y, "left", 1)
-		} else {
-			err = r.act(t.TabID, e, "focus", nil, nil)
-		}
-		if err != nil {
-			return nil, err
-		}
-		el, warnings = &e, w
 	}
 	if err := r.pressKeys(t.TabID, r.in.Keys); err != nil {
 		return nil, err
 	}
-	return r.finish(t, el, warnings...)
+	return r.observe(t, el, warnings...)
+}
+
+// focusForKeys readies tab t for key events and, when the call has a
+// locator, puts the focus on its element: a DOM focus in the top frame, a
+// real click on a point or in a child frame (see focusForTyping). It
+// returns the element, nil without a locator.
+func (r *run) focusForKeys(t browser.TabInfo, loc tool.Locator) (*Element, []string, error) {
+	if !loc.Present() {
+		return nil, nil, r.prepareInput(t)
+	}
+	el, warnings, err := r.locateForInput(t, loc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if loc.IsPoint() || el.FrameID != 0 {
+		err = r.mouseClick(t.TabID, el.X, el.Y, "left", 1)
+	} else {
+		err = r.act(t.TabID, el, "focus", nil, nil)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return &el, warnings, nil
 }
 
 // pressKeys sends the chords of keys to the tab in one round trip.
@@ -52,7 +64,7 @@ func (r *run) pressKeys(tabID int, names string) error {
 	if err != nil {
 		return err
 	}
-	var cmds []map[string]any
+	var cmds []protocol.CDPCommand
 	for _, c := range chords {
 		for _, e := range c.Events() {
 			cmds = append(cmds, cdpCmd("Input.dispatchKeyEvent", e))

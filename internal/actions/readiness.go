@@ -3,13 +3,14 @@ package actions
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/extract"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // Readiness of a page for reading (SPEC §2, extract): the load event and
@@ -46,7 +47,7 @@ func (r *run) ensureQuietScript() {
 	if done {
 		return
 	}
-	if err := r.call("readiness.enable", nil, nil); err != nil {
+	if err := r.b.ReadinessEnable(r.ctx); err != nil {
 		return
 	}
 	quietRegistered.Lock()
@@ -195,11 +196,10 @@ func (r *run) readPage(tabID int) (extract.Page, error) {
 		return extract.Page{}, err
 	}
 	var p extract.Page
-	var tree struct {
-		Frames []extract.KnownFrame `json:"frames"`
-	}
-	if err := r.call("tab.frames", map[string]any{"tabId": tabID}, &tree); err == nil {
-		p.Known = tree.Frames
+	if frames, err := r.tabFrames(tabID); err == nil {
+		for _, f := range frames {
+			p.Known = append(p.Known, extract.KnownFrame(f))
+		}
 	}
 	for _, fr := range res {
 		if fr.Error != "" {
@@ -272,7 +272,7 @@ func (c condition) describe() string {
 
 // waited is what a wait found.
 type waited struct {
-	Tab     TabInfo
+	Tab     browser.TabInfo
 	Element *Element
 }
 
@@ -287,16 +287,16 @@ func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 		left := until.Sub(now)
 		switch {
 		case c.load:
-			var t TabInfo
-			if err := r.call("tab.waitLoad", map[string]any{"tabId": tabID, "waitMs": max(int(left/time.Millisecond), 1)}, &t); err != nil {
+			t, err := r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: tabID, WaitMs: max(int(left/time.Millisecond), 1)})
+			if err != nil {
 				return waited{}, err
 			}
 			if t.Loaded == nil || *t.Loaded {
 				return waited{Tab: t}, nil
 			}
 		case c.urlContains != "":
-			var t TabInfo
-			if err := r.call("tab.get", map[string]any{"tabId": tabID}, &t); err != nil {
+			t, err := r.tabInfo(tabID)
+			if err != nil {
 				return waited{}, err
 			}
 			if strings.Contains(t.URL, c.urlContains) {
@@ -304,11 +304,11 @@ func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 			}
 			lastNote = fmt.Sprintf("the URL is %s", t.URL)
 		case c.loc != nil:
-			el, err := r.locate(tabID, *c.loc, false)
+			el, err := r.find(tabID, *c.loc, false)
 			switch {
 			case err == nil && el.Visible:
-				var t TabInfo
-				if err := r.call("tab.get", map[string]any{"tabId": tabID}, &t); err != nil {
+				t, err := r.tabInfo(tabID)
+				if err != nil {
 					return waited{}, err
 				}
 				return waited{Tab: t, Element: &el}, nil

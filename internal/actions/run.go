@@ -10,20 +10,21 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 	"github.com/browser-bridge/browser-bridge/internal/shots"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// Browser sends one primitive to the extension and decodes its result;
-// *browser.Link is the one the daemon plugs in.
+// Browser is the extension as the engine needs it: Call, which
+// browser.Verbs turns into one typed method per verb, what is connected,
+// and a wait for a connection. *browser.Link is the one the daemon plugs
+// in; unit tests plug in a Link with the fake browser connected
+// (internal/browser/fakebrowser).
 type Browser interface {
-	Call(ctx context.Context, verb string, params, out any) error
+	browser.Caller
 	// Info describes the connected extension (zero when none is).
-	Info() ExtensionInfo
+	Info() browser.Info
 	// WaitConnected waits up to d for an extension to connect.
 	WaitConnected(ctx context.Context, d time.Duration) bool
 }
-
-// ExtensionInfo describes the extension on the other end.
-type ExtensionInfo = browser.Info
 
 // Env is what actions run against; the daemon builds one.
 type Env struct {
@@ -42,6 +43,19 @@ type Env struct {
 	// Off says why the bridge is turned off (nil: it is on). Every action
 	// but status then fails with it; status reports it.
 	Off func() *protocol.Error
+	// Paused says, while the user has paused the bridge, what every action
+	// but status fails with (nil: not paused); status reports it.
+	Paused func() *protocol.Error
+	// Guard, if set, is asked before an action works on a tab that is
+	// already open, once the bridge's own guards have let it through (see
+	// guard in steps.go): action is the action's name and tab the tab as
+	// it is once the action has its turn on it. An error fails the action
+	// as it is, before anything is done to the page; give it a code the
+	// caller can branch on (blocked_by_policy, bridge_disabled). Actions
+	// that open a new tab (open without tabId or target "current") have
+	// no tab to show it; for a navigation of a tab and for search's new
+	// tab, tab.URL is where it goes. Nil: no further guard.
+	Guard func(ctx context.Context, action string, tab browser.TabInfo) error
 
 	tabs tabLocks // one page action at a time per tab
 }
@@ -50,7 +64,8 @@ type Env struct {
 type run struct {
 	ctx      context.Context
 	env      *Env
-	in       *Input
+	in       *tool.Input
+	b        browser.Verbs // the extension's verbs, over env.Browser
 	session  string
 	progress func(string)
 	// dialogs are the dialogs the bridge answered during the action, and
@@ -61,7 +76,7 @@ type run struct {
 	dialogsReported int
 	// answering serialises the answering of dialogs within the call.
 	answering sync.Mutex
-	// unlockTab releases the tab the action holds (see pageTarget).
+	// unlockTab releases the tab the action holds (see takeTurn).
 	unlockTab func()
 }
 
@@ -69,11 +84,8 @@ type run struct {
 // if not nil, receives a sentence whenever the action waits on something
 // (a load, a condition, the extension); callers show it to people or pass
 // it on as MCP progress.
-func Run(ctx context.Context, env *Env, session string, in *Input, progress func(string)) (any, error) {
-	if progress == nil {
-		progress = func(string) {}
-	}
-	r := &run{ctx: ctx, env: env, in: in, session: session, progress: progress}
+func Run(ctx context.Context, env *Env, session string, in *tool.Input, progress func(string)) (any, error) {
+	r := newRun(ctx, env, session, in, progress)
 	defer func() {
 		if r.unlockTab != nil {
 			r.unlockTab()
@@ -87,6 +99,14 @@ func Run(ctx context.Context, env *Env, session string, in *Input, progress func
 		return withWarnings(res, w)
 	}
 	return res, nil
+}
+
+// newRun starts carrying out in; progress may be nil.
+func newRun(ctx context.Context, env *Env, session string, in *tool.Input, progress func(string)) *run {
+	if progress == nil {
+		progress = func(string) {}
+	}
+	return &run{ctx: ctx, env: env, in: in, b: browser.Verbs{Caller: env.Browser}, session: session, progress: progress}
 }
 
 // withWarnings adds warnings to a result that has not said them (a dialog
@@ -112,11 +132,6 @@ func withWarnings(res any, warnings []string) (any, error) {
 // reg is the registry of the extension instance this call talks to.
 func (r *run) reg() *registry.Registry {
 	return r.env.Registries.For(r.env.Browser.Info().Instance)
-}
-
-// call is a shorthand for a primitive on the extension.
-func (r *run) call(verb string, params, out any) error {
-	return r.env.Browser.Call(r.ctx, verb, params, out)
 }
 
 // workspaceID resolves the workspace of the call (SPEC §3): an explicit

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/shots"
 )
@@ -48,19 +49,25 @@ func screenshot(r *run) (any, error) {
 	if err := r.refuseFramedFiles(t); err != nil {
 		return nil, err
 	}
-	if err := r.call("cdp.attach", map[string]any{"tabId": t.TabID}, nil); err != nil {
+	if _, err := r.b.CDPAttach(r.ctx, protocol.CDPAttachParams{TabID: t.TabID}); err != nil {
 		if protocol.CodeOf(err) == protocol.CodeProtectedPage && mode == "full" {
 			return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "this page (%s) cannot be captured: the browser does not let extensions debug it; screenshots work on ordinary web pages", t.URL)
 		}
 		return nil, err
 	}
+	// Sensitive fields (passwords, card numbers a browser autofilled) are
+	// masked in every frame for the capture, and put back after.
+	if _, err := r.runPage(t.TabID, frames{all: true}, maskScript("maskSensitive"), nil); err != nil {
+		return nil, err
+	}
+	defer r.runPage(t.TabID, frames{all: true}, maskScript("unmaskSensitive"), nil)
 	var data []byte
 	switch mode {
 	case "viewport":
 		data, err = r.capture(t.TabID, nil)
 	case "clip":
 		c := r.in.Clip
-		data, err = r.capture(t.TabID, map[string]any{"x": c.X, "y": c.Y, "width": c.Width, "height": c.Height, "scale": 1})
+		data, err = r.capture(t.TabID, &viewport{X: c.X, Y: c.Y, Width: c.Width, Height: c.Height, Scale: 1})
 	default:
 		data, err = r.captureFull(t.TabID)
 	}
@@ -82,7 +89,7 @@ func screenshot(r *run) (any, error) {
 // bridge may not read: the picture would show it (extract and inspect
 // leave such frames out instead). Only file: pages can frame file: URLs,
 // so other pages cost nothing.
-func (r *run) refuseFramedFiles(t TabInfo) error {
+func (r *run) refuseFramedFiles(t browser.TabInfo) error {
 	if !strings.HasPrefix(strings.ToLower(t.URL), "file:") {
 		return nil
 	}
@@ -98,17 +105,31 @@ func (r *run) refuseFramedFiles(t TabInfo) error {
 	return nil
 }
 
+// captureParams is the params of CDP's Page.captureScreenshot.
+type captureParams struct {
+	Format                string    `json:"format"`
+	Quality               int       `json:"quality"`
+	Clip                  *viewport `json:"clip,omitempty"`
+	CaptureBeyondViewport bool      `json:"captureBeyondViewport,omitempty"`
+}
+
+// viewport is CDP's Page.Viewport: a clip of the document in CSS pixels,
+// captured at Scale.
+type viewport struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	Scale  float64 `json:"scale"`
+}
+
 // capture runs Page.captureScreenshot with clip (nil: the viewport).
-func (r *run) capture(tabID int, clip map[string]any) ([]byte, error) {
-	params := map[string]any{"format": "jpeg", "quality": shots.Quality}
-	if clip != nil {
-		params["clip"] = clip
-		params["captureBeyondViewport"] = true
-	}
+func (r *run) capture(tabID int, clip *viewport) ([]byte, error) {
+	params := captureParams{Format: "jpeg", Quality: shots.Quality, Clip: clip, CaptureBeyondViewport: clip != nil}
 	var out struct {
 		Data string `json:"data"`
 	}
-	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.captureScreenshot", "params": params}, &out); err != nil {
+	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.captureScreenshot", Params: params}, &out); err != nil {
 		if strings.Contains(err.Error(), "Unable to capture screenshot") {
 			return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "the browser could not capture this screenshot (%v); take a smaller clip, or mode: \"viewport\"", err)
 		}
@@ -124,13 +145,18 @@ func (r *run) capture(tabID int, clip map[string]any) ([]byte, error) {
 // captureFull captures the whole document: one shot when it fits in a GPU
 // texture, else tiles stitched together.
 func (r *run) captureFull(tabID int) ([]byte, error) {
-	var m struct {
-		CSSContentSize struct {
-			Width  float64 `json:"width"`
-			Height float64 `json:"height"`
-		} `json:"cssContentSize"`
+	// The size in CSS and in device pixels, from the browser: the ratio
+	// of the two is the scale (the page's own devicePixelRatio is the
+	// page's to say, and it could lie to make a capture huge).
+	type size struct {
+		Width  float64 `json:"width"`
+		Height float64 `json:"height"`
 	}
-	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Page.getLayoutMetrics"}, &m); err != nil {
+	var m struct {
+		CSSContentSize size `json:"cssContentSize"`
+		ContentSize    size `json:"contentSize"`
+	}
+	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getLayoutMetrics"}, &m); err != nil {
 		return nil, err
 	}
 	w, h := math.Ceil(m.CSSContentSize.Width), math.Ceil(m.CSSContentSize.Height)
@@ -138,16 +164,8 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 		return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "the page reports no size to capture; try mode \"viewport\"")
 	}
 	// Limits are in device pixels: on a 2x screen a CSS pixel is four.
-	var dpr struct {
-		Result struct {
-			Value float64 `json:"value"`
-		} `json:"result"`
-	}
-	if err := r.call("cdp", map[string]any{"tabId": tabID, "method": "Runtime.evaluate", "params": map[string]any{"expression": "devicePixelRatio", "returnByValue": true}}, &dpr); err != nil {
-		return nil, err
-	}
-	ratio := dpr.Result.Value
-	if ratio <= 0 {
+	ratio := m.ContentSize.Width / m.CSSContentSize.Width
+	if m.ContentSize.Width <= 0 || math.IsNaN(ratio) || ratio > 8 {
 		ratio = 1
 	}
 	plan := shots.PlanFull(w, h, ratio)
@@ -156,7 +174,7 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 	}
 	tiles := make([][]byte, len(plan.Tiles))
 	for i, tile := range plan.Tiles {
-		data, err := r.capture(tabID, map[string]any{"x": 0, "y": tile.Y, "width": w, "height": tile.Height, "scale": plan.Scale})
+		data, err := r.capture(tabID, &viewport{X: 0, Y: tile.Y, Width: w, Height: tile.Height, Scale: plan.Scale})
 		if err != nil {
 			return nil, err
 		}
@@ -167,3 +185,6 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 	}
 	return plan.Stitch(ratio, tiles)
 }
+
+// maskScript runs a function of page/mask.js.
+func maskScript(fn string) pageScript { return script(fn, "page/mask.js") }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
@@ -79,6 +80,10 @@ func search(r *run) (any, error) {
 	target := strings.ReplaceAll(tmpl, "{query}", url.QueryEscape(q))
 	if err := CheckURL(target); err != nil {
 		return nil, invalid("the search URL template gives %q, which cannot be opened; fix %s", target, EnvSearchURL)
+	}
+	// The results page is a new tab: the guard judges where it goes.
+	if err := r.askGuard(browser.TabInfo{URL: target}); err != nil {
+		return nil, err
 	}
 	in := *r.in
 	in.URL = target

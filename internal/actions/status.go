@@ -60,9 +60,11 @@ func status(r *run) (any, error) {
 		if off != nil {
 			out["disabled"] = off.Message
 		}
+		r.sayPaused(out)
 		return out, nil
 	}
 	out := map[string]any{"connected": true, "extension": info, "daemon": r.env.Daemon()}
+	r.sayPaused(out)
 	if off != nil {
 		// The rest would be of no use: no other action runs.
 		out["disabled"] = off.Message
@@ -98,7 +100,7 @@ func status(r *run) (any, error) {
 	if len(s.Running) > 0 {
 		out["extensionRunning"] = s.Running
 	}
-	if t, ok := s.activeTab(); ok {
+	if t, ok := s.ActiveTab(); ok {
 		a := map[string]any{"tabId": t.TabID, "windowId": t.WindowID, "url": t.URL, "title": t.Title}
 		if t.Incognito && !reg.IsOwned(t.TabID) {
 			a["url"], a["title"], a["redacted"] = "", "", true
@@ -114,5 +116,22 @@ func status(r *run) (any, error) {
 		workspaces = append(workspaces, sw)
 	}
 	out["workspaces"] = workspaces
+	// The WebSocket transport for Hive-compatible programs: on or off,
+	// where it dials, whether it is connected. An extension too old to say
+	// leaves it out.
+	if ws, err := r.b.WebSocketStatus(r.ctx); err == nil {
+		out["websocket"] = ws
+	}
 	return out, nil
+}
+
+// sayPaused adds "paused" (the sentence every other action fails with)
+// while the user has paused the bridge.
+func (r *run) sayPaused(out map[string]any) {
+	if r.env.Paused == nil {
+		return
+	}
+	if p := r.env.Paused(); p != nil {
+		out["paused"] = p.Message
+	}
 }

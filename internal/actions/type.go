@@ -3,6 +3,7 @@ package actions
 import (
 	"errors"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -34,41 +35,53 @@ func typeText(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var el Element
-	var warnings []string
+	el, warnings, err := r.typeInto(t, loc, mode)
+	if err != nil {
+		return nil, err
+	}
+	return r.observeTyped(t, el, loc, warnings)
+}
+
+// typeInto locates the field and types the call's value into it: through
+// the DOM (inputMode "dom"), or focused and with trusted CDP input.
+func (r *run) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (Element, []string, error) {
 	if mode == "dom" {
-		if el, err = r.locate(t.TabID, loc, false); err != nil {
-			return nil, err
+		el, err := r.locate(t, loc)
+		if err != nil {
+			return Element{}, nil, err
 		}
-		if err := r.act(t.TabID, el, "typeDom", map[string]any{"value": r.in.Value, "clear": r.in.Clear}, nil); err != nil {
-			return nil, err
-		}
-	} else {
-		if el, warnings, err = r.typingTarget(t, loc); err != nil {
-			return nil, err
-		}
-		if err := r.focusForTyping(t.TabID, el, loc); err != nil {
-			return nil, err
-		}
-		if r.in.Value != "" {
-			if err := r.cdpBatch(t.TabID, cdpCmd("Input.insertText", map[string]any{"text": r.in.Value})); err != nil {
-				return nil, err
-			}
+		return el, nil, r.act(t.TabID, el, "typeDom", map[string]any{"value": r.in.Value, "clear": r.in.Clear}, nil)
+	}
+	el, warnings, err := r.typingTarget(t, loc)
+	if err != nil {
+		return Element{}, nil, err
+	}
+	if err := r.focusForTyping(t.TabID, el, loc); err != nil {
+		return Element{}, nil, err
+	}
+	if r.in.Value != "" {
+		if err := r.cdpBatch(t.TabID, cdpCmd("Input.insertText", insertText{Text: r.in.Value})); err != nil {
+			return Element{}, nil, err
 		}
 	}
-	// The tab's state and the field's value are read at once (independent
-	// round trips); a value read from a page that navigated away is dropped.
+	return el, warnings, nil
+}
+
+// observeTyped is observe for type, with the field's value as it is now.
+// The tab's state and the field's value are read at once (independent
+// round trips); a value read from a page that navigated away is dropped.
+func (r *run) observeTyped(t browser.TabInfo, el Element, loc tool.Locator, warnings []string) (typeResult, error) {
 	var res actResult
 	var v struct {
 		Value  *string `json:"value"`
 		Hidden bool    `json:"hidden"`
 	}
 	var valueErr error
-	err = both(func() (err error) {
-		res, err = r.finish(t, &el, warnings...)
+	err := both(func() (err error) {
+		res, err = r.observe(t, &el, warnings...)
 		return err
 	}, func() error {
-		if loc.X != nil {
+		if loc.IsPoint() {
 			valueErr = errNoValue
 			return nil
 		}
@@ -76,7 +89,7 @@ func typeText(r *run) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return typeResult{}, err
 	}
 	out := typeResult{actResult: res}
 	if valueErr == nil && !res.Navigated {
@@ -143,14 +156,14 @@ func (r *run) focusForTyping(tabID int, el Element, loc tool.Locator) error {
 // element in a child frame needs the scroll-and-measure step (it gets a
 // real click); a top-frame element is focused through the DOM, which
 // scrolls it into view by itself — one round trip less.
-func (r *run) typingTarget(t TabInfo, loc tool.Locator) (Element, []string, error) {
+func (r *run) typingTarget(t browser.TabInfo, loc tool.Locator) (Element, []string, error) {
 	// Attaching the debugger and locating do not depend on each other here:
 	// a top-frame field is focused through the DOM, where the debugging
 	// bar's shift of coordinates does not matter, and a point is measured
 	// after both.
 	var el Element
 	err := both(func() error { return r.prepareInput(t) }, func() (err error) {
-		el, err = r.locate(t.TabID, loc, false)
+		el, err = r.locate(t, loc)
 		return err
 	})
 	if err != nil {
@@ -168,6 +181,11 @@ func (r *run) typingTarget(t TabInfo, loc tool.Locator) (Element, []string, erro
 		warnings = append(warnings, pluralMatches(el.Matches))
 	}
 	return el, warnings, nil
+}
+
+// insertText is the params of CDP's Input.insertText.
+type insertText struct {
+	Text string `json:"text"`
 }
 
 // errNoValue marks a type into a point, whose field has no value to read.

@@ -1,20 +1,34 @@
 package actions
 
 import (
-	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/staging"
 )
 
 func init() { register("upload", upload) }
 
 // upload sets files on a file input. The paths are checked here, in the
-// daemon, before anything reaches Chrome; no file content ever enters a
-// result, only names and sizes as the page sees them.
+// daemon, before anything reaches Chrome, and Chrome is given private
+// copies made from the files as they were opened for the check
+// (internal/staging), never the paths themselves: Chrome reads the files
+// later, when the page does, and by then a path may name another file. No
+// file content ever enters a result, only names and sizes as the page
+// sees them.
 func upload(r *run) (any, error) {
-	paths, err := pathcheck.Check(r.in.Paths)
+	paths, cleanup, err := staging.Stage(r.in.Paths)
 	if err != nil {
 		return nil, err
 	}
+	// Until Chrome has been asked to take the copies, nothing holds them:
+	// a failure before that removes them. After, the page may read them
+	// at any time, and staging removes them when their time is up.
+	handed := false
+	defer func() {
+		if !handed {
+			cleanup()
+		}
+	}()
 	t, el, err := r.domTarget()
 	if err != nil {
 		return nil, err
@@ -28,14 +42,15 @@ func upload(r *run) (any, error) {
 		return nil, err
 	}
 	if input.Chooser {
-		return r.uploadByChooser(t, paths)
+		return r.uploadByChooser(t, paths, &handed)
 	}
 	if len(paths) > 1 && !input.Multiple {
 		r.act(t.TabID, el, "uploaded", nil, nil) // remove the mark
 		return nil, invalid("this file input takes one file; %d were given — give one path", len(paths))
 	}
-	setErr := r.call("dom.setFiles", map[string]any{"tabId": t.TabID, "token": token, "files": paths}, nil)
-	var got uploadedFiles
+	handed = true
+	setErr := r.b.DOMSetFiles(r.ctx, protocol.DOMSetFilesParams{TabID: t.TabID, Token: token, Files: paths})
+	var got protocol.DOMChooseFilesResult
 	if err := r.act(t.TabID, el, "uploaded", nil, &got); err != nil && setErr == nil {
 		setErr = err
 	}
@@ -45,21 +60,9 @@ func upload(r *run) (any, error) {
 	return r.uploaded(t, el, got, len(paths))
 }
 
-// uploadedFiles is what the page reports of a file input's files: names
-// and sizes, never content.
-type uploadedFiles struct {
-	Files []struct {
-		Name string `json:"name"`
-		Size int64  `json:"size"`
-	} `json:"files"`
-	// Emptied: the page read the files when told of them (change) and
-	// emptied the input, as many upload widgets do; Files are what it got.
-	Emptied bool `json:"emptied"`
-}
-
 // uploaded is the result of an upload of want files that the page
 // reports as got: an error when the input does not hold them all.
-func (r *run) uploaded(t TabInfo, el Element, got uploadedFiles, want int, warnings ...string) (any, error) {
+func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFilesResult, want int, warnings ...string) (any, error) {
 	if len(got.Files) != want {
 		// Not "retry": the page may have taken the files in another way,
 		// and a retry could upload them twice.
@@ -68,7 +71,7 @@ func (r *run) uploaded(t TabInfo, el Element, got uploadedFiles, want int, warni
 	if got.Emptied {
 		warnings = append(warnings, "the page took the files and emptied its file input, as many upload widgets do")
 	}
-	res, err := r.finish(t, &el, warnings...)
+	res, err := r.observe(t, &el, warnings...)
 	if err != nil {
 		return nil, err
 	}
@@ -83,12 +86,12 @@ func (r *run) uploaded(t TabInfo, el Element, got uploadedFiles, want int, warni
 // hidden input): the extension clicks it with trusted input while Chrome
 // hands file choosers to the debugger instead of showing them, and sets
 // the files on the input behind the chooser.
-func (r *run) uploadByChooser(t TabInfo, paths []string) (any, error) {
+func (r *run) uploadByChooser(t browser.TabInfo, paths []string, handed *bool) (any, error) {
 	loc, err := r.needLocator()
 	if err != nil {
 		return nil, err
 	}
-	el, warnings, err := r.elementAt(t, loc)
+	el, warnings, err := r.locateForInput(t, loc)
 	if err != nil {
 		return nil, err
 	}
@@ -97,9 +100,10 @@ func (r *run) uploadByChooser(t TabInfo, paths []string) (any, error) {
 		// chooser that opens.
 		return nil, protocol.Errorf(protocol.CodeElementNotFound, "the element is covered by %s, so a click would not reach it; close or scroll away what covers it, or locate the file input", el.ObscuredBy)
 	}
-	var got uploadedFiles
-	if err := r.call("dom.chooseFiles", map[string]any{"tabId": t.TabID, "files": paths, "inFrame": el.FrameID != 0,
-		"commands": clickCmds(el.X, el.Y, "left", 1)}, &got); err != nil {
+	*handed = true
+	got, err := r.b.DOMChooseFiles(r.ctx, protocol.DOMChooseFilesParams{TabID: t.TabID, Files: paths, InFrame: el.FrameID != 0,
+		Commands: clickCmds(el.X, el.Y, "left", 1)})
+	if err != nil {
 		return nil, err
 	}
 	return r.uploaded(t, el, got, len(paths), warnings...)

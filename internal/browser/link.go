@@ -362,9 +362,17 @@ func (l *Link) drop(h *linkConn) {
 // instanceOf names the extension instance of a hello; an extension that
 // sends no instance ID (older, or another Hive-style client) is named by
 // its extension ID.
+//
+// The browser session is part of the name: tab IDs repeat after a browser
+// restart, so the registry of an earlier run is never consulted for the
+// new one (and the daemon drops it, see registry.Set.DropEarlierRuns).
 func instanceOf(h protocol.Hello) string {
-	if h.InstanceID != "" {
-		return h.InstanceID
+	base := h.InstanceID
+	if base == "" {
+		base = h.ExtensionID
 	}
-	return h.ExtensionID
+	if h.BrowserSession != "" {
+		return base + "@" + h.BrowserSession
+	}
+	return base
 }

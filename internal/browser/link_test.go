@@ -538,3 +538,22 @@ func TestExtensionRequestsAreAnswered(t *testing.T) {
 		t.Errorf("answers %v", got)
 	}
 }
+
+// The registry key names the browser's run: two runs of one installation
+// are two instances.
+func TestInstanceNamesTheBrowserRun(t *testing.T) {
+	t.Parallel()
+	for _, run := range []string{"run-1", "run-2"} {
+		l := browser.NewLink()
+		ours, ext := browser.Pipe()
+		go l.Serve(ours)
+		ext.Send([]byte(`{"type":"hello","protocol":2,"extensionId":"x","instanceId":"inst","browserSession":"` + run + `"}`))
+		if !l.WaitConnected(waitCtx(t), 5*time.Second) {
+			t.Fatal("no hello")
+		}
+		if got := l.Info().Instance; got != "inst@"+run {
+			t.Errorf("instance %q, want inst@%s", got, run)
+		}
+		ext.Close()
+	}
+}

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
@@ -168,4 +169,22 @@ func (v Verbs) ReadinessEnable(ctx context.Context) error {
 func (v Verbs) ReadinessDisable(ctx context.Context) error {
 	_, err := call[protocol.OKResult](ctx, v, "readiness.disable", protocol.ReadinessDisableParams{})
 	return err
+}
+
+// ProgramCall runs a Hive-compatible verb through the extension's program
+// door for the daemon's local programs (their one owner there). command is
+// {type, ...params} as JSON. The program door's own verbs (tab.audit,
+// tab.listUngrouped, tabGroup.list) are reached only this way.
+func (v Verbs) ProgramCall(ctx context.Context, command json.RawMessage) (json.RawMessage, error) {
+	return call[json.RawMessage](ctx, v, "program.call", protocol.ProgramCallParams{Command: command})
+}
+
+// WebSocketConfigure turns the extension's WebSocket transport on or off.
+func (v Verbs) WebSocketConfigure(ctx context.Context, p protocol.WebSocketConfig) (protocol.WebSocketStatus, error) {
+	return call[protocol.WebSocketStatus](ctx, v, "websocket.configure", p)
+}
+
+// WebSocketStatus reports the WebSocket transport's setting and state.
+func (v Verbs) WebSocketStatus(ctx context.Context) (protocol.WebSocketStatus, error) {
+	return call[protocol.WebSocketStatus](ctx, v, "websocket.status", protocol.NoParams{})
 }

@@ -240,6 +240,28 @@ func TestVerbsSendTheirParams(t *testing.T) {
 			answer: protocol.OKResult{OK: true},
 		},
 		{
+			verb: "program.call",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.ProgramCall(ctx, json.RawMessage(`{"type":"tab.audit","tabId":7}`))
+			},
+			frame:  `{"command":{"type":"tab.audit","tabId":7}}`,
+			answer: json.RawMessage(`{"tabId":7}`),
+		},
+		{
+			verb: "websocket.configure",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.WebSocketConfigure(ctx, protocol.WebSocketConfig{Enabled: true, URL: protocol.DefaultWebSocketURL})
+			},
+			frame:  `{"enabled":true,"url":"ws://127.0.0.1:14829/bridge"}`,
+			answer: protocol.WebSocketStatus{Enabled: true, URL: protocol.DefaultWebSocketURL},
+		},
+		{
+			verb:   "websocket.status",
+			call:   func(ctx context.Context, v browser.Verbs) (any, error) { return v.WebSocketStatus(ctx) },
+			frame:  `{}`,
+			answer: protocol.WebSocketStatus{Connected: true},
+		},
+		{
 			verb: "handoff.show",
 			call: func(ctx context.Context, v browser.Verbs) (any, error) {
 				return v.HandoffShow(ctx, protocol.HandoffShowParams{TabID: 7, Message: "Sign in", TimeoutMs: 5000})
@@ -261,7 +283,9 @@ func TestVerbsSendTheirParams(t *testing.T) {
 		fake.Handle(tt.verb, fakebrowser.Reply(tt.answer))
 	}
 	l := connected(t, fake)
-	covered := []string{"command.cancel"}
+	// command.cancel is the Link's own; the program door's verbs are
+	// reached only through program.call (tested above).
+	covered := []string{"command.cancel", "tab.listUngrouped", "tabGroup.list", "tab.audit"}
 	for _, tt := range tests {
 		t.Run(tt.verb, func(t *testing.T) {
 			covered = append(covered, tt.verb)

@@ -56,6 +56,15 @@ func callAndPrint(ctx context.Context, raw json.RawMessage) error {
 	if err != nil {
 		return printError(protocol.AsError(err), 2)
 	}
+	return viaDaemon(ctx, func(c *client.Client, progress func(string)) (json.RawMessage, error) {
+		return c.Call(ctx, raw, in.Deadline(), progress)
+	})
+}
+
+// viaDaemon connects to the daemon (starting it if needed) as the CLI's
+// session, runs one request with progress on stderr, and prints its JSON
+// result or its coded error.
+func viaDaemon(ctx context.Context, req func(c *client.Client, progress func(string)) (json.RawMessage, error)) error {
 	layout, err := paths.Default()
 	if err != nil {
 		return printError(protocol.AsError(err), 1)
@@ -65,7 +74,7 @@ func callAndPrint(ctx context.Context, raw json.RawMessage) error {
 		return printError(protocol.Errorf(protocol.CodeInternal, "cannot reach the daemon: %v", err), 1)
 	}
 	defer c.Close()
-	res, err := c.Call(ctx, raw, in.Deadline(), func(msg string) { fmt.Fprintln(Stderr, msg) })
+	res, err := req(c, func(msg string) { fmt.Fprintln(Stderr, msg) })
 	if err != nil {
 		return printError(protocol.AsError(err), 1)
 	}

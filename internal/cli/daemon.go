@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/browser-bridge/browser-bridge/internal/daemon"
+	"github.com/browser-bridge/browser-bridge/internal/logfile"
 	"github.com/browser-bridge/browser-bridge/internal/nmhost"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -30,7 +31,14 @@ func runDaemon(ctx context.Context, args []string) error {
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(Stderr, &slog.HandlerOptions{Level: level}))
+	out := Stderr
+	if w, err := rotatingLog(layout); err != nil {
+		return err
+	} else if w != nil {
+		defer w.Close()
+		out = w
+	}
+	log := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: level}))
 	d, err := daemon.New(layout, log)
 	if err != nil {
 		return err
@@ -41,6 +49,31 @@ func runDaemon(ctx context.Context, args []string) error {
 		return fmt.Errorf("%w (socket %s)", err, layout.Socket)
 	}
 	return err
+}
+
+// rotatingLog returns a writer that rotates the daemon log when this
+// daemon's stderr is that log, as it is when client.EnsureDaemon started
+// it (the starter opens daemon.log and hands it over as stdout and
+// stderr); nil when stderr is anything else (a terminal). After a rotation
+// stdout and stderr are moved to the new file too, so that a panic lands
+// in the current log.
+func rotatingLog(layout paths.Layout) (*logfile.Writer, error) {
+	f, ok := Stderr.(*os.File)
+	if !ok {
+		return nil, nil
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil
+	}
+	if li, err := os.Stat(layout.DaemonLog()); err != nil || !os.SameFile(fi, li) {
+		return nil, nil
+	}
+	return logfile.Open(layout.DaemonLog(), logfile.Options{OnRotate: func(f *os.File) {
+		if Stderr == os.Stderr {
+			logfile.RedirectStdio(f)
+		}
+	}})
 }
 
 // diagnostics says what status needs to tell a user whose extension is not

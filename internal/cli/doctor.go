@@ -26,7 +26,7 @@ func runDoctor(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	r := doctor.Run(ctx, doctor.Options{Layout: layout, Exe: exe, Browsers: paths.Browsers(), Status: doctor.Status(ctx, layout)})
+	r := doctor.Run(ctx, doctor.Options{Layout: layout, Exe: exe, Browsers: paths.Browsers(), Status: doctor.Status(layout)})
 	if *asJSON {
 		if err := printJSON(r); err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,8 +83,14 @@ func runInstall(ctx context.Context, args []string) error {
 		}
 		return printError(protocol.Errorf(code, "%v", err), 1)
 	}
-	if err := paths.EnsurePrivateDir(layout.State); err != nil {
+	// A state folder found open is made private here; the note it leaves
+	// makes the daemon replace the secret (secret.Prepare).
+	was, err := paths.MakePrivate(layout.State)
+	if err != nil {
 		return err
+	}
+	if was != 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the state folder %s had mode %#o (%s); it is private now, and the daemon replaces the secret when it next starts", layout.State, was, paths.FolderOpenness(was)))
 	}
 	if _, err := secret.Ensure(layout.Secret()); err != nil {
 		return err
@@ -187,6 +194,9 @@ func runEnable(ctx context.Context, args []string) error {
 		out["warning"] = err.Error()
 	} else {
 		out["registered"] = res.Manifests
+		if len(res.Warnings) > 0 {
+			out["warnings"] = res.Warnings
+		}
 	}
 	if off := settings.Off(layout); off != nil {
 		out["enabled"], out["warning"] = false, off.Message

@@ -37,6 +37,12 @@ func runMCP(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A daemon on another machine, through a socket forwarded over SSH
+	// (client.EnvSocket): the client dials it and starts none here; a
+	// half-set pair is refused now rather than at the first call.
+	if _, _, _, err := client.Forwarded(); err != nil {
+		return err
+	}
 	srv, err := mcpserver.New(mcpserver.Options{
 		Dial:        mcpserver.DialDaemon(layout),
 		Tools:       *tools,
@@ -49,6 +55,9 @@ func runMCP(ctx context.Context, args []string) error {
 	}
 	return srv.ServeStdio(ctx)
 }
+
+// forwardVars point a server at a forwarded daemon socket.
+var forwardVars = []string{client.EnvSocket, client.EnvSecretFile}
 
 // printMCPConfig prints the snippet on stdout and where it goes on stderr.
 // The server's flags given with --print-config are kept in the snippet.
@@ -73,6 +82,12 @@ func printMCPConfig(fs *flag.FlagSet, client string) error {
 			return fmt.Errorf("resolving %s: %w", paths.EnvHome, err)
 		}
 		env[paths.EnvHome] = abs
+	}
+	// A server for a forwarded socket needs its variables too.
+	for _, k := range forwardVars {
+		if v := os.Getenv(k); v != "" {
+			env[k] = v
+		}
 	}
 	snippet, where, err := mcpserver.ClientConfig(client, exe, args, env)
 	if err != nil {

@@ -2,13 +2,12 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
-	"fmt"
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/client"
 	"github.com/browser-bridge/browser-bridge/internal/daemon"
-	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
@@ -48,18 +47,7 @@ func runWebSocket(ctx context.Context, args []string) error {
 	default:
 		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "unknown websocket command %q: use %s", sub, strings.Join([]string{"enable", "disable", "status"}, ", ")), 2)
 	}
-	layout, err := paths.Default()
-	if err != nil {
-		return printError(protocol.AsError(err), 1)
-	}
-	c, err := client.Connect(ctx, layout, session())
-	if err != nil {
-		return printError(protocol.Errorf(protocol.CodeInternal, "cannot reach the daemon: %v", err), 1)
-	}
-	defer c.Close()
-	res, err := c.Verb(ctx, verb, params, func(msg string) { fmt.Fprintln(Stderr, msg) })
-	if err != nil {
-		return printError(protocol.AsError(err), 1)
-	}
-	return printRaw(res)
+	return viaDaemon(ctx, func(c *client.Client, progress func(string)) (json.RawMessage, error) {
+		return c.Verb(ctx, verb, params, progress)
+	})
 }

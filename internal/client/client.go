@@ -59,14 +59,30 @@ type reply struct {
 }
 
 // Connect connects to the daemon of layout as session, starting the daemon
-// first if none answers.
+// first if none answers. With EnvSocket set, it and ConnectAgent connect
+// to that socket instead, as ConnectSocket does.
 func Connect(ctx context.Context, layout paths.Layout, session string) (*Client, error) {
-	c, ok, err := dial(ctx, layout, session)
+	return connectAs(ctx, layout, protocol.Auth{Session: session})
+}
+
+// ConnectAgent connects as an agent's session (an MCP connection): when
+// its last connection ends, the daemon closes the tabs of the session's
+// own workspace after a grace period (SPEC §3; a restarted client that
+// reconnects in time keeps them).
+func ConnectAgent(ctx context.Context, layout paths.Layout, session string) (*Client, error) {
+	return connectAs(ctx, layout, protocol.Auth{Session: session, EndsWithConnection: true})
+}
+
+func connectAs(ctx context.Context, layout paths.Layout, who protocol.Auth) (*Client, error) {
+	if c, ok, err := connectForwarded(ctx, who); ok || err != nil {
+		return c, err
+	}
+	c, ok, err := dial(ctx, layout, who)
 	if err != nil {
 		if err := EnsureDaemon(ctx, layout); err != nil {
 			return nil, err
 		}
-		c, ok, err = dial(ctx, layout, session)
+		c, ok, err = dial(ctx, layout, who)
 		if err != nil {
 			return nil, fmt.Errorf("connecting to the daemon at %s: %w", layout.Socket, err)
 		}
@@ -75,7 +91,7 @@ func Connect(ctx context.Context, layout paths.Layout, session string) (*Client,
 		// A daemon of another version (the binary was upgraded while it
 		// ran) would serve this client wrongly: ask it to exit, then start
 		// this version's daemon. Hosts redial the new one.
-		if c, ok, err = replaceDaemon(ctx, layout, session, c, ok.DaemonPID); err != nil {
+		if c, ok, err = replaceDaemon(ctx, layout, who, c, ok.DaemonPID); err != nil {
 			return nil, err
 		}
 	}
@@ -84,12 +100,14 @@ func Connect(ctx context.Context, layout paths.Layout, session string) (*Client,
 	return cl, nil
 }
 
-func dial(ctx context.Context, layout paths.Layout, session string) (*ipc.Conn, protocol.AuthOK, error) {
+// dial connects and authenticates as who (its session and flags).
+func dial(ctx context.Context, layout paths.Layout, who protocol.Auth) (*ipc.Conn, protocol.AuthOK, error) {
 	s, err := secret.Load(layout.Secret())
 	if err != nil {
 		return nil, protocol.AuthOK{}, err
 	}
-	return ipc.Dial(ctx, layout.Socket, protocol.Auth{Role: protocol.RoleClient, Secret: s, Session: session, PID: os.Getpid()})
+	who.Role, who.Secret, who.PID = protocol.RoleClient, s, os.Getpid()
+	return ipc.Dial(ctx, layout.Socket, who)
 }
 
 // Close closes the connection; calls in flight fail.
@@ -223,7 +241,7 @@ func (c *Client) roundTrip(ctx context.Context, deadline time.Duration, progress
 
 // replaceDaemon asks the daemon on c to exit, waits for it to go, starts
 // a daemon of this version and connects to it.
-func replaceDaemon(ctx context.Context, layout paths.Layout, session string, c *ipc.Conn, pid int) (*ipc.Conn, protocol.AuthOK, error) {
+func replaceDaemon(ctx context.Context, layout paths.Layout, who protocol.Auth, c *ipc.Conn, pid int) (*ipc.Conn, protocol.AuthOK, error) {
 	c.SendJSON(protocol.Call{ID: "shutdown", Type: protocol.TypeShutdown})
 	c.Close()
 	for i := 0; i < 100 && answers(ctx, layout); i++ {
@@ -232,7 +250,7 @@ func replaceDaemon(ctx context.Context, layout paths.Layout, session string, c *
 	if err := EnsureDaemon(ctx, layout); err != nil {
 		return nil, protocol.AuthOK{}, err
 	}
-	nc, ok, err := dial(ctx, layout, session)
+	nc, ok, err := dial(ctx, layout, who)
 	if err != nil {
 		return nil, ok, err
 	}

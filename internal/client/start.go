@@ -20,7 +20,21 @@ const startTimeout = 5 * time.Second
 // the start lock in turn, and each checks again under it, so racing
 // starters end up with exactly one daemon. The daemon itself holds its own
 // lock for life, which also keeps a second one from running.
+//
+// With EnvSocket set the daemon is another machine's: EnsureDaemon starts
+// nothing and only checks that the forwarded socket answers.
 func EnsureDaemon(ctx context.Context, layout paths.Layout) error {
+	if socket, secretFile, ok, err := Forwarded(); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		return checkForwarded(ctx, socket, secretFile)
+	}
+	return ensureDaemon(ctx, layout, spawn)
+}
+
+// ensureDaemon is EnsureDaemon with a way to start the daemon.
+func ensureDaemon(ctx context.Context, layout paths.Layout, spawn func(paths.Layout) (<-chan error, error)) error {
 	if answers(ctx, layout) {
 		return nil
 	}
@@ -70,12 +84,21 @@ func spawnDaemon(layout paths.Layout) (<-chan error, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: finding own binary: %v", ErrNoDaemon, err)
 	}
+	return spawnBinary(layout, exe, nil)
+}
+
+// spawnBinary runs bin's `daemon` subcommand, detached, with env added to
+// this process's environment and its output going to the daemon log.
+func spawnBinary(layout paths.Layout, exe string, env []string) (<-chan error, error) {
 	logf, err := os.OpenFile(layout.DaemonLog(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("%w: opening log: %v", ErrNoDaemon, err)
 	}
 	defer logf.Close() // the child has its own copy
 	cmd := exec.Command(exe, "daemon")
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdout, cmd.Stderr = logf, logf
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
@@ -98,6 +121,16 @@ func answers(ctx context.Context, layout paths.Layout) bool {
 	}
 	c.Close()
 	return true
+}
+
+// checkForwarded reports whether the daemon behind a forwarded socket
+// accepts our handshake, and if not, what to check.
+func checkForwarded(ctx context.Context, socket, secretFile string) error {
+	c, err := ConnectSocket(ctx, socket, secretFile, "probe")
+	if err != nil {
+		return fmt.Errorf("%w (from %s; is the ssh forwarding up, and the daemon running on the other machine?)", err, EnvSocket)
+	}
+	return c.Close()
 }
 
 // StopDaemon asks the daemon of layout to exit and waits (up to 5 s) until

@@ -22,13 +22,16 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/audit"
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/logfile"
 	"github.com/browser-bridge/browser-bridge/internal/nmframe"
+	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/shots"
+	"github.com/browser-bridge/browser-bridge/internal/staging"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
@@ -49,7 +52,14 @@ type Daemon struct {
 	started time.Time
 	env     *actions.Env
 	audit   *audit.Log
-	stop    context.CancelFunc
+	agents  agentSessions
+	// handshakes caps the connections that have not shown the secret
+	// yet, and drops rate-limits the line each dropped one logs: a flood
+	// of idle connections by the same user must neither starve honest
+	// clients nor fill the log (issue 11, finding 11).
+	handshakes *ipc.Gate
+	drops      logfile.Every
+	stop       context.CancelFunc
 	// Diagnostics is added to status when no extension is connected.
 	Diagnostics func() any
 }
@@ -59,15 +69,12 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 	if err := paths.EnsurePrivateDir(layout.State); err != nil {
 		return nil, err
 	}
-	s, err := secret.Ensure(layout.Secret())
-	if err != nil {
-		return nil, err
-	}
 	reg, err := registry.Open(layout.Registry())
 	if err != nil {
 		return nil, err
 	}
-	d := &Daemon{layout: layout, log: log, secret: s, link: browser.NewLink(), reg: reg, started: time.Now(),
+	d := &Daemon{layout: layout, log: log, link: browser.NewLink(), reg: reg, started: time.Now(),
+		handshakes: ipc.NewGate(ipc.MaxHandshakes), drops: logfile.Every{Interval: time.Second},
 		audit: audit.Open(layout, func(err error) { log.Warn("audit trail", "err", err) })}
 	d.link.OnHello = d.reconcile
 	d.link.OnRequest = d.answerExtension
@@ -77,6 +84,8 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		Started:     d.started,
 		Screenshots: shots.New(layout.Screenshots()),
 		Off:         func() *protocol.Error { return settings.Off(layout) },
+		Guard:       d.guard,
+		Paused:      func() *protocol.Error { return settings.Paused(layout) },
 		Daemon: func() any {
 			return map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket}
 		},
@@ -110,6 +119,23 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// The lock file names its holder, for the message above.
 	lock.Truncate(0)
 	lock.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	// The secret is made (or replaced, when others could have read it)
+	// under the lock: a second daemon about to fail with "already running"
+	// must not replace it under the running one.
+	sec, notes, err := secret.Prepare(d.layout)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		d.log.Warn(n)
+	}
+	d.secret = sec
+	// Uploads may never take the bridge's own state or staged copies;
+	// copies a crashed daemon left are swept.
+	pathcheck.DenyFolders(d.layout.State, pathcheck.StagingFolder(d.layout))
+	if err := staging.For(d.layout).Sweep(); err != nil {
+		d.log.Warn("sweeping staged uploads", "err", err)
+	}
 	l, err := ipc.Listen(d.layout.Socket)
 	if err != nil {
 		return err
@@ -154,9 +180,16 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 			continue
 		}
+		if !d.handshakes.TryAcquire() {
+			nc.Close()
+			d.dropped("too many connections in the handshake", nil)
+			continue
+		}
+		accepted := time.Now()
 		mu.Lock()
 		if ctx.Err() != nil {
 			mu.Unlock()
+			d.handshakes.Release()
 			nc.Close()
 			continue
 		}
@@ -165,7 +198,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d.serve(ctx, nc)
+			d.serve(ctx, nc, accepted)
 			mu.Lock()
 			delete(conns, nc)
 			mu.Unlock()
@@ -197,6 +230,9 @@ func (d *Daemon) reconcile(ext browser.Info) {
 		d.log.Warn("extension version mismatch", "extension", ext.Version, "protocol", ext.Protocol)
 		return
 	}
+	if n := d.reg.DropEarlierRuns(ext.Instance); n > 0 {
+		d.log.Info("the browser restarted: forgot the tabs of its earlier run", "tabs", n)
+	}
 	seen := time.Now()
 	s, err := d.link.Verbs().BrowserState(ctx)
 	if err != nil {
@@ -206,23 +242,32 @@ func (d *Daemon) reconcile(ext browser.Info) {
 	d.reg.For(ext.Instance).Reconcile(s.Live(), seen)
 }
 
-// serve authenticates one connection and hands it to its role.
-func (d *Daemon) serve(ctx context.Context, nc net.Conn) {
-	c := ipc.NewConn(nc, ipc.RequestRead)
-	c.SetLimit(ipc.MaxHandshake) // until the peer has shown the secret
-	defer c.Close()
+// dropped logs a connection the daemon dropped, at most once a second
+// with the count of the ones held back.
+func (d *Daemon) dropped(why string, err error) {
+	if ok, n := d.drops.Allow(); ok {
+		d.log.Warn("dropped a connection", "why", why, "err", err, "suppressed", n)
+	}
+}
+
+// serve authenticates one connection (accepted at accepted, holding a
+// handshake slot) and hands it to its role.
+func (d *Daemon) serve(ctx context.Context, nc net.Conn, accepted time.Time) {
+	defer nc.Close()
 	if err := ipc.CheckPeer(nc); err != nil {
-		d.log.Warn("dropped a connection", "err", err)
+		d.handshakes.Release()
+		d.dropped("another user's process", err)
 		return
 	}
-	// The handshake must arrive promptly; a silent peer is dropped.
-	c.SetDeadline(time.Now().Add(ipc.ConnectTimeout))
-	var auth protocol.Auth
-	if err := c.RecvJSON(&auth); err != nil || auth.Type != protocol.TypeAuth || !secret.Equal(auth.Secret, d.secret) {
-		d.log.Warn("dropped a connection without the secret")
+	// The whole handshake must arrive promptly: a silent or slow peer is
+	// dropped at accept time + ConnectTimeout, whatever it sends.
+	c, auth, err := ipc.ReadAuth(nc, accepted.Add(ipc.ConnectTimeout))
+	d.handshakes.Release()
+	if err != nil || !secret.Equal(auth.Secret, d.secret) {
+		d.dropped("no valid handshake with the secret", err)
 		return
 	}
-	c.SetDeadline(time.Time{})
+	defer c.Close()
 	c.SetLimit(ipc.MaxFrame)
 	if err := c.SendJSON(protocol.AuthOK{Type: protocol.TypeAuthOK, DaemonPID: os.Getpid(), Version: version.Version}); err != nil {
 		return
@@ -236,6 +281,10 @@ func (d *Daemon) serve(ctx context.Context, nc net.Conn) {
 		session := auth.Session
 		if session == "" {
 			session = "session:anonymous"
+		}
+		if auth.EndsWithConnection {
+			d.agents.started(session)
+			defer d.agents.ended(session, d.sessionGrace(), func() { d.cleanupSession(session) })
 		}
 		d.serveClient(ctx, c, session)
 	default:

@@ -49,14 +49,16 @@ func start(t *testing.T) paths.Layout {
 			t.Errorf("daemon: %v", err)
 		}
 	})
-	// The socket file appears at bind, a moment before the daemon
-	// listens: wait for a handshake to go through.
-	s, err := secret.Load(layout.Secret())
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Run makes the secret under its lock, and the socket file appears at
+	// bind, a moment before the daemon listens: wait for a handshake to
+	// go through.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
+		s, err := secret.Load(layout.Secret())
+		if err != nil && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+			continue
+		}
 		c, _, err := ipc.Dial(context.Background(), layout.Socket, protocol.Auth{Role: protocol.RoleClient, Secret: s})
 		if err == nil {
 			c.Close()

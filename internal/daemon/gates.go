@@ -1,10 +1,14 @@
 package daemon
 
 import (
+	"context"
 	"encoding/json"
+	"strings"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/actions"
 	"github.com/browser-bridge/browser-bridge/internal/audit"
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -26,7 +30,9 @@ func (d *Daemon) gate(in *tool.Input, spec *tool.Spec) *protocol.Error {
 	if p := settings.Paused(d.layout); p != nil {
 		return p
 	}
-	if in.URL != "" {
+	// A URL that is no URL to open at all (javascript:, chrome://) is the
+	// action's invalid_argument to report; the site rules judge the rest.
+	if in.URL != "" && actions.CheckURL(in.URL) == nil {
 		return d.checkURL(in.Action, in.URL)
 	}
 	return nil
@@ -39,7 +45,26 @@ func (d *Daemon) checkURL(action, u string) *protocol.Error {
 		return nil // Off has reported it
 	}
 	if dec := s.Policy.Check(u); !dec.Allowed {
-		return protocol.Errorf(protocol.CodeBlockedByPolicy, "%s of %s is refused: %s", action, u, dec.Why)
+		return protocol.Errorf(protocol.CodeBlockedByPolicy, "%s on %s is refused: %s", action, u, dec.Why)
+	}
+	return nil
+}
+
+// guardTab is the engine's Env.Guard: the site rules judged against the
+// page an action acts on (or, for a navigation, goes to), so a page the
+// agent reached by a click or a redirect into a denied site is not
+// driven or read either.
+//
+// The browser's own pages (chrome://, the new-tab page) are left to the
+// engine and Chrome, which refuse them with the codes SPEC gives them
+// (protected_page, full_page_screenshot_unavailable).
+func (d *Daemon) guardTab(ctx context.Context, action string, tab browser.TabInfo) error {
+	scheme, _, _ := strings.Cut(strings.ToLower(tab.URL), ":")
+	if scheme != "http" && scheme != "https" && scheme != "file" {
+		return nil
+	}
+	if e := d.checkURL(action, tab.URL); e != nil {
+		return e
 	}
 	return nil
 }

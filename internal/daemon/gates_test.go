@@ -30,8 +30,8 @@ func TestPauseRefusesAllButStatus(t *testing.T) {
 	if n := len(fake.Calls("")); n != before {
 		t.Errorf("the extension got %d commands while paused", n-before)
 	}
-	if _, err := c.Call(context.Background(), map[string]any{"action": "status"}, 5*time.Second, nil); err != nil {
-		t.Errorf("status while paused: %v", err)
+	if raw, err := c.Call(context.Background(), map[string]any{"action": "status"}, 5*time.Second, nil); err != nil || !strings.Contains(string(raw), `"paused":"the user has paused the bridge`) {
+		t.Errorf("status while paused does not say so: %s %v", raw, err)
 	}
 	settings.Save(layout, settings.Settings{})
 	_, err = c.Call(context.Background(), map[string]any{"action": "close", "tabId": 99}, 5*time.Second, nil)

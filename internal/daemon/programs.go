@@ -8,11 +8,12 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/audit"
-	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
+	"github.com/browser-bridge/browser-bridge/internal/staging"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -133,7 +134,9 @@ func CheckWebSocketURL(s string) error {
 
 // answerExtension answers the extension's own requests over its link:
 // paths.check, the upload rules applied for a program's
-// DOM.setFileInputFiles before the extension lets it through.
+// DOM.setFileInputFiles before the extension lets it through; and
+// program.admit and program.done around each command of a WebSocket
+// program, so the user's pause and the audit trail hold on that door too.
 func (d *Daemon) answerExtension(typ string, frame []byte) (any, error) {
 	switch typ {
 	case protocol.TypeUIState, protocol.TypeUIPause:
@@ -146,12 +149,37 @@ func (d *Daemon) answerExtension(typ string, frame []byte) (any, error) {
 		if p := settings.Paused(d.layout); p != nil {
 			return nil, p
 		}
-		checked, err := pathcheck.Check(req.Paths)
+		// Chrome gets private copies of the bytes that were checked; they
+		// stay until staging.Keep has passed, since Chrome reads a file
+		// only when the page does.
+		checked, _, err := staging.For(d.layout).Stage(req.Paths)
 		if err != nil {
 			return nil, err
 		}
 		d.audit.Write(audit.Entry{Session: "extension", Door: "websocket", Action: "paths.check", Params: audit.Redact(map[string]any{"paths": req.Paths}), Code: "ok"})
 		return protocol.PathsChecked{Paths: checked}, nil
+	case protocol.TypeProgramAdmit, protocol.TypeProgramDone:
+		var c protocol.ProgramCommand
+		if err := json.Unmarshal(frame, &c); err != nil {
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "%s takes {owner, verb, …}: %v", typ, err)
+		}
+		if typ == protocol.TypeProgramAdmit {
+			if off := d.env.Off(); off != nil {
+				return nil, off
+			}
+			if p := settings.Paused(d.layout); p != nil {
+				d.audit.Write(audit.Entry{Session: c.Owner, Door: "websocket", Action: c.Verb, Code: p.Code})
+				return nil, p
+			}
+			return protocol.OKResult{OK: true}, nil
+		}
+		e := audit.Entry{Session: c.Owner, Door: "websocket", Action: c.Verb, TabID: c.TabID, Code: c.Code, Ms: c.Ms,
+			Time: time.Now().Add(-time.Duration(c.Ms) * time.Millisecond)}
+		if c.Method != "" {
+			e.Params = map[string]any{"method": c.Method}
+		}
+		d.audit.Write(e)
+		return protocol.OKResult{OK: true}, nil
 	}
 	return nil, protocol.Errorf(protocol.CodeInvalidArgument, "the daemon does not answer %q requests", typ)
 }

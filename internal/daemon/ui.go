@@ -27,7 +27,7 @@ import (
 //
 // Wiring (three lines elsewhere in the daemon):
 //   - answerExtension: case protocol.TypeUIState, protocol.TypeUIPause: return d.answerUI(typ, frame)
-//   - New, after d.env is built: d.env.Guard = d.guard
+//   - New: Guard: d.guard (instead of d.guardTab, which it calls)
 //   - Run, beside go d.sweep(ctx): go d.watchPolicy(ctx)
 
 // uiActions is how many audit entries the page shows.
@@ -124,13 +124,12 @@ func pushPolicy(ctx context.Context, b browser.Caller, l paths.Layout) (protocol
 	return rules, browser.Verbs{Caller: b}.PolicySet(ctx, rules)
 }
 
-// How often watchPolicy looks: at the connection (cheap) soon after a
-// hello, since the first commands follow it; at settings.json every
-// second, since `browser-bridge policy` writes it without the daemon.
-const (
-	policyConnEvery  = 200 * time.Millisecond
-	policyRulesEvery = time.Second
-)
+// policyEvery is how often watchPolicy looks at the connection and at
+// settings.json's size and time (`browser-bridge policy` writes it
+// without the daemon): soon after a hello, since the first commands
+// follow it, and soon after a change, since a blocked page reloads when
+// its rule is lifted. The file is read only when it changed.
+const policyEvery = 200 * time.Millisecond
 
 // watchPolicy keeps the extension's copy of the site rules current until
 // ctx ends: after each hello (a new connection, a restarted service
@@ -139,15 +138,17 @@ func (d *Daemon) watchPolicy(ctx context.Context) {
 	var (
 		conn  time.Time // the connection given the rules
 		rules protocol.PolicySetParams
-		read  time.Time // when settings.json was last read
+		seen  os.FileInfo // settings.json when last read
 	)
-	t := time.NewTicker(policyConnEvery)
+	t := time.NewTicker(policyEvery)
 	defer t.Stop()
 	for {
 		ext := d.link.Info()
-		fresh := ext.Connected && ext.Mismatch == "" && !ext.ConnectedAt.Equal(conn)
-		if ext.Connected && ext.Mismatch == "" && (fresh || time.Since(read) >= policyRulesEvery) {
-			read = time.Now()
+		fi, _ := os.Stat(settings.File(d.layout))
+		changed := (fi == nil) != (seen == nil) || (fi != nil && (fi.Size() != seen.Size() || !fi.ModTime().Equal(seen.ModTime())))
+		fresh := !ext.ConnectedAt.Equal(conn)
+		if ext.Connected && ext.Mismatch == "" && (fresh || changed) {
+			seen = fi
 			if s, err := settings.Load(d.layout); err == nil {
 				if now := rulesOf(s); fresh || !reflect.DeepEqual(now, rules) {
 					cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -169,38 +170,52 @@ func (d *Daemon) watchPolicy(ctx context.Context) {
 	}
 }
 
-// guard is Env.Guard: it runs before a page action works on a tab that
-// is already open. A tab in the user's hands (handoff) is
-// handoff_in_progress; a tab showing a site the rules deny — the page a
-// link or a redirect led to, the extension's own "blocked" page that
-// stopped one — is blocked_by_policy naming the rule. Loading another
-// page into a tab (open) and closing it are not held back by what it
-// shows now.
+// guard is Env.Guard: the hand-off and the extension's blocked page
+// before the site rules (guardTab). A tab in the user's hands is
+// handoff_in_progress, whatever the action; a tab showing the page with
+// which the extension stopped a navigation into a denied site is
+// blocked_by_policy naming the rule and the URL it stopped (guardTab
+// would see only an extension page, which it leaves to Chrome).
 func (d *Daemon) guard(ctx context.Context, action string, tab browser.TabInfo) error {
 	if err := d.env.Handoffs().Check(action, tab.TabID); err != nil {
 		return err
 	}
-	if action == "open" || action == "close" {
-		return nil
-	}
 	if rule, stopped, ok := blockedPage(tab.URL, d.link.Info().ID); ok {
-		return protocol.Errorf(protocol.CodeBlockedByPolicy,
-			"%s of tab %d is refused: the extension stopped the tab from loading %s (site rule %q); open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)",
-			action, tab.TabID, stopped, rule)
+		if !d.lifted(stopped) {
+			return protocol.Errorf(protocol.CodeBlockedByPolicy,
+				"%s of tab %d is refused: the extension stopped the tab from loading %s (site rule %q); open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)",
+				action, tab.TabID, stopped, rule)
+		}
+		// The user has lifted the rule since: the tab gets the page it
+		// was stopped from, as it would have without the rule.
+		t, err := d.reloadStopped(ctx, tab.TabID, stopped)
+		if err != nil {
+			return err
+		}
+		tab = t
 	}
+	return d.guardTab(ctx, action, tab)
+}
+
+// lifted says whether the site rules now allow stopped, a URL the
+// extension stopped a tab from loading.
+func (d *Daemon) lifted(stopped string) bool {
 	s, err := settings.Load(d.layout)
-	if err != nil {
-		return nil // Off has reported it
+	return err == nil && stopped != "" && s.Policy.Check(stopped).Allowed
+}
+
+// reloadStopped gives the extension the rules as they are now (it may not
+// have them yet: watchPolicy looks every 200 ms) and loads stopped into
+// the tab again.
+func (d *Daemon) reloadStopped(ctx context.Context, tabID int, stopped string) (browser.TabInfo, error) {
+	if _, err := pushPolicy(ctx, d.link, d.layout); err != nil {
+		return browser.TabInfo{}, err
 	}
-	dec := s.Policy.Check(tab.URL)
-	// The built-in rules name the browser's own pages and the stores,
-	// which Chrome refuses to extensions itself: the action meets that
-	// refusal (protected_page; a screenshot's
-	// full_page_screenshot_unavailable) as it always has.
-	if dec.Allowed || slices.Contains(policy.DefaultDeny, dec.Rule) {
-		return nil
+	wait := 10 * time.Second
+	if dl, ok := ctx.Deadline(); ok {
+		wait = min(wait, time.Until(dl)/2)
 	}
-	return protocol.Errorf(protocol.CodeBlockedByPolicy, "%s of tab %d (%s) is refused: %s", action, tab.TabID, tab.URL, dec.Why)
+	return d.link.Verbs().TabNavigate(ctx, protocol.TabNavigateParams{TabID: tabID, URL: stopped, WaitMs: int(wait / time.Millisecond)})
 }
 
 // blockedPage recognises the extension's page that stands in for a

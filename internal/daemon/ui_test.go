@@ -111,8 +111,7 @@ func TestGuard(t *testing.T) {
 	}{
 		{"click", "https://news.example/", "", ""},
 		{"click", "https://www.bank.example/login", protocol.CodeBlockedByPolicy, `"bank.example"`},
-		{"open", "https://www.bank.example/login", "", ""}, // loading another page into it
-		{"extract", "chrome://settings/", "", ""},          // Chrome refuses it itself: protected_page, as before
+		{"extract", "chrome://settings/", "", ""}, // Chrome refuses it itself: protected_page, as before
 		{"click", "chrome-extension://" + ext + "/ui/blocked.html?rule=bank.example#https://bank.example/pay", protocol.CodeBlockedByPolicy, "stopped the tab from loading https://bank.example/pay"},
 	}
 	for _, tt := range tests {
@@ -121,6 +120,24 @@ func TestGuard(t *testing.T) {
 			t.Errorf("%s on %s: %v, want code %q with %q", tt.action, tt.url, err, tt.code, tt.msg)
 		}
 	}
+	// Once the user lifts the rule, the tab the extension stopped gets its
+	// page back, and the action goes on there.
+	fake.Handle("policy.set", fakebrowser.Reply(protocol.OKResult{OK: true}))
+	fake.Handle("tab.navigate", fakebrowser.Typed(func(ctx context.Context, p protocol.TabNavigateParams) (any, error) {
+		return browser.TabInfo{TabID: p.TabID, URL: p.URL, Title: "Pay"}, nil
+	}))
+	s.Policy.Deny = nil
+	settings.Save(d.layout, s)
+	if err := d.guard(ctx, "click", browser.TabInfo{TabID: 4, URL: tests[len(tests)-1].url}); err != nil {
+		t.Errorf("a blocked page whose rule is lifted: %v", err)
+	}
+	if calls := fake.Calls("tab.navigate"); len(calls) != 1 || !strings.Contains(string(calls[0].Frame), `"url":"https://bank.example/pay"`) {
+		t.Errorf("the stopped page was not loaded again: %v", calls)
+	}
+	if len(fake.Calls("policy.set")) != 1 {
+		t.Errorf("the extension was not given the rules first")
+	}
+
 	end, err := d.env.Handoffs().Begin(4, "Sign in", "session:a")
 	if err != nil {
 		t.Fatal(err)

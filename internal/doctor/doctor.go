@@ -1,22 +1,27 @@
 // Package doctor checks every link of the chain — binary, state folder,
 // secret, daemon, host manifests, extension — and says which one is broken
 // and how to fix it (SPEC §6). Each check is a small function; Run runs
-// them in order and stops asking the daemon once it does not answer.
+// those of the files first, on the files as they are, and only then starts
+// the daemon and asks it.
 package doctor
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/client"
 	"github.com/browser-bridge/browser-bridge/internal/install"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/secret"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
@@ -48,36 +53,62 @@ type Options struct {
 	Layout   paths.Layout
 	Exe      string          // this binary, resolved
 	Browsers []paths.Browser // where host manifests may be
-	// Status runs the status action through the daemon (nil: the daemon
-	// did not answer; the extension checks are then skipped).
+	// Status runs the status action through the daemon, starting it when
+	// none runs (see Status). Run calls it only after the state checks, so
+	// they see the files as they were, not as a new daemon left them; nil
+	// skips the daemon and extension checks.
 	Status func(ctx context.Context) (json.RawMessage, error)
 }
 
-// Run runs the checks.
-func Run(ctx context.Context, o Options) Report {
-	r := Report{OK: true, Version: version.Version, Binary: o.Exe, Secret: o.Layout.Secret(), Socket: o.Layout.Socket}
-	add := func(c Check) {
+// Run runs the checks: first those that read files as they are (state
+// folder, secret, host binary, manifests), then, if the state is sound,
+// those that need the daemon. A daemon started on loose state would change
+// it (make the folder private, replace the secret), so doctor reports the
+// state and does not start one.
+func Run(ctx context.Context, o Options) (r Report) {
+	r = Report{OK: true, Version: version.Version, Binary: o.Exe, Secret: o.Layout.Secret(), Socket: o.Layout.Socket}
+	add := func(c Check) int {
 		r.Checks = append(r.Checks, c)
-		if !c.OK {
-			r.OK = false
-		}
+		return len(r.Checks) - 1
 	}
+	defer func() {
+		for _, c := range r.Checks {
+			if !c.OK {
+				r.OK = false
+			}
+		}
+	}()
 	add(checkDisabled(o.Layout))
-	add(checkState(o.Layout))
-	add(checkSecret(o.Layout))
+	st, sec := checkState(o.Layout), checkSecret(o.Layout)
+	stAt, secAt := add(st), add(sec)
+	if o.Exe != "" {
+		add(checkHost(o.Exe))
+	}
 	for _, c := range checkManifests(o.Exe, o.Browsers) {
 		add(c)
 	}
-	if o.Status == nil {
-		add(Check{Name: "daemon", Detail: "the daemon did not start or does not answer", Fix: "look at " + o.Layout.DaemonLog() + ", then run `browser-bridge daemon` in a terminal to see why it stops"})
+	if !st.OK || !sec.OK {
+		add(Check{Name: "daemon", OK: true, Warn: true, Detail: "not checked: doctor would start the daemon, and that changes the state reported above",
+			Fix: "fix the state folder and the secret as said above, then run `browser-bridge doctor` again"})
 		return r
 	}
-	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	if o.Status == nil {
+		return r
+	}
+	sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	raw, err := o.Status(sctx)
 	if err != nil {
-		add(Check{Name: "daemon", Detail: err.Error(), Fix: "look at " + o.Layout.DaemonLog()})
+		add(Check{Name: "daemon", Detail: "the daemon did not start or does not answer: " + err.Error(),
+			Fix: "look at " + o.Layout.DaemonLog() + ", then run `browser-bridge daemon` in a terminal to see why it stops"})
 		return r
+	}
+	// What was not there yet the daemon has made: look again.
+	if st.Warn {
+		r.Checks[stAt] = checkState(o.Layout)
+	}
+	if sec.Warn {
+		r.Checks[secAt] = checkSecret(o.Layout)
 	}
 	for _, c := range checkStatus(raw) {
 		add(c)
@@ -92,36 +123,105 @@ func checkDisabled(l paths.Layout) Check {
 	return Check{Name: "enabled", OK: true, Detail: "the bridge is on"}
 }
 
+// restart is the fix for state that others may have seen: a daemon that
+// starts on it makes the folder private and replaces the secret
+// (secret.Prepare); one that runs already keeps what it has.
+func restart(l paths.Layout) string {
+	return "stop the daemon if one runs (its pid is in " + l.DaemonLock() + "), then run any browser-bridge command (e.g. `browser-bridge status`): the next daemon makes the folder private and replaces the secret"
+}
+
+// checkState looks at the state folder as it is: a folder (not a
+// symlink) of this user, mode 0700, with nothing of another user in it.
 func checkState(l paths.Layout) Check {
 	c := Check{Name: "state folder", Detail: l.State}
 	fi, err := os.Lstat(l.State)
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		c.OK, c.Warn = true, true
+		c.Detail, c.Fix = l.State+" does not exist yet", "any browser-bridge command creates it (the daemon does), or `browser-bridge install`"
+		return c
 	case err != nil:
-		c.Detail, c.Fix = fmt.Sprintf("%s: %v", l.State, err), "run any browser-bridge command (it creates the folder), or `browser-bridge install`"
+		c.Detail, c.Fix = fmt.Sprintf("%s: %v", l.State, err), "check that you may read "+filepath.Dir(l.State)
+		return c
 	case !fi.IsDir():
-		c.Detail, c.Fix = l.State+" is not a folder", "remove it; the bridge makes the folder again"
-	case fi.Mode().Perm()&0o077 != 0:
-		c.Detail, c.Fix = fmt.Sprintf("%s has mode %#o: others can read the bridge's state", l.State, fi.Mode().Perm()), "chmod 700 "+l.State
+		c.Detail, c.Fix = l.State+" is not a folder (it is "+fi.Mode().Type().String()+")", "remove it; the bridge makes the folder again"
+		return c
+	}
+	if uid, ok := paths.Owner(fi); ok && uid != os.Getuid() {
+		c.Detail = fmt.Sprintf("%s belongs to uid %d, not to you (uid %d): that user controls the bridge's state and secret", l.State, uid, os.Getuid())
+		c.Fix = "set " + paths.EnvHome + " to a folder of your own, or remove " + l.State
+		return c
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		c.Detail = fmt.Sprintf("%s has mode %#o: %s, so the secret in it may have been read", l.State, perm, paths.FolderOpenness(perm))
+		c.Fix = restart(l) + " (chmod 700 alone keeps a secret others may know)"
+		if perm&0o022 != 0 {
+			c.Fix = "others could have put files in it (the extension folder among them): unless you opened it yourself, remove " + l.State +
+				" and run `browser-bridge install`; otherwise " + restart(l)
+		}
+		return c
+	}
+	if foreign := foreignEntries(l.State); len(foreign) > 0 {
+		c.Detail = l.State + " holds files of other users: " + strings.Join(foreign, ", ")
+		c.Fix = "remove them (they are not the bridge's), and if you did not put them there, remove " + l.State + " and run `browser-bridge install`"
+		return c
+	}
+	c.OK, c.Detail = true, l.State+" (0700, yours)"
+	return c
+}
+
+// foreignEntries lists the entries of dir that belong to another user.
+func foreignEntries(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if uid, ok := paths.Owner(fi); ok && uid != os.Getuid() {
+			out = append(out, fmt.Sprintf("%s (uid %d)", e.Name(), uid))
+		}
+	}
+	return out
+}
+
+// checkSecret looks at the secret as it is (secret.Check), and at the note
+// a process that found the folder open leaves for the daemon.
+func checkSecret(l paths.Layout) Check {
+	c := Check{Name: "secret", Detail: l.Secret()}
+	err := secret.Check(l.Secret())
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		c.OK, c.Warn = true, true
+		c.Detail, c.Fix = l.Secret()+" does not exist yet", "the daemon creates it when it starts (any browser-bridge command starts it), or `browser-bridge install`"
+	case err != nil:
+		c.Detail = err.Error()
+		c.Fix = restart(l) + " (chmod 600 " + l.Secret() + " alone keeps a secret others may know)"
 	default:
-		c.OK, c.Detail = true, l.State+" (private)"
+		if note, err := os.ReadFile(l.SecretExposed()); err == nil {
+			c.Detail = "the state folder was found open and the secret is not replaced yet: " + strings.TrimSpace(string(note))
+			c.Fix = restart(l)
+			return c
+		}
+		c.OK, c.Detail = true, l.Secret()+" (0600, yours)"
 	}
 	return c
 }
 
-func checkSecret(l paths.Layout) Check {
-	c := Check{Name: "secret", Detail: l.Secret()}
-	fi, err := os.Lstat(l.Secret())
+// checkHost judges this binary as the native host (install.CheckHost).
+func checkHost(exe string) Check {
+	warnings, err := install.CheckHost(exe)
 	switch {
 	case err != nil:
-		c.Detail, c.Fix = fmt.Sprintf("%s: %v", l.Secret(), err), "run `browser-bridge install` (or any command: the daemon creates it)"
-	case !fi.Mode().IsRegular():
-		c.Detail, c.Fix = l.Secret()+" is not a regular file", "remove it and run `browser-bridge install`"
-	case fi.Mode().Perm() != 0o600:
-		c.Detail, c.Fix = fmt.Sprintf("%s has mode %#o, not 0600", l.Secret(), fi.Mode().Perm()), "chmod 600 "+l.Secret()
-	default:
-		c.OK, c.Detail = true, l.Secret()+" (0600)"
+		return Check{Name: "host binary", Detail: err.Error(), Fix: "move browser-bridge to a folder only you can write (e.g. ~/.local/bin) and run `browser-bridge install` from there"}
+	case len(warnings) > 0:
+		return Check{Name: "host binary", OK: true, Warn: true, Detail: strings.Join(warnings, "; ")}
 	}
-	return c
+	return Check{Name: "host binary", OK: true, Detail: exe + " (only you or root can change it)"}
 }
 
 // checkManifests looks at the host manifest of every browser found: a
@@ -209,7 +309,8 @@ func checkStatus(raw json.RawMessage) []Check {
 			IncognitoAllowed bool   `json:"incognitoAllowed"`
 			FileAccess       *bool  `json:"fileAccess"`
 		} `json:"extension"`
-		Error *protocol.Error `json:"error"`
+		Error     *protocol.Error           `json:"error"`
+		WebSocket *protocol.WebSocketStatus `json:"websocket"`
 	}
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return []Check{{Name: "daemon", Detail: "status was not understood: " + err.Error(), Fix: "update browser-bridge"}}
@@ -243,18 +344,37 @@ func checkStatus(raw json.RawMessage) []Check {
 		inc.Detail = "the extension is not allowed in incognito, so incognito workspaces cannot open"
 		inc.Fix = "chrome://extensions, Browser Bridge, Details: turn on \"Allow in Incognito\""
 	}
-	return append(out, inc)
+	out = append(out, inc)
+	if ws := st.WebSocket; ws != nil {
+		c := Check{Name: "websocket", OK: true, Detail: "off (browser-bridge websocket enable turns it on for Hive-compatible programs)"}
+		switch {
+		case ws.Enabled && ws.Connected:
+			c.Detail = "on, connected to " + ws.URL
+		case ws.Enabled:
+			c.Warn = true
+			c.Detail = "on, not connected to " + ws.URL
+			if ws.LastError != "" {
+				c.Detail += ": " + ws.LastError
+			}
+			c.Fix = "start the program's server at that address, or browser-bridge websocket disable"
+		}
+		if ws.Enabled && ws.TokenSet {
+			c.Detail += " (token set)"
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // Status returns a Status function that runs the status action through the
-// daemon of layout (starting it when none runs), or nil when it cannot be
-// reached.
-func Status(ctx context.Context, layout paths.Layout) func(context.Context) (json.RawMessage, error) {
-	c, err := client.Connect(ctx, layout, "session:doctor")
-	if err != nil {
-		return nil
-	}
+// daemon of layout, starting it when none runs. It connects only when
+// called: Run calls it after the checks of the files.
+func Status(layout paths.Layout) func(context.Context) (json.RawMessage, error) {
 	return func(ctx context.Context) (json.RawMessage, error) {
+		c, err := client.Connect(ctx, layout, "session:doctor")
+		if err != nil {
+			return nil, err
+		}
 		defer c.Close()
 		return c.Call(ctx, map[string]any{"action": "status"}, 5*time.Second, nil)
 	}

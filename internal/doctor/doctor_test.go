@@ -1,6 +1,8 @@
 package doctor
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/install"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/secret"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
 
@@ -24,7 +27,10 @@ func TestManifestChecks(t *testing.T) {
 	good, missing, broken, other := browser("good"), browser("missing"), browser("broken"), browser("other")
 	origins := []string{"chrome-extension://" + protocol.DevExtensionID + "/"}
 	install.WriteManifest(good.ManifestDir, exe, origins)
-	install.WriteManifest(broken.ManifestDir, filepath.Join(home, "gone"), origins)
+	// install refuses to register a host that is not there, so by hand.
+	os.MkdirAll(broken.ManifestDir, 0o700)
+	os.WriteFile(filepath.Join(broken.ManifestDir, install.ManifestName),
+		[]byte(`{"name":"`+protocol.NativeHostName+`","path":"`+filepath.Join(home, "gone")+`","type":"stdio","allowed_origins":["`+origins[0]+`"]}`), 0o644)
 	install.WriteManifest(other.ManifestDir, exe, []string{"chrome-extension://abcdefghijklmnopabcdefghijklmnop/"})
 	absent := paths.Browser{Name: "absent", ManifestDir: filepath.Join(home, "absent", "NativeMessagingHosts")}
 
@@ -83,5 +89,146 @@ func TestStatusChecks(t *testing.T) {
 				t.Errorf("case %d: %s is %q, want %q (all: %v)", i, k, got[k], v, got)
 			}
 		}
+	}
+}
+
+// layoutWith makes a state folder of mode dirMode holding a secret of mode
+// secretMode (both set past the umask).
+func layoutWith(t *testing.T, dirMode, secretMode os.FileMode) paths.Layout {
+	t.Helper()
+	l := paths.ForHome(filepath.Join(t.TempDir(), "state"))
+	if _, err := secret.Ensure(l.Secret()); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(l.Secret(), secretMode)
+	os.Chmod(l.State, dirMode)
+	return l
+}
+
+func checksOf(r Report) map[string]Check {
+	out := map[string]Check{}
+	for _, c := range r.Checks {
+		out[c.Name] = c
+	}
+	return out
+}
+
+// statusOK is a daemon that answers; started records that doctor asked it.
+func statusOK(started *bool, then func()) func(context.Context) (json.RawMessage, error) {
+	return func(context.Context) (json.RawMessage, error) {
+		*started = true
+		if then != nil {
+			then()
+		}
+		return json.RawMessage(`{"connected":false,"daemon":{"pid":1,"version":"` + version.Version + `"}}`), nil
+	}
+}
+
+// Finding 9 of issue 11: doctor started the daemon first (which made the
+// folder private) and then reported the folder as private. Now a loose
+// folder or secret is a failure with its fix, and the daemon is not
+// started, so the files stay as they were found.
+func TestDoctorReportsLooseStateBeforeStartingAnything(t *testing.T) {
+	for _, tc := range []struct {
+		dir, file   os.FileMode
+		failing     string // the check that fails
+		detail, fix string
+	}{
+		{0o755, 0o600, "state folder", "mode 0755", "replaces the secret"},
+		{0o777, 0o600, "state folder", "add, remove or replace files", "remove "},
+		{0o700, 0o644, "secret", "mode 0644", "chmod 600"},
+		{0o700, 0o640, "secret", "others could read", "replaces the secret"},
+	} {
+		l := layoutWith(t, tc.dir, tc.file)
+		started := false
+		r := Run(context.Background(), Options{Layout: l, Status: statusOK(&started, nil)})
+		c := checksOf(r)[tc.failing]
+		if r.OK || c.OK || !strings.Contains(c.Detail, tc.detail) || !strings.Contains(c.Fix, tc.fix) {
+			t.Errorf("%#o/%#o: report ok=%v, %s: %+v", tc.dir, tc.file, r.OK, tc.failing, c)
+		}
+		if started {
+			t.Errorf("%#o/%#o: doctor started the daemon on loose state", tc.dir, tc.file)
+		}
+		if d := checksOf(r)["daemon"]; !d.Warn || !strings.Contains(d.Detail, "not checked") {
+			t.Errorf("%#o/%#o: daemon check %+v", tc.dir, tc.file, d)
+		}
+		if fi, _ := os.Stat(l.State); fi.Mode().Perm() != tc.dir {
+			t.Errorf("%#o/%#o: doctor changed the folder's mode to %v", tc.dir, tc.file, fi.Mode().Perm())
+		}
+	}
+}
+
+func TestDoctorReportsAnExposedSecretNotYetReplaced(t *testing.T) {
+	l := layoutWith(t, 0o755, 0o600)
+	paths.EnsurePrivateDir(l.State) // a CLI found it open; no daemon since
+	started := false
+	r := Run(context.Background(), Options{Layout: l, Status: statusOK(&started, nil)})
+	if c := checksOf(r)["secret"]; c.OK || !strings.Contains(c.Detail, "not replaced yet") || !strings.Contains(c.Fix, "stop the daemon") {
+		t.Errorf("secret check: %+v", c)
+	}
+	if started {
+		t.Error("doctor started the daemon")
+	}
+	// The daemon's Prepare replaces it; then all is well.
+	if _, _, err := secret.Prepare(l); err != nil {
+		t.Fatal(err)
+	}
+	r = Run(context.Background(), Options{Layout: l, Status: statusOK(&started, nil)})
+	if c := checksOf(r)["secret"]; !c.OK || c.Warn {
+		t.Errorf("secret check after Prepare: %+v", c)
+	}
+	if !started {
+		t.Error("doctor did not ask the daemon once the state was sound")
+	}
+}
+
+// Nothing there yet is not a failure: the daemon doctor starts makes the
+// folder and the secret, and the report says how they are then.
+func TestDoctorLooksAgainAtWhatTheDaemonCreates(t *testing.T) {
+	l := paths.ForHome(filepath.Join(t.TempDir(), "state"))
+	started := false
+	r := Run(context.Background(), Options{Layout: l, Status: statusOK(&started, func() {
+		if _, _, err := secret.Prepare(l); err != nil {
+			t.Fatal(err)
+		}
+	})})
+	c := checksOf(r)
+	if !started || !c["state folder"].OK || c["state folder"].Warn || !c["secret"].OK || c["secret"].Warn {
+		t.Errorf("after the daemon made the state: started=%v %+v %+v", started, c["state folder"], c["secret"])
+	}
+}
+
+func TestDoctorReportsStateOfAnotherUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: cannot chown to another user (CI runs the tests as root)")
+	}
+	l := layoutWith(t, 0o700, 0o600)
+	os.Chown(l.Secret(), 12345, 12345)
+	r := Run(context.Background(), Options{Layout: l})
+	if c := checksOf(r)["secret"]; c.OK || !strings.Contains(c.Detail, "uid 12345") {
+		t.Errorf("another user's secret: %+v", c)
+	}
+	if c := checksOf(r)["state folder"]; c.OK || !strings.Contains(c.Detail, "secret (uid 12345)") {
+		t.Errorf("a folder with another user's file: %+v", c)
+	}
+	l = layoutWith(t, 0o700, 0o600)
+	os.Chown(l.State, 12345, 12345)
+	if c := checksOf(Run(context.Background(), Options{Layout: l}))["state folder"]; c.OK || !strings.Contains(c.Detail, "uid 12345") {
+		t.Errorf("another user's folder: %+v", c)
+	}
+}
+
+func TestDoctorChecksTheHostBinary(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bin")
+	os.Mkdir(dir, 0o700)
+	exe := filepath.Join(dir, "browser-bridge")
+	os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755)
+	l := layoutWith(t, 0o700, 0o600)
+	if c := checksOf(Run(context.Background(), Options{Layout: l, Exe: exe}))["host binary"]; !c.OK || c.Warn {
+		t.Errorf("a private host binary: %+v", c)
+	}
+	os.Chmod(dir, 0o777)
+	if c := checksOf(Run(context.Background(), Options{Layout: l, Exe: exe}))["host binary"]; c.OK || c.Fix == "" {
+		t.Errorf("a host binary in a 0777 folder: %+v", c)
 	}
 }

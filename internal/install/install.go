@@ -55,6 +55,9 @@ type Result struct {
 	Manifests       []Manifest         `json:"manifests"`
 	NotFound        []string           `json:"browsersNotFound,omitempty"`
 	Sandboxed       []SandboxedBrowser `json:"sandboxedBrowsers,omitempty"`
+	// Warnings are what CheckHost found worth saying about the host binary
+	// and its folders without refusing them.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ErrNoBrowser means no browser was found to register the host with.
@@ -104,8 +107,12 @@ func plan(o Options) (*Result, []Manifest, error) {
 			origins = append(origins, n)
 		}
 	}
+	warnings, err := CheckHost(o.Exe)
+	if err != nil {
+		return nil, nil, err
+	}
 	res := &Result{ExtensionID: protocol.DevExtensionID, HostBinary: o.Exe, AllowedOrigins: origins,
-		Manifests: []Manifest{}, Sandboxed: o.Sandboxed}
+		Manifests: []Manifest{}, Sandboxed: o.Sandboxed, Warnings: warnings}
 	var targets []Manifest
 	var looked []string
 	for _, b := range o.Browsers {
@@ -140,8 +147,13 @@ func register(res *Result, targets []Manifest) error {
 const ManifestName = protocol.NativeHostName + ".json"
 
 // WriteManifest registers exe as the native messaging host in dir, for
-// the given extension origins.
+// the given extension origins. It refuses a host that CheckHost refuses
+// (launch registers its host through here too); its warnings are for
+// Install and Register to report.
 func WriteManifest(dir, exe string, origins []string) error {
+	if _, err := CheckHost(exe); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -161,7 +173,10 @@ func WriteManifest(dir, exe string, origins []string) error {
 
 // writeOrigins keeps nmhost.OriginsFile beside exe in step with the extra
 // origins: a host started by Chrome does not see the shell's environment.
-// With none, a file left by an earlier install is removed.
+// With none, a file left by an earlier install is removed. The file is
+// written anew and renamed into place, never rewritten where it is: a file
+// someone else planted there would keep its owner and mode, and the host
+// would ignore it.
 func writeOrigins(exe string, extra []string) error {
 	p := filepath.Join(filepath.Dir(exe), nmhost.OriginsFile)
 	if len(extra) == 0 {
@@ -170,7 +185,23 @@ func writeOrigins(exe string, extra []string) error {
 		}
 		return nil
 	}
-	if err := os.WriteFile(p, []byte(strings.Join(extra, "\n")+"\n"), 0o644); err != nil {
+	f, err := os.CreateTemp(filepath.Dir(p), ".origins-*")
+	if err == nil {
+		_, err = f.WriteString(strings.Join(extra, "\n") + "\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(f.Name(), 0o644)
+		}
+		if err == nil {
+			err = os.Rename(f.Name(), p)
+		}
+		if err != nil {
+			os.Remove(f.Name())
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("the host reads extra origins from %s, beside the binary, and it cannot be written (%w): install the binary in a folder you own", p, err)
 	}
 	return nil

@@ -28,6 +28,16 @@ func fakeHome(t *testing.T) (home string, browsers []paths.Browser) {
 	return home, browsers
 }
 
+// hostBin is a stand-in host binary in a private folder.
+func hostBin(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "browser-bridge")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
 func readManifest(t *testing.T, p string) (m struct {
 	Name    string   `json:"name"`
 	Path    string   `json:"path"`
@@ -47,8 +57,7 @@ func readManifest(t *testing.T, p string) (m struct {
 
 func TestInstallRegistersFoundBrowsersAndUninstallUndoesIt(t *testing.T) {
 	home, browsers := fakeHome(t)
-	bin := filepath.Join(t.TempDir(), "browser-bridge")
-	os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755)
+	bin := hostBin(t)
 	ext := filepath.Join(home, "state", "extension")
 	other := "abcdefghijklmnopabcdefghijklmnop"
 	res, err := Install(Options{Exe: bin, ExtensionDir: ext, ExtraOrigins: []string{other}, Browsers: browsers})
@@ -100,7 +109,8 @@ func TestInstallRegistersFoundBrowsersAndUninstallUndoesIt(t *testing.T) {
 func TestInstallWithoutBrowserSaysWhereItLooked(t *testing.T) {
 	home := t.TempDir()
 	ext := filepath.Join(home, "ext")
-	_, err := Install(Options{Exe: "/usr/bin/browser-bridge", ExtensionDir: ext,
+	bin := hostBin(t)
+	_, err := Install(Options{Exe: bin, ExtensionDir: ext,
 		Browsers: []paths.Browser{{Name: "Chromium", ManifestDir: filepath.Join(home, ".config/chromium/NativeMessagingHosts")}}})
 	if !errors.Is(err, ErrNoBrowser) || !strings.Contains(err.Error(), filepath.Join(home, ".config/chromium")) {
 		t.Fatalf("err = %v", err)
@@ -110,7 +120,7 @@ func TestInstallWithoutBrowserSaysWhereItLooked(t *testing.T) {
 	}
 	// A given folder is enough.
 	dir := filepath.Join(home, "profile", "NativeMessagingHosts")
-	res, err := Install(Options{Exe: "/usr/bin/browser-bridge", ExtensionDir: ext, ManifestDirs: []string{dir}})
+	res, err := Install(Options{Exe: bin, ExtensionDir: ext, ManifestDirs: []string{dir}})
 	if err != nil || len(res.Manifests) != 1 {
 		t.Fatalf("with --manifest-dir: %v %+v", err, res)
 	}
@@ -118,16 +128,17 @@ func TestInstallWithoutBrowserSaysWhereItLooked(t *testing.T) {
 
 func TestInstallRefusesBadInput(t *testing.T) {
 	_, browsers := fakeHome(t)
+	bin := hostBin(t)
 	if _, err := Install(Options{Exe: "browser-bridge", ExtensionDir: t.TempDir(), Browsers: browsers}); err == nil {
 		t.Error("a relative host path was accepted")
 	}
-	if _, err := Install(Options{Exe: "/usr/bin/browser-bridge", ExtensionDir: t.TempDir(), ExtraOrigins: []string{"not-an-id"}, Browsers: browsers}); err == nil {
+	if _, err := Install(Options{Exe: bin, ExtensionDir: t.TempDir(), ExtraOrigins: []string{"not-an-id"}, Browsers: browsers}); err == nil || !strings.Contains(err.Error(), "not-an-id") {
 		t.Error("a bad origin was accepted")
 	}
 	// Someone's own folder is never cleared to make room for the extension.
 	mine := t.TempDir()
 	os.WriteFile(filepath.Join(mine, "notes.txt"), []byte("mine"), 0o644)
-	if _, err := Install(Options{Exe: "/usr/bin/browser-bridge", ExtensionDir: mine, Browsers: browsers}); err == nil {
+	if _, err := Install(Options{Exe: bin, ExtensionDir: mine, Browsers: browsers}); err == nil {
 		t.Error("install wrote over a folder of other files")
 	}
 	if _, err := os.Stat(filepath.Join(mine, "notes.txt")); err != nil {

@@ -26,7 +26,7 @@ type DialFunc func(ctx context.Context, session string) (Daemon, error)
 // DialDaemon connects to the daemon of layout, starting it when none runs.
 func DialDaemon(layout paths.Layout) DialFunc {
 	return func(ctx context.Context, session string) (Daemon, error) {
-		return client.Connect(ctx, layout, session)
+		return client.ConnectAgent(ctx, layout, session)
 	}
 }
 

@@ -1,8 +1,19 @@
-// Package pathcheck validates the local paths an agent asks to upload,
-// before anything reaches Chrome (SPEC §2): at most 20; each absolute, not
-// itself a symlink, a readable regular file, and — once canonicalised with
-// its parents resolved — free of any path component that names secrets and
-// not on a pseudo-filesystem such as /proc, /sys or /dev.
+// Package pathcheck decides which local files the bridge may hand to a
+// page: the files an agent asks to upload (SPEC §2), and the files behind
+// the file: URLs that open and extract read.
+//
+// An upload path must be absolute and, as written, free of any component
+// that names secrets (rules.go) and outside the bridge's own folders and
+// the pseudo-filesystems — all checked on the text before anything touches
+// the filesystem, so a refusal says nothing about which secret files
+// exist. It must not itself be a symlink and must be a regular file; its
+// canonical form (parents resolved) is checked against the same rules.
+// Then the file is opened at that canonical path without following any
+// symlink on the way, and the open file decides the rest: a regular file,
+// with a single link, in a folder other users cannot write (see
+// folderRefusal). Open hands back that open file, so whoever reads the
+// bytes (internal/staging copies them for Chrome) reads the file that was
+// checked, not whatever sits at the path by then.
 package pathcheck
 
 import (
@@ -10,8 +21,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
@@ -19,129 +34,276 @@ import (
 // MaxPaths is the most files one upload may set.
 const MaxPaths = 20
 
-// denied are substrings that, found case-insensitively in any component of
-// the canonical path, refuse it: key material, credentials, cookies.
-var denied = []string{".ssh", ".gnupg", "keychains", "cookies", "id_rsa", ".env", ".pem", ".key", "private_key", "secret", "token"}
+// File is a file that passed the upload rules, open for reading.
+type File struct {
+	*os.File
+	// Path is the path as the caller gave it; Canonical the path the
+	// file was opened at, with symlinks resolved.
+	Path, Canonical string
+	// Info is the stat of the open file (not of whatever is at the path).
+	Info fs.FileInfo
+}
 
-// Check validates paths and returns their canonical forms, in order.
+// OpenAll checks and opens paths, in order; the caller closes the files.
 // Every failure is an upload_path_rejected *protocol.Error naming the path
-// and the rule it broke.
-func Check(paths []string) ([]string, error) {
+// and the rule it broke, and then no file is left open.
+func OpenAll(paths []string) ([]*File, error) {
 	if len(paths) == 0 {
 		return nil, protocol.Errorf(protocol.CodeInvalidArgument, "upload needs paths: absolute paths of local files")
 	}
 	if len(paths) > MaxPaths {
 		return nil, reject("", fmt.Sprintf("at most %d files per upload, got %d", MaxPaths, len(paths)))
 	}
-	out := make([]string, 0, len(paths))
+	out := make([]*File, 0, len(paths))
 	for _, p := range paths {
-		c, err := checkOne(p)
+		f, err := Open(p)
 		if err != nil {
+			for _, f := range out {
+				f.Close()
+			}
 			return nil, err
 		}
-		out = append(out, c)
+		out = append(out, f)
 	}
 	return out, nil
 }
 
-func checkOne(p string) (string, error) {
+// Check checks paths as OpenAll does and returns their canonical forms.
+// A path is only a name, and what it names may change once Check returns:
+// what hands a file on reads it from OpenAll's open files instead.
+func Check(paths []string) ([]string, error) {
+	files, err := OpenAll(paths)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Canonical
+		f.Close()
+	}
+	return out, nil
+}
+
+// testHookOpen, if set, runs between the checks of the path and the open:
+// where the tests swap the file.
+var testHookOpen func(canon string)
+
+// Open checks one path against the upload rules and opens it.
+func Open(p string) (*File, error) {
 	if p == "" || strings.ContainsRune(p, 0) {
-		return "", reject(p, "the path is empty or contains a NUL byte")
+		return nil, reject(p, "the path is empty or contains a NUL byte")
 	}
 	if !filepath.IsAbs(p) {
-		return "", reject(p, "the path must be absolute")
+		return nil, reject(p, "the path must be absolute")
+	}
+	// The text first: nothing below runs for a path that names secrets,
+	// so the answer is the same whether such a file exists or not.
+	if why := ruleRefusal(p, false); why != "" {
+		return nil, reject(p, why+"; the bridge never uploads such files — upload another file")
+	}
+	if r := pseudoRoot(filepath.Clean(p)); r != "" {
+		return nil, reject(p, pseudoRefusal("the path", "under "+r))
 	}
 	fi, err := os.Lstat(p)
 	if err != nil {
-		return "", reject(p, "the file cannot be read: "+reason(err))
+		return nil, reject(p, "the file cannot be read: "+reason(err))
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		return "", reject(p, "the path is a symlink; give the path of the file itself")
+		return nil, reject(p, "the path is a symlink; give the path of the file itself")
 	}
 	if !fi.Mode().IsRegular() {
-		return "", reject(p, "not a regular file ("+kind(fi.Mode())+")")
+		return nil, reject(p, "not a regular file ("+kind(fi.Mode())+")")
 	}
 	canon, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		canon, err = filepath.Abs(canon)
+	}
 	if err != nil {
-		return "", reject(p, "the path cannot be resolved: "+reason(err))
+		return nil, reject(p, "the path cannot be resolved: "+reason(err))
 	}
-	if canon, err = filepath.Abs(canon); err != nil {
-		return "", reject(p, "the path cannot be resolved: "+reason(err))
-	}
-	if name := deniedComponent(canon); name != "" {
-		return "", reject(p, fmt.Sprintf("the resolved path %q has a component %q that names secrets (denied: %s); the bridge never uploads such files — upload another file", canon, name, strings.Join(denied, ", ")))
+	if why := ruleRefusal(canon, true); why != "" {
+		return nil, reject(p, fmt.Sprintf("the resolved path %q is refused: %s; the bridge never uploads such files — upload another file", canon, why))
 	}
 	where, err := pseudoFS(canon)
 	if err != nil {
-		return "", reject(p, "the filesystem of the resolved path cannot be checked: "+reason(err))
+		return nil, reject(p, "the filesystem of the resolved path cannot be checked: "+reason(err))
 	}
 	if where != "" {
-		return "", reject(p, fmt.Sprintf("the resolved path %q is %s, a pseudo-filesystem: its files are live views of processes, devices or the kernel (a program's environment, memory, open files), not the user's files; if one really must be uploaded, copy it to an ordinary folder first and upload the copy", canon, where))
+		return nil, reject(p, pseudoRefusal(fmt.Sprintf("the resolved path %q", canon), where))
 	}
-	// The canonical path must still be a regular file (a parent swapped
-	// for a symlink between the checks is caught here).
-	if fi2, err := os.Stat(canon); err != nil || !fi2.Mode().IsRegular() {
-		return "", reject(p, "the resolved path is not a regular file")
+	if testHookOpen != nil {
+		testHookOpen(canon)
 	}
-	f, err := os.Open(canon)
+	return openChecked(p, canon)
+}
+
+// openChecked opens the canonical path canon of p and checks the open file.
+func openChecked(p, canon string) (*File, error) {
+	f, dir, err := openNoSymlinks(canon)
 	if err != nil {
-		return "", reject(p, "the file cannot be read: "+reason(err))
+		if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENOTDIR) {
+			return nil, reject(p, fmt.Sprintf("the resolved path %q changed while it was checked: a part of it is now a symlink or not a folder; give the path of the file itself", canon))
+		}
+		return nil, reject(p, "the file cannot be read: "+reason(err))
 	}
-	f.Close()
-	return canon, nil
+	why, err := fileRefusal(f, dir)
+	if err != nil {
+		why = "the open file cannot be checked: " + reason(err)
+	}
+	if why != "" {
+		f.Close()
+		return nil, reject(p, why)
+	}
+	fi, _ := f.Stat()
+	return &File{File: f, Path: p, Canonical: canon, Info: fi}, nil
+}
+
+// fileRefusal says why the open file f, opened in a folder of stat dir,
+// may not be uploaded, or returns "".
+func fileRefusal(f *os.File, dir folderStat) (string, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "not a regular file (" + kind(fi.Mode()) + ")", nil
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return "", errors.New("no file status on this system")
+	}
+	if n := uint64(st.Nlink); n > 1 {
+		return hardLinks(n), nil
+	}
+	if why := folderRefusal(dir, st.Uid); why != "" {
+		return why, nil
+	}
+	where, err := pseudoFSOf(f)
+	if err != nil || where == "" {
+		return "", err
+	}
+	return pseudoRefusal(fmt.Sprintf("the file at %q", f.Name()), where), nil
+}
+
+func hardLinks(n uint64) string {
+	return fmt.Sprintf("the file has %d hard links: another of its names may be a file that names secrets, and which name is the original cannot be told; if it is an ordinary file, copy it to a new file and upload the copy", n)
+}
+
+// folderRefusal says why a file owned by uid in a folder of stat dir may
+// not be uploaded, or returns "". The danger of such a folder is another
+// user: whoever may write the folder may put another file under the name
+// the agent was told to upload. So:
+//   - a folder that only its owner can write is fine (whoever owns it is
+//     trusted with what is in it, as root is with /etc);
+//   - a folder writable by group or others with the sticky bit (/tmp)
+//     is fine for the user's own files, which no one else may replace
+//     there, and refused for other users' files, whose owner may;
+//   - a folder writable by its group only is fine when that group is the
+//     user's private group (a group named after the user, with the user's
+//     own gid: Debian's and Fedora's user private groups, where umask 002
+//     makes every new folder group-writable);
+//   - any other folder writable by group or others is refused.
+//
+// The opened file itself cannot be swapped any more (what is read is the
+// open file); this rule is about which file was put there.
+func folderRefusal(dir folderStat, uid uint32) string {
+	const groupWrite, otherWrite, sticky = 0o020, 0o002, 0o1000
+	switch {
+	case dir.mode&(groupWrite|otherWrite) == 0:
+		return ""
+	case dir.mode&sticky != 0:
+		if uid == uint32(os.Geteuid()) {
+			return ""
+		}
+		return fmt.Sprintf("the file belongs to another user (uid %d) and sits in a shared folder, where its owner may change it at any time; copy it to a folder of your own and upload the copy", uid)
+	case dir.mode&otherWrite == 0 && int(dir.gid) == privateGroup():
+		return ""
+	}
+	return fmt.Sprintf("its folder is writable by %s (mode %04o), so another user may have put this file there; move it to a folder only you can write (chmod go-w) and upload it from there", writers(dir.mode), dir.mode)
+}
+
+func writers(mode uint32) string {
+	switch {
+	case mode&0o022 == 0o022:
+		return "group and others"
+	case mode&0o002 != 0:
+		return "others"
+	}
+	return "its group"
+}
+
+// privateGroup is the gid of the user's private group (named after the
+// user, the user's primary group), or -1.
+var privateGroup = sync.OnceValue(func() int {
+	u, err := user.Current()
+	if err != nil {
+		return -1
+	}
+	g, err := user.LookupGroupId(u.Gid)
+	if err != nil || g.Name != u.Username {
+		return -1
+	}
+	gid, err := strconv.Atoi(u.Gid)
+	if err != nil || gid != os.Getegid() {
+		return -1
+	}
+	return gid
+})
+
+func pseudoRefusal(what, where string) string {
+	return fmt.Sprintf("%s is %s, a pseudo-filesystem: its files are live views of processes, devices or the kernel (a program's environment, memory, open files), not the user's files; if one really must be uploaded, copy it to an ordinary folder first and upload the copy", what, where)
 }
 
 // Denied returns the component of path — as written and, when it exists,
-// with symlinks resolved — that names secrets, or "". open and extract use
-// it for file: URLs, so reading a page cannot do what upload may not.
+// with symlinks resolved — that names secrets, or "".
 func Denied(path string) string {
-	if c := deniedComponent(path); c != "" {
+	if c, _ := secretComponent(filepath.Clean(path)); c != "" {
+		return c
+	}
+	if c, _ := secretComponent(path); c != "" {
 		return c
 	}
 	if canon, err := filepath.EvalSymlinks(path); err == nil {
-		return deniedComponent(canon)
+		c, _ := secretComponent(canon)
+		return c
 	}
 	return ""
 }
 
 // Refused says why reading the file at path through a file: URL is
 // refused — the rules of upload that apply to a path which may not exist
-// (a folder listing, say): a component naming secrets, or a
-// pseudo-filesystem — or returns "" when it is not.
+// or may be a folder (a folder listing): a component naming secrets, a
+// folder of the bridge's, a pseudo-filesystem, a file with several links —
+// or returns "" when it is not. The text of the path is checked first, as
+// for uploads. What Chrome reads later cannot be pinned down here (Chrome
+// opens the file itself), so symlinks are resolved and followed.
 func Refused(path string) string {
-	if c := Denied(path); c != "" {
-		return fmt.Sprintf("its path has a component %q that names secrets", c)
+	if why := ruleRefusal(path, false); why != "" {
+		return why
 	}
-	canon := filepath.Clean(path)
+	clean := filepath.Clean(path)
+	if r := pseudoRoot(clean); r != "" {
+		return "it is under " + r + ", a pseudo-filesystem of live process and kernel data"
+	}
+	canon := clean
 	if resolved, err := filepath.EvalSymlinks(path); err == nil {
 		canon = resolved
+	}
+	if why := ruleRefusal(canon, true); why != "" {
+		return "its resolved path " + canon + " is refused: " + why
 	}
 	// A path that does not exist has no filesystem to ask: then only the
 	// prefix counts (pseudoFS checks it first).
 	if why, _ := pseudoFS(canon); why != "" {
 		return "it is " + why + ", a pseudo-filesystem of live process and kernel data"
 	}
-	return ""
-}
-
-// deniedComponent returns the first component of path that contains a
-// denied name, or "".
-func deniedComponent(path string) string {
-	for _, c := range strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
-		lc := fold(c)
-		for _, d := range denied {
-			if strings.Contains(lc, d) {
-				return c
-			}
+	if fi, err := os.Stat(canon); err == nil && fi.Mode().IsRegular() {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && uint64(st.Nlink) > 1 {
+			return fmt.Sprintf("the file has %d hard links, so another of its names may name secrets", st.Nlink)
 		}
 	}
 	return ""
 }
-
-// fold lower-cases through upper case, so that letters whose lower case is
-// not plain ASCII but that case-insensitive file systems equate with it
-// (ſ U+017F is "s", K U+212A is "k") still match the denied names.
-func fold(s string) string { return strings.ToLower(strings.ToUpper(s)) }
 
 func kind(m fs.FileMode) string {
 	switch {

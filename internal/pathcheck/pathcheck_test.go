@@ -107,13 +107,18 @@ func TestCountLimit(t *testing.T) {
 }
 
 // FuzzCheck feeds arbitrary path strings: Check never panics, and whatever
-// it accepts is an absolute, canonical regular file with no denied name,
-// not on a pseudo-filesystem.
+// it accepts is an absolute, canonical regular file with one link, whose
+// path neither as written nor resolved breaks a rule, not on a
+// pseudo-filesystem.
 func FuzzCheck(f *testing.F) {
 	dir := f.TempDir()
 	good := filepath.Join(dir, "ok.txt")
 	os.WriteFile(good, []byte("x"), 0o644)
-	for _, s := range []string{good, "/", "", "relative", "/dev/null", good + "/..", "/etc/../etc/hostname", dir + "//ok.txt", "/root/.ssh/id_rsa", "\x00", "/proc/self/environ", "/proc/self/status", "/sys/kernel/uevent_seqnum", "/dev/shm"} {
+	for _, s := range []string{good, "/", "", "relative", "/dev/null", good + "/..", "/etc/../etc/hostname", dir + "//ok.txt", "/root/.ssh/id_rsa", "\x00", "/proc/self/environ", "/proc/self/status", "/sys/kernel/uevent_seqnum", "/dev/shm",
+		"/root/.aws/credentials", "/root/.netrc", "/root/.git-credentials", "/root/.kube/config", "/root/.docker/config.json", "/root/.npmrc", "/root/.pypirc",
+		"/root/.config/gh/hosts.yml", "/root/.config/gcloud/credentials.db", "/root/.config/google-chrome/Default/Login Data", "/root/.config/chromium/Local State",
+		"/root/.mozilla/firefox/p.default/key4.db", "/root/.password-store/x.gpg", "/tmp/id_ed25519", "/tmp/cert.p12", "/tmp/server.key~", "/root/.bash_history",
+		"/root/.local/share/fish/fish_history", dir + "/login.keyring", dir + "/.." + "/ok.txt", dir + "/./ok.txt"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
@@ -125,14 +130,18 @@ func FuzzCheck(f *testing.F) {
 			return
 		}
 		c := got[0]
-		if !filepath.IsAbs(c) || filepath.Clean(c) != c || deniedComponent(c) != "" {
+		if !filepath.IsAbs(c) || filepath.Clean(c) != c || ruleRefusal(c, true) != "" || ruleRefusal(p, false) != "" {
 			t.Fatalf("%q accepted as %q", p, c)
 		}
 		if where, err := pseudoFS(c); where != "" || err != nil {
 			t.Fatalf("%q accepted as %q, which is %s (%v)", p, c, where, err)
 		}
-		if fi, err := os.Lstat(c); err != nil || !fi.Mode().IsRegular() {
+		fi, err := os.Lstat(c)
+		if err != nil || !fi.Mode().IsRegular() {
 			t.Fatalf("%q accepted but %q is not a regular file", p, c)
+		}
+		if st := fi.Sys().(*syscall.Stat_t); st.Nlink != 1 {
+			t.Fatalf("%q accepted with %d links", p, st.Nlink)
 		}
 	})
 }

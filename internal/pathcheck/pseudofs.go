@@ -1,6 +1,9 @@
 package pathcheck
 
-import "strings"
+import (
+	"os"
+	"strings"
+)
 
 // pseudoFS says why the canonical path canon is on a pseudo-filesystem —
 // "under /proc", "on a sysfs mount" — or returns "" when it is not. Such
@@ -35,4 +38,14 @@ func pseudoRoot(canon string) string {
 		}
 	}
 	return ""
+}
+
+// pseudoFSOf says why the open file f is on a pseudo-filesystem, as
+// pseudoFS does from its filesystem type alone, or returns "".
+func pseudoFSOf(f *os.File) (string, error) {
+	name, err := pseudoFSTypeOf(f)
+	if err != nil || name == "" {
+		return "", err
+	}
+	return "on a " + name + " mount", nil
 }

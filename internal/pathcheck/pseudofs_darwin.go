@@ -1,6 +1,9 @@
 package pathcheck
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // pseudoRoots are where macOS mounts its pseudo-filesystems: devfs, with
 // the /dev/fd views of open files.
@@ -14,6 +17,19 @@ func pseudoFSType(path string) (string, error) {
 	if err := syscall.Statfs(path, &st); err != nil {
 		return "", err
 	}
+	return pseudoName(&st), nil
+}
+
+// pseudoFSTypeOf is pseudoFSType of an open file.
+func pseudoFSTypeOf(f *os.File) (string, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Fstatfs(int(f.Fd()), &st); err != nil {
+		return "", err
+	}
+	return pseudoName(&st), nil
+}
+
+func pseudoName(st *syscall.Statfs_t) string {
 	b := make([]byte, 0, len(st.Fstypename))
 	for _, c := range st.Fstypename {
 		if c == 0 {
@@ -23,7 +39,7 @@ func pseudoFSType(path string) (string, error) {
 	}
 	switch name := string(b); name {
 	case "devfs", "fdesc":
-		return name, nil
+		return name
 	}
-	return "", nil
+	return ""
 }

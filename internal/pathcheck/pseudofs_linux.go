@@ -1,6 +1,9 @@
 package pathcheck
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // pseudoRoots are where Linux mounts its pseudo-filesystems. /dev is here
 // for its regular files, chiefly /dev/shm: other programs' shared memory
@@ -34,8 +37,21 @@ func pseudoFSType(path string) (string, error) {
 	if err := syscall.Statfs(path, &st); err != nil {
 		return "", err
 	}
+	return pseudoName(&st), nil
+}
+
+// pseudoFSTypeOf is pseudoFSType of an open file.
+func pseudoFSTypeOf(f *os.File) (string, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Fstatfs(int(f.Fd()), &st); err != nil {
+		return "", err
+	}
+	return pseudoName(&st), nil
+}
+
+func pseudoName(st *syscall.Statfs_t) string {
 	// f_type is int64, int32 or uint32 depending on the architecture; every
 	// magic number fits in 32 bits, and truncating to uint32 keeps those
 	// with the top bit set (selinuxfs, bpf, efivarfs) equal on all of them.
-	return pseudoMagic[uint32(st.Type)], nil
+	return pseudoMagic[uint32(st.Type)]
 }

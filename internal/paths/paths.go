@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // EnvHome is the variable that moves all state under one folder.
@@ -91,8 +92,20 @@ func shortTemp() string {
 	return os.TempDir()
 }
 
+// secretName and exposedName are file names in the state folder that
+// MakePrivate needs to know: see there.
+const (
+	secretName  = "secret"
+	exposedName = "secret-exposed"
+)
+
 // Secret is the file that holds the per-install secret.
-func (l Layout) Secret() string { return filepath.Join(l.State, "secret") }
+func (l Layout) Secret() string { return filepath.Join(l.State, secretName) }
+
+// SecretExposed is the note MakePrivate leaves when it made the state folder
+// private while a secret was in it: the secret may have been read, and the
+// daemon replaces it (package secret) and removes the note.
+func (l Layout) SecretExposed() string { return filepath.Join(l.State, exposedName) }
 
 // Registry is the file of the owned-tab registry.
 func (l Layout) Registry() string { return filepath.Join(l.State, "owned-tabs.json") }
@@ -114,10 +127,68 @@ func (l Layout) Screenshots() string { return filepath.Join(l.Cache, "screenshot
 
 // EnsurePrivateDir creates dir (and parents) and makes sure dir itself is
 // mode 0700 and owned by this user, so no other local user can reach the
-// socket or read the secret inside it.
+// socket or read the secret inside it. It is MakePrivate without the
+// report, for callers with nobody to tell.
 func EnsurePrivateDir(dir string) error {
+	_, err := MakePrivate(dir)
+	return err
+}
+
+// MakePrivate creates dir (and parents) with mode 0700, or checks that the
+// folder there is a folder of this user (not a symlink), and takes the
+// group and other bits off one that has any. It returns the mode such a
+// folder had (0 when it was private already or new), so the caller can say
+// so.
+//
+// A folder found open is not just chmod-ed: if a secret is in it (a state
+// folder), others could have listed the folder and read the secret, or
+// swapped it. MakePrivate then leaves the note Layout.SecretExposed beside
+// it, so that the daemon replaces the secret and logs why, whichever
+// process (CLI, MCP server, daemon) happened to find the folder open: they
+// all come through here, and the note is the only thing that outlives the
+// chmod.
+func MakePrivate(dir string) (was os.FileMode, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
+		return 0, fmt.Errorf("creating %s: %w", dir, err)
 	}
-	return checkPrivate(dir)
+	fi, err := ownFolder(dir)
+	if err != nil {
+		return 0, err
+	}
+	perm := fi.Mode().Perm()
+	if perm&0o077 == 0 {
+		return 0, nil
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return perm, fmt.Errorf("making %s private (it has mode %#o): %w", dir, perm, err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, secretName)); err == nil {
+		note := fmt.Sprintf("%s %s had mode %#o (%s), so the secret in it may have been read or replaced\n",
+			time.Now().UTC().Format(time.RFC3339), dir, perm, FolderOpenness(perm))
+		// O_APPEND: two notes before the daemon reads them are both kept.
+		f, err := os.OpenFile(filepath.Join(dir, exposedName), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err == nil {
+			_, err = f.WriteString(note)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return perm, fmt.Errorf("recording that the secret in %s was exposed: %w", dir, err)
+		}
+	}
+	return perm, nil
+}
+
+// FolderOpenness says in words what the group and other bits of a
+// folder's mode let others do, for messages.
+func FolderOpenness(perm os.FileMode) string {
+	switch {
+	case perm&0o022 != 0:
+		return "others could add, remove or replace files in it"
+	case perm&0o044 != 0:
+		return "others could list it"
+	default:
+		return "others could enter it"
+	}
 }

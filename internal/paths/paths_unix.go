@@ -28,20 +28,6 @@ func VerifyPrivate(dir string) error {
 	return nil
 }
 
-// checkPrivate is VerifyPrivate that fixes the mode of a folder of ours.
-func checkPrivate(dir string) error {
-	fi, err := ownFolder(dir)
-	if err != nil {
-		return err
-	}
-	if fi.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("making %s private: %w", dir, err)
-		}
-	}
-	return nil
-}
-
 // ownFolder checks that dir is a folder (not a symlink) of this user.
 func ownFolder(dir string) (os.FileInfo, error) {
 	fi, err := os.Lstat(dir)
@@ -51,8 +37,18 @@ func ownFolder(dir string) (os.FileInfo, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", dir)
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		return nil, fmt.Errorf("%s belongs to another user (uid %d) — possibly an attempt to impersonate the daemon; set %s to a short path of your own", dir, st.Uid, EnvHome)
+	if uid, ok := Owner(fi); ok && uid != os.Getuid() {
+		return nil, fmt.Errorf("%s belongs to another user (uid %d) — possibly an attempt to impersonate the daemon; set %s to a short path of your own", dir, uid, EnvHome)
 	}
 	return fi, nil
+}
+
+// Owner returns the uid that owns the file fi describes; ok is false where
+// the OS does not say.
+func Owner(fi os.FileInfo) (uid int, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return int(st.Uid), true
 }

@@ -23,6 +23,26 @@ const TypeVerb = "verb"
 // TypePathsCheck is the extension's request to check upload paths.
 const TypePathsCheck = "paths.check"
 
+// The extension's requests about a WebSocket program's command: admit it
+// before it runs (refused while the bridge is off or paused), and record
+// how it ended (the audit trail).
+const (
+	TypeProgramAdmit = "program.admit"
+	TypeProgramDone  = "program.done"
+)
+
+// ProgramCommand is the params of program.admit and program.done: which
+// program (its WebSocket URL as the extension names it) ran which verb,
+// on which tab, and how it ended (done only).
+type ProgramCommand struct {
+	Owner  string `json:"owner"`
+	Verb   string `json:"verb"`
+	TabID  int    `json:"tabId,omitempty"`
+	Method string `json:"method,omitempty"`
+	Code   string `json:"code,omitempty"`
+	Ms     int64  `json:"ms,omitempty"`
+}
+
 // VerbCall asks the daemon to run one extension verb for a local program.
 type VerbCall struct {
 	ID     string          `json:"id"`
@@ -37,7 +57,7 @@ type VerbCall struct {
 var ProgramVerbs = []string{
 	"context.create", "context.destroy",
 	"tab.create", "tab.close", "tab.list", "tab.activate", "tab.get",
-	"tabGroup.list",
+	"tab.listUngrouped", "tabGroup.list", "tab.audit",
 	"cdp.attach", "cdp.detach", "cdp",
 	"websocket.configure", "websocket.status",
 }

@@ -129,7 +129,11 @@ type Hello struct {
 	// InstanceID names this installation of the extension in this browser
 	// profile (random, kept in the extension's storage): tab IDs are only
 	// unique within one, and one daemon may serve several.
-	InstanceID       string `json:"instanceId,omitempty"`
+	InstanceID string `json:"instanceId,omitempty"`
+	// BrowserSession names this run of the browser (kept in
+	// chrome.storage.session, gone when the browser restarts). Tab IDs are
+	// unique only within one run, so ownership is kept per run.
+	BrowserSession   string `json:"browserSession,omitempty"`
 	IncognitoAllowed bool   `json:"incognitoAllowed"`
 	UserAgent        string `json:"userAgent,omitempty"`
 }
@@ -144,6 +148,10 @@ type Auth struct {
 	// workspaces are resolved from it.
 	Session string `json:"session,omitempty"`
 	PID     int    `json:"pid,omitempty"`
+	// EndsWithConnection marks an agent's session (an MCP connection):
+	// when its last connection ends, the daemon cleans up the session's
+	// own workspace after a grace period.
+	EndsWithConnection bool `json:"endsWithConnection,omitempty"`
 }
 
 // AuthOK answers a good Auth.

@@ -48,8 +48,34 @@ var Verbs = []Verb{
 	{"readiness.enable", ReadinessEnableParams{}, ReadinessEnableResult{}},
 	{"readiness.disable", ReadinessDisableParams{}, OKResult{}},
 	{"command.cancel", CommandCancelParams{}, CommandCancelResult{}},
+	// The program door's own (Hive protocol 6).
+	{"tab.listUngrouped", NoParams{}, json.RawMessage{}},
+	{"tabGroup.list", NoParams{}, json.RawMessage{}},
+	{"tab.audit", TabAuditParams{}, json.RawMessage{}},
+	// The daemon's door to the program door and the WebSocket setting.
+	{"program.call", ProgramCallParams{}, json.RawMessage{}},
+	{"websocket.configure", WebSocketConfig{}, WebSocketStatus{}},
+	{"websocket.status", NoParams{}, WebSocketStatus{}},
+	// The user's side.
 	{"handoff.show", HandoffShowParams{}, HandoffShowResult{}},
 	{"policy.set", PolicySetParams{}, OKResult{}},
+}
+
+// NoParams is the params of a verb that takes none.
+type NoParams struct{}
+
+// TabAuditParams asks what may block automation in a program's tab; the
+// result is Hive's {tabId, url, incognito, ourExtensionId, fileAccess,
+// targets, cdpFrames}.
+type TabAuditParams struct {
+	TabID int `json:"tabId"`
+}
+
+// ProgramCallParams runs Command ({type, ...params}, a Hive-compatible
+// verb) through the extension's program door, as the daemon's local
+// programs' one owner; the result is that verb's.
+type ProgramCallParams struct {
+	Command json.RawMessage `json:"command"`
 }
 
 // OKResult is the answer of verbs that only do something: {ok: true}.
@@ -111,12 +137,20 @@ type CDPCommand struct {
 // labelled agentId.
 type ContextCreateParams struct {
 	AgentID string `json:"agentId,omitempty"`
+	// DisplayName is the group's title (kept as sent, a trailing U+200B
+	// included); AgentID when empty.
+	DisplayName string `json:"displayName,omitempty"`
+	// WindowID puts the group in that window; RecycleGroupID reuses a
+	// group the caller made before.
+	WindowID       int `json:"windowId,omitempty"`
+	RecycleGroupID int `json:"recycleGroupId,omitempty"`
 }
 
-// ContextCreateResult is the new group and its tab.
+// ContextCreateResult is the new group, its tab and its window.
 type ContextCreateResult struct {
-	GroupID int `json:"groupId"`
-	TabID   int `json:"tabId"`
+	GroupID  int `json:"groupId"`
+	TabID    int `json:"tabId"`
+	WindowID int `json:"windowId,omitempty"`
 }
 
 // ContextDestroyParams: context.destroy (Hive) closes every tab of a group.
@@ -361,11 +395,13 @@ type PageRunResult struct {
 // PageFrameResult is one frame's answer to a page script: its value, or
 // the error it threw (with a code when the script gave one).
 type PageFrameResult struct {
-	FrameID    int             `json:"frameId"`
-	DocumentID string          `json:"documentId"`
-	Value      json.RawMessage `json:"value"`
-	Error      string          `json:"error"`
-	Code       string          `json:"code"`
+	FrameID    int    `json:"frameId"`
+	DocumentID string `json:"documentId"`
+	// URL is the frame's address when the script ran (location.href).
+	URL   string          `json:"url,omitempty"`
+	Value json.RawMessage `json:"value"`
+	Error string          `json:"error"`
+	Code  string          `json:"code"`
 }
 
 // ReadinessEnableParams: readiness.enable registers the quiet-DOM content

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -112,6 +113,30 @@ func (s *Set) stateLocked(inst string) *state {
 		s.data[inst] = st
 	}
 	return st
+}
+
+// DropEarlierRuns forgets the entries of earlier runs of the browser of
+// instance ("<installation>@<browser session>", see browser.Info): the
+// installation's other runs, and entries kept before runs were told
+// apart. It returns how many tabs it forgot.
+func (s *Set) DropEarlierRuns(instance string) int {
+	base, _, ok := strings.Cut(instance, "@")
+	if !ok {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for inst, st := range s.data {
+		if inst != instance && (inst == base || strings.HasPrefix(inst, base+"@")) {
+			n += len(st.tabs)
+			delete(s.data, inst)
+		}
+	}
+	if n > 0 {
+		s.saveLocked()
+	}
+	return n
 }
 
 // SetClock replaces the clock (tests).

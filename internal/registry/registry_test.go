@@ -118,3 +118,28 @@ func TestReconcileKeepsEntriesYoungerThanTheSnapshot(t *testing.T) {
 		t.Fatal("a newer snapshot without the tab kept it")
 	}
 }
+
+// After a browser restart the extension says hello with a new browser
+// session: the earlier run's tabs (whose IDs the new run reuses for the
+// user's own tabs) are not the bridge's any more.
+func TestEarlierRunsAreForgotten(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "registry.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.For("inst").AddTab(1, 1, "old-format")
+	s.For("inst@run1").AddTab(12, 3, "session:a")
+	s.For("other@run1").AddTab(12, 3, "session:b")
+	if n := s.DropEarlierRuns("inst@run2"); n != 2 {
+		t.Errorf("forgot %d tabs, want 2 (the old-format entry and run1)", n)
+	}
+	if s.For("inst@run2").IsOwned(12) || s.For("inst@run1").IsOwned(12) || s.For("inst").IsOwned(1) {
+		t.Error("a tab of an earlier run is still owned")
+	}
+	if !s.For("other@run1").IsOwned(12) {
+		t.Error("another installation's tabs were dropped")
+	}
+	if s.DropEarlierRuns("inst") != 0 {
+		t.Error("an instance without a browser session dropped something")
+	}
+}

@@ -15,7 +15,11 @@ import (
 	"strings"
 )
 
-// Load reads the secret at path.
+// Load reads the secret at path. It does not judge the file's mode or
+// owner: hosts and clients call it to present the secret, and refusing to
+// would protect nothing (whoever read a loose secret can present it
+// themselves). The daemon is the guard: it Prepares the secret at start,
+// which replaces one others may know.
 func Load(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {

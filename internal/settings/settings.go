@@ -32,6 +32,10 @@ type Settings struct {
 	Paused bool `json:"paused,omitempty"`
 	// Policy is the user's site rules (`browser-bridge policy`).
 	Policy policy.Rules `json:"policy,omitzero"`
+	// KeepSessionTabs keeps the tabs of an agent's session after it ends;
+	// by default they are closed after SessionGraceSeconds (60).
+	KeepSessionTabs     bool `json:"keepSessionTabs,omitempty"`
+	SessionGraceSeconds int  `json:"sessionGraceSeconds,omitempty"`
 
 	// other holds the keys this version does not know (a newer version's,
 	// or the user's own), so that Save writes them back unchanged.
@@ -57,7 +61,7 @@ func Load(l paths.Layout) (Settings, error) {
 	if err := json.Unmarshal(b, &s.other); err != nil {
 		return s, fmt.Errorf("%s is not a JSON object (%v); fix or remove it", File(l), err)
 	}
-	for _, k := range []string{"disabled", "searchUrl", "paused", "policy"} {
+	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds"} {
 		delete(s.other, k)
 	}
 	return s, nil
@@ -84,6 +88,12 @@ func Save(l paths.Layout, s Settings) error {
 	}
 	if len(s.Policy.Allow)+len(s.Policy.Deny) > 0 {
 		all["policy"] = s.Policy
+	}
+	if s.KeepSessionTabs {
+		all["keepSessionTabs"] = true
+	}
+	if s.SessionGraceSeconds != 0 {
+		all["sessionGraceSeconds"] = s.SessionGraceSeconds
 	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {

@@ -1,0 +1,302 @@
+package actions
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
+
+// The steps every page action goes through, in this order:
+//
+//	t, err := r.pageTarget()               // target → guard: the tab, and may the action touch it now
+//	el, err := r.locate(t, loc)            // locate: the element, for an act through the DOM
+//	el, w, err := r.locateForInput(t, loc) //   or the point, for trusted CDP input
+//	err = r.act(t.TabID, el, "check", …)   // act: a page script (act.js), or r.cdpBatch(…) input
+//	return r.observe(t, &el, w...)         // observe: dialogs, navigation, opened tabs → the result
+//
+// A handler checks its own parameters first and shapes its own result
+// last; the steps in between are the same for all of them.
+
+// pageTarget is the first two steps: the target tab, let through the
+// guards.
+func (r *run) pageTarget() (browser.TabInfo, error) {
+	t, err := r.target()
+	if err != nil {
+		return browser.TabInfo{}, err
+	}
+	return r.guard(t)
+}
+
+// target is the tab a page action works on (SPEC §3): tabId, else the
+// active tab of an explicit workspace, else of Chrome's current window.
+// Run and session IDs do not steer page actions.
+func (r *run) target() (browser.TabInfo, error) {
+	if r.in.TabID != nil {
+		return r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: *r.in.TabID})
+	}
+	return r.activeTab()
+}
+
+// activeTab is the tab a page action targets when no tabId is given: the
+// active tab of an explicit workspace, else of Chrome's current window.
+func (r *run) activeTab() (browser.TabInfo, error) {
+	s, err := r.browserState()
+	if err != nil {
+		return browser.TabInfo{}, err
+	}
+	if id := r.in.BrowserWorkspaceID; id != "" {
+		ws, ok := r.reg().Workspace(id)
+		if !ok {
+			return browser.TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "workspace %q has no window; open a page in it first", id)
+		}
+		t, ok := s.ActiveTabIn(ws.WindowID)
+		if !ok {
+			return browser.TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "workspace %q has no active tab; open a page in it or pass tabId", id)
+		}
+		return t, nil
+	}
+	if t, ok := s.ActiveTab(); ok {
+		return t, nil
+	}
+	return browser.TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "Chrome has no active tab in its current window; pass tabId (see status)")
+}
+
+// guard lets an action that reads or drives tab t go on, or says why
+// not: it takes the action's turn on the tab, refuses the user's own
+// incognito tabs, a tab on the browser's error page and a page the bridge
+// may not read (a refused file: URL), then asks Env.Guard. It returns the
+// tab as it is once the action has its turn.
+func (r *run) guard(t browser.TabInfo) (browser.TabInfo, error) {
+	return r.guardTab(t, true)
+}
+
+// guardNavigation is guard for an action that loads another page into
+// tab t (open with tabId or target "current"): what the tab shows now is
+// not read, so neither an error page nor a refused file: URL stops it.
+func (r *run) guardNavigation(t browser.TabInfo) (browser.TabInfo, error) {
+	return r.guardTab(t, false)
+}
+
+func (r *run) guardTab(t browser.TabInfo, reading bool) (browser.TabInfo, error) {
+	t, err := r.takeTurn(t)
+	if err != nil {
+		return browser.TabInfo{}, err
+	}
+	if err := r.notPrivate(t); err != nil {
+		return browser.TabInfo{}, err
+	}
+	if reading {
+		if err := readable(t); err != nil {
+			return browser.TabInfo{}, err
+		}
+	}
+	// A navigation is judged by where it goes, not by the page it leaves.
+	judged := t
+	if !reading && r.in.URL != "" {
+		judged.URL = r.in.URL
+	}
+	if err := r.askGuard(judged); err != nil {
+		return browser.TabInfo{}, err
+	}
+	return t, nil
+}
+
+// askGuard asks Env.Guard (site rules, a hand-off in progress) about the
+// page an action acts on or goes to.
+func (r *run) askGuard(t browser.TabInfo) error {
+	if r.env.Guard == nil {
+		return nil
+	}
+	return r.env.Guard(r.ctx, r.in.Action, t)
+}
+
+// takeTurn waits, for an action whose spec ChangesPage, until no other
+// such action holds tab t, and holds the tab until the action ends (Run
+// lets go of it). After a wait the tab is read again: the action before
+// may have changed it. Reading actions do not wait.
+func (r *run) takeTurn(t browser.TabInfo) (browser.TabInfo, error) {
+	if r.unlockTab != nil || !r.spec().ChangesPage {
+		return t, nil
+	}
+	unlock, waited, err := r.env.tabs.lock(r.ctx, tabKey{r.env.Browser.Info().Instance, t.TabID}, r.progress)
+	if err != nil {
+		return browser.TabInfo{}, err
+	}
+	r.unlockTab = unlock
+	if waited {
+		return r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: t.TabID})
+	}
+	return t, nil
+}
+
+// notPrivate refuses the user's own incognito tabs: that browsing stays
+// private (status redacts it), and page actions may not read or drive
+// it. The incognito tabs the bridge opened are its own.
+func (r *run) notPrivate(t browser.TabInfo) error {
+	_, owned := r.reg().Owned(t.TabID) // renews the entry if it is ours
+	if t.Incognito && !owned {
+		return protocol.Errorf(protocol.CodeIncognitoNotAllowed, "tab %d is one of your own incognito tabs; the bridge only works in incognito tabs it opened (search, or open with incognito: true)", t.TabID)
+	}
+	return nil
+}
+
+// readable refuses a tab that shows the browser's error page (there is
+// nothing of the site in it) or a file the bridge may not read.
+func readable(t browser.TabInfo) error {
+	if t.LoadError != "" {
+		return protocol.Errorf(protocol.CodeProtectedPage, "tab %d shows the browser's error page: %s could not be loaded (%s); check the URL or try again when the site is reachable (open it again)", t.TabID, t.URL, t.LoadError)
+	}
+	return refuseFileURL(t.TabID, t.URL)
+}
+
+// locate finds loc's element in tab t for an action done through the DOM
+// (a page script acts on it), searching every frame (see find). No
+// debugger is attached, so Chrome's debugging bar does not show.
+func (r *run) locate(t browser.TabInfo, loc tool.Locator) (Element, error) {
+	return r.find(t.TabID, loc, false)
+}
+
+// locateForInput readies tab t for trusted CDP input (prepareInput), then
+// finds loc's element, scrolls it into view and measures the point to
+// act on, in top-level viewport coordinates. The warnings say when the
+// locator matched several elements or something covers the point.
+func (r *run) locateForInput(t browser.TabInfo, loc tool.Locator) (Element, []string, error) {
+	if err := r.prepareInput(t); err != nil {
+		return Element{}, nil, err
+	}
+	el, err := r.find(t.TabID, loc, true)
+	if err != nil {
+		return Element{}, nil, err
+	}
+	var warnings []string
+	if el.Matches > 1 && loc.Nth == nil {
+		warnings = append(warnings, pluralMatches(el.Matches))
+	}
+	if el.ObscuredBy != "" {
+		warnings = append(warnings, "the element is covered by "+el.ObscuredBy+" at the point acted on; the input went to that element")
+	}
+	return el, warnings, nil
+}
+
+// prepareInput readies a tab for CDP input: the tab is made active in its
+// window (the first CDP input event to a background tab takes ~5 s, see
+// E2E.md) and the debugger is attached before locating, because the
+// "started debugging" bar that attaching shows moves every coordinate.
+func (r *run) prepareInput(t browser.TabInfo) error {
+	if !t.Active {
+		if err := r.b.TabActivate(r.ctx, protocol.TabActivateParams{TabID: t.TabID}); err != nil {
+			return err
+		}
+	}
+	// Attaching also finds a dialog left open (by an earlier action, a
+	// timer, the page's load): it is answered before anything else.
+	return r.answerOpenDialogs(t.TabID)
+}
+
+func pluralMatches(n int) string {
+	return "the locator matched " + strconv.Itoa(n) + " elements; used the first visible one (pass nth to pick another)"
+}
+
+// pointed is the element a result names after an act on el: none when
+// the locator was a point, since nothing was located.
+func pointed(el Element, loc tool.Locator) *Element {
+	if loc.IsPoint() {
+		return nil
+	}
+	return &el
+}
+
+// actResult is what a page action returns: the tab (SPEC: every result
+// that concerns a tab has tabId, url and title), what it acted on, and
+// whether a navigation followed.
+type actResult struct {
+	TabID     int      `json:"tabId"`
+	URL       string   `json:"url"`
+	Title     string   `json:"title"`
+	Element   *Element `json:"element,omitempty"`
+	Navigated bool     `json:"navigated,omitempty"`
+	// Dialog is the alert/confirm/prompt the action opened, and how the
+	// bridge answered it.
+	Dialog *Dialog `json:"dialog,omitempty"`
+	// OpenedTabs are tabs the page opened during the action (a link to
+	// _blank, a pop-up); the bridge takes them as its own.
+	OpenedTabs []browser.TabInfo `json:"openedTabs,omitempty"`
+	Warnings   []string          `json:"warnings,omitempty"`
+}
+
+// observe is the last step: the result of an act on tab before (and on
+// el, if not nil). It reads the tab as it is now and, for actions whose
+// spec OpensTabs, the tabs its page opened; it reports the dialogs the
+// act answered, and when the act started a navigation, follows it to the
+// page it led to (waiting for its load within the call's deadline, at
+// most 10 s).
+func (r *run) observe(before browser.TabInfo, el *Element, warnings ...string) (actResult, error) {
+	var t browser.TabInfo
+	var opened []browser.TabInfo
+	err := both(func() (err error) {
+		t, err = r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: before.TabID})
+		return err
+	}, func() error {
+		// Clicks and key presses open tabs (links, pop-ups); typing and
+		// setting fields do not: they skip the round trip.
+		if r.spec().OpensTabs {
+			opened = r.openedTabs(before.TabID) // independent of tab.get
+		}
+		return nil
+	})
+	if err != nil {
+		if protocol.CodeOf(err) == protocol.CodeTabNotFound {
+			// The action itself worked and closed the tab (a "close"
+			// button, window.close()): report it, so nobody retries it.
+			return actResult{TabID: before.TabID, URL: before.URL, Title: before.Title, Element: el, OpenedTabs: opened,
+				Warnings: append(warnings, "the tab closed after the action")}, nil
+		}
+		return actResult{}, err
+	}
+	res := actResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Element: el, Warnings: warnings}
+	res.OpenedTabs = opened
+	if d := r.lastDialog(); d != nil {
+		res.Dialog = d
+		res.Warnings = append(res.Warnings, r.dialogWarnings()...)
+	}
+	// A new URL, or a load that started with the action (a page that was
+	// still loading before it proves nothing).
+	if t.URL != before.URL || (t.Status == "loading" && before.Status != "loading") {
+		res.Navigated = true
+		wait := min(r.loadWait(), int((10 * time.Second).Milliseconds()))
+		if t, err := r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: t.TabID, WaitMs: wait}); err == nil {
+			res.URL, res.Title = t.URL, t.Title
+			if t.Loaded != nil && !*t.Loaded {
+				res.Warnings = append(res.Warnings, "the page it led to was still loading")
+			}
+		} else if protocol.CodeOf(err) == protocol.CodeTabNotFound {
+			res.Warnings = append(res.Warnings, "the tab closed after the action")
+		}
+	}
+	return res, nil
+}
+
+// openedTabs adopts and returns the tabs that tabID's page has opened and
+// the bridge did not know yet — when tabID is the bridge's own. A tab
+// that appears only later is adopted by the next status.
+func (r *run) openedTabs(tabID int) []browser.TabInfo {
+	reg := r.reg()
+	if !reg.IsOwned(tabID) {
+		return nil
+	}
+	tabs, err := r.b.TabOpened(r.ctx, protocol.TabOpenedParams{TabID: tabID})
+	if err != nil {
+		return nil // a report, not the action: status adopts them too
+	}
+	var fresh []browser.TabInfo
+	for _, t := range tabs {
+		if slices.Contains(adoptOpened(reg, []browser.TabInfo{t}), t.TabID) {
+			fresh = append(fresh, t)
+		}
+	}
+	return fresh
+}

@@ -1,0 +1,105 @@
+package daemon
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/actions"
+	"github.com/browser-bridge/browser-bridge/internal/audit"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
+
+// DefaultSessionGrace is how long the tabs of an agent's session
+// workspace outlive the session: long enough for a client that restarts
+// (or a daemon restart it redials through) to reclaim them.
+const DefaultSessionGrace = 60 * time.Second
+
+// agentSessions counts the open connections of each agent session (an
+// MCP connection: Auth.EndsWithConnection) and cleans up after the last
+// one ends. Hive's seed promises tabs "automatically cleaned up when the
+// subagent finishes"; peers leave hundreds of groups behind.
+type agentSessions struct {
+	mu     sync.Mutex
+	conns  map[string]int
+	timers map[string]*time.Timer
+}
+
+// started notes a connection of session and calls off a pending cleanup.
+func (a *agentSessions) started(session string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.conns == nil {
+		a.conns, a.timers = map[string]int{}, map[string]*time.Timer{}
+	}
+	a.conns[session]++
+	if t := a.timers[session]; t != nil {
+		t.Stop()
+		delete(a.timers, session)
+	}
+}
+
+// ended notes that a connection of session ended; after the last one,
+// cleanup runs once grace has passed without a new connection.
+func (a *agentSessions) ended(session string, grace time.Duration, cleanup func()) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.conns[session]--; a.conns[session] > 0 {
+		return
+	}
+	delete(a.conns, session)
+	if grace < 0 {
+		return // the user keeps them
+	}
+	a.timers[session] = time.AfterFunc(grace, func() {
+		a.mu.Lock()
+		if a.conns[session] > 0 || a.timers[session] == nil {
+			a.mu.Unlock()
+			return
+		}
+		delete(a.timers, session)
+		a.mu.Unlock()
+		cleanup()
+	})
+}
+
+// sessionGrace reads the grace period from the settings (keepSessionTabs:
+// never clean up; sessionGraceSeconds: another period).
+func (d *Daemon) sessionGrace() time.Duration {
+	s, err := settings.Load(d.layout)
+	switch {
+	case err != nil || s.KeepSessionTabs:
+		return -1
+	case s.SessionGraceSeconds > 0:
+		return time.Duration(s.SessionGraceSeconds) * time.Second
+	}
+	return DefaultSessionGrace
+}
+
+// cleanupSession closes the tabs of an ended agent session's own
+// workspace. Tabs the user took over — moved out of the workspace's tab
+// group — are left, and are the user's from then on. Run and named
+// workspaces stay until closeWorkspace or their entries expire.
+func (d *Daemon) cleanupSession(session string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	reg := d.reg.For(d.link.Info().Instance)
+	ws, ok := reg.Workspace(session)
+	if !ok || len(reg.Tabs(session)) == 0 {
+		return
+	}
+	if s, err := d.link.Verbs().BrowserState(ctx); err == nil {
+		for _, t := range s.Tabs() {
+			if owned, ok := reg.Owned(t.TabID); ok && owned.Workspace == session && ws.GroupID > 0 && t.GroupID != ws.GroupID {
+				reg.RemoveTab(t.TabID)
+			}
+		}
+	}
+	start := time.Now()
+	in := &tool.Input{Action: "close", CloseWorkspace: true}
+	_, err := actions.Run(ctx, d.env, session, in, nil)
+	d.log.Info("closed the workspace of an ended agent session", "session", session, "err", err)
+	e := audit.Entry{Session: session, Door: "daemon", Action: "close (session ended)", Workspace: session, Code: codeOf(err), Ms: time.Since(start).Milliseconds()}
+	d.audit.Write(e)
+}

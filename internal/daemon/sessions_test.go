@@ -1,0 +1,104 @@
+package daemon_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/browser/fakebrowser"
+	"github.com/browser-bridge/browser-bridge/internal/client"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
+)
+
+// fakeWindow makes the fake browser (standing in for the extension and
+// Chrome) open tab 5 in window 2, group 9, and list it in browser.state.
+func fakeWindow(fake *fakebrowser.Browser) {
+	loaded := true
+	tab := browser.TabInfo{TabID: 5, WindowID: 2, URL: "https://example.com/", Title: "Example", GroupID: 9, Status: "complete", Loaded: &loaded}
+	fake.Handle("window.create", fakebrowser.Reply(tab))
+	fake.Handle("tab.group", fakebrowser.Reply(protocol.TabGroupResult{GroupID: 9}))
+	fake.Handle("tab.waitLoad", fakebrowser.Reply(tab))
+	fake.Handle("browser.state", fakebrowser.Reply(protocol.BrowserState{LastFocusedWindowID: 2,
+		Windows: []protocol.WindowInfo{{WindowID: 2, Tabs: []browser.TabInfo{tab}}}}))
+	fake.Handle("window.close", fakebrowser.Reply(protocol.OKResult{OK: true}))
+	fake.Handle("tab.close", fakebrowser.Reply(protocol.OKResult{OK: true}))
+}
+
+// openAsAgent opens a page as an agent session and hangs up.
+func openAsAgent(t *testing.T, ctx context.Context, c *client.Client) {
+	t.Helper()
+	if _, err := c.Call(ctx, map[string]any{"action": "open", "url": "https://example.com/"}, 10*time.Second, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// When an agent's session ends, its session workspace is closed after the
+// grace period; a session that reconnects in time keeps it.
+func TestAgentSessionIsCleanedUpAfterItEnds(t *testing.T) {
+	t.Parallel()
+	layout := start(t)
+	settings.Save(layout, settings.Settings{SessionGraceSeconds: 1})
+	fake := fakebrowser.New()
+	fakeWindow(fake)
+	host(t, layout, fake)
+	ctx := waitCtx(t)
+
+	c, err := client.ConnectAgent(ctx, layout, "session:agent-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	openAsAgent(t, ctx, c)
+	c.Close()
+	// Back within the grace period: nothing is closed.
+	time.Sleep(300 * time.Millisecond)
+	again, err := client.ConnectAgent(ctx, layout, "session:agent-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if n := len(fake.Calls("window.close")); n != 0 {
+		t.Fatalf("the workspace was closed while its session was back (%d window.close)", n)
+	}
+	again.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(fake.Calls("window.close")) == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	calls := fake.Calls("window.close")
+	if len(calls) != 1 {
+		t.Fatalf("window.close %d times after the session ended, want once", len(calls))
+	}
+	var p protocol.WindowCloseParams
+	calls[0].Decode(&p)
+	if p.WindowID != 2 {
+		t.Errorf("closed window %d, want the workspace's window 2", p.WindowID)
+	}
+}
+
+// A CLI (not an agent session) hanging up cleans up nothing, and
+// keepSessionTabs keeps an agent's tabs.
+func TestOnlyAgentSessionsAreCleanedUp(t *testing.T) {
+	t.Parallel()
+	layout := start(t)
+	settings.Save(layout, settings.Settings{SessionGraceSeconds: 1})
+	fake := fakebrowser.New()
+	fakeWindow(fake)
+	host(t, layout, fake)
+	ctx := waitCtx(t)
+	c := connect(t, layout)
+	openAsAgent(t, ctx, c)
+	c.Close()
+	settings.Save(layout, settings.Settings{SessionGraceSeconds: 1, KeepSessionTabs: true})
+	a, err := client.ConnectAgent(ctx, layout, "session:agent-b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	openAsAgent(t, ctx, a)
+	a.Close()
+	time.Sleep(1800 * time.Millisecond)
+	if n := len(fake.Calls("window.close")) + len(fake.Calls("tab.close")); n != 0 {
+		t.Errorf("%d closes: a CLI session and a kept agent session must not be cleaned up", n)
+	}
+}
