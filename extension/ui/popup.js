@@ -148,9 +148,11 @@ function renderChecks(st) {
       ? `<li><span class="yes">✓</span><span>Access to file URLs</span></li>`
       : `<li><span class="no">!</span><span>No access to file URLs: uploads of local files need it. ${settings}, turn on “Allow access to file URLs”.</span></li>`,
     ...(st.transports || []).filter((t) => t.name !== "native").map((t) =>
-      `<li><span class="${t.connected ? "yes" : "muted"}">${t.connected ? "✓" : "–"}</span><span>${esc(t.name)}: ${t.connected ? `connected${t.url ? ` to ${esc(t.url)}` : ""}` : t.enabled ? `not connected${t.lastError ? ` (${esc(t.lastError)})` : ""}` : "off"}</span></li>`),
+      `<li><span class="${t.connected ? "yes" : "muted"}">${t.connected ? "✓" : "–"}</span><span>${esc(TRANSPORT_NAMES[t.name] || t.name)}: ${t.connected ? `connected${t.url ? ` to ${esc(t.url)}` : ""}` : t.enabled ? `not connected${t.lastError ? ` (${esc(t.lastError)})` : ""}` : "off"}</span></li>`),
   ].join(""));
 }
+
+const TRANSPORT_NAMES = { websocket: "WebSocket for programs" };
 
 function renderRules(p, local) {
   if (!p) return set($("rules"), "");
