@@ -457,7 +457,7 @@ func TestSilentServer(t *testing.T) {
 	s := startHive(t, "127.0.0.1:14829", "/bridge")
 	enable(t, s.url, "")
 	p := s.accept(t, 15*time.Second)
-	p.silent = true // the pings get no pong, and the server sends nothing
+	p.silent.Store(true) // the pings get no pong, and the server sends nothing
 	start := time.Now()
 	select {
 	case <-p.pings:
