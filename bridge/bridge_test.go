@@ -180,6 +180,7 @@ var paramsOf = map[string]any{
 	"hover": bridge.HoverParams{}, "type": bridge.TypeParams{}, "press": bridge.PressParams{},
 	"select": bridge.SelectParams{}, "check": bridge.CheckParams{}, "upload": bridge.UploadParams{},
 	"scroll": bridge.ScrollParams{}, "screenshot": bridge.ScreenshotParams{}, "close": bridge.CloseParams{},
+	"handoff": bridge.HandoffParams{},
 }
 
 func jsonNames(v any) []string {

@@ -25,7 +25,9 @@ func TestRefusedFramesStayOutOfPageActions(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "framer.html"), []byte(page), 0o600)
 
 	ws := "frames-" + t.Name()
-	t.Cleanup(func() { bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws}) })
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	})
 	o := call(t, map[string]any{"action": "open", "url": "file://" + filepath.Join(dir, "framer.html"), "browserWorkspaceId": ws})
 	tab := num(t, o, "tabId")
 	// The page's own frame works.

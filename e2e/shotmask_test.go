@@ -26,7 +26,9 @@ func TestScreenshotMasksSensitiveFields(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, page) }))
 	t.Cleanup(srv.Close)
 	ws := "mask-" + t.Name()
-	t.Cleanup(func() { bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws}) })
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	})
 	tab := num(t, call(t, map[string]any{"action": "open", "url": srv.URL + "/", "browserWorkspaceId": ws}), "tabId")
 
 	shot := func(top float64) image.Image {

@@ -105,6 +105,11 @@ export const VERBS = {
   "readiness.net": ["tabId"],
   // Stops the command commandId of the same connection → {cancelled}.
   "command.cancel": ["commandId"],
+  // --- The user's side (handlers/handoff.js, handlers/policy.js) ---
+  // Brings the tab's window forward, shows message over the page in an extension frame the page cannot read or click (and on the extension's page), waits up to timeoutMs for Done or Cancel → {outcome: done|cancelled|timeout, tabId, url, title}.
+  "handoff.show": ["tabId", "message", "timeoutMs"],
+  // The site rules, enforced on the bridge's own tabs before pages load, kept in chrome.storage.session → {ok}.
+  "policy.set": ["allow", "deny", "builtInDeny"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.
@@ -126,6 +131,12 @@ export const TYPE_PATHS_CHECK = "paths.check";
 export const TYPE_PROGRAM_ADMIT = "program.admit";
 export const TYPE_PROGRAM_DONE = "program.done";
 
+// The extension's page asks the daemon through the service worker
+// (handlers/userpage.js): {id: "ext-<n>", type: "ui.state"} and
+// {id, type: "ui.pause", paused} (internal/protocol/userpage.go).
+export const TYPE_UI_STATE = "ui.state";
+export const TYPE_UI_PAUSE = "ui.pause";
+
 // Stable error codes (see internal/protocol/errors.go).
 export const Codes = {
   invalidArgument: "invalid_argument",
@@ -144,6 +155,8 @@ export const Codes = {
   // No link to the daemon when a command needs it (a program's command on
   // the WebSocket door is admitted by the daemon).
   extensionNotConnected: "extension_not_connected",
+  // The tab is in the user's hands (handoff.show).
+  handoffInProgress: "handoff_in_progress",
   internal: "internal_error",
 };
 

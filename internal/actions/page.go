@@ -115,6 +115,10 @@ func dropRefusedFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.Pa
 	var kept []protocol.PageFrameResult
 	dropped := map[int]string{}
 	for _, f := range res {
+		if f.Code == protocol.CodeBlockedByPolicy && f.Value == nil {
+			dropped[f.FrameID] = f.Error // refused by refuseFrames already
+			continue
+		}
 		var v struct {
 			URL string `json:"url"`
 		}

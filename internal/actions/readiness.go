@@ -389,7 +389,9 @@ func (r *run) readPage(tabID int) (extract.Page, error) {
 func retryable(err error) bool {
 	switch protocol.CodeOf(err) {
 	case protocol.CodeProtectedPage, protocol.CodeTabNotFound, protocol.CodeExtensionNotConnected,
-		protocol.CodeBridgeDisabled, protocol.CodeInvalidArgument, protocol.CodeVersionMismatch, protocol.CodeUnknownVerb, protocol.CodeTimeout:
+		protocol.CodeBridgeDisabled, protocol.CodeInvalidArgument, protocol.CodeVersionMismatch, protocol.CodeUnknownVerb, protocol.CodeTimeout,
+		// The user's word: it does not change by waiting.
+		protocol.CodeBlockedByPolicy, protocol.CodeHandoffInProgress, protocol.CodePausedByUser:
 		return false
 	}
 	return true

@@ -116,6 +116,12 @@ func status(r *run) (any, error) {
 		workspaces = append(workspaces, sw)
 	}
 	out["workspaces"] = workspaces
+	// The WebSocket transport for Hive-compatible programs: on or off,
+	// where it dials, whether it is connected. An extension too old to say
+	// leaves it out.
+	if ws, err := r.b.WebSocketStatus(r.ctx); err == nil {
+		out["websocket"] = ws
+	}
 	return out, nil
 }
 

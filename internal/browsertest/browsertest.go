@@ -220,6 +220,11 @@ func Start() (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
+	return startIn(env)
+}
+
+// startIn launches the browser in env and waits for the extension.
+func startIn(env Env) (*Bridge, error) {
 	b := &Bridge{Env: env}
 	logf, err := os.Create(filepath.Join(env.Home, "launch.log"))
 	if err != nil {
@@ -276,7 +281,11 @@ func (b *Bridge) Close() {
 // Main is the TestMain of a real-browser test binary: it starts the bridge,
 // runs the tests and stops it. A bridge that cannot start fails the run.
 func Main(m *testing.M, bridge **Bridge) int {
-	b, err := Start()
+	return mainWith(m, bridge, Start)
+}
+
+func mainWith(m *testing.M, bridge **Bridge, start func() (*Bridge, error)) int {
+	b, err := start()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL: the real-browser harness could not start:", err)
 		return 1

@@ -84,7 +84,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		Started:     d.started,
 		Screenshots: shots.New(layout.Screenshots()),
 		Off:         func() *protocol.Error { return settings.Off(layout) },
-		Guard:       d.guardTab,
+		Guard:       d.guard,
 		Paused:      func() *protocol.Error { return settings.Paused(layout) },
 		Daemon: func() any {
 			return map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket}
@@ -159,6 +159,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		mu.Unlock()
 	}()
 	go d.sweep(ctx)
+	go d.watchPolicy(ctx)
 	defer wg.Wait()
 	for {
 		nc, err := l.Accept()

@@ -57,6 +57,9 @@ var Verbs = []Verb{
 	{"program.call", ProgramCallParams{}, json.RawMessage{}},
 	{"websocket.configure", WebSocketConfig{}, WebSocketStatus{}},
 	{"websocket.status", NoParams{}, WebSocketStatus{}},
+	// The user's side.
+	{"handoff.show", HandoffShowParams{}, HandoffShowResult{}},
+	{"policy.set", PolicySetParams{}, OKResult{}},
 }
 
 // NoParams is the params of a verb that takes none.
