@@ -65,13 +65,19 @@ export function waitLoad(tabId, ms, signal) {
       cleanup();
       reject(cancelled());
     };
-    const finish = (ok) => {
+    // finish answers with t, the tab as the event or the look that saw
+    // it loaded gave it (no further round trip to Chrome), or as it is now.
+    const finish = (ok, t) => {
       if (done) return;
       cleanup();
+      if (t) {
+        resolve({ ...info(t), loaded: ok });
+        return;
+      }
       chrome.tabs.get(tabId).then((t) => resolve({ ...info(t), loaded: ok }), reject);
     };
     const onUpdated = (id, _change, t) => {
-      if (id === tabId && loaded(t)) finish(true);
+      if (id === tabId && loaded(t)) finish(true, t);
     };
     const onRemoved = (id) => {
       if (id !== tabId || done) return;
@@ -85,7 +91,7 @@ export function waitLoad(tabId, ms, signal) {
     // Events alone are not enough: the first file: load of a fresh browser
     // reaches "complete" without an onUpdated event we see (seen on
     // Chromium 156), so look at the tab every 100 ms as well.
-    const check = () => chrome.tabs.get(tabId).then((t) => { if (loaded(t)) finish(true); }, (err) => {
+    const check = () => chrome.tabs.get(tabId).then((t) => { if (loaded(t)) finish(true, t); }, (err) => {
       if (!done) { cleanup(); reject(err); }
     });
     const poll = setInterval(check, 100);

@@ -14,13 +14,16 @@ export async function create(msg, ctx) {
   if (Number.isInteger(msg.groupId) && msg.groupId >= 0 && props.windowId === undefined) {
     props.windowId = (await chrome.tabGroups.get(msg.groupId)).windowId;
   }
-  const tab = await chrome.tabs.create(props);
-  if (msg.active) await chrome.tabs.update(tab.id, { active: true });
+  let tab = await chrome.tabs.create(props);
+  if (msg.active) tab = await chrome.tabs.update(tab.id, { active: true });
   if (Number.isInteger(msg.groupId) && msg.groupId >= 0) {
     await chrome.tabs.group({ tabIds: [tab.id], groupId: msg.groupId });
+    tab = { ...tab, groupId: msg.groupId };
   }
   if (msg.waitMs > 0) return waitLoad(tab.id, msg.waitMs, ctx?.signal);
-  return info(await chrome.tabs.get(tab.id));
+  // The tab as create/update gave it: asking Chrome again costs a round
+  // trip to its UI thread on the path of every open (see issue 14).
+  return info(tab);
 }
 
 export async function close(msg) {

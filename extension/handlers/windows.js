@@ -18,7 +18,9 @@ export async function create(msg, ctx) {
   // is invisible to the extension.
   if (!w || !w.tabs || !w.tabs.length) throw notAllowed();
   const tabId = w.tabs[0].id;
-  const t = msg.waitMs > 0 ? await waitLoad(tabId, msg.waitMs, ctx?.signal) : info(await chrome.tabs.get(tabId));
+  // Without a wait, the tab as the window came with it (no further round
+  // trip to Chrome).
+  const t = msg.waitMs > 0 ? await waitLoad(tabId, msg.waitMs, ctx?.signal) : info(w.tabs[0]);
   return { ...t, windowId: w.id, incognito: w.incognito };
 }
 

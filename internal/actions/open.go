@@ -114,18 +114,29 @@ func (r *run) openInWorkspace() (any, error) {
 		ws = registry.Workspace{ID: id, WindowID: t.WindowID, GroupID: -1, Incognito: t.Incognito, Title: workspaceLabel(id), Color: workspaceColor(id)}
 	}
 	reg.AddTab(t.TabID, t.WindowID, id)
+	// The group and the load go side by side: grouping (one or two calls
+	// on Chrome's UI thread) need not wait for the page, nor the page for
+	// it. The workspace stays locked until its group is known, so a second
+	// open cannot make a second group.
 	var warnings []string
-	if err := r.group(&ws, t.TabID); err != nil {
-		warnings = append(warnings, fmt.Sprintf("could not put the tab into the workspace's tab group: %v", err))
-	}
-	reg.SetWorkspace(ws)
-	unlock() // the load is this call's own business
-	locked = false
 	var loaded browser.TabInfo
-	if err := r.unheld(t.TabID, func() (err error) {
-		loaded, err = r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: t.TabID, WaitMs: r.loadWait()})
-		return err
-	}); err != nil {
+	err := both(func() error {
+		return r.unheld(t.TabID, func() (err error) {
+			loaded, err = r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: t.TabID, WaitMs: r.loadWait()})
+			return err
+		})
+	}, func() error {
+		defer func() {
+			reg.SetWorkspace(ws)
+			unlock()
+			locked = false
+		}()
+		if err := r.group(&ws, t.TabID); err != nil {
+			warnings = append(warnings, fmt.Sprintf("could not put the tab into the workspace's tab group: %v", err))
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	g := ws.GroupID
