@@ -14,7 +14,9 @@ const (
 	// Quality is the JPEG quality of every screenshot (SPEC §2).
 	Quality = 70
 	// TileHeight: GPU textures stop near 16,384 px, so a taller page is
-	// captured in tiles of this height and stitched.
+	// captured in tiles of this height and joined. It is a whole number
+	// of JPEG MCU rows (16 px), so that Join can join the tiles as they
+	// are.
 	TileHeight = 8000
 	// MaxHeight and MaxWidth bound the stitched image (JPEG stops at
 	// 65,535; memory is 4 bytes a pixel); larger pages are scaled down to
@@ -60,7 +62,8 @@ func PlanFull(w, h, ratio float64) Plan {
 	return p
 }
 
-// Stitch draws JPEG tiles, captured as p plans, into one JPEG.
+// Stitch draws JPEG tiles, captured as p plans, into one JPEG: what Join
+// does without decoding, for tiles it cannot join.
 func (p Plan) Stitch(ratio float64, tiles [][]byte) ([]byte, error) {
 	if len(tiles) != len(p.Tiles) {
 		return nil, fmt.Errorf("stitching: %d tiles for a plan of %d", len(tiles), len(p.Tiles))
