@@ -536,6 +536,9 @@ func newHuffDecoder(counts [16]int, values []byte) (*huffDecoder, error) {
 	code, k := int32(0), int32(0)
 	for l := 1; l <= 16; l++ {
 		n := int32(counts[l-1])
+		if code+n > 1<<l {
+			return nil, errNotBaseline // more codes than the length allows
+		}
 		d.valptr[l], d.mincode[l] = k, code
 		if n == 0 {
 			d.maxcode[l] = -1
@@ -553,9 +556,6 @@ func newHuffDecoder(counts [16]int, values []byte) (*huffDecoder, error) {
 		}
 		code = (code + n) << 1
 		k += n
-		if code > 1<<(l+1) {
-			return nil, errNotBaseline // more codes than lengths allow
-		}
 	}
 	return d, nil
 }
