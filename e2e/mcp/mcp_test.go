@@ -247,8 +247,48 @@ func TestScreenshotOverMCP(t *testing.T) {
 	}
 }
 
+// TestTallScreenshotOverMCP: a whole long page comes back as the top of
+// the page at the file's scale, with the clip that gets the next part.
+func TestTallScreenshotOverMCP(t *testing.T) {
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>Long</title><body style="margin:0"><div style="height:20000px;background:linear-gradient(#fff,#00f)">Top of the page</div>`)
+	}))
+	t.Cleanup(page.Close)
+	cs := startMCP(t, nil)
+	opened := mustCall(t, cs, map[string]any{"action": "open", "url": page.URL, "runId": "mcp-tall"})
+	t.Cleanup(func() {
+		callTool(t, cs, map[string]any{"action": "close", "closeWorkspace": true, "runId": "mcp-tall"})
+	})
+	res := callTool(t, cs, map[string]any{"action": "screenshot", "tabId": num(t, opened, "tabId")})
+	if res.IsError {
+		t.Fatalf("screenshot: %s", text(res))
+	}
+	var img *mcp.ImageContent
+	for _, c := range res.Content {
+		if ic, ok := c.(*mcp.ImageContent); ok {
+			img = ic
+		}
+	}
+	if img == nil {
+		t.Fatalf("no image block: %s", text(res))
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot := structured(t, res)
+	if w := num(t, shot, "width"); cfg.Width < w*3/4 || cfg.Height > 2*cfg.Width {
+		t.Errorf("image %d×%d of a %d px wide page: not the top of it at a legible scale", cfg.Width, cfg.Height, w)
+	}
+	if !strings.Contains(text(res), `{"clip":{"x":0,"y":`) {
+		t.Errorf("the text does not say how to get the other parts: %s", text(res))
+	}
+}
+
 // TestExtractTextIsTheMarkdown: what the model reads first of an extract is
-// the page's markdown under a headline.
+// the page's markdown under a headline, and the page's content comes once:
+// the structured content holds the metadata and names the parts the text
+// holds.
 func TestExtractTextIsTheMarkdown(t *testing.T) {
 	srv := site(t)
 	cs := startMCP(t, nil)
@@ -260,9 +300,17 @@ func TestExtractTextIsTheMarkdown(t *testing.T) {
 		t.Fatalf("extract: %s", text(res))
 	}
 	out := structured(t, res)
-	md, _ := out["markdown"].(string)
-	head := fmt.Sprintf("tab %d · Readme · %s/page/Readme\n\n", num(t, out, "tabId"), srv.URL)
-	if md == "" || !strings.HasPrefix(text(res), head+md) {
-		t.Errorf("text does not start with the headline and the markdown %q:\n%s", md, text(res))
+	head := fmt.Sprintf("tab %d · Readme · %s/page/Readme\n\n# Readme", num(t, out, "tabId"), srv.URL)
+	if !strings.HasPrefix(text(res), head) {
+		t.Errorf("text does not start with the headline and the markdown %q:\n%s", head, text(res))
+	}
+	parts, _ := out["parts"].([]any)
+	if len(parts) == 0 || parts[0] != "markdown" {
+		t.Errorf("structuredContent names no parts: %v", out)
+	}
+	for _, p := range []string{"markdown", "reader", "links", "headings", "text"} {
+		if _, ok := out[p]; ok {
+			t.Errorf("structuredContent repeats the page's %s", p)
+		}
 	}
 }

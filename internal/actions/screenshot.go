@@ -24,6 +24,10 @@ type shotResult struct {
 	Height int    `json:"height"`
 	Bytes  int    `json:"bytes"`
 	Mode   string `json:"mode"`
+	// Scale is, for the whole page, the image's px per CSS px of the page
+	// (below the screen's ratio when a long page was scaled down to fit
+	// the bounds): a clip of another part is in CSS px.
+	Scale float64 `json:"scale,omitempty"`
 }
 
 // screenshot captures the whole page (default), the viewport, or a clip
@@ -62,6 +66,7 @@ func screenshot(r *run) (any, error) {
 	}
 	defer r.runPage(t.TabID, frames{all: true}, maskScript("unmaskSensitive"), nil)
 	var data []byte
+	var scale float64
 	switch mode {
 	case "viewport":
 		data, err = r.capture(t.TabID, nil)
@@ -69,7 +74,7 @@ func screenshot(r *run) (any, error) {
 		c := r.in.Clip
 		data, err = r.capture(t.TabID, &viewport{X: c.X, Y: c.Y, Width: c.Width, Height: c.Height, Scale: 1})
 	default:
-		data, err = r.captureFull(t.TabID)
+		data, scale, err = r.captureFull(t.TabID)
 	}
 	if err != nil {
 		return nil, err
@@ -82,7 +87,8 @@ func screenshot(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return shotResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Path: path, Width: cfg.Width, Height: cfg.Height, Bytes: len(data), Mode: mode}, nil
+	return shotResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Path: path, Width: cfg.Width, Height: cfg.Height, Bytes: len(data), Mode: mode,
+		Scale: math.Round(scale*1000) / 1000}, nil
 }
 
 // refuseFramedFiles refuses a screenshot of a page that frames a file the
@@ -143,8 +149,9 @@ func (r *run) capture(tabID int, clip *viewport) ([]byte, error) {
 }
 
 // captureFull captures the whole document: one shot when it fits in a GPU
-// texture, else tiles stitched together.
-func (r *run) captureFull(tabID int) ([]byte, error) {
+// texture, else tiles joined together. It also returns the image's px per
+// CSS px.
+func (r *run) captureFull(tabID int) ([]byte, float64, error) {
 	// The size in CSS and in device pixels, from the browser: the ratio
 	// of the two is the scale (the page's own devicePixelRatio is the
 	// page's to say, and it could lie to make a capture huge).
@@ -157,11 +164,11 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 		ContentSize    size `json:"contentSize"`
 	}
 	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getLayoutMetrics"}, &m); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	w, h := math.Ceil(m.CSSContentSize.Width), math.Ceil(m.CSSContentSize.Height)
 	if w <= 0 || h <= 0 {
-		return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "the page reports no size to capture; try mode \"viewport\"")
+		return nil, 0, protocol.Errorf(protocol.CodeFullPageUnavailable, "the page reports no size to capture; try mode \"viewport\"")
 	}
 	// Limits are in device pixels: on a 2x screen a CSS pixel is four.
 	ratio := m.ContentSize.Width / m.CSSContentSize.Width
@@ -176,20 +183,22 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 	for i, tile := range plan.Tiles {
 		data, err := r.capture(tabID, &viewport{X: 0, Y: tile.Y, Width: w, Height: tile.Height, Scale: plan.Scale})
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		tiles[i] = data
 	}
+	scale := plan.Scale * ratio
 	if len(tiles) == 1 {
-		return tiles[0], nil
+		return tiles[0], scale, nil
 	}
 	// Joined without decoding (milliseconds, the memory of the JPEGs);
 	// tiles that cannot be joined that way (a band Chrome rounded to
 	// another height) are decoded and drawn instead.
 	if data, err := shots.Join(tiles); err == nil {
-		return data, nil
+		return data, scale, nil
 	}
-	return plan.Stitch(ratio, tiles)
+	data, err := plan.Stitch(ratio, tiles)
+	return data, scale, err
 }
 
 // maskScript runs a function of page/mask.js.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -56,6 +57,38 @@ func decodeArgs(raw json.RawMessage, action string, meta map[string]any) (*contr
 		return nil, nil, err
 	}
 	return in, raw, nil
+}
+
+// budgetReserve is what a result's structured content may take of its
+// maxChars budget: the daemon cuts the page to the rest, so that the
+// text and the structured content together keep to the budget.
+const budgetReserve = 300
+
+// reserveBudget asks the daemon, for an action with a maxChars budget,
+// for budgetReserve characters less than the call's budget (never less
+// than the smallest budget).
+func reserveBudget(in *contract.Input, raw json.RawMessage) json.RawMessage {
+	spec, ok := contract.Lookup(in.Action)
+	if !ok || !slices.Contains(spec.Params, "maxChars") {
+		return raw
+	}
+	budget := in.MaxChars
+	if budget == 0 {
+		budget = contract.DefaultMaxChars
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return raw
+	}
+	if k, ok := present(obj)["maxChars"]; ok {
+		delete(obj, k) // under whatever case it came
+	}
+	obj["maxChars"], _ = json.Marshal(max(contract.MinMaxChars, budget-budgetReserve))
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return raw
+	}
+	return out
 }
 
 // wrongTool says that a split tool's action is its name.

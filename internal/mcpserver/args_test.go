@@ -111,3 +111,20 @@ func FuzzDecodeArgs(f *testing.F) {
 		}
 	})
 }
+
+func TestReserveBudget(t *testing.T) {
+	for _, c := range []struct{ args, want string }{
+		{`{"action":"extract","tabId":1}`, `{"action":"extract","maxChars":19700,"tabId":1}`},
+		{`{"action":"inspect","tabId":1,"maxchars":5000}`, `{"action":"inspect","maxChars":4700,"tabId":1}`},
+		{`{"action":"extract","tabId":1,"maxChars":600}`, `{"action":"extract","maxChars":500,"tabId":1}`},
+		{`{"action":"open","url":"https://a/"}`, `{"action":"open","url":"https://a/"}`},
+	} {
+		in, raw, err := decodeArgs(json.RawMessage(c.args), "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(reserveBudget(in, raw)); got != c.want {
+			t.Errorf("%s: sent %s, want %s", c.args, got, c.want)
+		}
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/browser-bridge/browser-bridge/internal/shots"
 )
 
 // Limits of the image that goes back to the model with a screenshot.
@@ -27,6 +29,12 @@ const (
 	maxFileBytes = 64 << 20
 	maxPixels    = 16384 * 16384
 	jpegQuality  = 75
+	// A screenshot more than tallRatio times taller than wide (a whole
+	// long page) goes as its top part, topRatio times as tall as wide,
+	// at the file's own scale: squeezed whole into imageMax it would be a
+	// strip a few dozen pixels wide that no one can read.
+	tallRatio = 2
+	topRatio  = 1.3
 )
 
 // thumbnail is a screenshot made fit for a model.
@@ -35,6 +43,7 @@ type thumbnail struct {
 	mime          string
 	width, height int // of data
 	srcW, srcH    int // of the file
+	topH          int // px of the file's top that data shows (srcH: all of it)
 }
 
 // isScreenshot reports whether path is an image file in dir, the
@@ -83,14 +92,39 @@ func makeThumbnail(path string, maxSide int) (*thumbnail, error) {
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels {
 		return nil, fmt.Errorf("%s is %d×%d px, too large to attach", path, cfg.Width, cfg.Height)
 	}
-	t := &thumbnail{srcW: cfg.Width, srcH: cfg.Height}
-	if max(cfg.Width, cfg.Height) <= maxSide && len(data) <= maxImageBytes {
+	t := &thumbnail{srcW: cfg.Width, srcH: cfg.Height, topH: cfg.Height}
+	var img image.Image
+	if cfg.Height > tallRatio*cfg.Width {
+		t.topH = int(topRatio * float64(cfg.Width))
+		// A JPEG's top is cut from its coded data without decoding the
+		// rest (a 32,000 px page would take ~50 MB and half a second);
+		// another image is decoded whole and cut.
+		var top []byte
+		if format == "jpeg" {
+			top, _ = shots.CropTop(data, t.topH)
+		}
+		if top != nil {
+			data, cfg.Height = top, t.topH
+		} else {
+			whole, _, err := image.Decode(bytes.NewReader(data))
+			if err != nil {
+				return nil, fmt.Errorf("decoding %s: %w", path, err)
+			}
+			b := whole.Bounds()
+			img = whole.(interface {
+				SubImage(image.Rectangle) image.Image
+			}).SubImage(image.Rect(b.Min.X, b.Min.Y, b.Max.X, b.Min.Y+t.topH))
+			cfg.Height = t.topH
+		}
+	}
+	if img == nil && max(cfg.Width, cfg.Height) <= maxSide && len(data) <= maxImageBytes {
 		t.data, t.mime, t.width, t.height = data, "image/"+format, cfg.Width, cfg.Height
 		return t, nil
 	}
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("decoding %s: %w", path, err)
+	if img == nil {
+		if img, _, err = image.Decode(bytes.NewReader(data)); err != nil {
+			return nil, fmt.Errorf("decoding %s: %w", path, err)
+		}
 	}
 	side := min(maxSide, max(cfg.Width, cfg.Height))
 	for {

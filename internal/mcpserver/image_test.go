@@ -117,7 +117,7 @@ func TestTallTransparentPNGIsFlattened(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tall.png")
 	writeImage(t, path, 400, 4000, 0) // fully transparent
-	res := screenshotResult(t, dir, path, 1000)
+	res := screenshotResult(t, dir, path, 300)
 	ic := imageOf(res)
 	if ic == nil {
 		t.Fatalf("no image: %s", text(res))
@@ -126,14 +126,43 @@ func TestTallTransparentPNGIsFlattened(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := img.Bounds(); b.Dx() != 100 || b.Dy() != 1000 {
-		t.Errorf("image is %v, want 100×1000", b.Size())
+	// The top 520 px (1.3 times the width), scaled to 300 px.
+	if b := img.Bounds(); b.Dx() != 231 || b.Dy() != 300 {
+		t.Errorf("image is %v, want 231×300", b.Size())
 	}
 	if r, g, b, _ := img.At(10, 10).RGBA(); r>>8 < 240 || g>>8 < 240 || b>>8 < 240 {
 		t.Errorf("transparent pixels became %v, want white", img.At(10, 10))
 	}
-	if !strings.Contains(text(res), "tall page") {
-		t.Errorf("no hint for a tall page: %s", text(res))
+	if !strings.Contains(text(res), "its top 520 px") || !strings.Contains(text(res), "clip") {
+		t.Errorf("no word of the top and how to get the rest: %s", text(res))
+	}
+}
+
+// A whole long page goes back as its top at the file's scale, cut from
+// the JPEG without decoding the rest, with the clip for the next part in
+// the page's CSS px.
+func TestTallPageGoesAsItsTop(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "page.jpg")
+	writeImage(t, path, 640, 20000, 255)
+	fake := &fakeDaemon{answer: func(context.Context, map[string]any, func(string)) (json.RawMessage, error) {
+		return json.Marshal(map[string]any{"tabId": 4, "url": "https://a/", "title": "A", "path": path, "width": 640, "height": 20000, "bytes": 1, "mode": "full", "scale": 0.5})
+	}}
+	cs := connect(t, Options{Dial: fake.dial, Screenshots: dir, ImageMax: 1280}, nil)
+	res := call(t, cs, ToolName, `{"action":"screenshot","tabId":4}`)
+	ic := imageOf(res)
+	if ic == nil {
+		t.Fatalf("no image: %s", text(res))
+	}
+	img, err := jpeg.Decode(bytes.NewReader(ic.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 640 || b.Dy() != 832 {
+		t.Errorf("image is %v, want the top 640×832 as it is", b.Size())
+	}
+	if want := `{"clip":{"x":0,"y":1664,"width":1280,"height":1664}}`; !strings.Contains(text(res), want) {
+		t.Errorf("text lacks the next part's clip %s: %s", want, text(res))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,8 +22,18 @@ type shaper struct {
 	imageMax    int    // longest side of attached images; 0: none
 }
 
-// result is a successful call: compact text the model reads first, the
-// full JSON result as structured content, and for a screenshot the image.
+// contentParts are the fields of a result that hold a page's content, in
+// the order the text shows them.
+var contentParts = []string{"markdown", "reader", "links", "headings", "text", "elements", "results"}
+
+// result is a successful call. A result with page content (extract,
+// inspect, search) carries that content once: in the text, which the
+// model reads, under a headline and followed by the other fields, while
+// structuredContent holds only the metadata — tab, url, title, offsets,
+// counts — and parts, the content fields the text holds, in order. (A
+// client that shows both to the model would otherwise pay for the page
+// twice.) Other results are small: compact text, and the whole result as
+// structured content. A screenshot also comes back as an image.
 func (sh shaper) result(action string, raw json.RawMessage) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{StructuredContent: raw}
 	var m map[string]any
@@ -33,9 +44,13 @@ func (sh shaper) result(action string, raw json.RawMessage) *mcp.CallToolResult 
 		return res
 	}
 	var text string
-	if action == "status" {
+	switch parts := partsOf(m); {
+	case action == "status":
 		text = statusText(m)
-	} else {
+	case len(parts) > 0:
+		text = pageText(m, parts)
+		res.StructuredContent = pageMeta(m, parts)
+	default:
 		text = resultText(m)
 	}
 	img, note := sh.image(m)
@@ -49,31 +64,121 @@ func (sh shaper) result(action string, raw json.RawMessage) *mcp.CallToolResult 
 	return res
 }
 
-// resultText is a headline (tab, title, url), the page's markdown or text
-// when the result has it, and the other fields as compact JSON.
+// partsOf lists the content fields m has, in contentParts order.
+func partsOf(m map[string]any) []string {
+	var parts []string
+	for _, k := range contentParts {
+		if v, ok := m[k]; ok && v != nil {
+			parts = append(parts, k)
+		}
+	}
+	return parts
+}
+
+// resultText is a headline (tab, title, url) and the other fields as
+// compact JSON.
 func resultText(m map[string]any) string {
 	var parts []string
 	if h := headline(m); h != "" {
 		parts = append(parts, h)
 	}
-	shown := map[string]bool{"tabId": true, "url": true, "title": true}
-	for _, k := range []string{"markdown", "text"} {
-		if s, ok := m[k].(string); ok && s != "" {
-			parts = append(parts, s)
-			shown["markdown"], shown["text"] = true, true // text repeats markdown
-			break
-		}
+	if rest := restJSON(m, nil); rest != "" {
+		parts = append(parts, rest)
 	}
+	return strings.Join(parts, "\n\n")
+}
+
+// pageText is the headline, each content part as text (the markdown as it
+// is, then each other part under a "--- part ---" line), and the other
+// fields as compact JSON.
+func pageText(m map[string]any, parts []string) string {
+	var out []string
+	if h := headline(m); h != "" {
+		out = append(out, h)
+	}
+	for i, p := range parts {
+		body := renderPart(p, m[p])
+		if i > 0 || p != "markdown" {
+			body = "--- " + p + " ---\n" + body
+		}
+		out = append(out, body)
+	}
+	if rest := restJSON(m, parts); rest != "" {
+		out = append(out, rest)
+	}
+	return strings.Join(out, "\n\n")
+}
+
+// renderPart writes one content part as text: links as markdown links,
+// headings as markdown headings, the reader view's markdown under its
+// title, a list of records one compact JSON object a line.
+func renderPart(name string, v any) string {
+	var b strings.Builder
+	switch x := v.(type) {
+	case string:
+		return x
+	case map[string]any: // reader
+		if t, _ := x["title"].(string); t != "" {
+			b.WriteString(t)
+			if by, _ := x["byline"].(string); by != "" {
+				b.WriteString(" — " + by)
+			}
+			b.WriteString("\n\n")
+		}
+		md, _ := x["markdown"].(string)
+		b.WriteString(md)
+		return b.String()
+	case []any:
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			o, _ := e.(map[string]any)
+			switch name {
+			case "links":
+				fmt.Fprintf(&b, "[%v](%v)", o["text"], o["url"])
+			case "headings":
+				level, _ := o["level"].(json.Number).Int64()
+				fmt.Fprintf(&b, "%s %v", strings.Repeat("#", int(min(max(level, 1), 6))), o["text"])
+			default:
+				b.WriteString(compactJSON(e, maxRestChars))
+			}
+		}
+		return b.String()
+	}
+	return compactJSON(v, maxRestChars)
+}
+
+// restJSON is the fields of m but the headline's and skip, as compact
+// JSON ("" when there are none).
+func restJSON(m map[string]any, skip []string) string {
 	rest := map[string]any{}
 	for k, v := range m {
-		if !shown[k] {
+		if k != "tabId" && k != "url" && k != "title" && !slices.Contains(skip, k) {
 			rest[k] = v
 		}
 	}
-	if len(rest) > 0 {
-		parts = append(parts, compactJSON(rest, maxRestChars))
+	if len(rest) == 0 {
+		return ""
 	}
-	return strings.Join(parts, "\n\n")
+	return compactJSON(rest, maxRestChars)
+}
+
+// pageMeta is the structured content of a result with page content: its
+// scalar fields (tab, url, title, totalChars, offset, nextOffset, count,
+// …) and parts. Lists and objects (warnings, frames) are in the text only.
+func pageMeta(m map[string]any, parts []string) map[string]any {
+	meta := map[string]any{"parts": parts}
+	for k, v := range m {
+		switch v.(type) {
+		case []any, map[string]any:
+			continue
+		}
+		if !slices.Contains(contentParts, k) {
+			meta[k] = v
+		}
+	}
+	return meta
 }
 
 // headline is "tab 12 · Title · https://…" for results about a tab.
@@ -124,7 +229,9 @@ func errorResult(err error) *mcp.CallToolResult {
 }
 
 // image attaches a screenshot file named by the result's path, and says
-// what it attached (or why not).
+// what it attached (or why not). Of a whole long page it attaches the top
+// and says how to get the rest: a clip, in the page's CSS px (the
+// result's scale is image px per CSS px).
 func (sh shaper) image(m map[string]any) (*mcp.ImageContent, string) {
 	path, _ := m["path"].(string)
 	if sh.imageMax <= 0 || !isScreenshot(path, sh.screenshots) {
@@ -134,9 +241,22 @@ func (sh shaper) image(m map[string]any) (*mcp.ImageContent, string) {
 	if err != nil {
 		return nil, fmt.Sprintf("Screenshot saved to %s (no image attached: %v).", path, err)
 	}
-	note := fmt.Sprintf("Screenshot saved to %s (%d×%d px); the image below is %d×%d.", path, t.srcW, t.srcH, t.width, t.height)
-	if t.srcH > 3*t.srcW {
-		note += " For detail of a tall page, take mode viewport or a clip."
+	img := &mcp.ImageContent{Data: t.data, MIMEType: t.mime}
+	if t.topH >= t.srcH {
+		return img, fmt.Sprintf("Screenshot saved to %s (%d×%d px); the image below is %d×%d.", path, t.srcW, t.srcH, t.width, t.height)
 	}
-	return &mcp.ImageContent{Data: t.data, MIMEType: t.mime}, note
+	scale := 1.0
+	if n, ok := m["scale"].(json.Number); ok {
+		if f, err := n.Float64(); err == nil && f > 0 {
+			scale = f
+		}
+	}
+	note := fmt.Sprintf("Screenshot saved to %s (%d×%d px, far taller than wide): the file holds all of it; the image below is its top %d px, shown at %d×%d.",
+		path, t.srcW, t.srcH, t.topH, t.width, t.height)
+	if m["mode"] != "full" {
+		return img, note + " For another part, take a screenshot with a clip {x, y, width, height} in CSS px of the page."
+	}
+	css := func(px int) int { return int(float64(px)/scale + 0.5) }
+	return img, note + fmt.Sprintf(" For another part of the page, take a screenshot with a clip in its CSS px, e.g. the next part: "+
+		`{"clip":{"x":0,"y":%d,"width":%d,"height":%d}}; or read the page with extract.`, css(t.topH), css(t.srcW), css(t.topH))
 }

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -77,3 +78,37 @@ func TestErrorResultKeepsCodeAndSentence(t *testing.T) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// A page read carries its content once: the text and the structured
+// content together take no more than the daemon's JSON result (which the
+// daemon cut to the budget), less the reserve the handler keeps for the
+// structured part.
+func TestPageResultCarriesTheContentOnce(t *testing.T) {
+	var md, tx strings.Builder
+	var links, heads []map[string]any
+	for i := range 300 {
+		fmt.Fprintf(&md, "## Section %d\n\nParagraph %d says \"something\" about [item %d](https://example.com/item/%d).\n\n", i, i, i, i)
+		fmt.Fprintf(&tx, "Section %d Paragraph %d says something about item %d.\n", i, i, i)
+		links = append(links, map[string]any{"text": fmt.Sprintf("item %d", i), "url": fmt.Sprintf("https://example.com/item/%d", i)})
+		heads = append(heads, map[string]any{"level": 2, "text": fmt.Sprintf("Section %d", i)})
+	}
+	next := 99999
+	raw, _ := json.Marshal(map[string]any{"tabId": 123456789, "url": "https://example.com/a/rather/long/path?with=query&and=more", "title": "A page with a title of some length",
+		"markdown": md.String(), "reader": map[string]any{"title": "A page", "markdown": md.String()}, "links": links, "headings": heads, "text": tx.String(),
+		"frames": []any{}, "warnings": []string{"characters 0 to 99999 of 200000 (parts in order: markdown, reader, links, headings, text); for the rest, call extract with tabId 123456789 and offset 99999"},
+		"totalChars": 200000, "nextOffset": next})
+	res := shaper{}.result("extract", raw)
+	sc, _ := json.Marshal(res.StructuredContent)
+	total := utf8.RuneCountInString(text(res)) + utf8.RuneCount(sc)
+	if limit := utf8.RuneCount(raw) - budgetReserve; total > limit {
+		t.Errorf("text %d + structured %d = %d characters, over the daemon's %d less the reserve", utf8.RuneCountInString(text(res)), utf8.RuneCount(sc), total, utf8.RuneCount(raw))
+	}
+	for _, part := range []string{"markdown", "reader", "links", "headings", "text"} {
+		if bytes.Contains(sc, []byte(`"`+part+`":`)) {
+			t.Errorf("structuredContent repeats %s", part)
+		}
+	}
+	if !strings.Contains(text(res), "offset 99999") || !strings.Contains(string(sc), `"nextOffset":99999`) {
+		t.Errorf("the continuation is lost")
+	}
+}

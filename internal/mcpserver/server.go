@@ -85,6 +85,7 @@ func (s *Server) handler(action string) mcp.ToolHandler {
 		if err != nil {
 			return errorResult(err), nil
 		}
+		raw = reserveBudget(in, raw)
 		report, stop := progress(ctx, req, in.Action, s.opts.ProgressEvery)
 		defer stop()
 		res, err := s.session(req.Session, req.ClientInfo()).call(ctx, raw, in.Deadline(), report)

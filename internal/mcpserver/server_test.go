@@ -203,13 +203,19 @@ func TestResultTextAndStructuredContent(t *testing.T) {
 
 func TestMarkdownComesFirst(t *testing.T) {
 	fake := &fakeDaemon{answer: func(context.Context, map[string]any, func(string)) (json.RawMessage, error) {
-		return json.RawMessage(`{"tabId":1,"title":"T","url":"https://t/","markdown":"# Hello\n\nworld","text":"Hello world","links":[{"text":"a","url":"https://a/"}]}`), nil
+		return json.RawMessage(`{"tabId":1,"title":"T","url":"https://t/","markdown":"# Hello\n\nworld","text":"Hello world","links":[{"text":"a","url":"https://a/"}],"totalChars":20}`), nil
 	}}
 	cs := connect(t, Options{Dial: fake.dial}, nil)
-	got := text(call(t, cs, ToolName, `{"action":"open","url":"https://t/"}`))
-	want := "tab 1 · T · https://t/\n\n# Hello\n\nworld\n\n{\"links\":[{\"text\":\"a\",\"url\":\"https://a/\"}]}"
-	if got != want {
+	res := call(t, cs, ToolName, `{"action":"extract","tabId":1}`)
+	want := "tab 1 · T · https://t/\n\n# Hello\n\nworld\n\n--- links ---\n[a](https://a/)\n\n--- text ---\nHello world\n\n{\"totalChars\":20}"
+	if got := text(res); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
+	}
+	// The page's content is in the text only; the structured content is
+	// its metadata and names the parts the text holds.
+	b, _ := json.Marshal(res.StructuredContent)
+	if got := string(b); got != `{"parts":["markdown","links","text"],"tabId":1,"title":"T","totalChars":20,"url":"https://t/"}` {
+		t.Errorf("structuredContent %s", got)
 	}
 }
 
