@@ -90,11 +90,14 @@ func TestClickStillCoveredFailsAndPressesNothing(t *testing.T) {
 	}
 }
 
-// A disabled button is clicked once it is enabled; a button that keeps
-// moving (it and a decoy swap places every frame for 1.5 s) is clicked
-// once it stays put, never the decoy.
+// A disabled button is clicked, and a disabled checkbox checked, once
+// enabled; a button that keeps moving (it and a decoy swap places every
+// frame for 1.5 s) is clicked once it stays put, never the decoy.
 func TestClickWaitsUntilEnabledAndStable(t *testing.T) {
 	tab := openFixture(t, "actionable.html?overlay=1")
+	if r := call(t, map[string]any{"action": "check", "tabId": tab, "label": "Accept later"}); r["checked"] != true {
+		t.Errorf("check: %v", r)
+	}
 	call(t, map[string]any{"action": "click", "tabId": tab, "text": "Enabled later"})
 	r := call(t, map[string]any{"action": "click", "tabId": tab, "text": "Moving button"})
 	log := probeText(t, tab, 0, "#log")

@@ -262,6 +262,7 @@
       name: bb.accessibleName(el).slice(0, 120),
       text: bb.visibleText(el).slice(0, 120),
       visible: bb.isVisible(el),
+      enabled: bb.isEnabled(el),
       rect: { x: r.x, y: r.y, width: r.width, height: r.height },
     };
   };

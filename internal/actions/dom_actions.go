@@ -9,7 +9,7 @@ func init() {
 }
 
 // domTarget locates the element of an injected DOM action (no debugger,
-// so no debugging bar).
+// so no debugging bar), once it is enabled.
 func (r *run) domTarget() (browser.TabInfo, Element, error) {
 	loc, err := r.needLocator()
 	if err != nil {
@@ -22,7 +22,7 @@ func (r *run) domTarget() (browser.TabInfo, Element, error) {
 	if err != nil {
 		return browser.TabInfo{}, Element{}, err
 	}
-	el, err := r.locate(t, loc)
+	el, err := r.locateEnabled(t, loc)
 	return t, el, err
 }
 

@@ -28,6 +28,7 @@ type Element struct {
 
 	localRef string // the frame's own ref ("e12")
 	rank     int    // clickRank of a text match (page/locate.js)
+	disabled bool   // a disabled control, or marked aria-disabled
 	// blocked says why input would not reach the element now ("" when it
 	// would), as measured with the point; see ready.
 	blocked blocker
@@ -54,6 +55,7 @@ type pageMatch struct {
 	Name    string `json:"name"`
 	Text    string `json:"text"`
 	Visible bool   `json:"visible"`
+	Enabled bool   `json:"enabled"`
 	Rect    Rect   `json:"rect"`
 	Rank    int    `json:"rank"`
 }
@@ -176,7 +178,7 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 		for _, m := range lr.Matches {
 			rect := m.Rect
 			all = append(all, Element{FrameID: fr.FrameID, Ref: tool.FrameRef(fr.FrameID, m.Ref), localRef: m.Ref, Tag: m.Tag,
-				Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect, rank: m.Rank})
+				Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect, rank: m.Rank, disabled: !m.Enabled})
 		}
 		for _, c := range lr.Candidates {
 			candidates = append(candidates, fmt.Sprintf("%s %q (ref %s)", firstNonEmpty(c.Role, c.Tag), firstNonEmpty(c.Name, c.Text), tool.FrameRef(fr.FrameID, c.Ref)))

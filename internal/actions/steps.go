@@ -178,6 +178,28 @@ func (r *run) locate(t browser.TabInfo, loc tool.Locator) (Element, error) {
 	}
 }
 
+// locateEnabled is locate for setting a control through the DOM (select,
+// check), which a person can do only once it is enabled: a disabled
+// control is looked at again until it is, within the call's deadline.
+func (r *run) locateEnabled(t browser.TabInfo, loc tool.Locator) (Element, error) {
+	w := r.newWaiter()
+	for {
+		el, err := r.locate(t, loc)
+		if err != nil || !el.disabled {
+			if err == nil {
+				w.done(r)
+			}
+			return el, err
+		}
+		if !w.again(r, string(disabled)) {
+			return Element{}, blocker{kind: disabled}.fail(el, w)
+		}
+		if err := w.sleep(r); err != nil {
+			return Element{}, err
+		}
+	}
+}
+
 // locateForInput readies tab t for trusted CDP input (prepareInput), then
 // finds loc's element, scrolls it into view and waits, within the call's
 // deadline, until input would reach it: visible, enabled, and on top at a
