@@ -151,11 +151,11 @@ func TestLocatorWaitsForItsElement(t *testing.T) {
 
 // Clicks inside frames follow the CSS transforms of the frame and of its
 // ancestors (translate, scale, 3D rotation, perspective), for a
-// same-origin frame and a cross-origin one; a frame behind a dialog is
-// not clicked through it.
+// same-origin frame, a cross-origin one, and a frame in a frame; a frame
+// behind a dialog is not clicked through it.
 func TestClickInTransformedFrames(t *testing.T) {
 	tab := openFixture(t, "transformed.html")
-	for _, name := range []string{"Same", "Cross"} {
+	for _, name := range []string{"Same", "Cross", "Inner"} {
 		r := call(t, map[string]any{"action": "click", "tabId": tab, "text": name + " button"})
 		el := r["element"].(map[string]any)
 		if got := probeText(t, tab, num(t, el, "frameId"), "#out"); got != name+" clicked true" {

@@ -551,6 +551,17 @@
     return out;
   };
 
+  // hitsAt says, for each of a.points of this frame's viewport, whether
+  // the element of a.ref (an <iframe> on the way down to an element) is on
+  // top there, or what is instead.
+  bb.hitsAt = (a) => {
+    const el = bb.byRef(a.ref);
+    return (a.points || []).map((p) => {
+      const hit = hitAt(p.x, p.y);
+      return el && receives(el, hit) ? { ok: true } : { ok: false, cover: coverOf(hit) };
+    });
+  };
+
   // underPointer describes the element at a viewport point of this frame
   // (inside shadow roots; a frame's own element when the point is on one),
   // for hover's result: what the pointer rests on once the page reacted.

@@ -117,16 +117,18 @@ type boxModel struct {
 // ownerMap asks the browser where the content box of the <iframe>
 // described by info is, and returns the map from that frame's viewport to
 // the top page's. probe is a top-level point where that <iframe> is on top
-// (or, for a same-process frame, its content is): DOM.getNodeForLocation
-// hit-tests it, DOM.getFrameOwner turns a node inside a same-process frame
-// into its <iframe>, DOM.getBoxModel gives the corners. parentFrame is
-// the CDP frame ID of the document holding the <iframe> ("" when it is
-// out of the top page's process, which the tab's session cannot look
-// into). It returns the CDP frame ID of the child when it shares the top
-// page's process ("" otherwise), for the next level down. ok is false
-// when the browser's answer does not fit (another element, an element of
-// another size): the caller falls back.
-func (r *run) ownerMap(tabID int, probeX, probeY float64, info frameInfo, parentFrame string) (m mat3, childFrame string, ok bool) {
+// in its parent: DOM.getNodeForLocation hit-tests it and gives the node
+// there and its frame — the <iframe> itself when its content is out of
+// process, else a node inside the content (or deeper, inside a frame of
+// the content), whose frame, walked up the frame tree to the child of the
+// <iframe>'s document, DOM.getFrameOwner turns into the <iframe>; then
+// DOM.getBoxModel gives its corners. parentFrame is the CDP frame ID of
+// the document that holds the <iframe>. It returns the CDP frame ID of the
+// child when its content shares the top page's process ("" otherwise: the
+// tab's session cannot look into it), for the next level down. ok is
+// false when the browser's answer does not fit (a node of another
+// document, an element of another size): the caller falls back.
+func (r *run) ownerMap(tabID int, probeX, probeY float64, info frameInfo, parentFrame string, tree cdpFrames) (m mat3, childFrame string, ok bool) {
 	var hit struct {
 		BackendNodeID int    `json:"backendNodeId"`
 		FrameID       string `json:"frameId"`
@@ -137,15 +139,17 @@ func (r *run) ownerMap(tabID int, probeX, probeY float64, info frameInfo, parent
 	}
 	owner := hit.BackendNodeID
 	if hit.FrameID != parentFrame {
-		// The point is inside the child's own document (it shares the
-		// process): the <iframe> is that document's owner.
+		child := tree.childOf(parentFrame, hit.FrameID)
+		if child == "" {
+			return mat3{}, "", false
+		}
 		var o struct {
 			BackendNodeID int `json:"backendNodeId"`
 		}
-		if err := r.cdpCall(tabID, "DOM.getFrameOwner", map[string]any{"frameId": hit.FrameID}, &o); err != nil || o.BackendNodeID == 0 {
+		if err := r.cdpCall(tabID, "DOM.getFrameOwner", map[string]any{"frameId": child}, &o); err != nil || o.BackendNodeID == 0 {
 			return mat3{}, "", false
 		}
-		owner, childFrame = o.BackendNodeID, hit.FrameID
+		owner, childFrame = o.BackendNodeID, child
 	}
 	var bm boxModel
 	if err := r.cdpCall(tabID, "DOM.getBoxModel", map[string]any{"backendNodeId": owner}, &bm); err != nil {
@@ -158,19 +162,60 @@ func (r *run) ownerMap(tabID int, probeX, probeY float64, info frameInfo, parent
 	return m, childFrame, ok
 }
 
-// topFrameID is the CDP frame ID of the tab's top document.
-func (r *run) topFrameID(tabID int) (string, error) {
-	var tree struct {
-		FrameTree struct {
+// cdpFrames is the tab's frame tree as CDP names the frames: the top
+// frame's ID and each frame's parent.
+type cdpFrames struct {
+	top    string
+	parent map[string]string
+}
+
+// childOf walks up from frame id to the frame whose parent is ancestor,
+// or returns "" when id is not below ancestor.
+func (f cdpFrames) childOf(ancestor, id string) string {
+	for n := 0; id != "" && n < 64; n++ {
+		p, ok := f.parent[id]
+		if !ok {
+			return ""
+		}
+		if p == ancestor {
+			return id
+		}
+		id = p
+	}
+	return ""
+}
+
+// frameTree reads the tab's frame tree (Page.getFrameTree).
+func (r *run) frameTree(tabID int) (cdpFrames, error) {
+	var res struct {
+		FrameTree json.RawMessage `json:"frameTree"`
+	}
+	if err := r.cdpCall(tabID, "Page.getFrameTree", nil, &res); err != nil {
+		return cdpFrames{}, err
+	}
+	f := cdpFrames{parent: map[string]string{}}
+	var walk func(raw json.RawMessage, parent string, depth int)
+	walk = func(raw json.RawMessage, parent string, depth int) {
+		var n struct {
 			Frame struct {
 				ID string `json:"id"`
 			} `json:"frame"`
-		} `json:"frameTree"`
+			ChildFrames []json.RawMessage `json:"childFrames"`
+		}
+		if depth > 64 || json.Unmarshal(raw, &n) != nil {
+			return
+		}
+		if parent == "" {
+			f.top = n.Frame.ID
+		} else {
+			f.parent[n.Frame.ID] = parent
+		}
+		for _, c := range n.ChildFrames {
+			walk(c, n.Frame.ID, depth+1)
+		}
 	}
-	if err := r.cdpCall(tabID, "Page.getFrameTree", nil, &tree); err != nil {
-		return "", err
-	}
-	return tree.FrameTree.Frame.ID, nil
+	walk(res.FrameTree, "", 0)
+	return f, nil
 }
 
 // cdpCall sends one CDP command to the tab and decodes its result.

@@ -91,3 +91,15 @@ func TestSensitiveNoteMatchesThePageScript(t *testing.T) {
 		t.Errorf("page/locate.js does not say %q", sensitiveNote)
 	}
 }
+
+// childOf walks a frame up to the child of an ancestor.
+func TestChildOf(t *testing.T) {
+	f := cdpFrames{top: "T", parent: map[string]string{"A": "T", "B": "A", "C": "B", "X": "T"}}
+	for _, c := range []struct{ ancestor, id, want string }{
+		{"T", "C", "A"}, {"A", "C", "B"}, {"B", "C", "C"}, {"X", "C", ""}, {"T", "T", ""}, {"T", "nope", ""},
+	} {
+		if got := f.childOf(c.ancestor, c.id); got != c.want {
+			t.Errorf("childOf(%s, %s) = %q, want %q", c.ancestor, c.id, got, c.want)
+		}
+	}
+}

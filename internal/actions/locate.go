@@ -114,6 +114,7 @@ var (
 	pointScript   = script("point", "page/locate.js")
 	recheckScript = script("recheck", "page/locate.js")
 	atPointScript = script("atPoint", "page/locate.js")
+	hitsAtScript  = script("hitsAt", "page/locate.js")
 )
 
 // find looks once for the element of loc in the tab, searching every
@@ -289,18 +290,82 @@ func (r *run) measure(tabID int, el Element) (Element, error) {
 	if err != nil {
 		return Element{}, err
 	}
-	local := el.aim.levels[0]
 	pts := el.aim.points
 	if len(pts) == 0 {
-		pts = []pagePt{{local.x, local.y}}
+		pts = []pagePt{{el.aim.levels[0].x, el.aim.levels[0].y}}
 	}
-	el.X, el.Y = chain.toTop.apply(pts[0].X, pts[0].Y)
-	el.aim.levels = chain.levels(el.X, el.Y, local)
 	if chain.cover != nil && el.blocked.kind == "" {
 		el.blocked = blocker{kind: covered, by: chain.cover.String()}
 		el.ObscuredBy = el.blocked.by
 	}
+	// The first of the element's points that no frame above covers: each
+	// <iframe> on the way must be on top at its point in its parent.
+	best, cover := r.uncovered(tabID, chain, pts)
+	if best < 0 {
+		best = 0
+		if el.blocked.kind == "" && cover != nil {
+			el.blocked = blocker{kind: covered, by: cover.String()}
+			el.ObscuredBy = el.blocked.by
+		}
+	}
+	local := aimLevel{frameID: el.FrameID, ref: el.localRef, x: pts[best].X, y: pts[best].Y}
+	el.X, el.Y = chain.toTop.apply(local.x, local.y)
+	el.aim.levels = chain.levels(el.X, el.Y, local)
 	return el, nil
+}
+
+// uncovered returns the index of the first of pts (points of a child
+// frame's viewport) where every <iframe> from the top page down to that
+// frame is on top, asking the frames at once; -1 and what covers the first
+// point when there is none. A frame that cannot be asked does not count
+// against a point (the check before the press asks again).
+func (r *run) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCover) {
+	type hit struct {
+		OK    bool       `json:"ok"`
+		Cover *pageCover `json:"cover"`
+	}
+	answers := make([][]hit, len(c.links))
+	var wg sync.WaitGroup
+	for i, l := range c.links {
+		// The points in the frame that holds this <iframe>.
+		parentToTop := identity
+		if i > 0 {
+			parentToTop = c.links[i-1].childToTop
+		}
+		inv, ok := parentToTop.inverse()
+		if !ok {
+			continue
+		}
+		var at []map[string]float64
+		for _, p := range pts {
+			x, y := inv.apply(c.toTop.apply(p.X, p.Y))
+			at = append(at, map[string]float64{"x": x, "y": y})
+		}
+		fid := l.parent
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.runPageTop(tabID, &fid, hitsAtScript, map[string]any{"ref": l.iframeRef, "points": at}, &answers[i])
+		}()
+	}
+	wg.Wait()
+	var first *pageCover
+	for j := range pts {
+		ok := true
+		for _, a := range answers {
+			if j < len(a) && !a[j].OK {
+				ok = false
+				if j == 0 && first == nil {
+					first = a[j].Cover
+				}
+				break
+			}
+		}
+		if ok {
+			return j, nil
+		}
+	}
+	return -1, first
 }
 
 // pointOf measures where input would reach el (see measure), waiting
@@ -407,6 +472,7 @@ func (r *run) frameMap(tabID, frameID int, x, y float64) (frameChain, error) {
 	var c frameChain
 	m := identity // the current parent's viewport → the top's
 	parentCDP, asked := "", false
+	var tree cdpFrames
 	for i := len(ups) - 1; i >= 0; i-- {
 		u := ups[i]
 		if u.info.Probe == nil && c.cover == nil {
@@ -420,12 +486,14 @@ func (r *run) frameMap(tabID, frameID int, x, y float64) (frameChain, error) {
 		if u.info.Probe != nil {
 			if !asked {
 				asked = true
-				parentCDP, _ = r.topFrameID(tabID)
+				if t, err := r.frameTree(tabID); err == nil {
+					tree, parentCDP = t, t.top
+				}
 			}
 			if parentCDP != "" {
 				px, py := m.apply(u.info.Probe.X, u.info.Probe.Y)
 				var child string
-				if next, child, exact = r.ownerMap(tabID, px, py, u.info, parentCDP); exact {
+				if next, child, exact = r.ownerMap(tabID, px, py, u.info, parentCDP, tree); exact {
 					parentCDP = child
 				}
 			}
