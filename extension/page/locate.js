@@ -445,7 +445,12 @@
       }
       if (points.length >= MAX_POINTS) break;
     }
-    return { points, cover: points.length ? null : coverOf(cover || hitAt(boxes.length ? (boxes[0].x0 + boxes[0].x1) / 2 : -1, boxes.length ? (boxes[0].y0 + boxes[0].y1) / 2 : -1)), inViewport: boxes.length > 0 };
+    if (points.length) return { points, cover: null, inViewport: true };
+    const hit = cover || hitAt(boxes.length ? (boxes[0].x0 + boxes[0].x1) / 2 : -1, boxes.length ? (boxes[0].y0 + boxes[0].y1) / 2 : -1);
+    // What is hit is the element's own ancestor: the element lets pointer
+    // events through (pointer-events: none), nothing covers it.
+    const through = !!hit && composedContains(hit, el);
+    return { points, cover: coverOf(hit), through, inViewport: boxes.length > 0 };
   };
 
   // The last trusted mouse move this frame saw, so a check after the
@@ -501,13 +506,13 @@
       r = bb.rectOf(el);
     }
     const visible = bb.isVisible(el);
-    const { points, cover, inViewport } = visible ? clickPoints(el) : { points: [], cover: null, inViewport: false };
+    const { points, cover, through, inViewport } = visible ? clickPoints(el) : { points: [], cover: null, inViewport: false };
     const x0 = Math.max(r.left, 0), x1 = Math.min(r.right, vw);
     const y0 = Math.max(r.top, 0), y1 = Math.min(r.bottom, vh);
     const mid = { x: x1 > x0 ? (x0 + x1) / 2 : r.left + r.width / 2, y: y1 > y0 ? (y0 + y1) / 2 : r.top + r.height / 2 };
     const p = points[0] || mid;
     return {
-      x: p.x, y: p.y, points, obscuredBy: points.length ? null : cover, visible, enabled: bb.isEnabled(el), inViewport,
+      x: p.x, y: p.y, points, obscuredBy: points.length ? null : cover, through: !!through, visible, enabled: bb.isEnabled(el), inViewport,
       box: rectJSON(r), frameTime: document.timeline.currentTime, at: performance.now(),
       settled: bb.quietFor() >= SETTLED_MS && !animated(el),
       viewport: { width: vw, height: vh }, element: bb.describe(el),

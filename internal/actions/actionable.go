@@ -31,6 +31,7 @@ const (
 	notVisible blockKind = "not visible"
 	clipped    blockKind = "outside the visible part of the page"
 	covered    blockKind = "covered"
+	noPointer  blockKind = "letting pointer events through (pointer-events: none)"
 	disabled   blockKind = "disabled"
 	moving     blockKind = "moving"
 	gone       blockKind = "gone from the page"
@@ -62,6 +63,8 @@ func (b blocker) fail(el Element, w *waiter) error {
 			by = "another element"
 		}
 		return protocol.Errorf(protocol.CodeElementObscured, "%s is covered by %s%s; nothing was pressed. Close or wait for what covers it (a dialog, banner or overlay), or scroll it away, then try again (or raise timeoutMs)", what, by, waited)
+	case noPointer:
+		return protocol.Errorf(protocol.CodeElementObscured, "%s takes no pointer events (pointer-events: none on it or around it), so a click would go to what is under it%s; nothing was pressed. Wait for the page to enable it, or use inputMode \"dom\" if a DOM click is what the page expects", what, waited)
 	case clipped:
 		return protocol.Errorf(protocol.CodeElementObscured, "%s is outside the visible part of the page (a container clips it and does not scroll to it)%s; nothing was pressed. Scroll its container, or pick another element", what, waited)
 	case notVisible:
@@ -168,7 +171,7 @@ func (r *run) findReady(tabID int, loc tool.Locator, hit func(Element) bool) (El
 		switch {
 		case err == nil:
 			b := el.blocked
-			if !hit(el) && (b.kind == covered || b.kind == clipped) {
+			if !hit(el) && (b.kind == covered || b.kind == clipped || b.kind == noPointer) {
 				b = blocker{}
 			}
 			if b.kind == "" {
@@ -268,7 +271,7 @@ func (r *run) remeasure(tabID int, el Element, needHit bool, w *waiter) (Element
 		switch {
 		case err == nil:
 			b := p.blocked
-			if !needHit && (b.kind == covered || b.kind == clipped) {
+			if !needHit && (b.kind == covered || b.kind == clipped || b.kind == noPointer) {
 				b = blocker{}
 			}
 			if b.kind == "" {

@@ -99,6 +99,7 @@ type pagePoint struct {
 	Y          float64    `json:"y"`
 	Points     []pagePt   `json:"points"`
 	ObscuredBy *pageCover `json:"obscuredBy"`
+	Through    bool       `json:"through"` // pointer events pass through it
 	Visible    bool       `json:"visible"`
 	Enabled    bool       `json:"enabled"`
 	InViewport bool       `json:"inViewport"`
@@ -258,6 +259,8 @@ func (el Element) withPoint(p pagePoint) Element {
 		el.blocked = blocker{kind: notVisible}
 	case !p.InViewport:
 		el.blocked = blocker{kind: clipped}
+	case len(p.Points) == 0 && p.Through:
+		el.blocked = blocker{kind: noPointer}
 	case len(p.Points) == 0:
 		el.blocked = blocker{kind: covered, by: p.ObscuredBy.String()}
 		el.ObscuredBy = el.blocked.by
