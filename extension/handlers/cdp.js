@@ -93,6 +93,13 @@ const ACTIONS_METHODS = new Set([
   "Input.dispatchMouseEvent",
   "Input.dispatchKeyEvent",
   "Input.insertText",
+  // Where a child frame's <iframe> is, transforms included: a hit test
+  // at a point over it, the <iframe> of a same-process frame's node, and
+  // the corners of its boxes (internal/actions/geometry.go).
+  "DOM.getNodeForLocation",
+  "DOM.getFrameOwner",
+  "DOM.getBoxModel",
+  "Page.getFrameTree",
   // Dialogs: an alert, confirm, prompt or beforeunload stops the page
   // until it is answered; every action answers one it meets.
   "Page.handleJavaScriptDialog",

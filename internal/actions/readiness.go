@@ -317,7 +317,7 @@ func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 			case err == nil:
 				lastNote = fmt.Sprintf("%d elements match, none of them visible", el.Matches)
 			case protocol.CodeOf(err) == protocol.CodeElementNotFound:
-				lastNote = ""
+				lastNote = sensitiveNoteOf(err)
 			case retryable(err) && r.ctx.Err() == nil:
 				// A frame between two documents; look again.
 			default:

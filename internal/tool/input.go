@@ -66,6 +66,14 @@ func init() {
 			ChangesPage: true,
 		},
 		Spec{
+			Name:        "drag",
+			Summary:     "drag from (a locator) and drop on to (a locator or x, y), with real mouse events.",
+			Kind:        KindInput,
+			Params:      []string{"from", "to", "dialog"},
+			Needs:       [][]string{{"from"}, {"to"}},
+			ChangesPage: true,
+		},
+		Spec{
 			Name:        "scroll",
 			Summary:     "scroll to top/bottom, to a locator, or by deltaX/deltaY.",
 			Kind:        KindInput,

@@ -1,5 +1,11 @@
 package tool
 
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+)
+
 // Input is the tool input: one object with an action and its parameters
 // (SPEC §2; the names are the contract). It is flat on purpose — one MCP
 // tool takes every parameter — and its tags are the schema: json names
@@ -39,7 +45,8 @@ type Input struct {
 	Options    []string `json:"options,omitempty" jsonschema:"Several options (multiple select)."`
 	Checked    *bool    `json:"checked,omitempty" jsonschema:"Wanted state (default true)."`
 	Paths      []string `json:"paths,omitempty" jsonschema:"Absolute local file paths (at most 20)."`
-	To         string   `json:"to,omitempty" jsonschema:"Scroll to the top or bottom." enum:"top,bottom"`
+	From       *Locator `json:"from,omitempty" jsonschema:"drag: what to drag, an object with one locator: selector, text, role+name, label, placeholder, ref, or x, y (coordinates); frameId, nth, exact as usual."`
+	To         To       `json:"to,omitzero" jsonschema:"scroll: \"top\" or \"bottom\". drag: where to drop, an object like from (a locator, or x, y)."`
 	DeltaX     *float64 `json:"deltaX,omitempty" jsonschema:"Scroll by px."`
 	DeltaY     *float64 `json:"deltaY,omitempty" jsonschema:"Scroll by px."`
 
@@ -77,6 +84,76 @@ type Locator struct {
 type WaitFor struct {
 	Locator     `omit:"x,y,coordinates"`
 	URLContains string `json:"urlContains,omitempty"`
+}
+
+// To is the to parameter, which two actions read differently (SPEC §2):
+// scroll's edge, "top" or "bottom" (a JSON string), or drag's drop target,
+// a locator or a point (a JSON object). The schema gives it no type of
+// its own; Parse takes either and each action checks it has its kind.
+type To struct {
+	edge string   // scroll: "top" or "bottom"
+	drop *Locator // drag: the locator object
+}
+
+// ToEdge is scroll's to; ToDrop is drag's.
+func ToEdge(edge string) To { return To{edge: edge} }
+func ToDrop(l Locator) To   { return To{drop: &l} }
+
+// Edge is the edge given (scroll), "" when to is absent or an object.
+func (t To) Edge() string { return t.edge }
+
+// Drop is the drop target given (drag), nil when to is absent or a string.
+func (t To) Drop() *Locator { return t.drop }
+
+// IsZero reports an absent to (the omitzero of Input).
+func (t To) IsZero() bool { return t.edge == "" && t.drop == nil }
+
+// UnmarshalJSON takes a string (an edge) or an object (a drop target,
+// with the locator's fields only).
+func (t *To) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		*t = To{}
+		return json.Unmarshal(b, &t.edge)
+	case len(b) > 0 && b[0] == '{':
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		var l Locator
+		if err := dec.Decode(&l); err != nil {
+			return err
+		}
+		*t = To{drop: &l}
+		return nil
+	case string(b) == "null":
+		*t = To{}
+		return nil
+	}
+	return &json.UnmarshalTypeError{Value: jsonValueKind(b), Type: reflect.TypeFor[To]()}
+}
+
+// MarshalJSON writes what was given: the edge or the drop target.
+func (t To) MarshalJSON() ([]byte, error) {
+	if t.drop != nil {
+		return json.Marshal(t.drop)
+	}
+	if t.edge != "" {
+		return json.Marshal(t.edge)
+	}
+	return []byte("null"), nil
+}
+
+// jsonValueKind names the kind of a JSON value, for a type error.
+func jsonValueKind(b []byte) string {
+	switch {
+	case len(b) == 0:
+		return "nothing"
+	case b[0] == '[':
+		return "array"
+	case b[0] == 't' || b[0] == 'f':
+		return "bool"
+	}
+	return "number"
 }
 
 // Clip is a screenshot rectangle in CSS pixels of the document.
