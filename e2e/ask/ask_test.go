@@ -206,8 +206,10 @@ func TestAskAllowSubmits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { d.Call(ctxFor(t, 5*time.Second), "", "Target.closeTarget", map[string]any{"targetId": target}, nil) })
-	waitPage(t, ext, `!document.getElementById("handoffs").hidden && document.getElementById("handoffs").innerText.includes("Place order") && !!document.querySelector('[data-answer="allowed"]')`)
+	t.Cleanup(func() {
+		d.Call(ctxFor(t, 5*time.Second), "", "Target.closeTarget", map[string]any{"targetId": target}, nil)
+	})
+	waitPage(t, ext, `!document.getElementById("handoffs").hidden && document.getElementById("handoffs").innerText.includes("Place order") && !!document.querySelector('[data-answer="allowed"]') && document.getElementById("pause-note").textContent.includes("asks you before")`)
 	shot(t, ext, "extension-page-ask.png", 380)
 	shot(t, page, "ask-overlay.png", 0)
 
@@ -305,7 +307,9 @@ func TestAskLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { d.Call(ctxFor(t, 5*time.Second), "", "Target.closeTarget", map[string]any{"targetId": target}, nil) })
+	t.Cleanup(func() {
+		d.Call(ctxFor(t, 5*time.Second), "", "Target.closeTarget", map[string]any{"targetId": target}, nil)
+	})
 	sent := sends.Load()
 	call = startCall(t, map[string]any{"action": "click", "tabId": tab, "selector": "#send", "timeoutMs": 60000})
 	questionFrame(t, ctx, "“Send”")

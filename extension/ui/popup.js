@@ -79,7 +79,8 @@ function render(st) {
   const sw = $("pause");
   sw.disabled = !daemon;
   if (!sw.matches(":focus") || sw.dataset.busy !== "1") sw.checked = paused;
-  $("pause-note").textContent = paused ? "Paused: the agent's actions fail until you resume." : "Every action but status waits for you.";
+  $("pause-note").textContent = (paused ? "Paused: the agent's actions fail until you resume." : "Every action but status waits for you.") +
+    (daemon && daemon.askBeforeIrreversible ? " It asks you before it submits a form, pays or goes to another site." : "");
 
   renderWorkspaces(daemon ? daemon.workspaces : []);
   renderActions(daemon ? daemon.actions : []);
