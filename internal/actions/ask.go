@@ -169,12 +169,9 @@ func (r *run) askBeforeOpen() error {
 			}
 		}
 	}
+	// "The agent wants to open shop.example", over the workspace's tab
+	// (held while it shows, as a question's tab is) or in a window.
 	s, _ := navigationStep("", r.in.URL)
-	if on != nil {
-		// Held as the other questions' tabs are (it is not this call's
-		// page: its turn is not taken).
-		s.Where = ""
-	}
 	return r.askUser(on, s)
 }
 
