@@ -32,6 +32,7 @@ import * as programs from "./handlers/programs.js";
 import * as websocket from "./transport/websocket.js";
 import * as handoff from "./handlers/handoff.js";
 import * as policy from "./handlers/policy.js";
+import * as ask from "./handlers/ask.js";
 
 // The actions door's verbs.
 const actions = {
@@ -69,6 +70,7 @@ const actions = {
   // The user's side.
   "handoff.show": handoff.show,
   "policy.set": policy.set,
+  "ask.show": ask.show,
 };
 
 // The program door's verbs.

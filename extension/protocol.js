@@ -108,6 +108,8 @@ export const VERBS = {
   "handoff.show": ["tabId", "message", "timeoutMs"],
   // The site rules, enforced on the bridge's own tabs before pages load, kept in chrome.storage.session → {ok}.
   "policy.set": ["allow", "deny", "builtInDeny"],
+  // Asks the user whether the agent may take a step it cannot take back (kind submit|payment|navigation; message, detail), over the tab's page in an extension frame (or, without tabId or a page to show it on, in a window of the extension's own), waiting up to timeoutMs → {outcome: allowed|declined|timeout, overlay} (handlers/ask.js).
+  "ask.show": ["tabId", "kind", "message", "detail", "timeoutMs"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.
@@ -155,6 +157,8 @@ export const Codes = {
   extensionNotConnected: "extension_not_connected",
   // The tab is in the user's hands (handoff.show).
   handoffInProgress: "handoff_in_progress",
+  // The user declined a step the bridge asked about (ask.show).
+  declinedByUser: "declined_by_user",
   internal: "internal_error",
 };
 

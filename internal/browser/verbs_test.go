@@ -277,6 +277,14 @@ func TestVerbsSendTheirParams(t *testing.T) {
 			frame:  `{"allow":null,"deny":["bank.example"],"builtInDeny":null}`,
 			answer: protocol.OKResult{OK: true},
 		},
+		{
+			verb: "ask.show",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.AskShow(ctx, protocol.AskShowParams{TabID: 7, Kind: protocol.AskPayment, Message: "The agent wants to press “Pay” on shop.example", TimeoutMs: 5000})
+			},
+			frame:  `{"tabId":7,"kind":"payment","message":"The agent wants to press “Pay” on shop.example","timeoutMs":5000}`,
+			answer: protocol.AskShowResult{Outcome: "allowed", Overlay: true},
+		},
 	}
 	fake := fakebrowser.New()
 	for _, tt := range tests {

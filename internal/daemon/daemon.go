@@ -96,6 +96,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 			return nil
 		},
 	}
+	d.env.SetAskBeforeIrreversible(func() bool { return settings.AskBeforeIrreversible(layout) })
 	return d, nil
 }
 

@@ -59,6 +59,7 @@ var Verbs = []Verb{
 	// The user's side.
 	{"handoff.show", HandoffShowParams{}, HandoffShowResult{}},
 	{"policy.set", PolicySetParams{}, OKResult{}},
+	{"ask.show", AskShowParams{}, AskShowResult{}},
 }
 
 // NoParams is the params of a verb that takes none.
