@@ -41,8 +41,8 @@ type outcome struct {
 	// was marked).
 	AfterFault time.Duration
 	Exit       int
-	Stdout   []byte
-	Stderr   []byte
+	Stdout     []byte
+	Stderr     []byte
 	// Values is how many JSON values stdout held: exactly one, always.
 	Values int
 	// Result is the value when it is a result, Err when it is an error.
