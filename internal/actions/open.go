@@ -119,7 +119,7 @@ func (r *run) openInWorkspace() (any, error) {
 		}
 		ws = registry.Workspace{ID: id, WindowID: t.WindowID, GroupID: -1, Incognito: t.Incognito, Title: workspaceLabel(id), Color: workspaceColor(id)}
 	}
-	reg.AddTab(t.TabID, t.WindowID, id)
+	reg.AddTabBy(t.TabID, t.WindowID, id, r.session)
 	var warnings []string
 	if err := r.group(&ws, t.TabID); err != nil {
 		warnings = append(warnings, fmt.Sprintf("could not put the tab into the workspace's tab group: %v", err))

@@ -295,6 +295,10 @@ type BrowserState struct {
 	Running []string `json:"running"`
 	// FileSchemeAccess is whether the extension may read file URLs.
 	FileSchemeAccess *bool `json:"fileSchemeAccess"`
+	// DebuggedTabs are the tabs that a debugger other than the bridge's
+	// (DevTools, another extension) is attached to: one that pauses the
+	// page at a breakpoint stops the bridge's commands there.
+	DebuggedTabs []int `json:"debuggedTabs,omitempty"`
 }
 
 // TabGetParams: tab.get describes one tab.
