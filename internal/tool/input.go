@@ -15,7 +15,7 @@ func init() {
 		},
 		Spec{
 			Name:        "type",
-			Summary:     "type value into a field (clear replaces).",
+			Summary:     "type value into a field, code editor or date/time/color/range input (clear replaces).",
 			Kind:        KindInput,
 			Locator:     true,
 			Params:      []string{"inputMode", "value", "clear", "dialog"},
