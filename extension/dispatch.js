@@ -15,6 +15,7 @@ import * as files from "./handlers/files.js";
 import * as state from "./handlers/state.js";
 import * as page from "./handlers/page.js";
 import * as readiness from "./handlers/readiness.js";
+import * as downloads from "./handlers/downloads.js";
 
 const handlers = {
   // Hive-compatible verbs.
@@ -45,6 +46,8 @@ const handlers = {
   "readiness.enable": readiness.enable,
   "readiness.disable": readiness.disable,
   "command.cancel": cancel,
+  "downloads.list": downloads.list,
+  "downloads.cancel": downloads.cancel,
 };
 
 async function ping() {

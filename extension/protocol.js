@@ -13,7 +13,7 @@
 // {type: "ping"} every 20 s, which the host answers with {type: "pong"}.
 // This is a superset of the Hive Browser Bridge protocol.
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 // VERBS: every command type this extension runs, with the JSON names of
 // every parameter its handler reads (besides id and type). dispatch.js
@@ -74,6 +74,10 @@ export const VERBS = {
   "readiness.disable": [],
   // Stops the command commandId of the same connection → {cancelled}.
   "command.cancel": ["commandId"],
+  // Downloads with ids, or started since (ms since the epoch), newest first, at most limit; waitMs waits for one to start → {downloads}.
+  "downloads.list": ["ids", "since", "limit", "waitMs"],
+  // Cancels the download downloadId in progress → {ok}.
+  "downloads.cancel": ["downloadId"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.

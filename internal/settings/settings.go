@@ -36,10 +36,25 @@ type Settings struct {
 	// by default they are closed after SessionGraceSeconds (60).
 	KeepSessionTabs     bool `json:"keepSessionTabs,omitempty"`
 	SessionGraceSeconds int  `json:"sessionGraceSeconds,omitempty"`
+	// DownloadMaxBytes caps a file the bridge's actions download: a larger
+	// download is cancelled (0: DefaultDownloadMaxBytes).
+	DownloadMaxBytes int64 `json:"downloadMaxBytes,omitempty"`
 
 	// other holds the keys this version does not know (a newer version's,
 	// or the user's own), so that Save writes them back unchanged.
 	other map[string]json.RawMessage
+}
+
+// DefaultDownloadMaxBytes is the cap on one download when the settings
+// give none.
+const DefaultDownloadMaxBytes = 512 << 20
+
+// DownloadCap is the cap on one download in force.
+func (s Settings) DownloadCap() int64 {
+	if s.DownloadMaxBytes > 0 {
+		return s.DownloadMaxBytes
+	}
+	return DefaultDownloadMaxBytes
 }
 
 // File is the settings file of layout.
@@ -61,7 +76,7 @@ func Load(l paths.Layout) (Settings, error) {
 	if err := json.Unmarshal(b, &s.other); err != nil {
 		return s, fmt.Errorf("%s is not a JSON object (%v); fix or remove it", File(l), err)
 	}
-	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds"} {
+	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds", "downloadMaxBytes"} {
 		delete(s.other, k)
 	}
 	return s, nil
@@ -94,6 +109,9 @@ func Save(l paths.Layout, s Settings) error {
 	}
 	if s.SessionGraceSeconds != 0 {
 		all["sessionGraceSeconds"] = s.SessionGraceSeconds
+	}
+	if s.DownloadMaxBytes != 0 {
+		all["downloadMaxBytes"] = s.DownloadMaxBytes
 	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {

@@ -12,6 +12,8 @@ func init() {
 			Needs:       [][]string{LocatorParams},
 			ChangesPage: true,
 			OpensTabs:   true,
+			// A link to a file downloads it.
+			StartsDownloads: true,
 		},
 		Spec{
 			Name:        "type",
@@ -31,6 +33,8 @@ func init() {
 			Needs:       [][]string{{"keys"}},
 			ChangesPage: true,
 			OpensTabs:   true,
+			// Enter on a focused link to a file downloads it.
+			StartsDownloads: true,
 		},
 		Spec{
 			Name:        "select",
