@@ -87,9 +87,15 @@
     for (let sr = a && bb.shadowRoot(a); sr && sr.activeElement; sr = bb.shadowRoot(sr.activeElement)) a = sr.activeElement;
     return a;
   };
+  // hasFocus: e (or an element inside it) is the focused element of its
+  // document — and, in a child frame, the frame has the page's focus
+  // (document.hasFocus; a frame keeps its focused element when the focus
+  // leaves it). The top frame is not asked: a window the user is not
+  // looking at has no system focus, yet typing reaches its page.
+  const isTop = window === window.top;
   const hasFocus = (e) => {
     const a = deepActive();
-    return document.hasFocus() && !!a && (a === e || bb.contains(e, a));
+    return !!a && (a === e || bb.contains(e, a)) && (isTop || document.hasFocus());
   };
 
   const caretToEnd = (e) => {
@@ -144,7 +150,7 @@
       caretToEnd(target);
     }
     if (a.selectAll && t.kind === "text") selectContent(target);
-    const out = { ...base, ref: bb.refFor(target), hadFocus: had, focused: hasFocus(target), frameFocused: document.hasFocus(),
+    const out = { ...base, ref: bb.refFor(target), hadFocus: had, focused: hasFocus(target),
       empty: t.kind === "editor" ? editorValue(t).value === "" : isEmpty(target) };
     // A click puts the focus where focus() could not (another frame): on
     // the editor's text, not its zero-sized input.

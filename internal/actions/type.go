@@ -95,18 +95,17 @@ type typed struct {
 
 // preparedTyping is page/act.js prepareTyping's answer.
 type preparedTyping struct {
-	Kind         string `json:"kind"` // text, editor, value, none
-	Editor       string `json:"editor"`
-	Mac          bool   `json:"mac"`
-	Ref          string `json:"ref"`
-	ClickRef     string `json:"clickRef"`
-	HadFocus     bool   `json:"hadFocus"`
-	Focused      bool   `json:"focused"`
-	FrameFocused bool   `json:"frameFocused"`
-	Empty        bool   `json:"empty"`
-	Tag          string `json:"tag"`
-	Type         string `json:"type"`
-	Disabled     bool   `json:"disabled"`
+	Kind     string `json:"kind"` // text, editor, value, none
+	Editor   string `json:"editor"`
+	Mac      bool   `json:"mac"`
+	Ref      string `json:"ref"`
+	ClickRef string `json:"clickRef"`
+	HadFocus bool   `json:"hadFocus"`
+	Focused  bool   `json:"focused"`
+	Empty    bool   `json:"empty"`
+	Tag      string `json:"tag"`
+	Type     string `json:"type"`
+	Disabled bool   `json:"disabled"`
 }
 
 // typeInto locates the field and types the call's value into it.
@@ -192,7 +191,7 @@ func (r *run) setInputValue(tabID int, ty typed) (typed, error) {
 // editor's own keys select its whole content (clear) or put the caret at
 // its end.
 func (r *run) focusForTyping(tabID int, ty *typed, p preparedTyping) error {
-	if !p.HadFocus && (!p.Focused || !p.FrameFocused) {
+	if !p.HadFocus && !p.Focused {
 		at := ty.target
 		if p.ClickRef != "" {
 			at = ty.target.withLocalRef(p.ClickRef)
