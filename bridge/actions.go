@@ -621,3 +621,35 @@ type CloseResult struct {
 func (c *Client) CloseTabs(ctx context.Context, p CloseParams) (*CloseResult, error) {
 	return do[CloseResult](ctx, c, "close", p)
 }
+
+// DownloadsParams are the downloads action's parameters.
+type DownloadsParams struct {
+	Target
+}
+
+// Download is one file a bridge action downloaded.
+type Download struct {
+	ID    int    `json:"id"`
+	Path  string `json:"path,omitempty"`
+	Name  string `json:"name"`
+	Bytes int64  `json:"bytes"`
+	MIME  string `json:"mime,omitempty"`
+	// State is done, failed or in_progress.
+	State string `json:"state"`
+	Error string `json:"error,omitempty"`
+	TabID int    `json:"tabId,omitempty"`
+	URL   string `json:"url,omitempty"`
+	// SavedBy is "bridge" (moved into the bridge's downloads folder) or
+	// "browser" (where the browser saved it).
+	SavedBy string `json:"savedBy,omitempty"`
+}
+
+// DownloadsResult lists the recent downloads.
+type DownloadsResult struct {
+	Downloads []Download `json:"downloads"`
+}
+
+// Downloads lists the files the bridge's clicks downloaded recently.
+func (c *Client) Downloads(ctx context.Context, p DownloadsParams) (*DownloadsResult, error) {
+	return do[DownloadsResult](ctx, c, "downloads", p)
+}

@@ -170,7 +170,13 @@ type pageFrame struct {
 	Tree      json.RawMessage    `json:"tree"`
 	Frames    []extract.FrameRef `json:"frames"`
 	Truncated bool               `json:"truncated"`
-	Viewport  struct {
+	// HiddenRuns counts the elements whose text was left out because it
+	// was hidden from people in ways a page hides text from people only
+	// (page/extract.js hidden); PartialEditors the code editors that show
+	// part of their text.
+	HiddenRuns     int `json:"hiddenRuns"`
+	PartialEditors int `json:"partialEditors"`
+	Viewport       struct {
 		Width  float64 `json:"width"`
 		Height float64 `json:"height"`
 	} `json:"viewport"`
@@ -218,7 +224,7 @@ func (r *run) readPage(tabID int) (extract.Page, error) {
 			continue
 		}
 		p.Frames = append(p.Frames, extract.Frame{FrameID: fr.FrameID, URL: v.URL, Title: v.Title, Tree: v.Tree, Frames: v.Frames, Truncated: v.Truncated,
-			Width: v.Viewport.Width, Height: v.Viewport.Height})
+			HiddenRuns: v.HiddenRuns, PartialEditors: v.PartialEditors, Width: v.Viewport.Width, Height: v.Viewport.Height})
 	}
 	for id, why := range dropped {
 		if p.Failed == nil {

@@ -104,9 +104,13 @@ func Run(ctx context.Context, env *Env, session string, in *tool.Input, progress
 			r.unlockTab()
 		}
 	}()
+	started := time.Now()
 	res, err := handlers[in.Action](r)
 	if err != nil {
 		return res, err
+	}
+	if r.spec().StartsDownloads {
+		res = r.reportDownloads(res, started) // downloads.go
 	}
 	if w := r.dialogWarnings(); len(w) > 0 {
 		return withWarnings(res, w)

@@ -41,10 +41,25 @@ type Settings struct {
 	// before a navigation to another site (internal/actions/ask.go); a
 	// refusal fails with declined_by_user. Off by default.
 	AskBeforeIrreversible bool `json:"askBeforeIrreversible,omitempty"`
+	// DownloadMaxBytes caps a file the bridge's actions download: a larger
+	// download is cancelled (0: DefaultDownloadMaxBytes).
+	DownloadMaxBytes int64 `json:"downloadMaxBytes,omitempty"`
 
 	// other holds the keys this version does not know (a newer version's,
 	// or the user's own), so that Save writes them back unchanged.
 	other map[string]json.RawMessage
+}
+
+// DefaultDownloadMaxBytes is the cap on one download when the settings
+// give none.
+const DefaultDownloadMaxBytes = 512 << 20
+
+// DownloadCap is the cap on one download in force.
+func (s Settings) DownloadCap() int64 {
+	if s.DownloadMaxBytes > 0 {
+		return s.DownloadMaxBytes
+	}
+	return DefaultDownloadMaxBytes
 }
 
 // File is the settings file of layout.
@@ -66,7 +81,7 @@ func Load(l paths.Layout) (Settings, error) {
 	if err := json.Unmarshal(b, &s.other); err != nil {
 		return s, fmt.Errorf("%s is not a JSON object (%v); fix or remove it", File(l), err)
 	}
-	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds", "askBeforeIrreversible"} {
+	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds", "askBeforeIrreversible", "downloadMaxBytes"} {
 		delete(s.other, k)
 	}
 	return s, nil
@@ -102,6 +117,9 @@ func Save(l paths.Layout, s Settings) error {
 	}
 	if s.AskBeforeIrreversible {
 		all["askBeforeIrreversible"] = true
+	}
+	if s.DownloadMaxBytes != 0 {
+		all["downloadMaxBytes"] = s.DownloadMaxBytes
 	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {

@@ -18,10 +18,12 @@ func init() {
 			Needs:       [][]string{LocatorParams},
 			ChangesPage: true,
 			OpensTabs:   true,
+			// A link to a file downloads it.
+			StartsDownloads: true,
 		},
 		Spec{
 			Name:        "type",
-			Summary:     "type value into a field (clear replaces).",
+			Summary:     "type value into a field, code editor or date/time/color/range input (clear replaces).",
 			Kind:        KindInput,
 			Locator:     true,
 			Params:      []string{"inputMode", "value", "clear", "dialog"},
@@ -37,6 +39,8 @@ func init() {
 			Needs:       [][]string{{"keys"}},
 			ChangesPage: true,
 			OpensTabs:   true,
+			// Enter on a focused link to a file downloads it.
+			StartsDownloads: true,
 		},
 		Spec{
 			Name:        "select",

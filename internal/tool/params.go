@@ -30,15 +30,15 @@ type Input struct {
 	WaitFor     *WaitFor `json:"waitFor,omitempty" jsonschema:"Wait first for one of selector, text, role+name, label, placeholder, ref (with frameId, nth, exact) or urlContains."`
 	URLContains string   `json:"urlContains,omitempty" jsonschema:"Until the tab's URL contains this."`
 	Load        bool     `json:"load,omitempty" jsonschema:"Until the page has loaded."`
-	Include     []string `json:"include,omitempty" jsonschema:"Return only these parts." enum:"markdown,reader,links,headings,text"`
+	Include     []string `json:"include,omitempty" jsonschema:"Return only these parts." enum:"markdown,reader,links,headings,text,frames,warnings"`
 	MaxChars    int      `json:"maxChars,omitempty" jsonschema:"Size budget of the result (default 20000)."`
 	Offset      int      `json:"offset,omitempty" jsonschema:"Continue at a previous result's nextOffset (same tabId)."`
 
-	InputMode  string   `json:"inputMode,omitempty" jsonschema:"cdp: real input events (default); dom: DOM events." enum:"cdp,dom"`
+	InputMode  string   `json:"inputMode,omitempty" jsonschema:"cdp: real input events (default); dom: DOM events; paste (type): as a paste, verbatim (the default into code editors)." enum:"cdp,dom,paste"`
 	Dialog     string   `json:"dialog,omitempty" jsonschema:"Answer to dialogs the page shows during the action (default: accept alerts, dismiss others)." enum:"accept,dismiss"`
 	Button     string   `json:"button,omitempty" jsonschema:"Mouse button (default left)." enum:"left,right,middle"`
 	ClickCount int      `json:"clickCount,omitempty" jsonschema:"2 for a double click."`
-	Value      string   `json:"value,omitempty" jsonschema:"Text to type."`
+	Value      string   `json:"value,omitempty" jsonschema:"Text to type; for date, time, color, range… inputs their value (2026-05-17, 14:30, #ff8800, 40)."`
 	Clear      bool     `json:"clear,omitempty" jsonschema:"Replace the field's content."`
 	Keys       string   `json:"keys,omitempty" jsonschema:"Keys such as Enter, Tab, Control+A."`
 	Option     string   `json:"option,omitempty" jsonschema:"Option value or label."`
