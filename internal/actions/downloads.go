@@ -111,7 +111,7 @@ func (r *run) reportDownloads(res any, started time.Time) any {
 	if tabID == 0 {
 		return res
 	}
-	inst := r.env.Browser.Info().Instance
+	inst := r.browserInstance()
 	w := actionWindow{instance: inst, tabID: tabID, origin: originOfURL(tabURL), owned: r.reg().IsOwned(tabID), start: started, end: time.Now()}
 	downloads.mu.Lock()
 	downloads.windows = append(downloads.windows, w)
@@ -140,7 +140,7 @@ func (r *run) reportDownloads(res any, started time.Time) any {
 // caught downloads ids to complete, finishing each as it does, and
 // returns them as they are then.
 func (r *run) settleDownloads(ids []int, wait time.Duration) []Download {
-	inst := r.env.Browser.Info().Instance
+	inst := r.browserInstance()
 	until := time.Now().Add(wait)
 	if dl, ok := r.ctx.Deadline(); ok {
 		until = minTime(until, dl.Add(-time.Second))
@@ -301,7 +301,7 @@ func uniqueName(name string, i int) string {
 // actions started, newest first — the ones reported already and those
 // that began shortly after an action — brought up to date.
 func listDownloads(r *run) (any, error) {
-	inst := r.env.Browser.Info().Instance
+	inst := r.browserInstance()
 	since := time.Now().Add(-downloadKeep)
 	downloads.mu.Lock()
 	var windows []actionWindow
@@ -326,6 +326,14 @@ func listDownloads(r *run) (any, error) {
 		Downloads []Download `json:"downloads"`
 		Folder    string     `json:"folder,omitempty"`
 	}{Downloads: list, Folder: downloadsFolder()}, nil
+}
+
+// browserInstance is the extension instance the call talks to (see reg).
+func (r *run) browserInstance() string {
+	if inst := r.env.Browser.Info().Instance; inst != "" {
+		return inst
+	}
+	return r.instance
 }
 
 func downloadsFolder() string {
