@@ -363,12 +363,16 @@
   };
 
   // receives says whether input at a point whose topmost element is hit
-  // reaches el: hit is el or inside it, or a label of el (a click on a
-  // label is a click on its control: the visually hidden checkbox behind
-  // a styled label).
+  // reaches el: hit is el or inside it, a label of el (a click on a label
+  // is a click on its control: the visually hidden checkbox behind a
+  // styled label), or the list box that draws the option el.
   const receives = (el, hit) => {
     if (!hit) return false;
     if (hit === el || composedContains(el, hit)) return true;
+    // The options of a list box are drawn by their <select>, which is what
+    // a hit test finds over them.
+    const tag = bb.tag(el);
+    if ((tag === "option" || tag === "optgroup") && bb.tag(hit) === "select" && bb.contains(hit, el)) return true;
     let labels = [];
     try {
       labels = el.labels ? Array.from(el.labels) : [];
