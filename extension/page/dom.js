@@ -73,23 +73,24 @@
   const rootElementFromPoint = ShadowRoot.prototype.elementFromPoint;
   bb.elementFromPoint = (root, x, y) => (root instanceof ShadowRoot ? rootElementFromPoint : elementFromPoint).call(root, x, y);
 
-  // busy says whether the DOM keeps changing: it changed at least twice
-  // within ms, the last time within ms of now — structure, text or
-  // attributes, so a script that moves an element by setting its style
-  // every frame counts, while a single change a moment ago (what the
-  // previous click did) does not. It knows the changes since the first
-  // page script the bridge ran in this document. Input uses it to tell a
-  // settled page, where an element measured once is where it stays, from
-  // a busy one (point and recheck in page/locate.js). The observer only
-  // records times. Right after it starts watching, it cannot tell: busy.
-  const changes = { since: performance.now(), prev: -Infinity, last: -Infinity };
+  // busy says whether the DOM keeps changing: three changes within ms,
+  // the last within ms of now — structure, text or attributes, so a
+  // script that moves an element by setting its style every frame counts,
+  // while a change now and then (what the previous clicks did) does not.
+  // It knows the changes since the first page script the bridge ran in
+  // this document; right after it starts watching it cannot tell: busy.
+  // Input uses it to tell a settled page, where an element measured once
+  // is where it stays, from a busy one (point and recheck in
+  // page/locate.js). The observer only records times.
+  const changes = { since: performance.now(), t: [-Infinity, -Infinity, -Infinity] };
   new MutationObserver(() => {
-    changes.prev = changes.last;
-    changes.last = performance.now();
+    changes.t.shift();
+    changes.t.push(performance.now());
   }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
   bb.busy = (ms) => {
     const now = performance.now();
-    return now - changes.since < ms || (now - changes.last < ms && changes.last - changes.prev < ms);
+    const [first, , last] = changes.t;
+    return now - changes.since < ms || (now - last < ms && last - first < ms);
   };
 
   // norm collapses whitespace, as locators compare text.
