@@ -421,6 +421,21 @@ func (c *Client) Hover(ctx context.Context, p HoverParams) (*HoverResult, error)
 	return do[HoverResult](ctx, c, "hover", p)
 }
 
+// DragParams are drag's parameters: From is what to drag (one locator),
+// To where to drop it (a locator, or X and Y).
+type DragParams struct {
+	Target
+	From   Locator `json:"from"`
+	To     Locator `json:"to"`
+	Dialog string  `json:"dialog,omitempty"`
+}
+
+// Drag presses the mouse on From, moves it onto To and releases it, with
+// trusted events (HTML5 drag and drop and pointer-based lists both work).
+func (c *Client) Drag(ctx context.Context, p DragParams) (*ActResult, error) {
+	return do[ActResult](ctx, c, "drag", p)
+}
+
 // TypeParams are type's parameters.
 type TypeParams struct {
 	Target

@@ -3,11 +3,15 @@
 // it is idle and start it again for the next event.
 import * as native from "./transport/native.js";
 import * as websocket from "./transport/websocket.js";
+import * as userpage from "./handlers/userpage.js";
 
 // The transports: each open() connects unless it is connected already (or
 // switched off), so calling it on every wake-up is safe. A new transport
 // is its file in transport/ and a line here.
 const TRANSPORTS = [native, websocket];
+
+// The extension's own pages (ui/) ask the worker for what they show.
+userpage.listen(TRANSPORTS);
 
 function connectAll() {
   for (const t of TRANSPORTS) t.open();

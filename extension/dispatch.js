@@ -30,6 +30,9 @@ import * as page from "./handlers/page.js";
 import * as readiness from "./handlers/readiness.js";
 import * as programs from "./handlers/programs.js";
 import * as websocket from "./transport/websocket.js";
+import * as handoff from "./handlers/handoff.js";
+import * as policy from "./handlers/policy.js";
+import * as ask from "./handlers/ask.js";
 
 // The actions door's verbs.
 const actions = {
@@ -64,6 +67,10 @@ const actions = {
   "readiness.enable": readiness.enable,
   "readiness.disable": readiness.disable,
   "command.cancel": cancel,
+  // The user's side.
+  "handoff.show": handoff.show,
+  "policy.set": policy.set,
+  "ask.show": ask.show,
 };
 
 // The program door's verbs.
@@ -102,6 +109,15 @@ export function programDoor(owner) {
     record: programs.record,
     unknown: (type) => `unknown command type "${type}": this connection serves ${Object.keys(programVerbs).join(", ")}`,
   });
+}
+
+// While a tab is in the user's hands no verb may drive it, and no verb
+// may drive a page the site rules deny, whichever door it comes through;
+// the rules follow the tabs the bridge opens.
+for (const table of [actions, programVerbs]) {
+  policy.followVerbs(table);
+  policy.guardVerbs(table);
+  handoff.guardVerbs(table);
 }
 
 // The daemon's local programs are one owner: their tabs are theirs

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 )
 
-//go:embed manifest.json *.js handlers/*.js page/*.js transport/*.js
+//go:embed manifest.json *.js handlers/*.js page/*.js transport/*.js ui/*
 var files embed.FS
 
 // FS returns the extension's files.
@@ -82,7 +82,7 @@ func IsExtensionDir(dir string) bool {
 			return nil
 		}
 		switch filepath.Ext(p) {
-		case ".js", ".json", ".html", ".png":
+		case ".js", ".json", ".html", ".css", ".png":
 			if d.Type().IsRegular() {
 				return nil
 			}

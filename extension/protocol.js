@@ -103,6 +103,13 @@ export const VERBS = {
   "readiness.disable": [],
   // Stops the command commandId of the same connection → {cancelled}.
   "command.cancel": ["commandId"],
+  // --- The user's side (handlers/handoff.js, handlers/policy.js) ---
+  // Brings the tab's window forward, shows message over the page in an extension frame the page cannot read or click (and on the extension's page), waits up to timeoutMs for Done or Cancel → {outcome: done|cancelled|timeout, tabId, url, title}.
+  "handoff.show": ["tabId", "message", "timeoutMs"],
+  // The site rules, enforced on the bridge's own tabs before pages load, kept in chrome.storage.session → {ok}.
+  "policy.set": ["allow", "deny", "builtInDeny"],
+  // Asks the user whether the agent may take a step it cannot take back (kind submit|payment|navigation; message, detail), over the tab's page in an extension frame (or, without tabId or a page to show it on, in a window of the extension's own), waiting up to timeoutMs → {outcome: allowed|declined|timeout, overlay} (handlers/ask.js).
+  "ask.show": ["tabId", "kind", "message", "detail", "timeoutMs"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.
@@ -124,6 +131,12 @@ export const TYPE_PATHS_CHECK = "paths.check";
 export const TYPE_PROGRAM_ADMIT = "program.admit";
 export const TYPE_PROGRAM_DONE = "program.done";
 
+// The extension's page asks the daemon through the service worker
+// (handlers/userpage.js): {id: "ext-<n>", type: "ui.state"} and
+// {id, type: "ui.pause", paused} (internal/protocol/userpage.go).
+export const TYPE_UI_STATE = "ui.state";
+export const TYPE_UI_PAUSE = "ui.pause";
+
 // Stable error codes (see internal/protocol/errors.go).
 export const Codes = {
   invalidArgument: "invalid_argument",
@@ -142,6 +155,10 @@ export const Codes = {
   // No link to the daemon when a command needs it (a program's command on
   // the WebSocket door is admitted by the daemon).
   extensionNotConnected: "extension_not_connected",
+  // The tab is in the user's hands (handoff.show).
+  handoffInProgress: "handoff_in_progress",
+  // The user declined a step the bridge asked about (ask.show).
+  declinedByUser: "declined_by_user",
   internal: "internal_error",
 };
 

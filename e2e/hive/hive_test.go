@@ -457,7 +457,7 @@ func TestSilentServer(t *testing.T) {
 	s := startHive(t, "127.0.0.1:14829", "/bridge")
 	enable(t, s.url, "")
 	p := s.accept(t, 15*time.Second)
-	p.silent = true // the pings get no pong, and the server sends nothing
+	p.silent.Store(true) // the pings get no pong, and the server sends nothing
 	start := time.Now()
 	select {
 	case <-p.pings:
@@ -608,5 +608,20 @@ func TestPauseAndAuditOnTheWebSocketDoor(t *testing.T) {
 	}
 	if strings.Contains(log, "typed secret") {
 		t.Error("the audit trail holds a program's CDP params")
+	}
+}
+
+// status and doctor say whether the WebSocket transport is on, where it
+// dials and whether it is connected.
+func TestStatusAndDoctorShowTheWebSocket(t *testing.T) {
+	connect(t, "127.0.0.1:14829", "/bridge")
+	st := bridge.MustCall(t, map[string]any{"action": "status"})
+	ws, _ := st["websocket"].(map[string]any)
+	if ws["enabled"] != true || ws["connected"] != true || ws["url"] != "ws://127.0.0.1:14829/bridge" {
+		t.Errorf("status websocket: %v", st["websocket"])
+	}
+	doc := string(bridge.Run(t, "doctor", "--json").Stdout)
+	if !strings.Contains(doc, "on, connected to ws://127.0.0.1:14829/bridge") {
+		t.Errorf("doctor does not show the connected WebSocket: %s", doc)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -82,7 +83,7 @@ type peer struct {
 	pings  chan struct{}
 	pongs  chan struct{}
 	closed chan struct{}
-	silent bool // do not answer the extension's pings
+	silent atomic.Bool // do not answer the extension's pings (set by the test while the reader runs)
 
 	mu      sync.Mutex
 	next    int
@@ -119,7 +120,7 @@ func (p *peer) read() {
 			continue
 		case "ping":
 			p.pings <- struct{}{}
-			if !p.silent {
+			if !p.silent.Load() {
 				p.conn.WriteText(`{"type":"pong"}`)
 			}
 			continue

@@ -18,18 +18,22 @@ const FILE = /^page\/[a-z0-9_-]+\.js$/;
 // defined it, the name finds the page's named elements (<div id="__bb">).
 // A failure carries code only when it is one of our string codes
 // (a DOMException's code is a number).
+// Every answer carries the frame's URL: the daemon drops the answers of
+// frames at URLs the bridge may not read (a file: page framing a secret
+// file) before any action looks at them.
 function invoke(fn, args) {
+  const url = String(location.href);
   const bb = Object.hasOwn(globalThis, "__bb") ? globalThis.__bb : undefined;
-  if (!bb || !Object.hasOwn(bb, fn) || typeof bb[fn] !== "function") return { __missing: true };
+  if (!bb || !Object.hasOwn(bb, fn) || typeof bb[fn] !== "function") return { __missing: true, url };
   const failure = (e) => {
-    const out = { error: String((e && e.message) || e) };
+    const out = { error: String((e && e.message) || e), url };
     if (e && typeof e.code === "string") out.code = e.code;
     return out;
   };
   try {
     const out = bb[fn](args);
-    if (out && typeof out.then === "function") return out.then((v) => ({ value: v }), failure);
-    return { value: out };
+    if (out && typeof out.then === "function") return out.then((v) => ({ value: v, url }), failure);
+    return { value: out, url };
   } catch (e) {
     return failure(e);
   }
@@ -61,7 +65,7 @@ export async function run(msg) {
     frames: results.map((r) => ({
       frameId: r.frameId,
       documentId: r.documentId,
-      ...(r.result && r.result.__missing ? { error: "the page script did not load in this frame" } : r.result || {}),
+      ...(r.result && r.result.__missing ? { error: "the page script did not load in this frame", url: r.result.url } : r.result || {}),
     })),
   };
 }

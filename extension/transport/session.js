@@ -25,8 +25,9 @@
 //   - turns a reply the link refuses (over Chrome's 64 MiB) into an error
 //     reply, so the caller fails clearly instead of waiting for its deadline,
 //   - sends the extension's own requests to the peer (request(), used for
-//     the daemon's paths.check) and routes their answers — a message with
-//     an id and a result or error but no type — back to the caller.
+//     the daemon's paths.check, ui.state and ui.pause) and routes their
+//     answers — a message with an id and a result or error but no type —
+//     back to the caller.
 //
 // ctx, for the handlers: {signal, cancel(commandId), door, wireError}. The
 // door (dispatch.js) is chosen here, once per connection, by the

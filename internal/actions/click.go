@@ -35,6 +35,9 @@ func click(r *run) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := r.askBeforeClick(t, el, loc); err != nil { // ask.go
+			return nil, err
+		}
 		if err := r.act(t.TabID, el, "domClick", nil, nil); err != nil {
 			return nil, err
 		}
@@ -42,6 +45,9 @@ func click(r *run) (any, error) {
 	}
 	el, warnings, err := r.locateForInput(t, loc)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.askBeforeClick(t, el, loc); err != nil { // ask.go
 		return nil, err
 	}
 	if err := r.mouseClick(t.TabID, el.X, el.Y, button, count); err != nil {

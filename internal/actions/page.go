@@ -45,7 +45,30 @@ func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]protoc
 		res, err = r.b.PageRun(r.ctx, p)
 		return err
 	})
-	return res, err
+	if err != nil {
+		return nil, err
+	}
+	return refuseFrames(tabID, res)
+}
+
+// refuseFrames keeps what the bridge may not read out of every page
+// script's answers, for every action (issue 11, finding 1): a top frame at
+// a refused file: URL fails the action; a child frame at one (a file:
+// page framing ~/.ssh/id_rsa) answers only an error naming why, so no
+// locate, wait or read ever carries its text.
+func refuseFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, error) {
+	for i, f := range res {
+		why := fileURLRefused(f.URL)
+		if why == "" {
+			continue
+		}
+		if f.FrameID == 0 {
+			return nil, refuseFileURL(tabID, f.URL)
+		}
+		res[i] = protocol.PageFrameResult{FrameID: f.FrameID, DocumentID: f.DocumentID, URL: f.URL, Code: protocol.CodeBlockedByPolicy,
+			Error: fmt.Sprintf("not read: %s shows a file the bridge may not read (%s)", f.URL, why)}
+	}
+	return res, nil
 }
 
 // runPageTop runs s in one frame (the top one unless frameID is set) and
@@ -92,6 +115,10 @@ func dropRefusedFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.Pa
 	var kept []protocol.PageFrameResult
 	dropped := map[int]string{}
 	for _, f := range res {
+		if f.Code == protocol.CodeBlockedByPolicy && f.Value == nil {
+			dropped[f.FrameID] = f.Error // refused by refuseFrames already
+			continue
+		}
 		var v struct {
 			URL string `json:"url"`
 		}

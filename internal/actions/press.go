@@ -25,6 +25,9 @@ func press(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.askBeforePress(t, loc); err != nil { // ask.go
+		return nil, err
+	}
 	el, warnings, err := r.focusForKeys(t, loc)
 	if err != nil {
 		return nil, err

@@ -244,7 +244,9 @@ func (r *run) readPage(tabID int) (extract.Page, error) {
 func retryable(err error) bool {
 	switch protocol.CodeOf(err) {
 	case protocol.CodeProtectedPage, protocol.CodeTabNotFound, protocol.CodeExtensionNotConnected,
-		protocol.CodeBridgeDisabled, protocol.CodeInvalidArgument, protocol.CodeVersionMismatch, protocol.CodeUnknownVerb, protocol.CodeTimeout:
+		protocol.CodeBridgeDisabled, protocol.CodeInvalidArgument, protocol.CodeVersionMismatch, protocol.CodeUnknownVerb, protocol.CodeTimeout,
+		// The user's word: it does not change by waiting.
+		protocol.CodeBlockedByPolicy, protocol.CodeHandoffInProgress, protocol.CodePausedByUser:
 		return false
 	}
 	return true
@@ -282,12 +284,33 @@ func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 	start := time.Now()
 	reported := start
 	var lastNote string
+	// timedOut is the wait's own timeout, naming the condition — also when
+	// the deadline passed during a look at the page (a busy machine, a
+	// slow page), whose own error would say only that the page did not
+	// answer.
+	timedOut := func() error {
+		now := time.Now()
+		msg := fmt.Sprintf("%s did not appear within %s", c.describe(), now.Sub(start).Round(100*time.Millisecond))
+		if c.load {
+			msg = fmt.Sprintf("the page did not finish loading within %s", now.Sub(start).Round(100*time.Millisecond))
+		}
+		if lastNote != "" {
+			msg += " (" + lastNote + ")"
+		}
+		return protocol.Errorf(protocol.CodeTimeout, "%s; check the condition with inspect or extract, or raise timeoutMs", msg)
+	}
+	late := func(err error) bool {
+		return protocol.CodeOf(err) == protocol.CodeTimeout && !time.Now().Before(until.Add(-10*time.Millisecond))
+	}
 	for attempt := 0; ; attempt++ {
 		now := time.Now()
 		left := until.Sub(now)
 		switch {
 		case c.load:
 			t, err := r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: tabID, WaitMs: max(int(left/time.Millisecond), 1)})
+			if late(err) {
+				return waited{}, timedOut()
+			}
 			if err != nil {
 				return waited{}, err
 			}
@@ -296,6 +319,9 @@ func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 			}
 		case c.urlContains != "":
 			t, err := r.tabInfo(tabID)
+			if late(err) {
+				return waited{}, timedOut()
+			}
 			if err != nil {
 				return waited{}, err
 			}
@@ -316,6 +342,8 @@ func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 				lastNote = fmt.Sprintf("%d elements match, none of them visible", el.Matches)
 			case protocol.CodeOf(err) == protocol.CodeElementNotFound:
 				lastNote = sensitiveNoteOf(err)
+			case late(err):
+				return waited{}, timedOut()
 			case retryable(err) && r.ctx.Err() == nil:
 				// A frame between two documents; look again.
 			default:
@@ -326,14 +354,7 @@ func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 		}
 		now = time.Now()
 		if !now.Before(until) {
-			msg := fmt.Sprintf("%s did not appear within %s", c.describe(), now.Sub(start).Round(100*time.Millisecond))
-			if c.load {
-				msg = fmt.Sprintf("the page did not finish loading within %s", now.Sub(start).Round(100*time.Millisecond))
-			}
-			if lastNote != "" {
-				msg += " (" + lastNote + ")"
-			}
-			return waited{}, protocol.Errorf(protocol.CodeTimeout, "%s; check the condition with inspect or extract, or raise timeoutMs", msg)
+			return waited{}, timedOut()
 		}
 		if now.Sub(reported) >= time.Second {
 			reported = now

@@ -88,6 +88,9 @@ type run struct {
 	waitedMs  int64
 	waitedFor string
 	notes     []string
+	// instance is the extension instance connected when the action
+	// started (see reg).
+	instance string
 }
 
 // Run carries out in for the caller's session ("session:<id>"). progress,
@@ -116,7 +119,8 @@ func newRun(ctx context.Context, env *Env, session string, in *tool.Input, progr
 	if progress == nil {
 		progress = func(string) {}
 	}
-	return &run{ctx: ctx, env: env, in: in, b: browser.Verbs{Caller: env.Browser}, session: session, progress: progress}
+	return &run{ctx: ctx, env: env, in: in, b: browser.Verbs{Caller: env.Browser}, session: session, progress: progress,
+		instance: env.Browser.Info().Instance}
 }
 
 // withWarnings adds warnings to a result that has not said them (a dialog
@@ -140,8 +144,15 @@ func withWarnings(res any, warnings []string) (any, error) {
 }
 
 // reg is the registry of the extension instance this call talks to.
+// While the extension reconnects (the host died, say) no instance is
+// connected for a moment: the call keeps to the one it started with
+// rather than book its tabs under no browser at all.
 func (r *run) reg() *registry.Registry {
-	return r.env.Registries.For(r.env.Browser.Info().Instance)
+	inst := r.env.Browser.Info().Instance
+	if inst == "" {
+		inst = r.instance
+	}
+	return r.env.Registries.For(inst)
 }
 
 // workspaceID resolves the workspace of the call (SPEC §3): an explicit

@@ -55,6 +55,12 @@ func screenshot(r *run) (any, error) {
 		}
 		return nil, err
 	}
+	// Sensitive fields (passwords, card numbers a browser autofilled) are
+	// masked in every frame for the capture, and put back after.
+	if _, err := r.runPage(t.TabID, frames{all: true}, maskScript("maskSensitive"), nil); err != nil {
+		return nil, err
+	}
+	defer r.runPage(t.TabID, frames{all: true}, maskScript("unmaskSensitive"), nil)
 	var data []byte
 	switch mode {
 	case "viewport":
@@ -139,11 +145,16 @@ func (r *run) capture(tabID int, clip *viewport) ([]byte, error) {
 // captureFull captures the whole document: one shot when it fits in a GPU
 // texture, else tiles stitched together.
 func (r *run) captureFull(tabID int) ([]byte, error) {
+	// The size in CSS and in device pixels, from the browser: the ratio
+	// of the two is the scale (the page's own devicePixelRatio is the
+	// page's to say, and it could lie to make a capture huge).
+	type size struct {
+		Width  float64 `json:"width"`
+		Height float64 `json:"height"`
+	}
 	var m struct {
-		CSSContentSize struct {
-			Width  float64 `json:"width"`
-			Height float64 `json:"height"`
-		} `json:"cssContentSize"`
+		CSSContentSize size `json:"cssContentSize"`
+		ContentSize    size `json:"contentSize"`
 	}
 	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getLayoutMetrics"}, &m); err != nil {
 		return nil, err
@@ -153,16 +164,8 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 		return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "the page reports no size to capture; try mode \"viewport\"")
 	}
 	// Limits are in device pixels: on a 2x screen a CSS pixel is four.
-	var dpr struct {
-		Result struct {
-			Value float64 `json:"value"`
-		} `json:"result"`
-	}
-	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Runtime.evaluate", Params: evaluateParams{Expression: "devicePixelRatio", ReturnByValue: true}}, &dpr); err != nil {
-		return nil, err
-	}
-	ratio := dpr.Result.Value
-	if ratio <= 0 {
+	ratio := m.ContentSize.Width / m.CSSContentSize.Width
+	if m.ContentSize.Width <= 0 || math.IsNaN(ratio) || ratio > 8 {
 		ratio = 1
 	}
 	plan := shots.PlanFull(w, h, ratio)
@@ -183,9 +186,5 @@ func (r *run) captureFull(tabID int) ([]byte, error) {
 	return plan.Stitch(ratio, tiles)
 }
 
-// evaluateParams is the params of CDP's Runtime.evaluate (of a constant
-// expression: the screenshot never runs page code from the daemon).
-type evaluateParams struct {
-	Expression    string `json:"expression"`
-	ReturnByValue bool   `json:"returnByValue"`
-}
+// maskScript runs a function of page/mask.js.
+func maskScript(fn string) pageScript { return script(fn, "page/mask.js") }

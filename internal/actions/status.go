@@ -100,6 +100,11 @@ func status(r *run) (any, error) {
 	if len(s.Running) > 0 {
 		out["extensionRunning"] = s.Running
 	}
+	if len(s.DebuggedTabs) > 0 {
+		// DevTools or another debugger on a tab: the bridge works beside
+		// it, but a page it pauses answers nobody (doctor says so too).
+		out["debuggedTabs"] = s.DebuggedTabs
+	}
 	if t, ok := s.ActiveTab(); ok {
 		a := map[string]any{"tabId": t.TabID, "windowId": t.WindowID, "url": t.URL, "title": t.Title}
 		if t.Incognito && !reg.IsOwned(t.TabID) {
@@ -116,6 +121,12 @@ func status(r *run) (any, error) {
 		workspaces = append(workspaces, sw)
 	}
 	out["workspaces"] = workspaces
+	// The WebSocket transport for Hive-compatible programs: on or off,
+	// where it dials, whether it is connected. An extension too old to say
+	// leaves it out.
+	if ws, err := r.b.WebSocketStatus(r.ctx); err == nil {
+		out["websocket"] = ws
+	}
 	return out, nil
 }
 

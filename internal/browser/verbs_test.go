@@ -261,6 +261,30 @@ func TestVerbsSendTheirParams(t *testing.T) {
 			frame:  `{}`,
 			answer: protocol.WebSocketStatus{Connected: true},
 		},
+		{
+			verb: "handoff.show",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.HandoffShow(ctx, protocol.HandoffShowParams{TabID: 7, Message: "Sign in", TimeoutMs: 5000})
+			},
+			frame:  `{"tabId":7,"message":"Sign in","timeoutMs":5000}`,
+			answer: protocol.HandoffShowResult{Outcome: "done", TabID: 7, URL: "https://example.com/", Title: "Example"},
+		},
+		{
+			verb: "policy.set",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return nil, v.PolicySet(ctx, protocol.PolicySetParams{Deny: []string{"bank.example"}})
+			},
+			frame:  `{"allow":null,"deny":["bank.example"],"builtInDeny":null}`,
+			answer: protocol.OKResult{OK: true},
+		},
+		{
+			verb: "ask.show",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.AskShow(ctx, protocol.AskShowParams{TabID: 7, Kind: protocol.AskPayment, Message: "The agent wants to press “Pay” on shop.example", TimeoutMs: 5000})
+			},
+			frame:  `{"tabId":7,"kind":"payment","message":"The agent wants to press “Pay” on shop.example","timeoutMs":5000}`,
+			answer: protocol.AskShowResult{Outcome: "allowed", Overlay: true},
+		},
 	}
 	fake := fakebrowser.New()
 	for _, tt := range tests {

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/launcher"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
@@ -40,6 +41,12 @@ type Bridge struct {
 		ExtensionID string `json:"extensionId"`
 	}
 	launch *exec.Cmd
+
+	// CDP is the test's own debugging connection to the browser (with
+	// Options.DebugPipe; nil otherwise, and while the browser is stopped).
+	CDP     *CDP
+	opts    Options
+	browser *launcher.Browser // with Options.DebugPipe
 }
 
 // Env is a BROWSER_BRIDGE_HOME and the environment to run the binary in.
@@ -220,6 +227,11 @@ func Start() (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
+	return startIn(env)
+}
+
+// startIn launches the browser in env and waits for the extension.
+func startIn(env Env) (*Bridge, error) {
 	b := &Bridge{Env: env}
 	logf, err := os.Create(filepath.Join(env.Home, "launch.log"))
 	if err != nil {
@@ -270,13 +282,18 @@ func (b *Bridge) Close() {
 			syscall.Kill(-b.launch.Process.Pid, syscall.SIGKILL)
 		}
 	}
+	b.StopBrowser()
 	b.Env.Close()
 }
 
 // Main is the TestMain of a real-browser test binary: it starts the bridge,
 // runs the tests and stops it. A bridge that cannot start fails the run.
 func Main(m *testing.M, bridge **Bridge) int {
-	b, err := Start()
+	return mainWith(m, bridge, Start)
+}
+
+func mainWith(m *testing.M, bridge **Bridge, start func() (*Bridge, error)) int {
+	b, err := start()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL: the real-browser harness could not start:", err)
 		return 1

@@ -1,14 +1,9 @@
 package browsertest
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"sync"
 	"syscall"
 	"time"
 
@@ -20,21 +15,10 @@ import (
 // figures next to.
 type RawCDP struct {
 	cmd     *exec.Cmd
-	toChr   io.WriteCloser
+	cdp     *CDP
 	profile string
-	mu      sync.Mutex
-	nextID  int
-	pending map[int]chan rawReply
 	// Session is the flattened session of the page target.
 	Session string
-}
-
-type rawReply struct {
-	ID     int             `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
-		Message string `json:"message"`
-	} `json:"error"`
 }
 
 // StartRawCDP starts a headless Chromium with a pipe debugging connection
@@ -65,31 +49,21 @@ func StartRawCDP() (*RawCDP, error) {
 	}
 	cmdR.Close()
 	repW.Close()
-	c := &RawCDP{cmd: cmd, toChr: cmdW, profile: profile, pending: map[int]chan rawReply{}}
-	go c.read(repR)
+	c := &RawCDP{cmd: cmd, cdp: newCDP(cmdW, repR), profile: profile}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var targets struct {
-		TargetInfos []struct {
-			TargetID string `json:"targetId"`
-			Type     string `json:"type"`
-		} `json:"targetInfos"`
-	}
 	for {
-		if err := c.call(ctx, "", "Target.getTargets", nil, &targets); err != nil {
+		targets, err := c.cdp.Targets(ctx)
+		if err != nil {
 			c.Close()
 			return nil, err
 		}
-		for _, t := range targets.TargetInfos {
+		for _, t := range targets {
 			if t.Type == "page" {
-				var att struct {
-					SessionID string `json:"sessionId"`
-				}
-				if err := c.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": t.TargetID, "flatten": true}, &att); err != nil {
+				if c.Session, err = c.cdp.Attach(ctx, t.TargetID); err != nil {
 					c.Close()
 					return nil, err
 				}
-				c.Session = att.SessionID
 				return c, nil
 			}
 		}
@@ -97,94 +71,14 @@ func StartRawCDP() (*RawCDP, error) {
 	}
 }
 
-func (c *RawCDP) read(r io.Reader) {
-	br := bufio.NewReader(r)
-	for {
-		msg, err := br.ReadBytes(0)
-		if err != nil {
-			c.mu.Lock()
-			for id, ch := range c.pending {
-				close(ch)
-				delete(c.pending, id)
-			}
-			c.mu.Unlock()
-			return
-		}
-		var rep rawReply
-		if json.Unmarshal(msg[:len(msg)-1], &rep) != nil || rep.ID == 0 {
-			continue // an event
-		}
-		c.mu.Lock()
-		ch := c.pending[rep.ID]
-		delete(c.pending, rep.ID)
-		c.mu.Unlock()
-		if ch != nil {
-			ch <- rep
-		}
-	}
-}
-
-func (c *RawCDP) call(ctx context.Context, session, method string, params, out any) error {
-	c.mu.Lock()
-	c.nextID++
-	id := c.nextID
-	ch := make(chan rawReply, 1)
-	c.pending[id] = ch
-	c.mu.Unlock()
-	msg := map[string]any{"id": id, "method": method}
-	if params != nil {
-		msg["params"] = params
-	}
-	if session != "" {
-		msg["sessionId"] = session
-	}
-	b, _ := json.Marshal(msg)
-	c.mu.Lock()
-	_, err := c.toChr.Write(append(b, 0))
-	c.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	select {
-	case rep, ok := <-ch:
-		if !ok {
-			return fmt.Errorf("chromium closed the pipe")
-		}
-		if rep.Error != nil {
-			return fmt.Errorf("%s: %s", method, rep.Error.Message)
-		}
-		if out != nil {
-			return json.Unmarshal(rep.Result, out)
-		}
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // Call sends a command to the page session.
 func (c *RawCDP) Call(ctx context.Context, method string, params, out any) error {
-	return c.call(ctx, c.Session, method, params, out)
+	return c.cdp.Call(ctx, c.Session, method, params, out)
 }
 
 // Eval evaluates expr in the page and decodes its value.
 func (c *RawCDP) Eval(ctx context.Context, expr string, out any) error {
-	var r struct {
-		Result struct {
-			Value json.RawMessage `json:"value"`
-		} `json:"result"`
-		ExceptionDetails any `json:"exceptionDetails"`
-	}
-	if err := c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true}, &r); err != nil {
-		return err
-	}
-	if r.ExceptionDetails != nil {
-		return fmt.Errorf("evaluating %q: %v", expr, r.ExceptionDetails)
-	}
-	if out != nil {
-		return json.Unmarshal(r.Result.Value, out)
-	}
-	return nil
+	return c.cdp.Eval(ctx, c.Session, expr, out)
 }
 
 // Navigate loads url and waits for the load event's state.
@@ -207,7 +101,7 @@ func (c *RawCDP) Navigate(ctx context.Context, url string) error {
 
 // Close stops the browser.
 func (c *RawCDP) Close() {
-	c.toChr.Close()
+	c.cdp.Close()
 	syscall.Kill(-c.cmd.Process.Pid, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() { c.cmd.Wait(); close(done) }()

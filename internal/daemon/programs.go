@@ -139,6 +139,8 @@ func CheckWebSocketURL(s string) error {
 // program, so the user's pause and the audit trail hold on that door too.
 func (d *Daemon) answerExtension(typ string, frame []byte) (any, error) {
 	switch typ {
+	case protocol.TypeUIState, protocol.TypeUIPause:
+		return d.answerUI(typ, frame)
 	case protocol.TypePathsCheck:
 		var req protocol.PathsCheck
 		if err := json.Unmarshal(frame, &req); err != nil {

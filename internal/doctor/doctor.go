@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -309,7 +310,9 @@ func checkStatus(raw json.RawMessage) []Check {
 			IncognitoAllowed bool   `json:"incognitoAllowed"`
 			FileAccess       *bool  `json:"fileAccess"`
 		} `json:"extension"`
-		Error *protocol.Error `json:"error"`
+		DebuggedTabs []int                     `json:"debuggedTabs"`
+		Error        *protocol.Error           `json:"error"`
+		WebSocket    *protocol.WebSocketStatus `json:"websocket"`
 	}
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return []Check{{Name: "daemon", Detail: "status was not understood: " + err.Error(), Fix: "update browser-bridge"}}
@@ -343,7 +346,41 @@ func checkStatus(raw json.RawMessage) []Check {
 		inc.Detail = "the extension is not allowed in incognito, so incognito workspaces cannot open"
 		inc.Fix = "chrome://extensions, Browser Bridge, Details: turn on \"Allow in Incognito\""
 	}
-	return append(out, inc)
+	out = append(out, inc)
+	if ws := st.WebSocket; ws != nil {
+		c := Check{Name: "websocket", OK: true, Detail: "off (browser-bridge websocket enable turns it on for Hive-compatible programs)"}
+		switch {
+		case ws.Enabled && ws.Connected:
+			c.Detail = "on, connected to " + ws.URL
+		case ws.Enabled:
+			c.Warn = true
+			c.Detail = "on, not connected to " + ws.URL
+			if ws.LastError != "" {
+				c.Detail += ": " + ws.LastError
+			}
+			c.Fix = "start the program's server at that address, or browser-bridge websocket disable"
+		}
+		if ws.Enabled && ws.TokenSet {
+			c.Detail += " (token set)"
+		}
+		out = append(out, c)
+	}
+	if len(st.DebuggedTabs) > 0 {
+		// Chrome lets several debuggers in; the bridge works beside
+		// DevTools, but a page paused at a breakpoint answers nobody.
+		out = append(out, Check{Name: "other debuggers", OK: true, Warn: true,
+			Detail: fmt.Sprintf("another debugger (DevTools or another extension) is attached to tab %s; the bridge's commands there time out while it pauses the page", joinInts(st.DebuggedTabs)),
+			Fix:    "resume or close DevTools on that tab"})
+	}
+	return out
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
 }
 
 // Status returns a Status function that runs the status action through the

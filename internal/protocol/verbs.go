@@ -56,6 +56,10 @@ var Verbs = []Verb{
 	{"program.call", ProgramCallParams{}, json.RawMessage{}},
 	{"websocket.configure", WebSocketConfig{}, WebSocketStatus{}},
 	{"websocket.status", NoParams{}, WebSocketStatus{}},
+	// The user's side.
+	{"handoff.show", HandoffShowParams{}, HandoffShowResult{}},
+	{"policy.set", PolicySetParams{}, OKResult{}},
+	{"ask.show", AskShowParams{}, AskShowResult{}},
 }
 
 // NoParams is the params of a verb that takes none.
@@ -291,6 +295,10 @@ type BrowserState struct {
 	Running []string `json:"running"`
 	// FileSchemeAccess is whether the extension may read file URLs.
 	FileSchemeAccess *bool `json:"fileSchemeAccess"`
+	// DebuggedTabs are the tabs that a debugger other than the bridge's
+	// (DevTools, another extension) is attached to: one that pauses the
+	// page at a breakpoint stops the bridge's commands there.
+	DebuggedTabs []int `json:"debuggedTabs,omitempty"`
 }
 
 // TabGetParams: tab.get describes one tab.
@@ -392,11 +400,13 @@ type PageRunResult struct {
 // PageFrameResult is one frame's answer to a page script: its value, or
 // the error it threw (with a code when the script gave one).
 type PageFrameResult struct {
-	FrameID    int             `json:"frameId"`
-	DocumentID string          `json:"documentId"`
-	Value      json.RawMessage `json:"value"`
-	Error      string          `json:"error"`
-	Code       string          `json:"code"`
+	FrameID    int    `json:"frameId"`
+	DocumentID string `json:"documentId"`
+	// URL is the frame's address when the script ran (location.href).
+	URL   string          `json:"url,omitempty"`
+	Value json.RawMessage `json:"value"`
+	Error string          `json:"error"`
+	Code  string          `json:"code"`
 }
 
 // ReadinessEnableParams: readiness.enable registers the quiet-DOM content

@@ -36,6 +36,11 @@ type Settings struct {
 	// by default they are closed after SessionGraceSeconds (60).
 	KeepSessionTabs     bool `json:"keepSessionTabs,omitempty"`
 	SessionGraceSeconds int  `json:"sessionGraceSeconds,omitempty"`
+	// AskBeforeIrreversible makes the bridge ask the user, over the page,
+	// before a click or key press that would submit a form or pay, and
+	// before a navigation to another site (internal/actions/ask.go); a
+	// refusal fails with declined_by_user. Off by default.
+	AskBeforeIrreversible bool `json:"askBeforeIrreversible,omitempty"`
 
 	// other holds the keys this version does not know (a newer version's,
 	// or the user's own), so that Save writes them back unchanged.
@@ -61,7 +66,7 @@ func Load(l paths.Layout) (Settings, error) {
 	if err := json.Unmarshal(b, &s.other); err != nil {
 		return s, fmt.Errorf("%s is not a JSON object (%v); fix or remove it", File(l), err)
 	}
-	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds"} {
+	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds", "askBeforeIrreversible"} {
 		delete(s.other, k)
 	}
 	return s, nil
@@ -94,6 +99,9 @@ func Save(l paths.Layout, s Settings) error {
 	}
 	if s.SessionGraceSeconds != 0 {
 		all["sessionGraceSeconds"] = s.SessionGraceSeconds
+	}
+	if s.AskBeforeIrreversible {
+		all["askBeforeIrreversible"] = true
 	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
@@ -140,4 +148,12 @@ func Paused(l paths.Layout) *protocol.Error {
 		return nil
 	}
 	return protocol.Errorf(protocol.CodePausedByUser, "the user has paused the bridge; wait for them to resume it (browser-bridge resume, or the switch on the extension's page) and try again — do not work around it")
+}
+
+// AskBeforeIrreversible says whether the user wants to be asked before
+// the agent's irreversible steps (a settings file that cannot be read is
+// Off's to report: the bridge does nothing then).
+func AskBeforeIrreversible(l paths.Layout) bool {
+	s, err := Load(l)
+	return err == nil && s.AskBeforeIrreversible
 }

@@ -21,6 +21,9 @@ const (
 	// fit, so a 100,000 px page still gives one readable file.
 	MaxHeight = 32000
 	MaxWidth  = 8000
+	// MaxPixels bounds the stitched image's area, and so the daemon's
+	// memory for it (4 bytes a pixel: 160 MB).
+	MaxPixels = 40_000_000
 )
 
 // Tile is one capture of a full page: a band of the document in CSS
@@ -44,7 +47,7 @@ func PlanFull(w, h, ratio float64) Plan {
 	if ratio <= 0 {
 		ratio = 1
 	}
-	scale := min(1, MaxHeight/(h*ratio), MaxWidth/(w*ratio))
+	scale := min(1, MaxHeight/(h*ratio), MaxWidth/(w*ratio), math.Sqrt(MaxPixels/(w*h*ratio*ratio)))
 	p := Plan{Scale: scale, Width: int(math.Ceil(w * ratio * scale)), Height: int(math.Ceil(h * ratio * scale))}
 	if h*ratio*scale <= TileHeight {
 		p.Tiles = []Tile{{0, h}}

@@ -74,3 +74,17 @@ func TestStitch(t *testing.T) {
 		t.Error("a tile that is no JPEG was not refused")
 	}
 }
+
+// However wide and tall the page and however dense the screen, the
+// stitched image stays within MaxPixels (the daemon's memory for it).
+func TestPlanFullBoundsTheImage(t *testing.T) {
+	for _, c := range [][3]float64{{8000, 30000, 1}, {3000, 30000, 2}, {1280, 1_000_000, 3}, {8000, 8000, 8}} {
+		p := PlanFull(c[0], c[1], c[2])
+		if px := p.Width * p.Height; px > MaxPixels*101/100 {
+			t.Errorf("%v: %d×%d = %d pixels, over %d", c, p.Width, p.Height, px, MaxPixels)
+		}
+		if p.Width > MaxWidth+1 || p.Height > MaxHeight+1 {
+			t.Errorf("%v: %d×%d over the sides' limits", c, p.Width, p.Height)
+		}
+	}
+}

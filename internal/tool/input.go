@@ -1,5 +1,11 @@
 package tool
 
+import "time"
+
+// HandoffDeadline is the longest a hand-off waits for the user (SPEC §2):
+// time to sign in, solve a CAPTCHA or find a second factor.
+const HandoffDeadline = 10 * time.Minute
+
 // The input family: acting on a page as a person would.
 func init() {
 	declare(
@@ -74,6 +80,17 @@ func init() {
 			Locator:     true,
 			Params:      []string{"to", "deltaX", "deltaY", "dialog"},
 			ChangesPage: true,
+		},
+		// handoff does not take the tab's turn (ChangesPage): it holds the
+		// tab for minutes, and the actions that come meanwhile must fail
+		// with handoff_in_progress at once rather than wait behind it.
+		Spec{
+			Name:     "handoff",
+			Summary:  "hand the tab to the user (sign-in, CAPTCHA, 2FA): shows message with Done/Cancel and waits, timeoutMs up to 600000; returns outcome done, cancelled or timeout.",
+			Kind:     KindInput,
+			Params:   []string{"message"},
+			Needs:    [][]string{{"message"}},
+			Deadline: HandoffDeadline,
 		},
 	)
 }

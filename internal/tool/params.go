@@ -18,7 +18,7 @@ type Input struct {
 	TabID              *int   `json:"tabId,omitempty" jsonschema:"Tab to use (from status, open or search). Page actions default to the active tab."`
 	BrowserWorkspaceID string `json:"browserWorkspaceId,omitempty" jsonschema:"Named workspace: its own window and tab group. Default: run:<runId>, else this MCP session."`
 	RunID              string `json:"runId,omitempty" jsonschema:"Your task's ID: its tabs share one workspace. Also read from _meta.runId."`
-	TimeoutMs          int    `json:"timeoutMs,omitempty" jsonschema:"Deadline in ms (max and default 60000; status 5000)."`
+	TimeoutMs          int    `json:"timeoutMs,omitempty" jsonschema:"Deadline in ms (max and default 60000; status 5000; handoff 600000)."`
 
 	URL       string `json:"url,omitempty" jsonschema:"http(s) or file URL, or about:blank."`
 	Target    string `json:"target,omitempty" jsonschema:"\"current\": load in the active tab instead of a new one." enum:"new,current"`
@@ -54,6 +54,8 @@ type Input struct {
 	Clip *Clip  `json:"clip,omitempty" jsonschema:"Rectangle {x, y, width, height} in CSS px of the document."`
 
 	CloseWorkspace bool `json:"closeWorkspace,omitempty" jsonschema:"Close the workspace's tabs and its window."`
+
+	Message string `json:"message,omitempty" jsonschema:"What the user should do, then press Done (handoff)."`
 }
 
 // Locator is the element a page action targets (SPEC §2): exactly one of

@@ -155,8 +155,12 @@ func checkBlank(prefix string, pairs []string) error {
 // parameters. The checks run in a fixed order, so when several values are
 // wrong the error always names the same one.
 func (in *Input) checkValues() error {
-	if in.TimeoutMs < 0 || in.TimeoutMs > MaxTimeoutMs {
-		return invalid("timeoutMs must be between 1 and %d (a call's deadline can only be shortened)", MaxTimeoutMs)
+	maxTimeout := MaxTimeoutMs
+	if s, ok := Lookup(in.Action); ok {
+		maxTimeout = s.MaxTimeoutMs()
+	}
+	if in.TimeoutMs < 0 || in.TimeoutMs > maxTimeout {
+		return invalid("timeoutMs must be between 1 and %d (a call's deadline can only be shortened)", maxTimeout)
 	}
 	if in.TabID != nil && (*in.TabID < 0 || *in.TabID > maxID) {
 		return invalid("tabId must be a tab ID from status or open")
@@ -181,8 +185,11 @@ func (in *Input) checkValues() error {
 		}
 	}
 	if err := checkBlank("", []string{"selector", in.Selector, "text", in.Text, "role", in.Role, "name", in.Name,
-		"label", in.Label, "placeholder", in.Placeholder, "ref", in.Ref, "query", in.Query, "url", in.URL}); err != nil {
+		"label", in.Label, "placeholder", in.Placeholder, "ref", in.Ref, "query", in.Query, "url", in.URL, "message", in.Message}); err != nil {
 		return err
+	}
+	if n := len([]rune(in.Message)); n > MaxMessage {
+		return invalid("message has %d characters; at most %d: say in a sentence or two what the user should do", n, MaxMessage)
 	}
 	if err := in.Locator.Check(); err != nil {
 		return err
@@ -218,6 +225,18 @@ func (in *Input) checkValues() error {
 		return invalid("close takes tabId (one tab) or closeWorkspace (the workspace's windows), not both")
 	}
 	return nil
+}
+
+// MaxMessage bounds handoff's message: the user reads it in a small box.
+const MaxMessage = 500
+
+// MaxTimeoutMs is the largest timeoutMs the action takes: MaxTimeoutMs,
+// or the action's own longer deadline (handoff's 10 minutes).
+func (s *Spec) MaxTimeoutMs() int {
+	if s.Deadline > DefaultDeadline {
+		return int(s.Deadline / time.Millisecond)
+	}
+	return MaxTimeoutMs
 }
 
 // checkLocatorObject checks a locator given as an object parameter

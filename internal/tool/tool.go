@@ -150,7 +150,7 @@ func (s *Spec) DeadlineFor(timeoutMs int) time.Duration {
 		d = DefaultDeadline
 	}
 	if timeoutMs > 0 {
-		d = min(d, time.Duration(min(timeoutMs, MaxTimeoutMs))*time.Millisecond)
+		d = min(d, time.Duration(min(timeoutMs, s.MaxTimeoutMs()))*time.Millisecond)
 	}
 	return d
 }

@@ -1,0 +1,210 @@
+package user
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/audit"
+	"github.com/browser-bridge/browser-bridge/internal/browsertest"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+const handoffMessage = "Please sign in to the fixture, then press Done"
+
+// startHandoff runs the handoff action in the background; the channel
+// gets its result.
+func startHandoff(t *testing.T, tab, timeoutMs int) <-chan browsertest.Result {
+	t.Helper()
+	done := make(chan browsertest.Result, 1)
+	go func() {
+		done <- bridge.Call(t, map[string]any{"action": "handoff", "tabId": tab, "message": handoffMessage, "timeoutMs": timeoutMs})
+	}()
+	return done
+}
+
+// overlayFrame waits for the hand-off frame over the page and attaches to
+// it (it runs in the extension's process: a target of its own).
+func overlayFrame(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	d := devtools(t)
+	tgt, err := d.WaitTarget(ctx, "iframe", extURL("ui/handoff.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, err := d.Attach(ctx, tgt.TargetID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitPage(t, frame, `document.getElementById("message").textContent === `+jsString(handoffMessage))
+	return frame
+}
+
+// pageSession attaches to the fixture page's own target (its main world
+// is the page's scripts' world).
+func pageSession(t *testing.T, ctx context.Context, url string) string {
+	t.Helper()
+	d := devtools(t)
+	tgt, err := d.WaitTarget(ctx, "page", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.Attach(ctx, tgt.TargetID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// A hand-off shows its message over the page where the page's scripts
+// cannot read it, puts it back when the page removes it, holds the tab
+// against every other action (the agent's own click on Done among them),
+// shows on the extension's page too, and returns done when the user
+// presses Done in the overlay.
+func TestHandoffDone(t *testing.T) {
+	ws := workspace(t, "user-handoff")
+	tab := openPage(t, ws, "/page?handoff=done")
+	d := devtools(t)
+	ctx := ctxFor(t, 90*time.Second)
+	result := startHandoff(t, tab, 60000)
+	frame := overlayFrame(t, ctx)
+	page := pageSession(t, ctx, site+"/page?handoff=done")
+
+	// The page's own scripts see a holder element and nothing of the frame.
+	var seen struct {
+		HTML    bool `json:"html"`
+		Iframes int  `json:"iframes"`
+		Frames  int  `json:"frames"`
+		Read    string
+	}
+	if err := d.Eval(ctx, page, `(() => {
+		let read = "";
+		try { read = window.frames[0].document.body.innerText; } catch (e) { read = "refused: " + e.name; }
+		return {html: document.documentElement.outerHTML.includes("Please sign in"), iframes: document.querySelectorAll("iframe").length, frames: window.frames.length, Read: read};
+	})()`, &seen); err != nil {
+		t.Fatal(err)
+	}
+	if seen.HTML || seen.Iframes != 0 || !strings.HasPrefix(seen.Read, "refused") {
+		t.Errorf("the page sees the hand-off: %+v", seen)
+	}
+
+	// A page that removes the overlay gets it back.
+	if err := d.Eval(ctx, page, `document.querySelector("[popover]").remove()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitPage(t, page, `!!document.querySelector("[popover]") && document.querySelector("[popover]").matches(":popover-open")`)
+	frame = overlayFrame(t, ctx) // a removed frame reloads
+
+	// While the user has the tab, the bridge does not drive it: not a
+	// read, not a click — not even one on the Done button's point.
+	done := donePoint(t, ctx, page, frame)
+	for _, in := range []map[string]any{
+		{"action": "inspect", "tabId": tab},
+		{"action": "click", "tabId": tab, "selector": "#name"},
+		{"action": "click", "tabId": tab, "x": done.X, "y": done.Y},
+		{"action": "type", "tabId": tab, "selector": "#name", "value": "agent"},
+		{"action": "handoff", "tabId": tab, "message": "again"},
+	} {
+		msg := failCode(t, in, protocol.CodeHandoffInProgress)
+		if !strings.Contains(msg, handoffMessage) {
+			t.Errorf("%v: %s", in["action"], msg)
+		}
+	}
+
+	// The extension's page shows the hand-off, with its own Done.
+	ext, target, err := d.Open(ctx, extURL("ui/popup.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target}, nil) })
+	waitPage(t, ext, `!document.getElementById("handoffs").hidden && document.getElementById("handoffs").innerText.includes(`+jsString(handoffMessage)+`)`)
+	shot(t, ext, "extension-page-handoff.png", 380)
+
+	// The user types into the page meanwhile (a password, say).
+	if err := d.Call(ctx, page, "Runtime.evaluate", map[string]any{"expression": `document.getElementById("name").focus()`}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Call(ctx, page, "Input.insertText", map[string]any{"text": userSecret}, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	// The user presses Done in the overlay.
+	shot(t, page, "handoff-overlay.png", 0)
+	done = donePoint(t, ctx, page, frame)
+	if err := d.Click(ctx, page, done.X, done.Y); err != nil {
+		t.Fatal(err)
+	}
+	var r browsertest.Result
+	select {
+	case r = <-result:
+	case <-ctx.Done():
+		t.Fatal("the handoff did not return after Done")
+	}
+	if r.Err != nil || str(r.JSON, "outcome") != "done" || str(r.JSON, "title") != "User fixture" || !strings.HasSuffix(str(r.JSON, "url"), "/page?handoff=done") {
+		t.Fatalf("handoff: %s %s", r.Stdout, r.Stderr)
+	}
+	waitPage(t, page, `!document.querySelector("[popover]")`)
+	bridge.MustCall(t, map[string]any{"action": "click", "tabId": tab, "selector": "#name"})
+
+	// What the user typed is neither returned nor in the audit trail.
+	trail, err := os.ReadFile(audit.File(paths.ForHome(bridge.Home)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(r.Stdout), userSecret) || strings.Contains(string(trail), userSecret) {
+		t.Errorf("what the user typed during the hand-off leaked: result %s", r.Stdout)
+	}
+	if !strings.Contains(string(trail), `"action":"handoff"`) {
+		t.Errorf("the hand-off is not in the audit trail")
+	}
+}
+
+// userSecret is what the user types during a hand-off.
+const userSecret = "hunter2-typed-by-the-user"
+
+type point struct{ X, Y float64 }
+
+// donePoint is the middle of the overlay's Done button in the page's
+// viewport: the frame's place on the page plus the button's in the frame.
+func donePoint(t *testing.T, ctx context.Context, page, frame string) point {
+	t.Helper()
+	d := devtools(t)
+	var host, button struct{ X, Y, W, H float64 }
+	if err := d.Eval(ctx, page, `(() => { const b = document.querySelector("[popover]").getBoundingClientRect(); return {X: b.x, Y: b.y, W: b.width, H: b.height}; })()`, &host); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Eval(ctx, frame, `(() => { const b = document.getElementById("done").getBoundingClientRect(); return {X: b.x, Y: b.y, W: b.width, H: b.height}; })()`, &button); err != nil {
+		t.Fatal(err)
+	}
+	return point{host.X + button.X + button.W/2, host.Y + button.Y + button.H/2}
+}
+
+// A hand-off nobody answers returns timeout once timeoutMs is over, and
+// takes its overlay down.
+func TestHandoffTimeout(t *testing.T) {
+	ws := workspace(t, "user-timeout")
+	tab := openPage(t, ws, "/page?handoff=timeout")
+	ctx := ctxFor(t, 60*time.Second)
+	start := time.Now()
+	result := startHandoff(t, tab, 5000)
+	overlayFrame(t, ctx)
+	page := pageSession(t, ctx, site+"/page?handoff=timeout")
+	var r browsertest.Result
+	select {
+	case r = <-result:
+	case <-ctx.Done():
+		t.Fatal("the handoff did not time out")
+	}
+	took := time.Since(start)
+	if r.Err != nil || str(r.JSON, "outcome") != "timeout" {
+		t.Fatalf("handoff: %s %s", r.Stdout, r.Stderr)
+	}
+	if took < 3*time.Second || took > 15*time.Second {
+		t.Errorf("a 5 s hand-off took %s", took)
+	}
+	waitPage(t, page, `!document.querySelector("[popover]")`)
+	bridge.MustCall(t, map[string]any{"action": "extract", "tabId": tab})
+}

@@ -1,0 +1,151 @@
+// Package user holds the end-to-end tests of the user's side of the bridge
+// (issue 12): the extension's page, the Pause switch, the hand-off and the
+// site rules, against a real Chromium with the real extension, host and
+// daemon. The test drives the extension's page and the hand-off's Done as
+// the user would — trusted input over a DevTools port of its own
+// (browsertest.StartWithDevTools) — since the bridge itself may do
+// neither.
+package user
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/browsertest"
+)
+
+var (
+	bridge *browsertest.Bridge
+	// site serves testdata/ on 127.0.0.1; denied is another server, on
+	// localhost, that the site-rule tests deny (deniedRule); deniedHits
+	// counts the requests that reached it.
+	site, denied string
+	deniedRule   string
+	deniedHits   atomic.Int64
+)
+
+func TestMain(m *testing.M) {
+	srv := httptest.NewServer(fixtures())
+	site = srv.URL
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		deniedHits.Add(1)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte("<!doctype html><title>Denied site</title><p>DENIED-SITE-CONTENT"))
+	}))
+	_, port, _ := net.SplitHostPort(bad.Listener.Addr().String())
+	denied = "http://localhost:" + port
+	deniedRule = "localhost:" + port
+	code := browsertest.MainWithDevTools(m, &bridge)
+	srv.Close()
+	bad.Close()
+	os.Exit(code)
+}
+
+// fixtures serves testdata/<name>.html with {{denied}} and {{site}}
+// filled in, and /redirect?to=URL.
+func fixtures() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if name == "" || strings.Contains(name, "..") {
+			http.NotFound(w, r)
+			return
+		}
+		b, err := os.ReadFile("testdata/" + name + ".html")
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(strings.NewReplacer("{{denied}}", denied, "{{site}}", site).Replace(string(b))))
+	})
+	return mux
+}
+
+var (
+	devOnce sync.Once
+	dev     *browsertest.DevTools
+	devErr  error
+)
+
+// devtools is the test binary's own DevTools connection.
+func devtools(t *testing.T) *browsertest.DevTools {
+	t.Helper()
+	devOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		dev, devErr = bridge.DevTools(ctx)
+	})
+	if devErr != nil {
+		t.Fatal(devErr)
+	}
+	return dev
+}
+
+// extURL is a page of the extension.
+func extURL(path string) string {
+	return "chrome-extension://" + bridge.Launch.ExtensionID + "/" + path
+}
+
+// ctxFor bounds one test's waits.
+func ctxFor(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// workspace is a workspace of the test's own, closed at its end (its name
+// short enough for the tab group's label).
+func workspace(t *testing.T, id string) string {
+	t.Helper()
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": id})
+	})
+	return id
+}
+
+// openPage opens a fixture in the test's workspace and returns its tabId.
+func openPage(t *testing.T, ws, path string) int {
+	t.Helper()
+	res := bridge.MustCall(t, map[string]any{"action": "open", "url": site + path, "browserWorkspaceId": ws})
+	return num(t, res, "tabId")
+}
+
+// failCode runs input and wants it to fail with code; it returns the
+// message.
+func failCode(t *testing.T, input map[string]any, code string) string {
+	t.Helper()
+	r := bridge.Call(t, input)
+	if r.Exit == 0 || r.Err == nil {
+		t.Fatalf("call %v succeeded, want error %s: %s", input, code, r.Stdout)
+	}
+	if r.Err.Code != code {
+		t.Fatalf("call %v: error %s %q, want %s", input, r.Err.Code, r.Err.Message, code)
+	}
+	return r.Err.Message
+}
+
+func num(t *testing.T, m map[string]any, key string) int {
+	t.Helper()
+	v, ok := m[key].(float64)
+	if !ok {
+		t.Fatalf("result has no number %q: %v", key, m)
+	}
+	return int(v)
+}
+
+func str(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return s
+}

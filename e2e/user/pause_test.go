@@ -1,0 +1,53 @@
+package user
+
+import (
+	"testing"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// The page's Pause switch, clicked as the user clicks it, makes the next
+// action fail with paused_by_user (status still answers, and says so),
+// and switching it back lets actions run again.
+func TestPauseSwitch(t *testing.T) {
+	ws := workspace(t, "user-pause")
+	tab := openPage(t, ws, "/page")
+	d := devtools(t)
+	ctx := ctxFor(t, 60*time.Second)
+	page, target, err := d.Open(ctx, extURL("ui/popup.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target}, nil) })
+	waitPage(t, page, `document.getElementById("status").textContent === "Connected" && !document.getElementById("pause").disabled`)
+	t.Cleanup(func() { bridge.Run(t, "resume") }) // whatever happens, later tests run
+
+	clickSwitch(t, page)
+	waitPage(t, page, `document.getElementById("status").textContent === "Paused" && document.getElementById("pause").checked`)
+	msg := failCode(t, map[string]any{"action": "extract", "tabId": tab}, protocol.CodePausedByUser)
+	t.Logf("while paused: %s", msg)
+	bridge.MustCall(t, map[string]any{"action": "status"})
+	shot(t, page, "extension-page-paused.png", 380)
+
+	clickSwitch(t, page)
+	waitPage(t, page, `document.getElementById("status").textContent === "Connected" && !document.getElementById("pause").checked`)
+	bridge.MustCall(t, map[string]any{"action": "extract", "tabId": tab})
+	// The trail has the user's switch.
+	waitPage(t, page, `[...document.querySelectorAll("#actions .what b")].map((b) => b.textContent).join(",").startsWith("extract,resume")`)
+}
+
+// clickSwitch clicks the middle of the page's Pause switch with trusted
+// mouse input.
+func clickSwitch(t *testing.T, page string) {
+	t.Helper()
+	d := devtools(t)
+	ctx := ctxFor(t, 10*time.Second)
+	var r struct{ X, Y float64 }
+	if err := d.Eval(ctx, page, `(() => { const b = document.querySelector(".switch").getBoundingClientRect(); return {x: b.x + b.width / 2, y: b.y + b.height / 2}; })()`, &r); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Click(ctx, page, r.X, r.Y); err != nil {
+		t.Fatal(err)
+	}
+}

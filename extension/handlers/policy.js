@@ -1,0 +1,243 @@
+// The user's site rules, enforced by the extension on the bridge's own
+// tabs before it acts: the daemon checks the URLs a call names, but only
+// the browser sees where a click or a redirect leads. policy.set (sent by
+// the daemon after each hello and whenever the rules change) keeps them in
+// chrome.storage.session, which outlives a service-worker restart but not
+// the browser.
+//
+// Two layers, both only on the bridge's tabs (the tabs it created, the
+// tabs their pages opened, the tabs it loaded a page into — never the
+// user's own browsing):
+//   1. declarativeNetRequest session rules scoped with tabIds: a denied
+//      navigation (top frame or frame) never reaches the site; the tab
+//      shows ui/blocked.html naming the rule instead. One regexFilter per
+//      pattern (toRegex below).
+//   2. webNavigation, for what those rules cannot see: a tab whose first
+//      navigation starts before its rules are installed (a new tab's
+//      redirect), file: URLs (outside declarativeNetRequest), and the
+//      few patterns toRegex cannot express. Such a tab is sent to
+//      ui/blocked.html as soon as the navigation is seen.
+//
+// The matching is handlers/siterules.js, a twin of internal/policy.
+import { BridgeError, Codes } from "../protocol.js";
+import { check, toRegex } from "./siterules.js";
+
+// ---- State: the rules and the bridge's tabs ----
+
+let rules = { allow: [], deny: [], builtInDeny: [] };
+const tabs = new Set(); // the bridge's tabs, where the rules hold
+let covered = new Set(); // the tabs the installed session rules name
+
+const ready = chrome.storage.session.get(["policyRules", "policyTabs"]).then((s) => {
+  if (s.policyRules) rules = s.policyRules;
+  for (const id of s.policyTabs || []) tabs.add(id);
+  return sync();
+}).catch((err) => console.error("browser-bridge: site rules not restored:", err));
+
+function save() {
+  return chrome.storage.session.set({ policyRules: rules, policyTabs: [...tabs] });
+}
+
+// blockedURL is the page that stands in for a navigation the rules
+// stopped. The daemon's guard recognises it (internal/daemon/ui.go).
+export function blockedURL(decision, url) {
+  const q = new URLSearchParams({ rule: decision.rule || "", kind: decision.kind || "deny" });
+  return chrome.runtime.getURL("ui/blocked.html") + "?" + q + (url ? "#" + url : "");
+}
+
+// ruleSet is the session rules for the current rules on tabIds: deny
+// patterns first (they win), then, with an allow list, the allowed
+// patterns and a catch-all below them.
+function ruleSet(tabIds) {
+  const out = [];
+  const condition = (regexFilter) => ({ regexFilter, isUrlFilterCaseSensitive: true, resourceTypes: ["main_frame", "sub_frame"], tabIds });
+  // \0 is the whole URL: the blocked page shows what was stopped.
+  const redirect = (d) => ({ type: "redirect", redirect: { regexSubstitution: blockedURL(d, "") + "#\\0" } });
+  for (const [kind, list] of [["builtin", rules.builtInDeny], ["deny", rules.deny]]) {
+    for (const p of list || []) {
+      const re = toRegex(p);
+      if (re) out.push({ id: out.length + 1, priority: 3, action: redirect({ rule: p, kind }), condition: condition(re) });
+    }
+  }
+  const allow = rules.allow || [];
+  const res = allow.map(toRegex);
+  // A pattern the rules cannot express would be blocked by the catch-all:
+  // then webNavigation alone enforces the allow list.
+  if (allow.length && res.every((re) => re !== null)) {
+    for (const re of res) out.push({ id: out.length + 1, priority: 2, action: { type: "allow" }, condition: condition(re) });
+    out.push({ id: out.length + 1, priority: 1, action: redirect({ rule: "", kind: "allow" }), condition: condition("^(?:https?|wss?)://.*$") });
+  }
+  return out;
+}
+
+// sync installs the session rules for the current rules and tabs, one
+// update at a time.
+let syncing = Promise.resolve();
+function sync() {
+  syncing = syncing.then(async () => {
+    const ids = [...tabs];
+    const old = await chrome.declarativeNetRequest.getSessionRules();
+    const add = ids.length ? ruleSet(ids) : [];
+    await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: add });
+    covered = new Set(add.length ? ids : []);
+  }).catch((err) => console.error("browser-bridge: site rules not installed:", err));
+  return syncing;
+}
+
+// follow puts tabId under the rules; it resolves once they are installed.
+function follow(tabId) {
+  if (!Number.isInteger(tabId) || tabId < 0 || tabs.has(tabId)) return syncing;
+  tabs.add(tabId);
+  save();
+  return sync();
+}
+
+// ---- Verbs ----
+
+// set is policy.set: the daemon's rules, kept for this browser session.
+export async function set(msg) {
+  const list = (name) => {
+    const v = msg[name] ?? [];
+    if (!Array.isArray(v) || !v.every((p) => typeof p === "string")) throw new BridgeError(Codes.invalidArgument, `${name} must be a list of patterns`);
+    return v;
+  };
+  await ready;
+  rules = { allow: list("allow"), deny: list("deny"), builtInDeny: list("builtInDeny") };
+  await save();
+  await sync();
+  return { ok: true };
+}
+
+// followVerbs wraps the verbs that open or load tabs (in dispatch.js's
+// table) so that the rules hold in those tabs before their pages load.
+// A tab cannot be named in a session rule before Chrome creates it, so
+// while the user has site rules, a tab or window the bridge creates with
+// a URL is created empty, put under the rules, and then loaded: a
+// redirect of its first page into a denied site is stopped like any
+// other.
+export function followVerbs(handlers) {
+  const navigate = handlers["tab.navigate"];
+  for (const verb of ["tab.create", "window.create"]) {
+    const create = handlers[verb];
+    if (!create) continue;
+    handlers[verb] = async (msg, ctx) => {
+      await ready;
+      const url = typeof msg.url === "string" && msg.url ? msg.url : null;
+      // (A door without tab.navigate — a program's — follows its tabs
+      // once they exist.)
+      if (!url || !userRules() || !navigate) {
+        const res = await create(msg, ctx);
+        await follow(res && res.tabId);
+        return res;
+      }
+      // about:blank, not no URL: that would be the New Tab page.
+      const blank = await create({ ...msg, url: "about:blank", waitMs: 0 }, ctx);
+      await follow(blank.tabId);
+      const loaded = await navigate({ tabId: blank.tabId, url, waitMs: msg.waitMs }, ctx);
+      return { ...blank, ...loaded };
+    };
+  }
+  const contextCreate = handlers["context.create"];
+  if (contextCreate) {
+    handlers["context.create"] = async (msg, ctx) => {
+      const res = await contextCreate(msg, ctx);
+      await follow(res && res.tabId);
+      return res;
+    };
+  }
+  if (navigate) {
+    handlers["tab.navigate"] = async (msg, ctx) => {
+      await ready;
+      await follow(msg.tabId);
+      return navigate(msg, ctx);
+    };
+  }
+}
+
+// userRules says whether the user has rules of their own (the built-in
+// ones name pages no redirect can reach).
+function userRules() {
+  return (rules.deny || []).length + (rules.allow || []).length > 0;
+}
+
+// DRIVING are the verbs that read or drive a page: the extension checks
+// the rules against the tab's URL before it runs them, whichever door
+// they came through (guardVerbs).
+const DRIVING = new Set(["page.run", "cdp", "cdp.batch", "cdp.attach", "dom.setFiles", "dom.chooseFiles"]);
+
+// guardVerbs wraps the page-driving handlers of dispatch.js's table: a tab
+// that shows a denied site, or the blocked page that stopped one, is
+// refused with blocked_by_policy naming the rule (protected_page for the
+// browser's own pages, as Chrome would refuse them).
+export function guardVerbs(handlers) {
+  for (const verb of DRIVING) {
+    const h = handlers[verb];
+    if (!h) continue;
+    handlers[verb] = async (msg, ctx) => {
+      if (Number.isInteger(msg && msg.tabId)) {
+        const tab = await chrome.tabs.get(msg.tabId);
+        refuse(tab.id, tab.url || tab.pendingUrl || "");
+      }
+      return h(msg, ctx);
+    };
+  }
+}
+
+function refuse(tabId, url) {
+  const blocked = chrome.runtime.getURL("ui/blocked.html");
+  if (url.startsWith(blocked)) {
+    const u = new URL(url);
+    const rule = u.searchParams.get("rule");
+    throw new BridgeError(Codes.blockedByPolicy, `tab ${tabId} was stopped from loading ${u.hash.slice(1) || "a page"} by ${rule ? `the site rule "${rule}"` : "the allow list"}; open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)`);
+  }
+  if (url.startsWith(chrome.runtime.getURL(""))) return; // the extension's own pages are Chrome's to refuse
+  const dec = check(rules, url);
+  if (dec.allowed) return;
+  throw new BridgeError(dec.kind === "builtin" ? Codes.protectedPage : Codes.blockedByPolicy, `tab ${tabId} shows ${url}, which the bridge may not touch: ${dec.why}`);
+}
+
+// ---- Events ----
+
+// A tab a bridge tab's page opened (a link to _blank, window.open) is the
+// bridge's too.
+chrome.tabs.onCreated.addListener((tab) => {
+  if (tabs.has(tab.openerTabId)) follow(tab.id);
+});
+chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
+  if (tabs.has(d.sourceTabId)) follow(d.tabId);
+});
+chrome.tabs.onRemoved.addListener((tabId) => {
+  if (tabs.delete(tabId)) {
+    save();
+    sync();
+  }
+});
+
+// enforce sends a bridge tab whose top frame goes to a denied URL to the
+// blocked page. Before the navigation it leaves http(s) to the session
+// rules when they cover the tab (they stop it without a round trip);
+// once it has committed, anything denied that got through is replaced.
+async function enforce(d, committed) {
+  if (d.frameId !== 0 || !tabs.has(d.tabId)) return;
+  await ready;
+  if (d.url.startsWith(chrome.runtime.getURL(""))) return; // our own pages: the blocked page itself
+  const dec = check(rules, d.url);
+  // The browser's own pages (a new tab's chrome://newtab) are Chrome's to
+  // refuse to extensions, and no web page can lead to them.
+  if (dec.allowed || (dec.kind === "builtin" && !/^(https?|wss?):/i.test(d.url))) return;
+  if (!committed && /^(https?|wss?):/i.test(d.url) && covered.has(d.tabId) && expressible(dec)) return;
+  chrome.tabs.update(d.tabId, { url: blockedURL(dec, d.url) }).catch(() => {});
+}
+
+function expressible(dec) {
+  if (dec.kind === "allow") return (rules.allow || []).every((p) => toRegex(p) !== null);
+  return toRegex(dec.rule) !== null;
+}
+
+chrome.webNavigation.onBeforeNavigate.addListener((d) => enforce(d, false));
+chrome.webNavigation.onCommitted.addListener((d) => enforce(d, true));
+
+// For the extension's page: the rules and how many tabs they hold.
+export function summary() {
+  return { rules, tabs: tabs.size };
+}

@@ -1,0 +1,45 @@
+// Masks sensitive fields (password, one-time-code and payment-card fields:
+// bb.isSensitive in dom.js) while a screenshot is taken, so an autofilled
+// card number is never captured in clear, and puts them back afterwards.
+// The mask is -webkit-text-security on the element's inline style, with
+// the page's own inline value kept to restore.
+(() => {
+  const bb = globalThis.__bb;
+  if (bb.loaded.mask) return;
+  bb.loaded.mask = true;
+
+  const masked = new Map(); // element -> [value, priority] of its inline style before
+
+  // Every element under root, shadow roots (open and closed) included.
+  const walk = (root, fn) => {
+    const it = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let n = it.currentNode; n; n = it.nextNode()) {
+      if (n.nodeType === 1) {
+        fn(n);
+        const sr = bb.shadowRoot(n);
+        if (sr) walk(sr, fn);
+      }
+    }
+  };
+
+  bb.maskSensitive = () => {
+    let n = 0;
+    walk(document, (el) => {
+      if (masked.has(el) || !bb.isSensitive(el)) return;
+      masked.set(el, [el.style.getPropertyValue("-webkit-text-security"), el.style.getPropertyPriority("-webkit-text-security")]);
+      el.style.setProperty("-webkit-text-security", "disc", "important");
+      n++;
+    });
+    return { masked: n };
+  };
+
+  bb.unmaskSensitive = () => {
+    for (const [el, [value, priority]] of masked) {
+      if (value) el.style.setProperty("-webkit-text-security", value, priority);
+      else el.style.removeProperty("-webkit-text-security");
+    }
+    const n = masked.size;
+    masked.clear();
+    return { unmasked: n };
+  };
+})();

@@ -1,0 +1,88 @@
+package extension
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The extension's twin of the site rules (handlers/siterules.js) gives
+// the answers internal/policy gives, on the cases both read
+// (internal/policy/testdata/cases.json), and its declarativeNetRequest
+// regexFilters match the same request URLs. This runs the module under
+// node when it is installed; e2e/user runs the same cases in Chromium.
+func TestSiteRulesTwin(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; e2e/user checks the twin in Chromium")
+	}
+	cases, err := filepath.Abs("../internal/policy/testdata/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	module, _ := filepath.Abs("handlers/siterules.js")
+	script := `
+const fs = require("fs");
+const cases = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+import(process.argv[2]).then((m) => {
+  const builtIn = ` + builtInJS(t) + `;
+  const out = [];
+  const webish = (u) => /^(https?|wss?):\/\//.test(u) && !u.includes("#");
+  for (const c of cases.match) {
+    let got;
+    try { got = m.match(c.pattern, c.url); } catch (e) { got = "threw " + e.message; }
+    if (got !== c.want) out.push("match(" + JSON.stringify(c.pattern) + ", " + c.url + ") = " + got + ", want " + c.want);
+    if (!webish(c.url)) continue;
+    // Only a host with a wildcard port may have no regexFilter (webNavigation enforces it).
+    const re = m.toRegex(c.pattern);
+    if (re === null) {
+      if (c.want && !/^[^/]*:[^/]*[*]/.test(c.pattern)) out.push("toRegex(" + JSON.stringify(c.pattern) + ") is null but the pattern matches " + c.url);
+      continue;
+    }
+    // declarativeNetRequest sees URLs as Chrome writes them.
+    const hit = new RegExp(re).test(new URL(c.url).href);
+    if (hit !== c.want) out.push("toRegex(" + JSON.stringify(c.pattern) + ") = " + re + " gives " + hit + " on " + c.url + ", want " + c.want);
+  }
+  for (const c of cases.check) {
+    const d = m.check({ allow: c.allow || [], deny: c.deny || [], builtInDeny: builtIn }, c.url);
+    if (d.allowed !== c.allowed || d.rule !== c.rule || (c.why && !(d.why || "").includes(c.why))) {
+      out.push("check(" + JSON.stringify(c) + ") = " + JSON.stringify(d));
+    }
+  }
+  console.log(JSON.stringify(out));
+}).catch((e) => { console.log(JSON.stringify(["import failed: " + e.stack])); });
+`
+	cmd := exec.Command(node, "-e", script, cases, "file://"+module)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	var fails []string
+	if err := json.Unmarshal(out, &fails); err != nil {
+		t.Fatalf("node said: %s", out)
+	}
+	for _, f := range fails {
+		t.Error(f)
+	}
+}
+
+// builtInJS is policy.DefaultDeny as a JS array, read from the Go source
+// so that this package need not import internal/policy.
+func builtInJS(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../internal/policy/policy.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i := strings.Index(s, "var DefaultDeny = []string{")
+	if i < 0 {
+		t.Fatal("internal/policy/policy.go has no DefaultDeny")
+	}
+	s = s[i+len("var DefaultDeny = []string{"):]
+	s = s[:strings.Index(s, "}")]
+	return "[" + s + "]"
+}

@@ -1,0 +1,234 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/audit"
+	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/policy"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
+	"github.com/browser-bridge/browser-bridge/internal/version"
+)
+
+// This file is the daemon's side of the user's controls (issue 12): the
+// answers to the extension page's requests (ui.state, ui.pause), the site
+// rules it gives the extension (policy.set), and the guard every page
+// action passes (Env.Guard): a tab in the user's hands, a site the rules
+// deny.
+//
+// Wiring (three lines elsewhere in the daemon):
+//   - answerExtension: case protocol.TypeUIState, protocol.TypeUIPause: return d.answerUI(typ, frame)
+//   - New: Guard: d.guard (instead of d.guardTab, which it calls)
+//   - Run, beside go d.sweep(ctx): go d.watchPolicy(ctx)
+
+// uiActions is how many audit entries the page shows.
+const uiActions = 20
+
+// answerUI answers the page's requests, which the service worker relays
+// over the native link. ui.state is asked every second while the page is
+// open, so it reads only the end of the audit trail and is not audited
+// itself; ui.pause is the user's switch and is.
+func (d *Daemon) answerUI(typ string, frame []byte) (any, error) {
+	switch typ {
+	case protocol.TypeUIState:
+		return d.uiState(), nil
+	case protocol.TypeUIPause:
+		var req protocol.UIPause
+		if err := json.Unmarshal(frame, &req); err != nil {
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "ui.pause takes {paused}: %v", err)
+		}
+		return d.uiPause(req.Paused)
+	}
+	return nil, protocol.Errorf(protocol.CodeInvalidArgument, "the daemon does not answer %q requests", typ)
+}
+
+// uiState is what the page shows of the daemon.
+func (d *Daemon) uiState() protocol.UIState {
+	ext := d.link.Info()
+	st := protocol.UIState{
+		Daemon:     protocol.UIDaemon{Version: version.Version, Protocol: protocol.Version, PID: os.Getpid(), Mismatch: ext.Mismatch},
+		Workspaces: []protocol.UIWorkspace{},
+		Actions:    []protocol.UIAction{},
+	}
+	if off := d.env.Off(); off != nil {
+		st.Off = off.Message
+	}
+	s, _ := settings.Load(d.layout) // a file that does not load is Off's to say
+	st.Paused = s.Paused
+	st.AskBeforeIrreversible = s.AskBeforeIrreversible
+	st.Policy = rulesOf(s)
+	reg := d.reg.For(ext.Instance)
+	for _, w := range reg.Workspaces() {
+		uw := protocol.UIWorkspace{ID: w.ID, Title: w.Title, Color: w.Color, WindowID: w.WindowID, GroupID: w.GroupID, Incognito: w.Incognito, Tabs: []int{}}
+		for _, t := range reg.Tabs(w.ID) {
+			uw.Tabs = append(uw.Tabs, t.TabID)
+		}
+		st.Workspaces = append(st.Workspaces, uw)
+	}
+	entries, _ := audit.Tail(d.layout, uiActions)
+	for _, e := range slices.Backward(entries) {
+		st.Actions = append(st.Actions, protocol.UIAction{Time: e.Time, Session: e.Session, Workspace: e.Workspace,
+			Action: e.Action, TabID: e.TabID, URL: e.URL, Params: e.Params, Code: e.Code, Ms: e.Ms})
+	}
+	return st
+}
+
+// uiPause turns the pause on or off, as `browser-bridge pause`/`resume`
+// do, and records who did it.
+func (d *Daemon) uiPause(paused bool) (protocol.UIPaused, error) {
+	s, err := settings.Load(d.layout)
+	if err != nil {
+		return protocol.UIPaused{}, protocol.Errorf(protocol.CodeInternal, "%v", err)
+	}
+	if s.Paused != paused {
+		s.Paused = paused
+		if err := settings.Save(d.layout, s); err != nil {
+			return protocol.UIPaused{}, protocol.Errorf(protocol.CodeInternal, "saving the settings: %v", err)
+		}
+	}
+	action := "resume"
+	if paused {
+		action = "pause"
+	}
+	d.audit.Write(audit.Entry{Session: "user", Door: "extension", Action: action, Code: "ok"})
+	return protocol.UIPaused{Paused: paused}, nil
+}
+
+// rulesOf is the site rules of s as policy.set sends them (lists never
+// null).
+func rulesOf(s settings.Settings) protocol.PolicySetParams {
+	nonNil := func(l []string) []string {
+		if l == nil {
+			return []string{}
+		}
+		return l
+	}
+	return protocol.PolicySetParams{Allow: nonNil(s.Policy.Allow), Deny: nonNil(s.Policy.Deny), BuiltInDeny: policy.DefaultDeny}
+}
+
+// pushPolicy gives the extension the site rules of l.
+func pushPolicy(ctx context.Context, b browser.Caller, l paths.Layout) (protocol.PolicySetParams, error) {
+	s, err := settings.Load(l)
+	if err != nil {
+		return protocol.PolicySetParams{}, err
+	}
+	rules := rulesOf(s)
+	return rules, browser.Verbs{Caller: b}.PolicySet(ctx, rules)
+}
+
+// policyEvery is how often watchPolicy looks at the connection and at
+// settings.json's size and time (`browser-bridge policy` writes it
+// without the daemon): soon after a hello, since the first commands
+// follow it, and soon after a change, since a blocked page reloads when
+// its rule is lifted. The file is read only when it changed.
+const policyEvery = 200 * time.Millisecond
+
+// watchPolicy keeps the extension's copy of the site rules current until
+// ctx ends: after each hello (a new connection, a restarted service
+// worker) and whenever the rules in settings.json change.
+func (d *Daemon) watchPolicy(ctx context.Context) {
+	var (
+		conn  time.Time // the connection given the rules
+		rules protocol.PolicySetParams
+		seen  os.FileInfo // settings.json when last read
+	)
+	t := time.NewTicker(policyEvery)
+	defer t.Stop()
+	for {
+		ext := d.link.Info()
+		fi, _ := os.Stat(settings.File(d.layout))
+		changed := (fi == nil) != (seen == nil) || (fi != nil && (fi.Size() != seen.Size() || !fi.ModTime().Equal(seen.ModTime())))
+		fresh := !ext.ConnectedAt.Equal(conn)
+		if ext.Connected && ext.Mismatch == "" && (fresh || changed) {
+			seen = fi
+			if s, err := settings.Load(d.layout); err == nil {
+				if now := rulesOf(s); fresh || !reflect.DeepEqual(now, rules) {
+					cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+					if _, err := pushPolicy(cctx, d.link, d.layout); err != nil {
+						// Once per connection and change, not every tick:
+						// the next hello or change tries again.
+						d.log.Warn("giving the extension the site rules", "err", err)
+					}
+					conn, rules = ext.ConnectedAt, now
+					cancel()
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// guard is Env.Guard: the hand-off and the extension's blocked page
+// before the site rules (guardTab). A tab in the user's hands is
+// handoff_in_progress, whatever the action; a tab showing the page with
+// which the extension stopped a navigation into a denied site is
+// blocked_by_policy naming the rule and the URL it stopped (guardTab
+// would see only an extension page, which it leaves to Chrome).
+func (d *Daemon) guard(ctx context.Context, action string, tab browser.TabInfo) error {
+	if err := d.env.Handoffs().Check(action, tab.TabID); err != nil {
+		return err
+	}
+	if rule, stopped, ok := blockedPage(tab.URL, d.link.Info().ID); ok {
+		if !d.lifted(stopped) {
+			return protocol.Errorf(protocol.CodeBlockedByPolicy,
+				"%s of tab %d is refused: the extension stopped the tab from loading %s (site rule %q); open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)",
+				action, tab.TabID, stopped, rule)
+		}
+		// The user has lifted the rule since: the tab gets the page it
+		// was stopped from, as it would have without the rule.
+		t, err := d.reloadStopped(ctx, tab.TabID, stopped)
+		if err != nil {
+			return err
+		}
+		tab = t
+	}
+	return d.guardTab(ctx, action, tab)
+}
+
+// lifted says whether the site rules now allow stopped, a URL the
+// extension stopped a tab from loading.
+func (d *Daemon) lifted(stopped string) bool {
+	s, err := settings.Load(d.layout)
+	return err == nil && stopped != "" && s.Policy.Check(stopped).Allowed
+}
+
+// reloadStopped gives the extension the rules as they are now (it may not
+// have them yet: watchPolicy looks every 200 ms) and loads stopped into
+// the tab again.
+func (d *Daemon) reloadStopped(ctx context.Context, tabID int, stopped string) (browser.TabInfo, error) {
+	if _, err := pushPolicy(ctx, d.link, d.layout); err != nil {
+		return browser.TabInfo{}, err
+	}
+	wait := 10 * time.Second
+	if dl, ok := ctx.Deadline(); ok {
+		wait = min(wait, time.Until(dl)/2)
+	}
+	return d.link.Verbs().TabNavigate(ctx, protocol.TabNavigateParams{TabID: tabID, URL: stopped, WaitMs: int(wait / time.Millisecond)})
+}
+
+// blockedPage recognises the extension's page that stands in for a
+// navigation its site rules stopped (extension/ui/blocked.html?rule=R#URL)
+// and returns the rule and the URL it stopped.
+func blockedPage(raw, extensionID string) (rule, stopped string, ok bool) {
+	if extensionID == "" || !strings.HasPrefix(raw, "chrome-extension://"+extensionID+"/ui/blocked.html") {
+		return "", "", false
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", "", false
+	}
+	return u.Query().Get("rule"), u.Fragment, true
+}

@@ -1,0 +1,118 @@
+package protocol
+
+import "time"
+
+// The user's side of the bridge (issue 12), on the existing wires:
+//
+//   - extension → daemon (native link), the extension's page asking
+//     through the service worker: {id: "ext-<n>", type: "ui.state"} →
+//     UIState, and {id, type: "ui.pause", paused} → UIPaused. The ids
+//     start with "ext-", as for paths.check.
+//   - daemon → extension, two verbs (Verbs): handoff.show hands a tab to
+//     the user and waits for Done, Cancel or its timeout; policy.set
+//     gives the extension the site rules it enforces itself before it
+//     acts (a redirect or a link into a denied site).
+
+// The page's requests to the daemon.
+const (
+	TypeUIState = "ui.state"
+	TypeUIPause = "ui.pause"
+)
+
+// UIPause is the page's Pause switch: {id, type: "ui.pause", paused}.
+type UIPause struct {
+	ID     string `json:"id"`
+	Type   string `json:"type"`
+	Paused bool   `json:"paused"`
+}
+
+// UIPaused answers UIPause with the state now in settings.json.
+type UIPaused struct {
+	Paused bool `json:"paused"`
+}
+
+// UIState is what the extension's page shows of the daemon.
+type UIState struct {
+	Daemon UIDaemon `json:"daemon"`
+	// Off says why the bridge is turned off ("" when it is on).
+	Off    string `json:"off,omitempty"`
+	Paused bool   `json:"paused"`
+	// AskBeforeIrreversible: the user is asked before the agent submits,
+	// pays or goes to another site (settings.json askBeforeIrreversible).
+	AskBeforeIrreversible bool `json:"askBeforeIrreversible,omitempty"`
+	// Policy is the site rules, the built-in ones included.
+	Policy     PolicySetParams `json:"policy"`
+	Workspaces []UIWorkspace   `json:"workspaces"`
+	// Actions are the latest entries of the audit trail, newest first.
+	Actions []UIAction `json:"actions"`
+}
+
+// UIDaemon is the daemon the page talks to, for its version check.
+type UIDaemon struct {
+	Version  string `json:"version"`
+	Protocol int    `json:"protocol"`
+	PID      int    `json:"pid"`
+	// Mismatch is the daemon's sentence when the connected extension
+	// speaks another protocol.
+	Mismatch string `json:"mismatch,omitempty"`
+}
+
+// UIWorkspace is one workspace of the registry and the tabs the bridge
+// opened in it; the page reads their titles from Chrome itself.
+type UIWorkspace struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	Color     string `json:"color"`
+	WindowID  int    `json:"windowId"`
+	GroupID   int    `json:"groupId"`
+	Incognito bool   `json:"incognito"`
+	Tabs      []int  `json:"tabs"`
+}
+
+// UIAction is one line of the audit trail as the page shows it (the
+// parameters already redacted by the trail).
+type UIAction struct {
+	Time      time.Time      `json:"time"`
+	Session   string         `json:"session"`
+	Workspace string         `json:"workspace,omitempty"`
+	Action    string         `json:"action"`
+	TabID     int            `json:"tabId,omitempty"`
+	URL       string         `json:"url,omitempty"`
+	Params    map[string]any `json:"params,omitempty"`
+	Code      string         `json:"code"`
+	Ms        int64          `json:"ms"`
+}
+
+// HandoffShowParams: handoff.show brings the tab's window forward, shows
+// message in an overlay on the page (an extension frame the page cannot
+// read or click) and on the extension's page, and waits up to timeoutMs
+// for the user's Done or Cancel.
+type HandoffShowParams struct {
+	TabID     int    `json:"tabId"`
+	Message   string `json:"message"`
+	TimeoutMs int    `json:"timeoutMs"`
+}
+
+// The outcomes of a hand-off.
+const (
+	HandoffDone      = "done"
+	HandoffCancelled = "cancelled"
+	HandoffTimeout   = "timeout"
+)
+
+// HandoffShowResult is what the user chose and the tab afterwards.
+type HandoffShowResult struct {
+	Outcome string `json:"outcome"`
+	TabID   int    `json:"tabId"`
+	URL     string `json:"url"`
+	Title   string `json:"title"`
+}
+
+// PolicySetParams: policy.set gives the extension the site rules
+// (internal/policy), which it keeps in chrome.storage.session and
+// enforces on the bridge's own tabs.
+type PolicySetParams struct {
+	Allow       []string `json:"allow"`
+	Deny        []string `json:"deny"`
+	BuiltInDeny []string `json:"builtInDeny"`
+}
