@@ -269,3 +269,13 @@ func strs(v any) []string {
 	}
 	return out
 }
+
+// An option of a list box is hit through its <select>, which draws it.
+func TestClickAListBoxOption(t *testing.T) {
+	tab := openApp(t)
+	call(t, map[string]any{"action": "click", "tabId": tab, "selector": "#multi option:nth-child(2)"})
+	r := call(t, map[string]any{"action": "wait", "tabId": tab, "selector": "#multi option:checked", "timeoutMs": 2000})
+	if el := r["element"].(map[string]any); el["text"] != "Green" {
+		t.Fatalf("selected %v", el)
+	}
+}

@@ -73,17 +73,25 @@
   const rootElementFromPoint = ShadowRoot.prototype.elementFromPoint;
   bb.elementFromPoint = (root, x, y) => (root instanceof ShadowRoot ? rootElementFromPoint : elementFromPoint).call(root, x, y);
 
-  // quietFor is how long the DOM has gone without a change — structure,
-  // text or attributes, so a script that moves an element by setting its
-  // style every frame counts — as far as this document has been watched:
-  // from the first page script the bridge ran in it. Input uses it to
-  // tell a settled page, where an element measured once is where it stays,
-  // from one that is busy (see point and recheck in page/locate.js). The
-  // observer only records a time.
-  const watch = { since: performance.now(), last: -Infinity };
-  new MutationObserver(() => { watch.last = performance.now(); })
-    .observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-  bb.quietFor = () => performance.now() - Math.max(watch.last, watch.since);
+  // busy says whether the DOM keeps changing: three changes within ms,
+  // the last within ms of now — structure, text or attributes, so a
+  // script that moves an element by setting its style every frame counts,
+  // while a change now and then (what the previous clicks did) does not.
+  // It knows the changes since the first page script the bridge ran in
+  // this document; right after it starts watching it cannot tell: busy.
+  // Input uses it to tell a settled page, where an element measured once
+  // is where it stays, from a busy one (point and recheck in
+  // page/locate.js). The observer only records times.
+  const changes = { since: performance.now(), t: [-Infinity, -Infinity, -Infinity] };
+  new MutationObserver(() => {
+    changes.t.shift();
+    changes.t.push(performance.now());
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  bb.busy = (ms) => {
+    const now = performance.now();
+    const [first, , last] = changes.t;
+    return now - changes.since < ms || (now - last < ms && last - first < ms);
+  };
 
   // norm collapses whitespace, as locators compare text.
   bb.norm = (s) => String(s || "").replace(/\s+/g, " ").trim();

@@ -363,12 +363,16 @@
   };
 
   // receives says whether input at a point whose topmost element is hit
-  // reaches el: hit is el or inside it, or a label of el (a click on a
-  // label is a click on its control: the visually hidden checkbox behind
-  // a styled label).
+  // reaches el: hit is el or inside it, a label of el (a click on a label
+  // is a click on its control: the visually hidden checkbox behind a
+  // styled label), or the list box that draws the option el.
   const receives = (el, hit) => {
     if (!hit) return false;
     if (hit === el || composedContains(el, hit)) return true;
+    // The options of a list box are drawn by their <select>, which is what
+    // a hit test finds over them.
+    const tag = bb.tag(el);
+    if ((tag === "option" || tag === "optgroup") && bb.tag(hit) === "select" && bb.contains(hit, el)) return true;
     let labels = [];
     try {
       labels = el.labels ? Array.from(el.labels) : [];
@@ -480,17 +484,18 @@
     return false;
   };
 
-  // SETTLED_MS: a page whose DOM has not changed for this long (three
-  // frames) and where nothing animates the element is not moving it.
-  const SETTLED_MS = 50;
+  // BUSY_MS: a DOM that changes again within this (three frames) is being
+  // animated by a script; where it is not and nothing animates the
+  // element, the element holds still.
+  const BUSY_MS = 50;
 
   // point scrolls the element of ref into view (centred, only when not
   // already fully visible) and says whether input would reach it now:
   // visible, enabled, and the points of this frame's viewport inside its
   // own boxes where it is the topmost element (points[0] is the one to
   // use; x, y repeat it, or give the middle of the box when there is
-  // none), or what covers it. box and frameTime are for a later check that
-  // it did not move between two animation frames (recheck).
+  // none), or what covers it. box, at and settled are for the check just
+  // before the press (recheck).
   bb.point = (a) => {
     const el = bb.byRef(a.ref);
     if (!el) throw fail("element_not_found", "the element is gone from the page (it was removed or the page changed); locate it again");
@@ -513,28 +518,37 @@
     const p = points[0] || mid;
     return {
       x: p.x, y: p.y, points, obscuredBy: points.length ? null : cover, through: !!through, visible, enabled: bb.isEnabled(el), inViewport,
-      box: rectJSON(r), frameTime: document.timeline.currentTime, at: performance.now(),
-      settled: bb.quietFor() >= SETTLED_MS && !animated(el),
+      box: rectJSON(r), at: performance.now(),
+      settled: !bb.busy(BUSY_MS) && !animated(el),
       viewport: { width: vw, height: vh }, element: bb.describe(el),
     };
   };
 
   // recheck looks again, just before the daemon presses, at what point
   // measured: is the element of ref still the one at (a.x, a.y), still
-  // enabled, and (given a.box and a.frameTime) in the same place one
-  // animation frame or more later — stable. With a.since it also says
-  // where the last mouse move since then landed. When no frame has passed
-  // since the measure it waits for the next one, unless the page was
-  // settled then (a.settled): nothing animated, no change for a while —
-  // the box measured now, layout brought up to date, is where it stays.
+  // enabled, and (given a.box) in the same place — stable. With a.since it
+  // also says where the last mouse move since then landed. On a page that
+  // was settled at the measure (a.settled: nothing animated, no change for
+  // a while) the box measured now, layout brought up to date, is where it
+  // stays. On a busy one the box must also hold still from one animation
+  // frame to the next, as a person would wait for it: something that moves
+  // back and forth is caught, not only something that moved away.
+  const nextFrame = () => new Promise((resolve) => {
+    const t = setTimeout(resolve, 100); // a frame that never comes (a background tab)
+    requestAnimationFrame(() => { clearTimeout(t); resolve(); });
+  });
+  const sameBox = (r, b) => Math.abs(r.x - b.x) <= 1 && Math.abs(r.y - b.y) <= 1 && Math.abs(r.width - b.width) <= 1 && Math.abs(r.height - b.height) <= 1;
   bb.recheck = async (a) => {
-    const el = bb.byRef(a.ref);
+    let el = bb.byRef(a.ref);
     if (!el) return { gone: true };
-    if (a.frameTime != null && !a.settled && document.timeline.currentTime === a.frameTime) {
-      await new Promise((resolve) => {
-        const t = setTimeout(resolve, 100); // a frame that never comes (a background tab)
-        requestAnimationFrame(() => { clearTimeout(t); resolve(); });
-      });
+    let still = true;
+    if (a.box && !a.settled) {
+      await nextFrame();
+      const r1 = bb.rectOf(el);
+      await nextFrame();
+      el = bb.byRef(a.ref);
+      if (!el) return { gone: true };
+      still = sameBox(bb.rectOf(el), r1);
     }
     const out = { enabled: bb.isEnabled(el) };
     const hit = hitAt(a.x, a.y);
@@ -543,7 +557,7 @@
     if (a.box) {
       const r = bb.rectOf(el);
       out.box = rectJSON(r);
-      out.moved = Math.abs(r.x - a.box.x) > 1 || Math.abs(r.y - a.box.y) > 1 || Math.abs(r.width - a.box.width) > 1 || Math.abs(r.height - a.box.height) > 1;
+      out.moved = !still || !sameBox(r, a.box);
     }
     if (a.since != null && lastMove && lastMove.at >= a.since) {
       const t = lastMove.target;
@@ -592,7 +606,7 @@
   // there just before the press.
   bb.atPoint = (a) => {
     const hit = hitAt(a.x, a.y);
-    return hit ? { ref: bb.refFor(hit), cover: coverOf(hit), frameTime: document.timeline.currentTime, at: performance.now() } : null;
+    return hit ? { ref: bb.refFor(hit), cover: coverOf(hit) } : null;
   };
 
   // Frame handshake. A child frame cannot learn where its <iframe> sits in

@@ -104,7 +104,6 @@ type pagePoint struct {
 	Enabled    bool       `json:"enabled"`
 	InViewport bool       `json:"inViewport"`
 	Box        Rect       `json:"box"`
-	FrameTime  *float64   `json:"frameTime"`
 	At         float64    `json:"at"`
 	Settled    bool       `json:"settled"`
 	Element    pageMatch  `json:"element"`
@@ -271,7 +270,7 @@ func (el Element) withPoint(p pagePoint) Element {
 	}
 	box := p.Box
 	el.aim = &aim{levels: []aimLevel{{frameID: el.FrameID, ref: el.localRef, x: p.X, y: p.Y}},
-		box: &box, frameTime: p.FrameTime, since: p.At, settled: p.Settled, points: p.Points}
+		box: &box, since: p.At, settled: p.Settled, points: p.Points}
 	return el
 }
 
@@ -563,14 +562,14 @@ type aim struct {
 	// each frame's viewport and the ref of what must be on top there: the
 	// <iframe> of the next level, then the element.
 	levels []aimLevel
-	// box and frameTime are the element's box in its frame and the
-	// animation frame it was measured in; since is the page's clock then
-	// (performance.now), to find the mouse moves that came after.
-	box       *Rect
-	frameTime *float64
-	since     float64
-	settled   bool     // nothing animated the element, the DOM had been quiet
-	points    []pagePt // the element's points in its own frame, best first
+	// box is the element's box in its frame when measured, and since the
+	// page's clock then (performance.now), to find the mouse moves that
+	// came after; settled says nothing animated the element and the DOM
+	// had been quiet, so the box measured again at once is enough.
+	box     *Rect
+	since   float64
+	settled bool
+	points  []pagePt // the element's points in its own frame, best first
 }
 
 type aimLevel struct {
@@ -594,8 +593,9 @@ type recheckResult struct {
 
 // recheck looks again at every level of the aim, just before a press (the
 // mouse is already there): the element must still be on top at its point
-// and enabled, in the same place as when measured (stable over an
-// animation frame), the mouse move must have landed on it, and every
+// and enabled, in the same place as when measured (and, on a page that
+// was busy then, from one animation frame to the next), the mouse move
+// must have landed on it, and every
 // <iframe> above it must still be on top at its point — a page may slide
 // something under the pointer on mousemove (issue 11, finding 12). With
 // needHit false (hover) only stability counts: what the pointer opens
@@ -610,7 +610,7 @@ func (r *run) recheck(tabID int, a *aim, needHit bool) (blocker, error) {
 	for i, l := range a.levels {
 		args := map[string]any{"ref": l.ref, "x": l.x, "y": l.y}
 		if i == len(a.levels)-1 && a.box != nil {
-			args["box"], args["frameTime"], args["since"], args["settled"] = a.box, a.frameTime, a.since, a.settled
+			args["box"], args["since"], args["settled"] = a.box, a.since, a.settled
 		}
 		fid := l.frameID
 		wg.Add(1)

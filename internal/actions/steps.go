@@ -165,39 +165,34 @@ func readable(t browser.TabInfo) error {
 // deadline: an element appearing a moment after the previous action (a
 // panel that opens) is found.
 func (r *run) locate(t browser.TabInfo, loc tool.Locator) (Element, error) {
-	w := r.newWaiter()
-	for {
-		el, err := r.find(t.TabID, loc, false)
-		if err == nil || protocol.CodeOf(err) != protocol.CodeElementNotFound || loc.Ref != "" || loc.IsPoint() {
-			if err == nil {
-				w.done(r)
-			}
-			return el, err
-		}
-		if !w.again(r, "not on the page yet") {
-			return Element{}, withWaited(err, w)
-		}
-		if err := w.sleep(r); err != nil {
-			return Element{}, err
-		}
-	}
+	return r.locateDOM(t, loc, false)
 }
 
 // locateEnabled is locate for setting a control through the DOM (select,
 // check), which a person can do only once it is enabled: a disabled
 // control is looked at again until it is, within the call's deadline.
 func (r *run) locateEnabled(t browser.TabInfo, loc tool.Locator) (Element, error) {
+	return r.locateDOM(t, loc, true)
+}
+
+func (r *run) locateDOM(t browser.TabInfo, loc tool.Locator, enabled bool) (Element, error) {
 	w := r.newWaiter()
 	for {
-		el, err := r.locate(t, loc)
-		if err != nil || !el.disabled {
-			if err == nil {
-				w.done(r)
+		el, err := r.find(t.TabID, loc, false)
+		switch {
+		case err == nil && (!enabled || !el.disabled):
+			w.done(r)
+			return el, nil
+		case err == nil:
+			if !w.again(r, string(disabled)) {
+				return Element{}, blocker{kind: disabled}.fail(el, w)
 			}
-			return el, err
-		}
-		if !w.again(r, string(disabled)) {
-			return Element{}, blocker{kind: disabled}.fail(el, w)
+		case protocol.CodeOf(err) == protocol.CodeElementNotFound && loc.Ref == "" && !loc.IsPoint():
+			if !w.again(r, "not on the page yet") {
+				return Element{}, withWaited(err, w)
+			}
+		default:
+			return Element{}, err
 		}
 		if err := w.sleep(r); err != nil {
 			return Element{}, err
