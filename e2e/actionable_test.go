@@ -19,7 +19,7 @@ import (
 func fixtures(t *testing.T) (base string) {
 	t.Helper()
 	var cross string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, err := os.ReadFile(filepath.Join("testdata", filepath.Base(r.URL.Path)))
 		if err != nil {
 			http.NotFound(w, r)
@@ -28,8 +28,10 @@ func fixtures(t *testing.T) (base string) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(strings.ReplaceAll(string(b), "CROSS_ORIGIN", cross)))
 	}))
+	// cross is set before the server starts, so no request can race it.
+	cross = strings.Replace("http://"+srv.Listener.Addr().String(), "127.0.0.1", "localhost", 1)
+	srv.Start()
 	t.Cleanup(srv.Close)
-	cross = strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
 	return srv.URL
 }
 

@@ -46,7 +46,7 @@ func widgets(t *testing.T) string {
 			return
 		}
 		var cross string
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			switch {
 			case r.URL.Path == "/suggest":
 				time.Sleep(60 * time.Millisecond)
@@ -75,9 +75,11 @@ func widgets(t *testing.T) string {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			fmt.Fprint(w, page)
 		}))
+		// cross is set before the server starts, so no request races it.
 		// Never closed: the test binary's life.
+		cross = strings.Replace("http://"+srv.Listener.Addr().String(), "127.0.0.1", "localhost", 1)
+		srv.Start()
 		widgetsURL = srv.URL
-		cross = strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
 	})
 	if widgetsErr != nil {
 		t.Fatal(widgetsErr)

@@ -35,8 +35,8 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	srv := httptest.NewServer(fixtures())
-	site = srv.URL
+	// The other site first: the fixtures' handler reads other, which must
+	// be set before that server serves.
 	away := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/favicon.ico" {
 			otherHits.Add(1)
@@ -46,6 +46,8 @@ func TestMain(m *testing.M) {
 	}))
 	_, port, _ := net.SplitHostPort(away.Listener.Addr().String())
 	other = "http://localhost:" + port
+	srv := httptest.NewServer(fixtures())
+	site = srv.URL
 	code := browsertest.MainWithDevTools(m, &bridge)
 	srv.Close()
 	away.Close()

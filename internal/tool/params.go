@@ -95,9 +95,11 @@ type To struct {
 	drop *Locator // drag: the locator object
 }
 
-// ToEdge is scroll's to; ToDrop is drag's.
+// ToEdge is scroll's to: "top" or "bottom".
 func ToEdge(edge string) To { return To{edge: edge} }
-func ToDrop(l Locator) To   { return To{drop: &l} }
+
+// ToDrop is drag's to: where to drop, a locator.
+func ToDrop(l Locator) To { return To{drop: &l} }
 
 // Edge is the edge given (scroll), "" when to is absent or an object.
 func (t To) Edge() string { return t.edge }
