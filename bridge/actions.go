@@ -421,6 +421,21 @@ func (c *Client) Hover(ctx context.Context, p HoverParams) (*HoverResult, error)
 	return do[HoverResult](ctx, c, "hover", p)
 }
 
+// DragParams are drag's parameters: From is what to drag (one locator),
+// To where to drop it (a locator, or X and Y).
+type DragParams struct {
+	Target
+	From   Locator `json:"from"`
+	To     Locator `json:"to"`
+	Dialog string  `json:"dialog,omitempty"`
+}
+
+// Drag presses the mouse on From, moves it onto To and releases it, with
+// trusted events (HTML5 drag and drop and pointer-based lists both work).
+func (c *Client) Drag(ctx context.Context, p DragParams) (*ActResult, error) {
+	return do[ActResult](ctx, c, "drag", p)
+}
+
 // TypeParams are type's parameters.
 type TypeParams struct {
 	Target
@@ -605,4 +620,36 @@ type CloseResult struct {
 // the user opened is ErrNotOwned. (Close ends the connection.)
 func (c *Client) CloseTabs(ctx context.Context, p CloseParams) (*CloseResult, error) {
 	return do[CloseResult](ctx, c, "close", p)
+}
+
+// DownloadsParams are the downloads action's parameters.
+type DownloadsParams struct {
+	Target
+}
+
+// Download is one file a bridge action downloaded.
+type Download struct {
+	ID    int    `json:"id"`
+	Path  string `json:"path,omitempty"`
+	Name  string `json:"name"`
+	Bytes int64  `json:"bytes"`
+	MIME  string `json:"mime,omitempty"`
+	// State is done, failed or in_progress.
+	State string `json:"state"`
+	Error string `json:"error,omitempty"`
+	TabID int    `json:"tabId,omitempty"`
+	URL   string `json:"url,omitempty"`
+	// SavedBy is "bridge" (moved into the bridge's downloads folder) or
+	// "browser" (where the browser saved it).
+	SavedBy string `json:"savedBy,omitempty"`
+}
+
+// DownloadsResult lists the recent downloads.
+type DownloadsResult struct {
+	Downloads []Download `json:"downloads"`
+}
+
+// Downloads lists the files the bridge's clicks downloaded recently.
+func (c *Client) Downloads(ctx context.Context, p DownloadsParams) (*DownloadsResult, error) {
+	return do[DownloadsResult](ctx, c, "downloads", p)
 }

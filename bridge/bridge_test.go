@@ -177,7 +177,7 @@ func TestActionsMarshalToTheToolInput(t *testing.T) {
 var paramsOf = map[string]any{
 	"search": bridge.SearchParams{}, "open": bridge.OpenParams{}, "extract": bridge.ExtractParams{},
 	"inspect": bridge.InspectParams{}, "wait": bridge.WaitParams{}, "click": bridge.ClickParams{},
-	"hover": bridge.HoverParams{}, "type": bridge.TypeParams{}, "press": bridge.PressParams{},
+	"hover": bridge.HoverParams{}, "drag": bridge.DragParams{}, "downloads": bridge.DownloadsParams{}, "type": bridge.TypeParams{}, "press": bridge.PressParams{},
 	"select": bridge.SelectParams{}, "check": bridge.CheckParams{}, "upload": bridge.UploadParams{},
 	"scroll": bridge.ScrollParams{}, "screenshot": bridge.ScreenshotParams{}, "close": bridge.CloseParams{},
 	"handoff": bridge.HandoffParams{},

@@ -87,7 +87,7 @@ func visibleInInspect(t *testing.T, tab int, name string) bool {
 	els, _ := res["elements"].([]any)
 	for _, e := range els {
 		m, _ := e.(map[string]any)
-		if text(m, "name") == name && m["visible"] == true {
+		if text(m, "name") == name && m["visible"] != false { // inspect says visible only when false
 			return true
 		}
 	}

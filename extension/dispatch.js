@@ -32,6 +32,8 @@ import * as programs from "./handlers/programs.js";
 import * as websocket from "./transport/websocket.js";
 import * as handoff from "./handlers/handoff.js";
 import * as policy from "./handlers/policy.js";
+import * as ask from "./handlers/ask.js";
+import * as downloads from "./handlers/downloads.js";
 
 // The actions door's verbs.
 const actions = {
@@ -70,6 +72,9 @@ const actions = {
   // The user's side.
   "handoff.show": handoff.show,
   "policy.set": policy.set,
+  "ask.show": ask.show,
+  "downloads.list": downloads.list,
+  "downloads.cancel": downloads.cancel,
 };
 
 // The program door's verbs.

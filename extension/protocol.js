@@ -26,7 +26,8 @@
 //     errors as strings, events), and program.call from the daemon for
 //     local programs. Its cdp passes everything but SPEC §4's refusals,
 //     and only on tabs the same program created (handlers/programs.js).
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
+
 
 // VERBS: every command type this extension runs, with the JSON names of
 // every parameter its handler reads (besides id and type). dispatch.js
@@ -110,6 +111,12 @@ export const VERBS = {
   "handoff.show": ["tabId", "message", "timeoutMs"],
   // The site rules, enforced on the bridge's own tabs before pages load, kept in chrome.storage.session → {ok}.
   "policy.set": ["allow", "deny", "builtInDeny"],
+  // Asks the user whether the agent may take a step it cannot take back (kind submit|payment|navigation; message, detail), over the tab's page in an extension frame (or, without tabId or a page to show it on, in a window of the extension's own), waiting up to timeoutMs → {outcome: allowed|declined|timeout, overlay} (handlers/ask.js).
+  "ask.show": ["tabId", "kind", "message", "detail", "timeoutMs"],
+  // Downloads with ids, or started since (ms since the epoch), newest first, at most limit; waitMs waits for one to start → {downloads}.
+  "downloads.list": ["ids", "since", "limit", "waitMs"],
+  // Cancels the download downloadId in progress → {ok}.
+  "downloads.cancel": ["downloadId"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.
@@ -157,6 +164,8 @@ export const Codes = {
   extensionNotConnected: "extension_not_connected",
   // The tab is in the user's hands (handoff.show).
   handoffInProgress: "handoff_in_progress",
+  // The user declined a step the bridge asked about (ask.show).
+  declinedByUser: "declined_by_user",
   internal: "internal_error",
 };
 

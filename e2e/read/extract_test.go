@@ -24,7 +24,9 @@ func extractURL(t *testing.T, path string, extra map[string]any) (map[string]any
 func TestExtractSkipsHiddenContent(t *testing.T) {
 	t.Parallel()
 	res, out := extractURL(t, "/hidden", nil)
-	for _, want := range []string{"VISIBLE-PLAIN", "VISIBLE-INSIDE-HIDDEN", "VISIBLE-SUMMARY", "VISIBLE-FAR-BELOW"} {
+	// Text marked aria-hidden that is drawn is text a person sees (code
+	// editors draw their text that way).
+	for _, want := range []string{"VISIBLE-PLAIN", "VISIBLE-INSIDE-HIDDEN", "VISIBLE-SUMMARY", "VISIBLE-FAR-BELOW", "VISIBLE-ARIA-HIDDEN"} {
 		if !strings.Contains(str(res, "text"), want) || !strings.Contains(str(res, "markdown"), want) {
 			t.Errorf("%s missing from text or markdown:\ntext: %s\nmarkdown: %s", want, str(res, "text"), str(res, "markdown"))
 		}

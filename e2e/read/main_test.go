@@ -168,3 +168,23 @@ func compact(m map[string]any) string {
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
+
+// firstOf is the first of its arguments that is not empty.
+func firstOf(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// rectOf is an inspect element's rect, [x, y, width, height].
+func rectOf(e map[string]any) [4]float64 {
+	var r [4]float64
+	raw, _ := e["rect"].([]any)
+	for i := 0; i < len(raw) && i < 4; i++ {
+		r[i], _ = raw[i].(float64)
+	}
+	return r
+}

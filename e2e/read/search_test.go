@@ -42,11 +42,16 @@ func TestSearchClassifiesResults(t *testing.T) {
 		{"people_also_ask", "What is a widget used for?", "https://faq.example/widget-use"},
 		{"people_also_ask", "What are examples of widgets?", ""},
 		{"people_also_ask", "Why is it called a widget?", ""},
+		// Sponsored products: ad cards without a heading.
+		{"ad", "Widget Pro 3000", "https://store.example/widget-pro"},
+		{"ad", "Widget Mini", "https://gadgets.example/widget-mini"},
 		{"organic", "The Complete Widget Guide", "https://widgetworks.example/guide"},
 		{"video", "How Widgets Work (10 min)", "https://video.example/watch?v=widget1"},
 		{"video", "Build a Widget at Home", "https://video.example/watch?v=widget2"},
 		{"news", "Widget makers report record year", "https://news.example/widgets-2026"},
 		{"organic", "10 Widgets Everyone Should Know", "https://blog.example/widgets"},
+		// The ads at the bottom, whose title is no heading.
+		{"ad", "Widget Outlet - 50% Off Today", "https://widget-outlet.example/sale"},
 		{"related_search", "widget meaning", site + "/search?q=widget+meaning"},
 		{"related_search", "widget app", site + "/search?q=widget+app"},
 	}
@@ -67,6 +72,8 @@ func TestSearchClassifiesResults(t *testing.T) {
 		"Best Widgets - Shop Widgets Online":       "Free shipping",
 		"Widget Definition & Meaning - Dictionary": "small gadget",
 		"The Complete Widget Guide":                "history, types",
+		"Widget Outlet - 50% Off Today":            "Clearance on every widget",
+		"Widget Pro 3000":                          "$19.99",
 	} {
 		if !strings.Contains(snippets[title], want) {
 			t.Errorf("snippet of %q is %q, want it to contain %q", title, snippets[title], want)

@@ -32,6 +32,15 @@ const attached = new Map(); // tabId -> idle timer (null while commands are in f
 const inflight = new Map(); // tabId -> number of commands in flight
 const userCancelled = new Set(); // tabs whose debugging the user cancelled
 const pinned = new Set(); // tabs a program attached: no idle detach
+// Another debugger (DevTools, another extension, a CDP client) may be
+// attached to a tab as well: Chrome lets several clients in, and the
+// bridge's commands work beside it — unless it has paused the page at a
+// breakpoint, which then answers nobody. foreign: tabs another debugger
+// was attached to when the bridge attached (see debuggedByOthers).
+const foreign = new Set();
+// attaching: tabId -> the attach in progress, which a second command to
+// the tab joins instead of attaching again.
+const attaching = new Map();
 
 // Dialogs (alert, confirm, prompt, beforeunload) stop the page: the input
 // event that opened one does not finish until someone answers it. The
@@ -76,6 +85,7 @@ chrome.tabs.onRemoved.addListener((tabId) => {
 chrome.debugger.onDetach.addListener((source, reason) => {
   dialogs.delete(source.tabId);
   pinned.delete(source.tabId);
+  foreign.delete(source.tabId);
   clearTimeout(attached.get(source.tabId));
   attached.delete(source.tabId);
   // The user pressed Cancel on the debugging bar: remember it so the
@@ -93,6 +103,13 @@ const ACTIONS_METHODS = new Set([
   "Input.dispatchMouseEvent",
   "Input.dispatchKeyEvent",
   "Input.insertText",
+  // Where a child frame's <iframe> is, transforms included: a hit test
+  // at a point over it, the <iframe> of a same-process frame's node, and
+  // the corners of its boxes (internal/actions/geometry.go).
+  "DOM.getNodeForLocation",
+  "DOM.getFrameOwner",
+  "DOM.getBoxModel",
+  "Page.getFrameTree",
   // Dialogs: an alert, confirm, prompt or beforeunload stops the page
   // until it is answered; every action answers one it meets.
   "Page.handleJavaScriptDialog",
@@ -158,6 +175,7 @@ function touch(tabId) {
     // knows of the dialog and answers it on the next command.
     if ((inflight.get(tabId) || 0) > 0 || dialogs.has(tabId) || pinned.has(tabId)) return;
     attached.delete(tabId);
+    foreign.delete(tabId);
     chrome.debugger.detach({ tabId }).catch(() => {});
   }, IDLE_MS));
 }
@@ -207,21 +225,48 @@ export async function attach(msg) {
 const interrupted = new Map();
 const SETTLE_WAIT_MS = 5000;
 
+// A service worker that stops (Chrome stops idle or crashed workers, an
+// update restarts them) leaves its debugger sessions attached, and the
+// new worker knows nothing of them: no idle timer would ever detach them,
+// and the "started debugging" bar would stay for good (seen on Chromium
+// 156). So a worker detaches them when it starts, before it attaches
+// anything itself. chrome.debugger.detach touches only this extension's
+// own sessions: for a tab that DevTools or another extension debugs it
+// fails with "not attached", and theirs stays.
+const leftOver = chrome.debugger.getTargets()
+  .then((ts) => Promise.all(ts
+    .filter((t) => t.attached && Number.isInteger(t.tabId))
+    .map((t) => chrome.debugger.detach({ tabId: t.tabId }).catch(() => {}))))
+  .catch(() => {});
+
+// debuggedByOthers lists the tabs that a debugger other than the
+// bridge's is attached to. Chrome marks a target attached when any client
+// is, so for a tab the bridge itself is attached to, it is what Chrome
+// said when the bridge attached.
+export async function debuggedByOthers() {
+  await leftOver;
+  const targets = await chrome.debugger.getTargets();
+  return targets
+    .filter((t) => t.attached && Number.isInteger(t.tabId))
+    .filter((t) => foreign.has(t.tabId) || !(attached.has(t.tabId) || attaching.has(t.tabId)))
+    .map((t) => t.tabId);
+}
+
 export async function ensureAttached(tabId) {
+  await leftOver;
   if (attached.has(tabId)) {
     touch(tabId);
     return;
   }
+  if (attaching.has(tabId)) return attaching.get(tabId);
+  const p = attachAndEnable(tabId).finally(() => attaching.delete(tabId));
+  attaching.set(tabId, p);
+  return p;
+}
+
+async function attachAndEnable(tabId) {
   userCancelled.delete(tabId);
-  try {
-    await chrome.debugger.attach({ tabId }, "1.3");
-  } catch (err) {
-    const m = String(err && err.message);
-    if (/another debugger|already attached/i.test(m) && !/already attached to the tab with id/i.test(m)) {
-      throw new BridgeError(Codes.blockedByPolicy, `another debugger (DevTools or another extension) holds this tab: ${m}. Close DevTools on that tab and try again`);
-    }
-    if (!/already attached/i.test(m)) throw err;
-  }
+  await attachNoting(tabId);
   // Page events report dialogs (see untilDialog); a dialog already open
   // is announced again on enable — but while one is open, enable itself
   // gets no answer until the dialog closes: go on as soon as either comes.
@@ -238,11 +283,29 @@ export async function ensureAttached(tabId) {
   }
 }
 
+// attachNoting attaches the bridge's debugger to the tab, noting first
+// whether another one is attached already.
+async function attachNoting(tabId) {
+  const target = (await chrome.debugger.getTargets().catch(() => [])).find((t) => t.tabId === tabId);
+  if (target && target.attached) foreign.add(tabId);
+  else foreign.delete(tabId);
+  try {
+    await chrome.debugger.attach({ tabId }, "1.3");
+  } catch (err) {
+    const m = String(err && err.message);
+    if (/another debugger|already attached/i.test(m) && !/already attached to the tab with id/i.test(m)) {
+      throw new BridgeError(Codes.blockedByPolicy, `another debugger (DevTools or another extension) holds this tab: ${m}. Close DevTools on that tab and try again`);
+    }
+    if (!/already attached/i.test(m)) throw err;
+  }
+}
+
 export async function detach(msg) {
   const tabId = intArg(msg, "tabId");
   pinned.delete(tabId);
   clearTimeout(attached.get(tabId));
   attached.delete(tabId);
+  foreign.delete(tabId);
   try {
     await chrome.debugger.detach({ tabId });
   } catch (err) {

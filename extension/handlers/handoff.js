@@ -19,7 +19,8 @@ import { intArg } from "./tabinfo.js";
 const MAX_MS = 600_000;
 const MAX_MESSAGE = 500;
 
-// active: tabId -> the hand-off of that tab.
+// active: tabId -> the hand-off of that tab, or the question asked over
+// it (handlers/ask.js: kind "ask"), which holds the tab the same way.
 const active = new Map();
 
 export async function show(msg, ctx) {
@@ -53,22 +54,23 @@ export async function show(msg, ctx) {
 }
 
 // bringForward makes the tab the active one of a focused window.
-async function bringForward(tab) {
+export async function bringForward(tab) {
   await chrome.tabs.update(tab.id, { active: true });
   await chrome.windows.update(tab.windowId, { focused: true, drawAttention: true }).catch(() => {});
 }
 
 // place puts the overlay on the tab's current page. A page the extension
 // may not script (the browser's error page, a chrome:// page) keeps only
-// the extension's own page for Done and Cancel.
-async function place(h) {
+// the extension's own page for Done and Cancel. h.page is the frame's
+// page (ui/handoff.html unless said), h.frame its title and height.
+export async function place(h) {
   const target = { tabId: h.tabId, frameIds: [0] };
   try {
     await chrome.scripting.executeScript({ target, files: ["ui/overlay.js"] });
     await chrome.scripting.executeScript({
       target,
-      func: (src, corner) => globalThis.__bbHandoffOverlay.show(src, corner),
-      args: [chrome.runtime.getURL("ui/handoff.html") + "#" + h.token, h.corner || "top"],
+      func: (src, corner, frame) => globalThis.__bbHandoffOverlay.show(src, corner, frame),
+      args: [chrome.runtime.getURL(h.page || "ui/handoff.html") + "#" + h.token, h.corner || "top", h.frame || null],
     });
     h.overlay = true;
   } catch (err) {
@@ -77,7 +79,7 @@ async function place(h) {
   }
 }
 
-async function removeOverlay(tabId) {
+export async function removeOverlay(tabId) {
   await chrome.scripting.executeScript({
     target: { tabId, frameIds: [0] },
     func: () => globalThis.__bbHandoffOverlay?.hide(),
@@ -98,6 +100,21 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   active.get(tabId)?.finish("cancelled");
 });
 
+// ---- For the questions (handlers/ask.js) ----
+
+// hold makes h the holder of tab key (a question holds its tab, and the
+// tab of its own window when it has one); a tab held already is
+// handoff_in_progress.
+export function hold(key, h) {
+  if (active.has(key) && active.get(key) !== h) throw busy(active.get(key));
+  active.set(key, h);
+}
+
+// release lets go of every tab h holds.
+export function release(h) {
+  for (const [key, v] of active) if (v === h) active.delete(key);
+}
+
 // ---- For the extension's pages (handlers/userpage.js) ----
 
 function byToken(token) {
@@ -107,14 +124,14 @@ function byToken(token) {
 
 // list is the hand-offs now, for the extension's page (which may answer).
 export function list() {
-  return [...active.values()].map((h) => ({ token: h.token, tabId: h.tabId, windowId: h.windowId, message: h.message, since: h.since, until: h.until, title: h.title, url: h.url, overlay: h.overlay !== false }));
+  return [...new Set(active.values())].map((h) => ({ token: h.token, kind: h.kind || "handoff", ask: h.ask, detail: h.detail, tabId: h.tabId, windowId: h.windowId, message: h.message, since: h.since, until: h.until, title: h.title, url: h.url, overlay: h.overlay !== false }));
 }
 
 // get is what the overlay frame shows.
 export function get(token) {
   const h = byToken(token);
   if (!h) return { gone: true };
-  return { message: h.message, until: h.until, corner: h.corner || "top" };
+  return { message: h.message, until: h.until, corner: h.corner || "top", kind: h.kind || "handoff", ask: h.ask, detail: h.detail };
 }
 
 // answer is the user's Done or Cancel, from the overlay frame or the
@@ -122,7 +139,8 @@ export function get(token) {
 export function answer(token, outcome) {
   const h = byToken(token);
   if (!h) return { gone: true };
-  if (outcome !== "done" && outcome !== "cancelled") throw new BridgeError(Codes.invalidArgument, "outcome must be done or cancelled");
+  const outcomes = h.outcomes || ["done", "cancelled"];
+  if (!outcomes.includes(outcome)) throw new BridgeError(Codes.invalidArgument, `outcome must be ${outcomes.join(" or ")}`);
   h.finish(outcome);
   return { ok: true };
 }
@@ -141,7 +159,7 @@ export async function move(token) {
 
 // READ_ONLY are the verbs that may touch a handed-off tab: they read what
 // Chrome knows about it, or end the bridge's hold on it.
-const READ_ONLY = new Set(["tab.get", "tab.list", "tab.waitLoad", "tab.frames", "tab.opened", "tab.audit", "cdp.detach", "browser.state", "bridge.ping", "command.cancel", "handoff.show", "policy.set"]);
+const READ_ONLY = new Set(["tab.get", "tab.list", "tab.waitLoad", "tab.frames", "tab.opened", "tab.audit", "cdp.detach", "browser.state", "bridge.ping", "command.cancel", "handoff.show", "policy.set", "ask.show"]);
 
 // guardVerbs wraps the handlers of dispatch.js's table so that a verb
 // naming a handed-off tab (tabId, tabIds, or its window for window.close)
@@ -168,5 +186,6 @@ function heldBy(verb, msg) {
 }
 
 function busy(h) {
+  if (h.kind === "ask") return new BridgeError(Codes.handoffInProgress, `tab ${h.tabId} waits for the user's answer ("${h.message}"); the bridge does not drive it until the user allows or declines, or the question times out`);
   return new BridgeError(Codes.handoffInProgress, `tab ${h.tabId} is in the user's hands (handoff: "${h.message}"); the bridge does not drive it until the user presses Done or Cancel, or the hand-off times out`);
 }

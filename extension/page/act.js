@@ -25,75 +25,287 @@
     else e.value = v;
   };
 
-  // value reads a control's value back, never a password's or a card's.
+  // Input types that take typed text, and those whose value a person
+  // sets through a picker or a slider (typing does not reach them; their
+  // value is set as the picker sets it, in the control's value format).
+  const TEXT_TYPES = new Set(["text", "search", "url", "tel", "email", "password", "number"]);
+  const VALUE_FORMATS = {
+    date: "YYYY-MM-DD, e.g. 2026-05-17",
+    time: "HH:MM or HH:MM:SS (24 h), e.g. 14:30",
+    month: "YYYY-MM, e.g. 2026-05",
+    week: "YYYY-Www, e.g. 2026-W20",
+    "datetime-local": "YYYY-MM-DDTHH:MM, e.g. 2026-05-17T14:30",
+    color: "#rrggbb, e.g. #ff8800",
+    range: "a number",
+  };
+
+  // hiddenInput: an input element drawn as nothing (zero-sized or
+  // transparent) — how editors take keyboard input while they draw the
+  // text themselves.
+  const hiddenInput = (e) => {
+    const r = bb.rect(e);
+    if (r.width <= 1 || r.height <= 1) return true;
+    return parseFloat(getComputedStyle(e).opacity) === 0;
+  };
+
+  // typingTarget is where typing into e goes, and how: "value" for the
+  // controls whose value is set (date, color, range, …), "text" for text
+  // fields, textareas and contenteditables, "editor" for a code editor's
+  // input (an EditContext element, the input of a known editor, or a
+  // hidden textarea inside a container), "none" for everything else.
+  // Selects, buttons, checkboxes and file inputs have a value too, but
+  // typing does not set it.
+  const typingTarget = (e) => {
+    const ed = bb.editorAround(e);
+    if (ed) return { target: ed.input, kind: "editor", editor: ed.spec.name, root: ed.root };
+    if (e.editContext) return { target: e, kind: "editor", editor: "editcontext", root: e };
+    if (e.isContentEditable) return { target: e, kind: "text" };
+    const tag = bb.tag(e);
+    if (tag === "textarea") return { target: e, kind: hiddenInput(e) ? "editor" : "text", editor: "textarea", root: e.parentElement || e };
+    // e.type, not the attribute: type="phone" is a text field.
+    if (tag === "input" && TEXT_TYPES.has(e.type)) return { target: e, kind: "text" };
+    if (tag === "input" && Object.hasOwn(VALUE_FORMATS, e.type)) return { target: e, kind: "value" };
+    // A container of one editor input (a hidden textarea or an
+    // EditContext element) stands for it.
+    const inputs = Array.from(bb.qsa(e, "textarea, [contenteditable]:not([contenteditable=false])")).filter((x) => x.isContentEditable || hiddenInput(x));
+    const ec = Array.from(bb.qsa(e, "div, span, section, article, main, pre")).filter((x) => x.editContext);
+    const all = inputs.concat(ec);
+    if (all.length === 1) {
+      const t = all[0];
+      return { target: t, kind: t.isContentEditable && !t.editContext ? "text" : "editor", editor: t.editContext ? "editcontext" : "textarea", root: e };
+    }
+    return { target: e, kind: "none" };
+  };
+
+  const disabled = (e) => e.disabled === true || e.readOnly === true || bb.closest(e, "[aria-disabled=true], [inert]") !== null ||
+    bb.attr(e, "aria-readonly") === "true";
+
+  // deepActive is the focused element of this document, inside shadow
+  // roots too.
+  const deepActive = () => {
+    let a = document.activeElement;
+    for (let sr = a && bb.shadowRoot(a); sr && sr.activeElement; sr = bb.shadowRoot(sr.activeElement)) a = sr.activeElement;
+    return a;
+  };
+  // hasFocus: e (or an element inside it) is the focused element of its
+  // document — and, in a child frame, the frame has the page's focus
+  // (document.hasFocus; a frame keeps its focused element when the focus
+  // leaves it). The top frame is not asked: a window the user is not
+  // looking at has no system focus, yet typing reaches its page.
+  const isTop = window === window.top;
+  const hasFocus = (e) => {
+    const a = deepActive();
+    return !!a && (a === e || bb.contains(e, a)) && (isTop || document.hasFocus());
+  };
+
+  const caretToEnd = (e) => {
+    if (e.isContentEditable) {
+      const range = bb.range();
+      range.selectNodeContents(e);
+      range.collapse(false);
+      const sel = getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+    } else if ("value" in e && typeof e.setSelectionRange === "function") {
+      try { e.setSelectionRange(e.value.length, e.value.length); } catch (_) { /* not a text input */ }
+    }
+  };
+  const selectContent = (e) => {
+    if (typeof e.select === "function" && "value" in e) e.select();
+    else if (e.isContentEditable) {
+      const range = bb.range();
+      range.selectNodeContents(e);
+      const sel = getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+    }
+  };
+  const isEmpty = (e) => (e.isContentEditable ? !bb.textContent(e) : !("value" in e) || e.value === "");
+
+  // prepareTyping readies e for typing: it finds where the typing goes
+  // (typingTarget) and, unless that already has the focus, focuses it
+  // through the DOM with the caret at the end; an element that already has
+  // it is left as it is — its caret and a pending format (Control+B in a
+  // rich-text editor) stay. A text field's content is selected when
+  // selectAll (clear); an editor's is selected by the daemon with the
+  // editor's own select-all key. end puts the caret of a text field that
+  // has the focus at the end (after a click). It answers what the daemon needs
+  // to go on: kind, the target's ref (to act on it again), whether it had
+  // the focus and has it now, whether it is empty, the editor, and mac
+  // (whose shortcuts use Meta).
+  bb.prepareTyping = (a) => {
+    const e = el(a);
+    const t = typingTarget(e);
+    const base = { kind: t.kind, editor: t.editor || "", mac: /Mac|iPhone|iPad/.test(navigator.platform) };
+    if (t.kind === "none") return { ...base, tag: bb.tag(e), type: bb.tag(e) === "input" ? e.type : "" };
+    const target = t.target;
+    if (disabled(target)) return { ...base, kind: "none", disabled: true, tag: bb.tag(target) };
+    const had = hasFocus(target);
+    if (!had) {
+      target.focus({ preventScroll: false });
+      if (t.kind === "text" && !a.selectAll) caretToEnd(target);
+    } else if (a.end && t.kind === "text" && !a.selectAll) {
+      // After a click that gave the focus (a frame's field): the caret
+      // the click put at its point goes to the end, as after focus().
+      caretToEnd(target);
+    }
+    if (a.selectAll && t.kind === "text") selectContent(target);
+    const out = { ...base, ref: bb.refFor(target), hadFocus: had, focused: hasFocus(target),
+      empty: t.kind === "editor" ? editorValue(t).value === "" : isEmpty(target) };
+    // A click puts the focus where focus() could not (another frame): on
+    // the editor's text, not its zero-sized input.
+    if (t.kind === "editor" && t.root) out.clickRef = bb.refFor(t.root);
+    return out;
+  };
+
+  // The old focus verb (press focuses its target this way).
+  bb.focus = (a) => {
+    const e = el(a);
+    const t = typingTarget(e);
+    const target = t.kind === "none" ? e : t.target;
+    if (!hasFocus(target)) target.focus({ preventScroll: false });
+    return { focused: hasFocus(target), editable: t.kind !== "none" && !disabled(target), empty: isEmpty(target) };
+  };
+
+  // editorValue reads a code editor's text from its rendered lines, when
+  // every line is rendered ({value}); else {unreadable: why}. An editor
+  // the bridge does not know is never guessed at.
+  const editorValue = (t) => {
+    const spec = bb.EDITORS.find((s) => s.name === t.editor);
+    const shown = spec && t.root ? bb.editorLines(spec, t.root) : null;
+    if (!shown) return { unreadable: "the bridge cannot read this editor's text" };
+    if (!shown.complete) return { unreadable: "the editor shows only part of its text (it renders what is on screen)" };
+    return { value: shown.lines.join("\n") };
+  };
+
+  // value reads a control's value back, never a password's or a card's:
+  // {value}, {hidden: true}, or {unreadable: why} (an editor showing part
+  // of its text): never an empty string that is not the truth.
   bb.valueOf = (a) => {
     const e = el(a);
     if (bb.isSensitive(e)) return { hidden: true };
+    const t = typingTarget(e);
+    if (t.kind === "editor") {
+      const v = editorValue(t);
+      return v.unreadable ? v : { ...v, from: "rendered" };
+    }
     if (e.isContentEditable) return { value: bb.norm(e.innerText) };
     if ("value" in e) return { value: String(e.value) };
     return { value: bb.visibleText(e) };
   };
 
-  // focus focuses the element for typing; with clear it selects the whole
-  // content so the typed text replaces it (through real editing, which
-  // keeps undo and framework state right).
-  // Input types that take typed text (date pickers and the like do not
-  // take insertText as a person's typing).
-  const TEXT_TYPES = new Set(["text", "search", "url", "tel", "email", "password", "number"]);
-
-  // takesText says whether typing into e makes sense: a text field or
-  // textarea that is neither disabled nor read-only, or an editable
-  // element. Selects, buttons, checkboxes and file inputs have a value
-  // too, but typing does not set it.
-  const takesText = (e) => {
-    if (e.isContentEditable) return true;
-    if (e.disabled || e.readOnly) return false;
-    if (e.localName === "textarea") return true;
-    // e.type, not the attribute: type="phone" is a text field.
-    return e.localName === "input" && TEXT_TYPES.has(e.type);
+  // setValue sets the value of a date, time, month, week, datetime-local,
+  // color or range input as its picker or slider does: through the value
+  // setter (frameworks see it), then input and change. A value the
+  // control does not take (the browser would empty, clamp or default it)
+  // is refused with the format it takes, and the old value kept.
+  bb.setValue = (a) => {
+    const e = el(a);
+    const type = e.type;
+    const format = VALUE_FORMATS[type];
+    if (!format) throw fail("invalid_argument", `<input type=${type}> does not take a value this way`);
+    if (disabled(e)) throw fail("invalid_argument", `the ${type} input is disabled or read-only`);
+    const want = String(a.value).trim();
+    const old = e.value;
+    if (!hasFocus(e)) e.focus({ preventScroll: false });
+    setNativeValue(e, want);
+    const got = e.value;
+    const same = type === "range" ? want !== "" && Number(got) === Number(want)
+      : type === "color" ? got.toLowerCase() === want.toLowerCase()
+        : want === "" ? got === "" : got !== "";
+    if (!same) {
+      setNativeValue(e, old);
+      let why = `${JSON.stringify(want)} is not a value this ${type} input takes; give it as ${format}`;
+      if (type === "range") why += ` from ${e.min || 0} to ${e.max || 100}` + (e.step && e.step !== "any" ? ` in steps of ${e.step}` : "") + ` (it would become ${got})`;
+      throw fail("invalid_argument", why);
+    }
+    // With watch, the page's reaction is watched from just before the
+    // events (see watch).
+    if (a.watch) bb.watch();
+    fire(e, "input");
+    fire(e, "change");
+    const out = { value: e.value };
+    if (!e.checkValidity()) out.invalid = e.validationMessage;
+    return out;
   };
 
-  bb.focus = (a) => {
-    const e = el(a);
-    // Nothing is focused for a field that takes no text: the typing would
-    // go to whatever had the focus before.
-    if (!takesText(e)) return { focused: false, editable: false, empty: true };
-    e.focus({ preventScroll: false });
-    const active = e.getRootNode().activeElement;
-    const focused = active === e || (e.contains && e.contains(active));
-    if (a.selectAll) {
-      if (typeof e.select === "function" && "value" in e) e.select();
-      else if (e.isContentEditable) {
-        const range = bb.range();
-        range.selectNodeContents(e);
-        const sel = getSelection();
-        sel.removeAllRanges();
-        sel.addRange(range);
-      }
-    } else if ("value" in e && typeof e.setSelectionRange === "function") {
-      try { e.setSelectionRange(e.value.length, e.value.length); } catch (_) { /* not a text input */ }
-    }
-    const empty = e.isContentEditable ? !e.textContent : !("value" in e) || e.value === "";
-    return { focused, editable: true, empty };
+  // paste inserts a.value where the focus is as a paste does: a paste
+  // event carrying the text, which editors take verbatim (no
+  // auto-indent, no closed brackets). It answers whether the page took it
+  // (prevented the default); a field that did not is typed into instead
+  // by the daemon, as the browser would insert the text.
+  bb.paste = (a) => {
+    const e = a.ref ? el(a) : deepActive();
+    if (!e) throw fail("element_not_found", "nothing has the focus to paste into");
+    const target = hasFocus(e) ? deepActive() : e;
+    const dt = new DataTransfer();
+    dt.setData("text/plain", String(a.value));
+    const ev = new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true, composed: true });
+    if (a.watch) bb.watch();
+    target.dispatchEvent(ev);
+    return { taken: ev.defaultPrevented };
+  };
+
+  // watch records the page's DOM changes from now on (structure, text and
+  // attributes: an autocomplete that filters by hiding options changes
+  // only attributes), for the daemon's short wait after an input
+  // (internal/actions/react.go). One watch per document; a new one
+  // restarts it, and one nobody ends stops by itself after a few seconds.
+  let watcher = null;
+  const unwatch = (w) => {
+    w.observer.disconnect();
+    clearTimeout(w.timer);
+    if (watcher === w) watcher = null;
+  };
+  bb.watch = () => {
+    if (watcher) unwatch(watcher);
+    const w = { since: performance.now(), last: 0, count: 0 };
+    w.observer = new MutationObserver((records) => {
+      w.count += records.length;
+      w.last = performance.now();
+    });
+    w.observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
+    w.timer = setTimeout(() => unwatch(w), 5000);
+    watcher = w;
+    return true;
+  };
+  // reaction says how the page changed since watch, and whether it has
+  // settled: no change at all for graceMs after the watch began, or none
+  // for quietMs after the last. A settled watch (or one told done) ends.
+  bb.reaction = (a) => {
+    const w = watcher;
+    if (!w) return { watching: false };
+    const now = performance.now();
+    const since = now - w.since;
+    const quiet = now - (w.last || w.since);
+    const settled = w.count === 0 ? since >= (a.graceMs || 0) : quiet >= (a.quietMs || 0);
+    if (settled || a.done) unwatch(w);
+    return { watching: true, mutations: w.count, quietMs: Math.round(quiet), sinceMs: Math.round(since), settled };
   };
 
   // typeDom is inputMode "dom": set the value and fire input and change.
   bb.typeDom = (a) => {
     const e = el(a);
-    if (!takesText(e)) {
-      throw fail("invalid_argument", `<${e.localName}> does not take text (not a text input, textarea or editable element, or it is disabled/read-only)`);
+    const t = typingTarget(e);
+    if (t.kind === "value") return bb.setValue(a);
+    if (t.kind === "none" || disabled(t.target)) {
+      throw fail("invalid_argument", `<${bb.tag(e)}> does not take text (not a text input, textarea or editable element, or it is disabled/read-only)`);
     }
-    e.focus();
-    if (e.isContentEditable) {
-      if (a.clear) e.textContent = "";
-      e.textContent += a.value;
-      fire(e, "input");
-      return bb.valueOf(a);
+    if (t.kind === "editor") {
+      throw fail("invalid_argument", `this is a code editor (${t.editor}), which takes no value set through the DOM; use inputMode "paste" (or leave inputMode out)`);
     }
-    setNativeValue(e, (a.clear ? "" : e.value || "") + a.value);
-    fire(e, "input");
-    fire(e, "change");
-    return bb.valueOf(a);
+    const target = t.target;
+    target.focus();
+    if (target.isContentEditable) {
+      if (a.clear) target.textContent = "";
+      target.textContent += a.value;
+      fire(target, "input");
+      return bb.valueOf({ ref: bb.refFor(target) });
+    }
+    setNativeValue(target, (a.clear ? "" : target.value || "") + a.value);
+    fire(target, "input");
+    fire(target, "change");
+    return bb.valueOf({ ref: bb.refFor(target) });
   };
 
   // domClick is inputMode "dom": synthetic pointer and mouse events and

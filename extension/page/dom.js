@@ -73,6 +73,26 @@
   const rootElementFromPoint = ShadowRoot.prototype.elementFromPoint;
   bb.elementFromPoint = (root, x, y) => (root instanceof ShadowRoot ? rootElementFromPoint : elementFromPoint).call(root, x, y);
 
+  // busy says whether the DOM keeps changing: three changes within ms,
+  // the last within ms of now — structure, text or attributes, so a
+  // script that moves an element by setting its style every frame counts,
+  // while a change now and then (what the previous clicks did) does not.
+  // It knows the changes since the first page script the bridge ran in
+  // this document; right after it starts watching it cannot tell: busy.
+  // Input uses it to tell a settled page, where an element measured once
+  // is where it stays, from a busy one (point and recheck in
+  // page/locate.js). The observer only records times.
+  const changes = { since: performance.now(), t: [-Infinity, -Infinity, -Infinity] };
+  new MutationObserver(() => {
+    changes.t.shift();
+    changes.t.push(performance.now());
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  bb.busy = (ms) => {
+    const now = performance.now();
+    const [first, , last] = changes.t;
+    return now - changes.since < ms || (now - last < ms && last - first < ms);
+  };
+
   // norm collapses whitespace, as locators compare text.
   bb.norm = (s) => String(s || "").replace(/\s+/g, " ").trim();
 
@@ -247,6 +267,7 @@
     if (root instanceof DocumentFragment) return fragGetElementById.call(root, id);
     return null;
   };
+  bb.byId = byId;
 
   // labelText is the text of the labels of a control, without the text of
   // the control itself (a wrapping label contains it).
@@ -334,6 +355,82 @@
       if (SENSITIVE_NAME.test(words)) return true;
     }
     return false;
+  };
+
+  // Code editors (type, inspect and extract know them) draw their text
+  // themselves and take input through an element of their own: an
+  // EditContext element or a hidden textarea (Monaco), a contenteditable
+  // (CodeMirror 6), a hidden textarea (CodeMirror 5, Ace). root finds the
+  // editor around an element, input its input element, lines the
+  // rendered lines (in document order unless byTop), complete whether
+  // every line of the document is rendered (the editors render only what
+  // is on screen). Only the editors with lines can be read.
+  bb.EDITORS = [
+    {
+      name: "monaco", root: ".monaco-editor", input: ".native-edit-context, textarea.inputarea",
+      lines: ".view-lines > .view-line", byTop: true,
+      complete: (root, lines) => {
+        // All of it is on screen: not scrolled, line 1 shown, no line
+        // wrapped (a wrapped line shows in several view lines, numbered
+        // once), and room left below the last line.
+        const content = bb.qsa(root, ".lines-content")[0];
+        const scrolled = content && parseFloat(content.style.top || "0") !== 0;
+        const view = bb.qsa(root, ".view-lines")[0];
+        const lh = view ? parseFloat(getComputedStyle(view).lineHeight) || 0 : 0;
+        const gutter = Array.from(bb.qsa(root, ".margin-view-overlays .line-numbers"), (g) => bb.norm(bb.textContent(g)));
+        const wrapped = gutter.some((g) => !g);
+        const first = !gutter.length || gutter.includes("1");
+        return !scrolled && !wrapped && first && lh > 0 && (lines.length + 1) * lh <= bb.rect(root).height;
+      },
+    },
+    {
+      name: "codemirror", root: ".cm-editor", input: ".cm-content",
+      lines: ".cm-content > .cm-line",
+      // Lines out of view are gaps; folded code a placeholder.
+      complete: (root) => !bb.qsa(root, ".cm-content > .cm-gap, .cm-foldPlaceholder").length,
+    },
+    { name: "codemirror5", root: ".CodeMirror", input: "textarea" },
+    { name: "ace", root: ".ace_editor", input: "textarea.ace_text-input" },
+  ];
+
+  // editorAround finds the code editor e belongs to, or the one editor e
+  // holds: {spec, root, input}; null for none.
+  bb.editorAround = (e) => {
+    for (const spec of bb.EDITORS) {
+      let root = bb.closest(e, spec.root);
+      if (!root) {
+        const inside = bb.qsa(e, spec.root);
+        if (inside.length === 1) root = inside[0];
+      }
+      if (!root) continue;
+      const input = bb.qsa(root, spec.input)[0];
+      if (input) return { spec, root, input };
+    }
+    return null;
+  };
+
+  // editorLines are the lines an editor (spec, root: of editorAround)
+  // renders, and whether they are all of its text; null when the bridge
+  // cannot read this editor. A line's text leaves out the editor's
+  // widgets (placeholders, inline hints: contenteditable=false) and turns
+  // the no-break spaces editors draw spaces with back into spaces.
+  bb.editorLines = (spec, root) => {
+    if (!spec.lines) return null;
+    const lines = Array.from(bb.qsa(root, spec.lines));
+    if (spec.byTop) lines.sort((x, y) => parseFloat(x.style.top || "0") - parseFloat(y.style.top || "0"));
+    const text = (line) => {
+      let s = "";
+      const walk = (n) => {
+        for (const c of bb.childNodes(n)) {
+          const t = bb.nodeType(c);
+          if (t === 3) s += c.data;
+          else if (t === 1 && bb.attr(c, "contenteditable") !== "false" && !bb.matches(c, ".cm-placeholder, .cm-widgetBuffer")) walk(c);
+        }
+      };
+      walk(line);
+      return s.replace(/\u00a0/g, " ").replace(/\u200b/g, "");
+    };
+    return { lines: lines.map(text), complete: spec.complete(root, lines) };
   };
 
   // Refs name elements for later calls: "e<N>", unique within the frame's

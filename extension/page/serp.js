@@ -12,8 +12,12 @@
   bb.loaded.serp = true;
 
   const TITLE = "a[href] h3, a[href] [role=heading], h2 > a[href], h3 > a[href]";
-  const AD_BLOCKS = "#tads, #tadsb, #bottomads, [data-text-ad], .uEierd, li.b_ad, [aria-label=Ads]";
+  const AD_BLOCKS = "#tads, #tadsb, #bottomads, [data-text-ad], .uEierd, li.b_ad, [aria-label=Ads], .pla-unit, [data-pla], .commercial-unit-desktop-top, .commercial-unit-desktop-rhs, [data-testid=ad]";
+  // One ad inside an ad block (a block may hold several).
+  const AD_CARDS = "[data-text-ad], .uEierd, li.b_ad, .pla-unit, [data-pla], [data-testid=ad]";
   const AD_LABEL = /^(sponsored|ads?|anzeigen?|annonces?|gesponsert|patrocinado)$/i;
+  // A shown URL ("shop.example", "https://shop.example › deals"), not a title.
+  const SHOWN_URL = /^(https?:\/\/)?[\w-]+(\.[\w-]+)+(\s*[›/].*)?$/i;
   const SECTIONS = [
     [/^(people also ask|ähnliche fragen|autres questions|otras preguntas)/i, "people_also_ask"],
     [/^(featured snippet|hervorgehobenes snippet)/i, "featured"],
@@ -21,7 +25,7 @@
     [/^(videos?|short videos|kurze videos)$/i, "video"],
     [/^(images|bilder)( for .*)?$/i, "image"],
     [/^(related searches|people also search for|ähnliche suchanfragen|verwandte suchanfragen)/i, "related_search"],
-    [/^(sponsored|ads|anzeigen|sponsored results)$/i, "ad"],
+    [/^(sponsored( results| products| shopping| ads)?|ads|anzeigen|gesponsert|annonces|patrocinado)$/i, "ad"],
   ];
   const SNIPPET = [".hgKElc", ".VwiC3b", "[data-sncf='1']", ".MUxGbd", "[data-content-feature='1']", ".ITZIwc",
     ".b_caption p", "[data-result=snippet]", "[data-testid=result-snippet]"];
@@ -57,6 +61,20 @@
       return "consent";
     }
     return "";
+  };
+
+  // adTitle is an ad link's title: its heading, else its first text that
+  // is neither an ad label nor a shown URL.
+  const adTitle = (a) => {
+    const h = a.querySelector("h3, [role=heading]");
+    if (h && text(h)) return text(h);
+    for (const e of a.querySelectorAll("span, div")) {
+      if (e.childElementCount > 0) continue;
+      const t = text(e);
+      if (t && !AD_LABEL.test(t) && !SHOWN_URL.test(t) && !/^[$€£¥]\s?[\d.,]+$|^[\d.,]+\s?[$€£¥]$/.test(t)) return t;
+    }
+    const own = text(a);
+    return own && !AD_LABEL.test(own) && !SHOWN_URL.test(own) ? own : "";
   };
 
   // heading-like elements, including visually hidden ones (Google names
@@ -141,6 +159,32 @@
         snippet = bb.norm(snippet.replace(AD_LABEL, "").replace(/^(featured snippet from the web)\s*/i, ""));
       }
       add({ kind, title: cut(title, 300), url: href, snippet: cut(snippet, 400), el: a });
+    }
+
+    // Ads whose title is no heading (shopping ads, ads at the bottom of the
+    // page, other engines' ads): every ad card of an ad block, or a block
+    // a "Sponsored" label marks, gives its main link, titled by its first
+    // text that is neither the label nor a shown URL.
+    const adBlocks = new Set(top.querySelectorAll(AD_BLOCKS));
+    for (const [sct, kind] of sections) if (kind === "ad") adBlocks.add(sct);
+    for (const l of top.querySelectorAll("span, div")) {
+      if (l.childElementCount === 0 && AD_LABEL.test(bb.norm(l.textContent)) && l.parentElement && !l.closest("a[href]")) adBlocks.add(l.parentElement);
+    }
+    for (const blk of adBlocks) {
+      const inner = Array.from(blk.querySelectorAll(AD_CARDS));
+      const cards = inner.length ? inner : [blk];
+      for (const card of cards) {
+        if (!bb.isVisible(card)) continue;
+        const a = Array.from(card.querySelectorAll("a[href]")).find((x) => /^https?:/.test(unwrap(x.href)) && bb.isVisible(x) && adTitle(x));
+        if (!a) continue;
+        const title = adTitle(a);
+        const href = unwrap(a.href);
+        const shown = new Set([title, ...Array.from(card.querySelectorAll("span, div, cite")).filter((e) => e.childElementCount === 0 && SHOWN_URL.test(text(e))).map(text)]);
+        let snippet = bb.norm(text(card).split(/\n/).join(" "));
+        for (const x of shown) if (x) snippet = snippet.split(x).join(" ");
+        snippet = bb.norm(snippet.split(/\s+/).filter((w) => !AD_LABEL.test(w)).join(" "));
+        add({ kind: "ad", title: cut(title, 300), url: href, snippet: cut(snippet, 400), el: a });
+      }
     }
 
     // "People also ask": questions, with the source link once expanded.

@@ -12,6 +12,9 @@ globalThis.__bbHandoffOverlay ??= (() => {
   let observer = null;
   let src = "";
   let corner = "top";
+  // The frame's title and height (the hand-off's unless show says).
+  let title = "Browser Bridge: your agent hands you this tab";
+  let height = 188;
 
   const style = () => [
     "all: initial !important",
@@ -21,7 +24,7 @@ globalThis.__bbHandoffOverlay ??= (() => {
     "left: auto !important",
     (corner === "bottom" ? "top" : "bottom") + ": auto !important",
     "width: min(380px, calc(100vw - 32px)) !important",
-    "height: 188px !important",
+    `height: ${height}px !important`,
     "margin: 0 !important",
     "padding: 0 !important",
     "border: 0 !important",
@@ -45,7 +48,7 @@ globalThis.__bbHandoffOverlay ??= (() => {
     const root = host.attachShadow({ mode: "closed" });
     frame = document.createElement("iframe");
     frame.src = src;
-    frame.title = "Browser Bridge: your agent hands you this tab";
+    frame.title = title;
     frame.setAttribute("style", "border:0;width:100%;height:100%;display:block;background:transparent;border-radius:12px;box-shadow:0 8px 28px rgba(0,0,0,.28)");
     root.append(frame);
   }
@@ -78,8 +81,11 @@ globalThis.__bbHandoffOverlay ??= (() => {
   }
 
   return {
-    show(url, where) {
+    show(url, where, opts) {
       corner = where === "bottom" ? "bottom" : "top";
+      if (opts && typeof opts.title === "string") title = opts.title;
+      if (opts && Number.isInteger(opts.height)) height = Math.min(Math.max(opts.height, 120), 400);
+      if (frame) frame.title = title;
       if (frame && src !== url) frame.src = url;
       src = url;
       attach();

@@ -79,7 +79,8 @@ function render(st) {
   const sw = $("pause");
   sw.disabled = !daemon;
   if (!sw.matches(":focus") || sw.dataset.busy !== "1") sw.checked = paused;
-  $("pause-note").textContent = paused ? "Paused: the agent's actions fail until you resume." : "Every action but status waits for you.";
+  $("pause-note").textContent = (paused ? "Paused: the agent's actions fail until you resume." : "Every action but status waits for you.") +
+    (daemon && daemon.askBeforeIrreversible ? " It asks you before it submits a form, pays or goes to another site." : "");
 
   renderWorkspaces(daemon ? daemon.workspaces : []);
   renderActions(daemon ? daemon.actions : []);
@@ -88,9 +89,23 @@ function render(st) {
   $("versions").textContent = `Extension ${st.extension.version}` + (daemon ? ` · browser-bridge ${daemon.daemon.version}` : "");
 }
 
-function renderHandoffs(list) {
-  show($("handoffs"), list.length > 0);
-  set($("handoffs"), `<h2>Your agent handed you a tab</h2>` + list.map((h) => `
+function renderHandoffs(all) {
+  // The questions of "ask before irreversible steps" first: they wait
+  // for a yes or no (handlers/ask.js).
+  const asks = all.filter((h) => h.kind === "ask");
+  const list = all.filter((h) => h.kind !== "ask");
+  show($("handoffs"), all.length > 0);
+  set($("handoffs"), (asks.length ? `<h2>Your agent asks before it goes on</h2>` + asks.map((h) => `
+    <div class="item ask-item">
+      <p class="msg">${esc(h.message)}</p>
+      ${h.detail ? `<p class="muted detail">${esc(h.detail)}</p>` : ""}
+      <p class="muted">${esc(h.tabId ? h.title || h.url : "A new tab")} · no answer in time is a no</p>
+      <div class="buttons">
+        ${h.tabId ? `<button type="button" data-focus="${h.tabId}" data-window="${h.windowId}">Show tab</button>` : ""}
+        <button type="button" data-answer="declined" data-token="${esc(h.token)}">Decline</button>
+        <button type="button" class="primary" data-answer="allowed" data-token="${esc(h.token)}">Allow</button>
+      </div>
+    </div>`).join("") : "") + (list.length ? `<h2>Your agent handed you a tab</h2>` : "") + list.map((h) => `
     <div class="item">
       <p class="msg">${esc(h.message)}</p>
       <p class="muted">${esc(h.title || h.url)}${h.overlay ? "" : " · the page cannot show the box: answer here"}</p>

@@ -38,7 +38,7 @@ func adoptOpened(reg *registry.Registry, tabs []browser.TabInfo) []int {
 				continue
 			}
 			if opener, ok := reg.Owned(t.OpenerTabID); ok {
-				reg.AddTab(t.TabID, t.WindowID, opener.Workspace)
+				reg.AddTabBy(t.TabID, t.WindowID, opener.Workspace, opener.Session)
 				adopted = append(adopted, t.TabID)
 				changed = true
 			}

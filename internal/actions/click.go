@@ -9,9 +9,10 @@ func init() { register("click", click) }
 
 var mouseButtons = map[string]bool{"left": true, "right": true, "middle": true}
 
-// click locates the element and clicks the middle of its visible part with
-// real (trusted) CDP mouse events: moved, pressed, released. inputMode
-// "dom" dispatches DOM events instead, for pages that need that.
+// click locates the element, waits until a click would reach it, and
+// clicks a point inside its own boxes where it is on top, with real
+// (trusted) CDP mouse events: moved, checked again, pressed, released.
+// inputMode "dom" dispatches DOM events instead, for pages that need that.
 func click(r *run) (any, error) {
 	loc, err := r.needLocator()
 	if err != nil {
@@ -34,6 +35,9 @@ func click(r *run) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := r.askBeforeClick(t, el, loc); err != nil { // ask.go
+			return nil, err
+		}
 		if err := r.act(t.TabID, el, "domClick", nil, nil); err != nil {
 			return nil, err
 		}
@@ -41,6 +45,9 @@ func click(r *run) (any, error) {
 	}
 	el, warnings, err := r.locateForInput(t, loc)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.askBeforeClick(t, el, loc); err != nil { // ask.go
 		return nil, err
 	}
 	if err := r.mouseClick(t.TabID, el.X, el.Y, button, count); err != nil {
@@ -69,15 +76,33 @@ func (r *run) clickButton() (string, int, error) {
 	return button, count, nil
 }
 
-// mouseClick sends one whole click in one command to the extension.
+// mouseClick clicks at x, y (top-level viewport coordinates). At the
+// point measured for the element the action located (r.aimed) the click is
+// checked: the mouse moves there, what is under it is checked again in
+// every frame down to the element (moveOnto), and only then are the button
+// events sent, in one command to the extension. A page that slides
+// something under the pointer on mousemove gets no press.
 func (r *run) mouseClick(tabID int, x, y float64, button string, count int) error {
+	if a := r.aimed; a != nil && a.X == x && a.Y == y && a.aim != nil {
+		el, err := r.moveOnto(tabID, *a, true)
+		if err != nil {
+			return err
+		}
+		*a = el
+		return r.cdpBatch(tabID, pressCmds(el.X, el.Y, button, count)...)
+	}
 	return r.cdpBatch(tabID, clickCmds(x, y, button, count)...)
 }
 
 // clickCmds are the CDP mouse events of a click at x, y (top-level
 // viewport coordinates): moved, then pressed and released count times.
 func clickCmds(x, y float64, button string, count int) []protocol.CDPCommand {
-	cmds := []protocol.CDPCommand{mouseMove(x, y)}
+	return append([]protocol.CDPCommand{mouseMove(x, y)}, pressCmds(x, y, button, count)...)
+}
+
+// pressCmds are the button events of a click where the mouse is.
+func pressCmds(x, y float64, button string, count int) []protocol.CDPCommand {
+	var cmds []protocol.CDPCommand
 	for i := 1; i <= count; i++ {
 		for _, typ := range []string{"mousePressed", "mouseReleased"} {
 			cmds = append(cmds, cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: typ, X: x, Y: y, Button: button, ClickCount: i}))

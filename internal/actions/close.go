@@ -17,7 +17,8 @@ type closeResult struct {
 
 // closeTabs closes a tab the bridge opened, or with closeWorkspace the
 // workspace's tabs and those of its windows that hold nothing else. It never
-// closes a tab the user opened.
+// closes a tab the user opened, nor one of another session's workspace
+// unless the call names that workspace (see mayTouch).
 func closeTabs(r *run) (any, error) {
 	if r.in.CloseWorkspace {
 		return r.closeWorkspace()
@@ -35,6 +36,9 @@ func closeTabs(r *run) (any, error) {
 	}
 	if _, ok := r.reg().Owned(id); !ok {
 		return nil, protocol.Errorf(protocol.CodeNotOwned, "tab %d was not opened by the bridge, and close only closes the bridge's own tabs; leave it to the user", id)
+	}
+	if err := r.mayTouch(id); err != nil {
+		return nil, err
 	}
 	if err := r.b.TabClose(r.ctx, protocol.TabCloseParams{TabID: id}); err != nil {
 		return nil, err

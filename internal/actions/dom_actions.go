@@ -9,7 +9,7 @@ func init() {
 }
 
 // domTarget locates the element of an injected DOM action (no debugger,
-// so no debugging bar).
+// so no debugging bar), once it is enabled.
 func (r *run) domTarget() (browser.TabInfo, Element, error) {
 	loc, err := r.needLocator()
 	if err != nil {
@@ -22,7 +22,7 @@ func (r *run) domTarget() (browser.TabInfo, Element, error) {
 	if err != nil {
 		return browser.TabInfo{}, Element{}, err
 	}
-	el, err := r.locate(t, loc)
+	el, err := r.locateEnabled(t, loc)
 	return t, el, err
 }
 
@@ -91,13 +91,16 @@ func check(r *run) (any, error) {
 // scroll scrolls to the top or bottom, by a delta, or an element into
 // view, in the scrollable container that holds it.
 func scroll(r *run) (any, error) {
-	switch r.in.To {
+	if r.in.To.Drop() != nil {
+		return nil, invalid("to for scroll is \"top\" or \"bottom\"; to scroll an element into view, give its locator (an object to is drag's drop target)")
+	}
+	switch r.in.To.Edge() {
 	case "", "top", "bottom":
 	default:
 		return nil, invalid("to must be \"top\" or \"bottom\"")
 	}
 	loc, hasLoc := r.in.Locator, r.in.Locator.Present()
-	if !hasLoc && r.in.To == "" && r.in.DeltaX == nil && r.in.DeltaY == nil {
+	if !hasLoc && r.in.To.Edge() == "" && r.in.DeltaX == nil && r.in.DeltaY == nil {
 		return nil, invalid("scroll needs to (\"top\" or \"bottom\"), deltaX/deltaY, or a locator of an element to bring into view")
 	}
 	if hasLoc && loc.X != nil {
@@ -107,7 +110,7 @@ func scroll(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := map[string]any{"to": r.in.To}
+	args := map[string]any{"to": r.in.To.Edge()}
 	if r.in.DeltaX != nil {
 		args["deltaX"] = *r.in.DeltaX
 	}

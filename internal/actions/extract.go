@@ -134,7 +134,7 @@ func shapeExtract(tab browser.TabInfo, c *extract.Content, include map[string]bo
 	res := extractResult{TabID: tab.TabID, URL: firstNonEmpty(c.URL, tab.URL),
 		Title: extract.Shorten(firstNonEmpty(c.Title, tab.Title), min(maxTitle, max(40, maxChars/10))), Offset: offset}
 	res.Warnings = boundWarnings(warnings, maxChars/5)
-	if offset == 0 {
+	if offset == 0 && include[extract.PartFrames] {
 		res.Frames, res.Warnings = listFrames(res, c.Frames, maxChars/4)
 	}
 	var order []string

@@ -160,7 +160,18 @@ func TestShapeExtractSmallPageInOneWindow(t *testing.T) {
 	include, _ := extract.CheckInclude([]string{"markdown", "links"})
 	res := shapeExtract(browser.TabInfo{TabID: 1}, c, include, 0, tool.DefaultMaxChars, nil)
 	b, _ := json.Marshal(res)
-	want := `{"tabId":1,"url":"https://example.com/","title":"T","markdown":"# T\n\nHello","links":[],"frames":[],"totalChars":10}`
+	want := `{"tabId":1,"url":"https://example.com/","title":"T","markdown":"# T\n\nHello","links":[],"totalChars":10}`
+	if string(b) != want {
+		t.Errorf("result:\n%s\nwant\n%s", b, want)
+	}
+	// frames and warnings are parts too: include names them.
+	include, err := extract.CheckInclude([]string{"markdown", "frames", "warnings"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = shapeExtract(browser.TabInfo{TabID: 1}, c, include, 0, tool.DefaultMaxChars, []string{"w"})
+	b, _ = json.Marshal(res)
+	want = `{"tabId":1,"url":"https://example.com/","title":"T","markdown":"# T\n\nHello","frames":[],"warnings":["w"],"totalChars":10}`
 	if string(b) != want {
 		t.Errorf("result:\n%s\nwant\n%s", b, want)
 	}
@@ -211,12 +222,12 @@ func TestShapeInspectNeverSplitsAnElement(t *testing.T) {
 }
 
 func TestMergeInspectPlacesFrames(t *testing.T) {
-	top := `{"elements":[{"ref":"e1","tag":"button","rect":{"x":10,"y":10,"width":50,"height":20},"visible":true}],
+	top := `{"elements":[{"ref":"e1","tag":"button","rect":[10,10,50,20]}],
 		"frames":[{"frameId":-1,"src":"https://a.example/f","x":100,"y":200,"width":300,"height":100,"visible":true},
 		          {"frameId":-1,"src":"https://a.example/f","x":100,"y":400,"width":500,"height":150,"visible":false}],
 		"viewport":{"width":1280,"height":800}}`
-	small := `{"elements":[{"ref":"e1","tag":"a","rect":{"x":5,"y":6,"width":10,"height":10},"visible":true}],"viewport":{"width":300,"height":100}}`
-	large := `{"elements":[{"ref":"e2","tag":"a","rect":{"x":1,"y":2,"width":10,"height":10},"visible":true}],"viewport":{"width":500,"height":150}}`
+	small := `{"elements":[{"ref":"e1","tag":"a","rect":[5,6,10,10]}],"viewport":{"width":300,"height":100}}`
+	large := `{"elements":[{"ref":"e2","tag":"a","rect":[1,2,10,10]}],"viewport":{"width":500,"height":150}}`
 	res := []protocol.PageFrameResult{{FrameID: 0, Value: json.RawMessage(top)}, {FrameID: 4, Value: json.RawMessage(large)}, {FrameID: 9, Value: json.RawMessage(small)}, {FrameID: 12, Error: "no access"}}
 	known := []protocol.Frame{{FrameID: 4, ParentFrameID: 0, URL: "https://a.example/f"}, {FrameID: 9, ParentFrameID: 0, URL: "https://a.example/f"}}
 	list, _ := mergeInspect(res, known)
@@ -232,7 +243,7 @@ func TestMergeInspectPlacesFrames(t *testing.T) {
 	}{{"e1", 0, 10, 10, true}, {"f4e2", 4, 101, 402, false}, {"f9e1", 9, 105, 206, true}}
 	for i, w := range want {
 		e := list[i]
-		if e.Ref != w.ref || e.FrameID != w.frame || e.Rect.X != w.x || e.Rect.Y != w.y || e.Visible != w.visible {
+		if e.Ref != w.ref || e.FrameID != w.frame || e.Rect[0] != w.x || e.Rect[1] != w.y || (e.Visible == nil) != w.visible {
 			t.Errorf("element %d: %+v, want %+v", i, e, w)
 		}
 	}

@@ -106,11 +106,19 @@ type Handoff struct {
 	Message string    `json:"message"`
 	Session string    `json:"session"`
 	Since   time.Time `json:"since"`
+	// Kind is "" for a hand-off, "ask" for a question the user is asked
+	// before an irreversible step (ask.go).
+	Kind string `json:"kind,omitempty"`
 }
 
 // Begin marks tabID as handed off; end() takes it back. A tab already
 // handed off is handoff_in_progress.
 func (h *Handoffs) Begin(tabID int, message, session string) (end func(), err error) {
+	return h.begin(Handoff{TabID: tabID, Message: message, Session: session})
+}
+
+func (h *Handoffs) begin(o Handoff) (end func(), err error) {
+	tabID := o.TabID
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if o, ok := h.tabs[tabID]; ok {
@@ -119,7 +127,8 @@ func (h *Handoffs) Begin(tabID int, message, session string) (end func(), err er
 	if h.tabs == nil {
 		h.tabs = map[int]Handoff{}
 	}
-	h.tabs[tabID] = Handoff{TabID: tabID, Message: message, Session: session, Since: time.Now()}
+	o.Since = time.Now()
+	h.tabs[tabID] = o
 	var once sync.Once
 	return func() {
 		once.Do(func() {
@@ -159,6 +168,11 @@ func (h *Handoffs) List() []Handoff {
 }
 
 func (o Handoff) busy(action string) error {
+	if o.Kind == handoffAsk {
+		return protocol.Errorf(protocol.CodeHandoffInProgress,
+			"%s of tab %d is refused: the user is being asked (%s ago): %q; wait for the call that asked to return — only the user answers — then try again",
+			action, o.TabID, time.Since(o.Since).Round(time.Second), o.Message)
+	}
 	return protocol.Errorf(protocol.CodeHandoffInProgress,
 		"%s of tab %d is refused: the tab is in the user's hands (handoff %q, %s ago); wait for that handoff call to return — only the user presses Done or Cancel — then try again",
 		action, o.TabID, o.Message, time.Since(o.Since).Round(time.Second))

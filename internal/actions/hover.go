@@ -26,7 +26,9 @@ func hover(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.cdpBatch(t.TabID, mouseMove(el.X, el.Y)); err != nil {
+	// Moved, then checked to hold still (a hover may open something
+	// over the element, which is not a failure).
+	if el, err = r.moveOnto(t.TabID, el, false); err != nil {
 		return nil, err
 	}
 	var under *pageMatch

@@ -70,6 +70,9 @@ type mouseEvent struct {
 	Y          float64 `json:"y"`
 	Button     string  `json:"button,omitempty"`
 	ClickCount int     `json:"clickCount,omitempty"`
+	// Buttons are the buttons held during the event (1: the left one), as
+	// a drag's moves carry them.
+	Buttons int `json:"buttons,omitempty"`
 }
 
 // mouseMove is the CDP command that moves the mouse to x, y.

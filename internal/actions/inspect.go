@@ -17,46 +17,48 @@ var inspectScript = script("inspect", "page/inspect.js")
 // maxInspectPerFrame bounds the elements one frame reports.
 const maxInspectPerFrame = 2000
 
-// control is one interactive element as inspect reports it. Rect is in
-// the top frame's viewport (CSS pixels); refs of child frames name their
-// frame (f3e12), so later actions need no separate frameId.
+// control is one interactive element as inspect reports it, compactly
+// (about 100 characters): what tells it apart, a short selector when one
+// finds it, and Rect as [x, y, width, height] in the top frame's viewport
+// (CSS pixels). Refs of child frames name their frame (f3e12), so later
+// actions need no separate frameId; FrameID is left out for the top
+// frame.
 type control struct {
-	Ref         string  `json:"ref"`
-	Tag         string  `json:"tag"`
-	Role        string  `json:"role,omitempty"`
-	Name        string  `json:"name,omitempty"`
-	Label       string  `json:"label,omitempty"`
-	Placeholder string  `json:"placeholder,omitempty"`
-	Text        string  `json:"text,omitempty"`
-	Type        string  `json:"type,omitempty"`
-	Checked     *bool   `json:"checked,omitempty"`
-	Href        string  `json:"href,omitempty"`
-	Editable    bool    `json:"editable,omitempty"`
-	Selector    string  `json:"selector"`
-	FrameID     int     `json:"frameId"`
-	Rect        rectInt `json:"rect"`
-	Visible     bool    `json:"visible"`
-	InViewport  bool    `json:"inViewport"`
-	Enabled     bool    `json:"enabled"`
-}
-
-type rectInt struct {
-	X      float64 `json:"x"`
-	Y      float64 `json:"y"`
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
+	Ref         string     `json:"ref"`
+	Tag         string     `json:"tag"`
+	Role        string     `json:"role,omitempty"`
+	Name        string     `json:"name,omitempty"`
+	Label       string     `json:"label,omitempty"`
+	Placeholder string     `json:"placeholder,omitempty"`
+	Text        string     `json:"text,omitempty"`
+	Type        string     `json:"type,omitempty"`
+	Checked     *bool      `json:"checked,omitempty"`
+	Href        string     `json:"href,omitempty"`
+	Editable    bool       `json:"editable,omitempty"`
+	Editor      string     `json:"editor,omitempty"`
+	Selector    string     `json:"selector,omitempty"`
+	FrameID     int        `json:"frameId,omitempty"`
+	Rect        [4]float64 `json:"rect"`
+	// Visible and Enabled are false for a hidden or a disabled element,
+	// left out otherwise (most elements are both: each costs every
+	// element 15 characters).
+	Visible *bool `json:"visible,omitempty"`
+	Enabled *bool `json:"enabled,omitempty"`
 }
 
 type inspectFrame struct {
-	URL      string       `json:"url"`
-	Title    string       `json:"title"`
-	Elements []control    `json:"elements"`
-	Total    int          `json:"total"`
-	Frames   []childFrame `json:"frames"`
-	Viewport struct {
-		Width  float64 `json:"width"`
-		Height float64 `json:"height"`
-	} `json:"viewport"`
+	URL      string        `json:"url"`
+	Title    string        `json:"title"`
+	Elements []control     `json:"elements"`
+	Total    int           `json:"total"`
+	Frames   []childFrame  `json:"frames"`
+	Viewport frameViewport `json:"viewport"`
+}
+
+// frameViewport is a frame's viewport in CSS pixels.
+type frameViewport struct {
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
 }
 
 // childFrame is a frame element as its parent document sees it.
@@ -122,15 +124,18 @@ func abs(f float64) float64 {
 }
 
 type inspectResult struct {
-	TabID      int       `json:"tabId"`
-	URL        string    `json:"url"`
-	Title      string    `json:"title"`
-	Elements   []control `json:"elements"`
-	Count      int       `json:"count"`
-	TotalChars int       `json:"totalChars"`
-	Offset     int       `json:"offset,omitempty"`
-	NextOffset *int      `json:"nextOffset,omitempty"`
-	Warnings   []string  `json:"warnings,omitempty"`
+	TabID int    `json:"tabId"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	// Viewport is the top frame's viewport, for telling which rects are
+	// in view (the first window only).
+	Viewport   *frameViewport `json:"viewport,omitempty"`
+	Elements   []control      `json:"elements"`
+	Count      int            `json:"count"`
+	TotalChars int            `json:"totalChars"`
+	Offset     int            `json:"offset,omitempty"`
+	NextOffset *int           `json:"nextOffset,omitempty"`
+	Warnings   []string       `json:"warnings,omitempty"`
 }
 
 // inspect lists the interactive elements of every frame of the tab, cut
@@ -172,8 +177,20 @@ func inspect(r *run) (any, error) {
 	list, w := mergeInspect(res, frames)
 	warnings = append(warnings, w...)
 	reads.put(key, tab.URL, list)
-	return shapeInspect(tab, list, offset, maxChars, warnings), nil
+	out := shapeInspect(tab, list, offset, maxChars, warnings)
+	if offset == 0 {
+		for _, fr := range res {
+			var f inspectFrame
+			if fr.FrameID == 0 && json.Unmarshal(fr.Value, &f) == nil && f.Viewport.Width > 0 {
+				out.Viewport = &f.Viewport
+			}
+		}
+	}
+	return out, nil
 }
+
+// no is false, for the pointers of control's flags.
+var no = false
 
 // mergeInspect puts the frames' elements in one list, top frame first,
 // with rects moved into the top frame's viewport through each frame's
@@ -237,10 +254,10 @@ func mergeInspect(res []protocol.PageFrameResult, known []protocol.Frame) ([]con
 		for _, c := range f.Elements {
 			c.FrameID = id
 			c.Ref = tool.FrameRef(id, c.Ref)
-			c.Rect.X += p.x
-			c.Rect.Y += p.y
+			c.Rect[0] += p.x
+			c.Rect[1] += p.y
 			if placed && !p.visible {
-				c.Visible, c.InViewport = false, false
+				c.Visible = &no
 			}
 			out = append(out, c)
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -22,10 +23,21 @@ type Element struct {
 	Rect    *Rect   `json:"rect,omitempty"`
 	X       float64 `json:"-"` // the point to act on, in top-level viewport coordinates
 	Y       float64 `json:"-"`
-	// ObscuredBy names what covers the point, when something does.
+	// ObscuredBy names what covers the element, when something does.
 	ObscuredBy string `json:"obscuredBy,omitempty"`
 
 	localRef string // the frame's own ref ("e12")
+	rank     int    // clickRank of a text match (page/locate.js)
+	disabled bool   // a disabled control, or marked aria-disabled
+	// blocked says why input would not reach the element now ("" when it
+	// would), as measured with the point; see ready.
+	blocked blocker
+	// aim is the point measured and how to check it again just before
+	// the press (nil: nothing was measured).
+	aim *aim
+	// loc is the locator that found it, to find it again when the page
+	// replaces it while the input waits.
+	loc *tool.Locator
 }
 
 // Rect is a box in CSS pixels.
@@ -43,43 +55,81 @@ type pageMatch struct {
 	Name    string `json:"name"`
 	Text    string `json:"text"`
 	Visible bool   `json:"visible"`
+	Enabled bool   `json:"enabled"`
 	Rect    Rect   `json:"rect"`
+	Rank    int    `json:"rank"`
 }
 
 type locateResult struct {
 	Count      int         `json:"count"`
 	Matches    []pageMatch `json:"matches"`
 	Candidates []pageMatch `json:"candidates"`
-	// Point is the top frame's point of its first visible match, measured
+	// Note is said when nothing matched (sensitive fields left out).
+	Note string `json:"note"`
+	// Point is the top frame's point of the match it would pick, measured
 	// in the same round trip when asked.
 	Point *pagePoint `json:"point"`
 }
 
-// pagePoint is what page/locate.js point() measures.
-type pagePoint struct {
-	Index      int     `json:"index"`
-	X          float64 `json:"x"`
-	Y          float64 `json:"y"`
-	ObscuredBy *struct {
-		Tag  string `json:"tag"`
-		Text string `json:"text"`
-	} `json:"obscuredBy"`
-	Element pageMatch `json:"element"`
+// pageCover is what page/locate.js found on top instead of an element.
+type pageCover struct {
+	Tag  string `json:"tag"`
+	Text string `json:"text"`
+	Name string `json:"name"`
 }
 
-var locateScript = script("locate", "page/locate.js")
+// String names the cover for a person: `div#overlay "Loading…"`.
+func (c *pageCover) String() string {
+	if c == nil {
+		return ""
+	}
+	s := c.Tag
+	if t := firstNonEmpty(c.Text, c.Name); t != "" {
+		s = strings.TrimSpace(fmt.Sprintf("%s %q", s, t))
+	}
+	return s
+}
 
-// find finds the element of loc in the tab, searching every frame
-// (or the one of frameId / of the ref). With scroll it also scrolls the
-// element into view and computes the point to act on in top-level
-// viewport coordinates, translating through frame offsets.
+type pagePt struct{ X, Y float64 }
+
+// pagePoint is what page/locate.js point() measures.
+type pagePoint struct {
+	Index      int        `json:"index"`
+	X          float64    `json:"x"`
+	Y          float64    `json:"y"`
+	Points     []pagePt   `json:"points"`
+	ObscuredBy *pageCover `json:"obscuredBy"`
+	Through    bool       `json:"through"` // pointer events pass through it
+	Visible    bool       `json:"visible"`
+	Enabled    bool       `json:"enabled"`
+	InViewport bool       `json:"inViewport"`
+	Box        Rect       `json:"box"`
+	At         float64    `json:"at"`
+	Settled    bool       `json:"settled"`
+	Element    pageMatch  `json:"element"`
+}
+
+var (
+	locateScript  = script("locate", "page/locate.js")
+	pointScript   = script("point", "page/locate.js")
+	recheckScript = script("recheck", "page/locate.js")
+	atPointScript = script("atPoint", "page/locate.js")
+	hitsAtScript  = script("hitsAt", "page/locate.js")
+)
+
+// find looks once for the element of loc in the tab, searching every
+// frame (or the one of frameId / of the ref). For click, hover and press
+// (prefer), several text matches rank what can be clicked first. With
+// scroll it also scrolls the element into view and measures where input
+// would reach it (see measure).
 func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 	if loc.X != nil {
 		return r.locatePoint(tabID, loc)
 	}
+	prefer := r.prefersClickable()
 	args := map[string]any{"selector": loc.Selector, "text": loc.Text, "role": loc.Role, "name": loc.Name,
 		"label": loc.Label, "placeholder": loc.Placeholder, "exact": loc.Exact, "suggest": true,
-		"point": scroll && loc.Nth == nil}
+		"point": scroll && loc.Nth == nil, "prefer": prefer}
 	where := frames{all: true}
 	if loc.FrameID != nil {
 		where = frames{frameID: loc.FrameID}
@@ -103,6 +153,7 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 	// in the order Chrome lists them.
 	var all []Element
 	var candidates []string
+	var note string
 	total := 0
 	var topPoint *pagePoint
 	for _, fr := range res {
@@ -117,6 +168,9 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 			continue
 		}
 		total += max(lr.Count, len(lr.Matches))
+		if lr.Note != "" {
+			note = lr.Note
+		}
 		if fr.FrameID == 0 && lr.Point != nil && lr.Point.Index < len(lr.Matches) {
 			p := *lr.Point
 			p.Element.Ref = lr.Matches[p.Index].Ref
@@ -125,7 +179,7 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 		for _, m := range lr.Matches {
 			rect := m.Rect
 			all = append(all, Element{FrameID: fr.FrameID, Ref: tool.FrameRef(fr.FrameID, m.Ref), localRef: m.Ref, Tag: m.Tag,
-				Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect})
+				Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect, rank: m.Rank, disabled: !m.Enabled})
 		}
 		for _, c := range lr.Candidates {
 			candidates = append(candidates, fmt.Sprintf("%s %q (ref %s)", firstNonEmpty(c.Role, c.Tag), firstNonEmpty(c.Name, c.Text), tool.FrameRef(fr.FrameID, c.Ref)))
@@ -133,6 +187,9 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 	}
 	if len(all) == 0 {
 		msg := fmt.Sprintf("no element matches %s", loc.Describe())
+		if note != "" {
+			msg += " (" + note + ")"
+		}
 		if len(candidates) > 0 {
 			msg += "; closest: " + strings.Join(candidates[:min(3, len(candidates))], ", ")
 		}
@@ -149,13 +206,7 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 		}
 		el = all[*loc.Nth]
 	default:
-		el = all[0]
-		for _, e := range all {
-			if e.Visible {
-				el = e
-				break
-			}
-		}
+		el = pick(all)
 	}
 	el.Matches = total
 	if !scroll {
@@ -164,41 +215,316 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 	if topPoint != nil && el.FrameID == 0 && el.localRef == topPoint.Element.Ref {
 		return el.withPoint(*topPoint), nil
 	}
-	return r.pointOf(tabID, el)
+	return r.measure(tabID, el)
 }
 
-// withPoint fills in the point measured by page/locate.js.
+// prefersClickable: the call's text matches rank what can be clicked
+// first (SPEC §2: click, hover and press).
+func (r *run) prefersClickable() bool {
+	switch r.in.Action {
+	case "click", "hover", "press":
+		return true
+	}
+	return false
+}
+
+// pick is the element an ambiguous locator means: the first visible one,
+// of the highest rank (ranks are set for text matches of click, hover and
+// press, zero otherwise); the first one when none is visible.
+func pick(all []Element) Element {
+	best := -1
+	for i, e := range all {
+		if e.Visible && (best < 0 || e.rank > all[best].rank) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return all[0]
+	}
+	return all[best]
+}
+
+// withPoint fills in what page/locate.js point() measured of the element
+// in its own frame: the point in that frame's viewport, and whether input
+// would reach the element now.
 func (el Element) withPoint(p pagePoint) Element {
 	el.X, el.Y = p.X, p.Y
-	if p.ObscuredBy != nil {
-		el.ObscuredBy = strings.TrimSpace(p.ObscuredBy.Tag + " " + p.ObscuredBy.Text)
-	}
+	el.Visible = p.Element.Visible
 	rect := p.Element.Rect
 	el.Rect = &rect
+	el.ObscuredBy = ""
+	switch {
+	case !p.Visible:
+		el.blocked = blocker{kind: notVisible}
+	case !p.InViewport:
+		el.blocked = blocker{kind: clipped}
+	case len(p.Points) == 0 && p.Through:
+		el.blocked = blocker{kind: noPointer}
+	case len(p.Points) == 0:
+		el.blocked = blocker{kind: covered, by: p.ObscuredBy.String()}
+		el.ObscuredBy = el.blocked.by
+	case !p.Enabled:
+		el.blocked = blocker{kind: disabled}
+	default:
+		el.blocked = blocker{}
+	}
+	box := p.Box
+	el.aim = &aim{levels: []aimLevel{{frameID: el.FrameID, ref: el.localRef, x: p.X, y: p.Y}},
+		box: &box, since: p.At, settled: p.Settled, points: p.Points}
 	return el
 }
 
-// pointOf scrolls el into view and finds its point in top-level viewport
-// coordinates.
-func (r *run) pointOf(tabID int, el Element) (Element, error) {
+// measure scrolls el into view and measures, once, where input would
+// reach it (page/locate.js point): in its own frame, then, for an element
+// in a child frame, through the frames above it to the top page's
+// viewport (frameMap), where an <iframe> on the way may be covered too.
+func (r *run) measure(tabID int, el Element) (Element, error) {
 	var p pagePoint
 	fid := el.FrameID
-	if err := r.runPageTop(tabID, &fid, script("point", "page/locate.js"), map[string]any{"ref": el.localRef}, &p); err != nil {
+	if err := r.runPageTop(tabID, &fid, pointScript, map[string]any{"ref": el.localRef}, &p); err != nil {
 		return Element{}, err
 	}
-	if !p.Element.Visible {
-		return Element{}, protocol.Errorf(protocol.CodeElementNotFound, "%s %q is not visible (hidden, zero-sized or covered by aria-hidden); wait for it or pick another element", el.Tag, firstNonEmpty(el.Name, el.Text))
-	}
 	el = el.withPoint(p)
-	if el.FrameID == 0 {
+	if el.FrameID == 0 || el.blocked.kind == notVisible {
 		return el, nil
 	}
-	x, y, err := r.toTopLevel(tabID, el.FrameID, p.X, p.Y)
+	chain, err := r.frameMap(tabID, el.FrameID, p.X, p.Y)
 	if err != nil {
 		return Element{}, err
 	}
-	el.X, el.Y = x, y
+	pts := el.aim.points
+	if len(pts) == 0 {
+		pts = []pagePt{{el.aim.levels[0].x, el.aim.levels[0].y}}
+	}
+	if chain.cover != nil && el.blocked.kind == "" {
+		el.blocked = blocker{kind: covered, by: chain.cover.String()}
+		el.ObscuredBy = el.blocked.by
+	}
+	// The first of the element's points that no frame above covers: each
+	// <iframe> on the way must be on top at its point in its parent.
+	best, cover := r.uncovered(tabID, chain, pts)
+	if best < 0 {
+		best = 0
+		if el.blocked.kind == "" && cover != nil {
+			el.blocked = blocker{kind: covered, by: cover.String()}
+			el.ObscuredBy = el.blocked.by
+		}
+	}
+	local := aimLevel{frameID: el.FrameID, ref: el.localRef, x: pts[best].X, y: pts[best].Y}
+	el.X, el.Y = chain.toTop.apply(local.x, local.y)
+	el.aim.levels = chain.levels(el.X, el.Y, local)
 	return el, nil
+}
+
+// uncovered returns the index of the first of pts (points of a child
+// frame's viewport) where every <iframe> from the top page down to that
+// frame is on top, asking the frames at once; -1 and what covers the first
+// point when there is none. A frame that cannot be asked does not count
+// against a point (the check before the press asks again).
+func (r *run) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCover) {
+	type hit struct {
+		OK    bool       `json:"ok"`
+		Cover *pageCover `json:"cover"`
+	}
+	answers := make([][]hit, len(c.links))
+	var wg sync.WaitGroup
+	for i, l := range c.links {
+		// The points in the frame that holds this <iframe>.
+		parentToTop := identity
+		if i > 0 {
+			parentToTop = c.links[i-1].childToTop
+		}
+		inv, ok := parentToTop.inverse()
+		if !ok {
+			continue
+		}
+		var at []map[string]float64
+		for _, p := range pts {
+			x, y := inv.apply(c.toTop.apply(p.X, p.Y))
+			at = append(at, map[string]float64{"x": x, "y": y})
+		}
+		fid := l.parent
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.runPageTop(tabID, &fid, hitsAtScript, map[string]any{"ref": l.iframeRef, "points": at}, &answers[i])
+		}()
+	}
+	wg.Wait()
+	var first *pageCover
+	for j := range pts {
+		ok := true
+		for _, a := range answers {
+			if j < len(a) && !a[j].OK {
+				ok = false
+				if j == 0 && first == nil {
+					first = a[j].Cover
+				}
+				break
+			}
+		}
+		if ok {
+			return j, nil
+		}
+	}
+	return -1, first
+}
+
+// pointOf measures where input would reach el (see measure), waiting
+// within the call's deadline until it would: visible, enabled, and on top
+// at a point inside its own boxes. Type uses it for the click that focuses
+// a field in a child frame.
+func (r *run) pointOf(tabID int, el Element) (Element, error) {
+	w := r.newWaiter()
+	for {
+		p, err := r.measure(tabID, el)
+		switch {
+		case err == nil && p.blocked.kind == "":
+			r.aimed = &p
+			w.done(r)
+			return p, nil
+		case err == nil:
+			if !w.again(r, p.blocked.String()) {
+				return Element{}, p.blocked.fail(el, w)
+			}
+		case protocol.CodeOf(err) == protocol.CodeElementNotFound || !retryable(err):
+			return Element{}, err
+		default:
+			if !w.again(r, "the page was between two documents") {
+				return Element{}, err
+			}
+		}
+		if err := w.sleep(r); err != nil {
+			return Element{}, err
+		}
+	}
+}
+
+// frameChain maps a child frame's viewport to the top page's.
+type frameChain struct {
+	// toTop maps a point of the frame's viewport to the top page's.
+	toTop mat3
+	// links are the frames from the top down to the frame: each with the
+	// <iframe> that shows the next one and the map of the next one's
+	// viewport to the top page's.
+	links []chainLink
+	// cover is what covers an <iframe> on the way, if anything does.
+	cover *pageCover
+}
+
+type chainLink struct {
+	parent, child int // extension frame IDs
+	iframeRef     string
+	childToTop    mat3
+}
+
+// levels are the points to check before pressing, for the top-level
+// point (x, y) of an element whose own frame's point is local: in each
+// frame from the top down, the point in that frame and what must be on
+// top there (the next <iframe>, then the element).
+func (c frameChain) levels(x, y float64, local aimLevel) []aimLevel {
+	out := make([]aimLevel, 0, len(c.links)+1)
+	parentToTop := identity
+	for _, l := range c.links {
+		px, py := x, y
+		if inv, ok := parentToTop.inverse(); ok {
+			px, py = inv.apply(x, y)
+		}
+		out = append(out, aimLevel{frameID: l.parent, ref: l.iframeRef, x: px, y: py})
+		parentToTop = l.childToTop
+	}
+	return append(out, local)
+}
+
+// frameMap finds, from frame frameID up to the top, each <iframe> in its
+// parent (the handshake of page/locate.js), then from the top down asks
+// the browser where each one's content box is (ownerMap). A level the
+// browser cannot tell (an <iframe> inside an out-of-process frame, which
+// the tab's debugger session does not look into) falls back to adding the
+// <iframe>'s offset, which misses that level's transforms.
+//
+// x, y is the point in frame frameID that has to be visible: each parent
+// scrolls its <iframe> so that the point shows.
+func (r *run) frameMap(tabID, frameID int, x, y float64) (frameChain, error) {
+	frames, err := r.tabFrames(tabID)
+	if err != nil {
+		return frameChain{}, err
+	}
+	parent := map[int]int{}
+	for _, f := range frames {
+		parent[f.FrameID] = f.ParentFrameID
+	}
+	type up struct {
+		child, parent int
+		info          frameInfo
+	}
+	var ups []up // bottom-up
+	for cur := frameID; cur != 0; {
+		p, ok := parent[cur]
+		if !ok || p < 0 {
+			return frameChain{}, protocol.Errorf(protocol.CodeElementNotFound, "frame %d is gone from the page", cur)
+		}
+		info, err := r.iframeOf(tabID, cur, p, x, y)
+		if err != nil {
+			return frameChain{}, err
+		}
+		ups = append(ups, up{cur, p, info})
+		x, y, cur = info.X, info.Y, p
+	}
+	var c frameChain
+	m := identity // the current parent's viewport → the top's
+	parentCDP, asked := "", false
+	var tree cdpFrames
+	for i := len(ups) - 1; i >= 0; i-- {
+		u := ups[i]
+		if u.info.Probe == nil && c.cover == nil {
+			c.cover = u.info.Cover
+			if c.cover == nil {
+				c.cover = &pageCover{Tag: "iframe", Text: "outside the visible part of its page"}
+			}
+		}
+		byHand := translate(u.info.Box.X+u.info.Content.Left, u.info.Box.Y+u.info.Content.Top).then(m)
+		next, exact := byHand, false
+		if u.info.Probe != nil {
+			if !asked {
+				asked = true
+				if t, err := r.frameTree(tabID); err == nil {
+					tree, parentCDP = t, t.top
+				}
+			}
+			if parentCDP != "" {
+				px, py := m.apply(u.info.Probe.X, u.info.Probe.Y)
+				var child string
+				if next, child, exact = r.ownerMap(tabID, px, py, u.info, parentCDP, tree); exact {
+					parentCDP = child
+				}
+			}
+		}
+		if !exact {
+			next, parentCDP = byHand, ""
+		}
+		c.links = append(c.links, chainLink{parent: u.parent, child: u.child, iframeRef: u.info.Ref, childToTop: next})
+		m = next
+	}
+	c.toTop = m
+	return c, nil
+}
+
+// iframeOf describes, in frame parentID, the <iframe> that shows frame
+// childID: the child announces a one-time token to its parent, whose
+// isolated world finds the element whose window sent it (page/locate.js).
+func (r *run) iframeOf(tabID, childID, parentID int, x, y float64) (frameInfo, error) {
+	token := randomToken()
+	// The parent must have its message listener before the child posts.
+	if err := r.runPageTop(tabID, &parentID, script("ready", "page/locate.js"), nil, nil); err != nil {
+		return frameInfo{}, err
+	}
+	if err := r.runPageTop(tabID, &childID, script("announce", "page/locate.js"), map[string]any{"token": token}, nil); err != nil {
+		return frameInfo{}, err
+	}
+	var info frameInfo
+	err := r.runPageTop(tabID, &parentID, script("frameOffset", "page/locate.js"), map[string]any{"token": token, "x": x, "y": y}, &info)
+	return info, err
 }
 
 // tabFrames lists the frames of a tab (webNavigation.getAllFrames).
@@ -206,42 +532,9 @@ func (r *run) tabFrames(tabID int) ([]protocol.Frame, error) {
 	return r.b.TabFrames(r.ctx, protocol.TabFramesParams{TabID: tabID})
 }
 
-// toTopLevel translates a point in frame frameID's viewport to the top
-// frame's viewport, one parent at a time (see the handshake in
-// page/locate.js).
-func (r *run) toTopLevel(tabID, frameID int, x, y float64) (float64, float64, error) {
-	frames, err := r.tabFrames(tabID)
-	if err != nil {
-		return 0, 0, err
-	}
-	parent := map[int]int{}
-	for _, f := range frames {
-		parent[f.FrameID] = f.ParentFrameID
-	}
-	for cur := frameID; cur != 0; {
-		p, ok := parent[cur]
-		if !ok || p < 0 {
-			return 0, 0, protocol.Errorf(protocol.CodeElementNotFound, "frame %d is gone from the page", cur)
-		}
-		token := randomToken()
-		// The parent must have its message listener before the child posts.
-		if err := r.runPageTop(tabID, &p, script("ready", "page/locate.js"), nil, nil); err != nil {
-			return 0, 0, err
-		}
-		c := cur
-		if err := r.runPageTop(tabID, &c, script("announce", "page/locate.js"), map[string]any{"token": token}, nil); err != nil {
-			return 0, 0, err
-		}
-		var pt struct{ X, Y float64 }
-		if err := r.runPageTop(tabID, &p, script("frameOffset", "page/locate.js"), map[string]any{"token": token, "x": x, "y": y}, &pt); err != nil {
-			return 0, 0, err
-		}
-		x, y, cur = pt.X, pt.Y, p
-	}
-	return x, y, nil
-}
-
-// locatePoint handles an x, y locator.
+// locatePoint handles an x, y locator. What is at the point is noted, so
+// that the check before a press can tell when the page put something else
+// there meanwhile.
 func (r *run) locatePoint(tabID int, loc tool.Locator) (Element, error) {
 	x, y := *loc.X, *loc.Y
 	if loc.Coordinates == "document" {
@@ -251,7 +544,116 @@ func (r *run) locatePoint(tabID int, loc tool.Locator) (Element, error) {
 		}
 		x, y = p.X, p.Y
 	}
-	return Element{X: x, Y: y, Visible: true, Matches: 1}, nil
+	el := Element{X: x, Y: y, Visible: true, Matches: 1}
+	var at *struct {
+		Ref string `json:"ref"`
+	}
+	if err := r.runPageTop(tabID, nil, atPointScript, map[string]any{"x": x, "y": y}, &at); err == nil && at != nil {
+		el.aim = &aim{levels: []aimLevel{{frameID: 0, ref: at.Ref, x: x, y: y}}}
+	}
+	r.aimed = &el
+	return el, nil
+}
+
+// aim is where trusted input for an element goes, and what to check just
+// before pressing there.
+type aim struct {
+	// levels are, from the top frame down to the element's, the point in
+	// each frame's viewport and the ref of what must be on top there: the
+	// <iframe> of the next level, then the element.
+	levels []aimLevel
+	// box is the element's box in its frame when measured, and since the
+	// page's clock then (performance.now), to find the mouse moves that
+	// came after; settled says nothing animated the element and the DOM
+	// had been quiet, so the box measured again at once is enough.
+	box     *Rect
+	since   float64
+	settled bool
+	points  []pagePt // the element's points in its own frame, best first
+}
+
+type aimLevel struct {
+	frameID int
+	ref     string
+	x, y    float64
+}
+
+// recheckResult is what page/locate.js recheck says.
+type recheckResult struct {
+	Gone    bool       `json:"gone"`
+	Enabled bool       `json:"enabled"`
+	Hit     bool       `json:"hit"`
+	Cover   *pageCover `json:"cover"`
+	Moved   bool       `json:"moved"`
+	Landed  *struct {
+		OnIt  bool       `json:"onIt"`
+		Cover *pageCover `json:"cover"`
+	} `json:"landed"`
+}
+
+// recheck looks again at every level of the aim, just before a press (the
+// mouse is already there): the element must still be on top at its point
+// and enabled, in the same place as when measured (and, on a page that
+// was busy then, from one animation frame to the next), the mouse move
+// must have landed on it, and every
+// <iframe> above it must still be on top at its point — a page may slide
+// something under the pointer on mousemove (issue 11, finding 12). With
+// needHit false (hover) only stability counts: what the pointer opens
+// may cover the element. The frames are asked at once.
+func (r *run) recheck(tabID int, a *aim, needHit bool) (blocker, error) {
+	if a == nil {
+		return blocker{}, nil
+	}
+	results := make([]recheckResult, len(a.levels))
+	errs := make([]error, len(a.levels))
+	var wg sync.WaitGroup
+	for i, l := range a.levels {
+		args := map[string]any{"ref": l.ref, "x": l.x, "y": l.y}
+		if i == len(a.levels)-1 && a.box != nil {
+			args["box"], args["since"], args["settled"] = a.box, a.since, a.settled
+		}
+		fid := l.frameID
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = r.runPageTop(tabID, &fid, recheckScript, args, &results[i])
+		}()
+	}
+	wg.Wait()
+	for i, res := range results {
+		if errs[i] != nil {
+			if retryable(errs[i]) && protocol.CodeOf(errs[i]) != protocol.CodeElementNotFound {
+				return blocker{kind: changing}, nil
+			}
+			return blocker{}, errs[i]
+		}
+		last := i == len(results)-1
+		switch {
+		case res.Gone:
+			return blocker{kind: gone}, nil
+		case needHit && !res.Hit:
+			return blocker{kind: covered, by: res.Cover.String()}, nil
+		case last && res.Moved:
+			return blocker{kind: moving}, nil
+		case last && needHit && !res.Enabled:
+			return blocker{kind: disabled}, nil
+		case last && needHit && res.Landed != nil && !res.Landed.OnIt:
+			return blocker{kind: covered, by: res.Landed.Cover.String()}, nil
+		}
+	}
+	return blocker{}, nil
+}
+
+// sensitiveNote is what page/locate.js says when a selector's tests of the
+// value attribute were kept off sensitive fields (issue 11, finding 5).
+const sensitiveNote = "password, one-time-code and card fields never match a selector that tests their value"
+
+// sensitiveNoteOf is sensitiveNote when err is a not-found that says it.
+func sensitiveNoteOf(err error) string {
+	if err != nil && strings.Contains(err.Error(), sensitiveNote) {
+		return sensitiveNote
+	}
+	return ""
 }
 
 func firstNonEmpty(s ...string) string {

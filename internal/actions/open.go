@@ -66,6 +66,9 @@ func (r *run) navigate(tabID int) (any, error) {
 	if _, err := r.guardNavigation(t); err != nil {
 		return nil, err
 	}
+	if err := r.askBeforeLoad(t, r.in.URL); err != nil { // ask.go
+		return nil, err
+	}
 	if err := r.unheld(tabID, func() (err error) {
 		t, err = r.b.TabNavigate(r.ctx, protocol.TabNavigateParams{TabID: tabID, URL: r.in.URL, WaitMs: r.loadWait()})
 		return err
@@ -80,6 +83,9 @@ func (r *run) navigate(tabID int) (any, error) {
 // the window (unfocused, labelled group) when there is none or when the
 // call asks for another profile (incognito or not) than the window has.
 func (r *run) openInWorkspace() (any, error) {
+	if err := r.askBeforeOpen(); err != nil { // ask.go
+		return nil, err
+	}
 	id := r.workspaceID()
 	reg := r.reg()
 	// Two opens in one workspace at once must not both make a window.
@@ -113,7 +119,7 @@ func (r *run) openInWorkspace() (any, error) {
 		}
 		ws = registry.Workspace{ID: id, WindowID: t.WindowID, GroupID: -1, Incognito: t.Incognito, Title: workspaceLabel(id), Color: workspaceColor(id)}
 	}
-	reg.AddTab(t.TabID, t.WindowID, id)
+	reg.AddTabBy(t.TabID, t.WindowID, id, r.session)
 	// The group and the load go side by side: grouping (one or two calls
 	// on Chrome's UI thread) need not wait for the page, nor the page for
 	// it. The workspace stays locked until its group is known, so a second

@@ -25,6 +25,9 @@ func press(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.askBeforePress(t, loc); err != nil { // ask.go
+		return nil, err
+	}
 	el, warnings, err := r.focusForKeys(t, loc)
 	if err != nil {
 		return nil, err
@@ -43,11 +46,14 @@ func (r *run) focusForKeys(t browser.TabInfo, loc tool.Locator) (*Element, []str
 	if !loc.Present() {
 		return nil, nil, r.prepareInput(t)
 	}
-	el, warnings, err := r.locateForInput(t, loc)
+	// Only a click (a point, or an element in a child frame) needs the
+	// element on top; a DOM focus reaches it under a cover too.
+	clicked := func(el Element) bool { return loc.IsPoint() || el.FrameID != 0 }
+	el, warnings, err := r.locateFor(t, loc, clicked)
 	if err != nil {
 		return nil, nil, err
 	}
-	if loc.IsPoint() || el.FrameID != 0 {
+	if clicked(el) {
 		err = r.mouseClick(t.TabID, el.X, el.Y, "left", 1)
 	} else {
 		err = r.act(t.TabID, el, "focus", nil, nil)

@@ -315,7 +315,13 @@ type pageFrame struct {
 	Tree      json.RawMessage    `json:"tree"`
 	Frames    []extract.FrameRef `json:"frames"`
 	Truncated bool               `json:"truncated"`
-	Viewport  struct {
+	// HiddenRuns counts the elements whose text was left out because it
+	// was hidden from people in ways a page hides text from people only
+	// (page/extract.js hidden); PartialEditors the code editors that show
+	// part of their text.
+	HiddenRuns     int `json:"hiddenRuns"`
+	PartialEditors int `json:"partialEditors"`
+	Viewport       struct {
 		Width  float64 `json:"width"`
 		Height float64 `json:"height"`
 	} `json:"viewport"`
@@ -363,7 +369,7 @@ func (r *run) readPage(tabID int) (extract.Page, error) {
 			continue
 		}
 		p.Frames = append(p.Frames, extract.Frame{FrameID: fr.FrameID, URL: v.URL, Title: v.Title, Tree: v.Tree, Frames: v.Frames, Truncated: v.Truncated,
-			Width: v.Viewport.Width, Height: v.Viewport.Height})
+			HiddenRuns: v.HiddenRuns, PartialEditors: v.PartialEditors, Width: v.Viewport.Width, Height: v.Viewport.Height})
 	}
 	for id, why := range dropped {
 		if p.Failed == nil {
@@ -429,12 +435,33 @@ func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 	start := time.Now()
 	reported := start
 	var lastNote string
+	// timedOut is the wait's own timeout, naming the condition — also when
+	// the deadline passed during a look at the page (a busy machine, a
+	// slow page), whose own error would say only that the page did not
+	// answer.
+	timedOut := func() error {
+		now := time.Now()
+		msg := fmt.Sprintf("%s did not appear within %s", c.describe(), now.Sub(start).Round(100*time.Millisecond))
+		if c.load {
+			msg = fmt.Sprintf("the page did not finish loading within %s", now.Sub(start).Round(100*time.Millisecond))
+		}
+		if lastNote != "" {
+			msg += " (" + lastNote + ")"
+		}
+		return protocol.Errorf(protocol.CodeTimeout, "%s; check the condition with inspect or extract, or raise timeoutMs", msg)
+	}
+	late := func(err error) bool {
+		return protocol.CodeOf(err) == protocol.CodeTimeout && !time.Now().Before(until.Add(-10*time.Millisecond))
+	}
 	for attempt := 0; ; attempt++ {
 		now := time.Now()
 		left := until.Sub(now)
 		switch {
 		case c.load:
 			t, err := r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: tabID, WaitMs: max(int(left/time.Millisecond), 1)})
+			if late(err) {
+				return waited{}, timedOut()
+			}
 			if err != nil {
 				return waited{}, err
 			}
@@ -443,6 +470,9 @@ func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 			}
 		case c.urlContains != "":
 			t, err := r.tabInfo(tabID)
+			if late(err) {
+				return waited{}, timedOut()
+			}
 			if err != nil {
 				return waited{}, err
 			}
@@ -462,7 +492,9 @@ func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 			case err == nil:
 				lastNote = fmt.Sprintf("%d elements match, none of them visible", el.Matches)
 			case protocol.CodeOf(err) == protocol.CodeElementNotFound:
-				lastNote = ""
+				lastNote = sensitiveNoteOf(err)
+			case late(err):
+				return waited{}, timedOut()
 			case retryable(err) && r.ctx.Err() == nil:
 				// A frame between two documents; look again.
 			default:
@@ -473,14 +505,7 @@ func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 		}
 		now = time.Now()
 		if !now.Before(until) {
-			msg := fmt.Sprintf("%s did not appear within %s", c.describe(), now.Sub(start).Round(100*time.Millisecond))
-			if c.load {
-				msg = fmt.Sprintf("the page did not finish loading within %s", now.Sub(start).Round(100*time.Millisecond))
-			}
-			if lastNote != "" {
-				msg += " (" + lastNote + ")"
-			}
-			return waited{}, protocol.Errorf(protocol.CodeTimeout, "%s; check the condition with inspect or extract, or raise timeoutMs", msg)
+			return waited{}, timedOut()
 		}
 		if now.Sub(reported) >= time.Second {
 			reported = now

@@ -78,6 +78,19 @@ type run struct {
 	answering sync.Mutex
 	// unlockTab releases the tab the action holds (see takeTurn).
 	unlockTab func()
+	// aimed is the element whose input point the action measured last
+	// (locateForInput, pointOf): a click at that point is checked just
+	// before the press (see mouseClick).
+	aimed *Element
+	// waitedMs and waitedFor are how long the action's input waited for
+	// its target, and for what (see actionable.go); notes are warnings the
+	// steps add to the result.
+	waitedMs  int64
+	waitedFor string
+	notes     []string
+	// instance is the extension instance connected when the action
+	// started (see reg).
+	instance string
 }
 
 // Run carries out in for the caller's session ("session:<id>"). progress,
@@ -91,9 +104,13 @@ func Run(ctx context.Context, env *Env, session string, in *tool.Input, progress
 			r.unlockTab()
 		}
 	}()
+	started := time.Now()
 	res, err := handlers[in.Action](r)
 	if err != nil {
 		return res, err
+	}
+	if r.spec().StartsDownloads {
+		res = r.reportDownloads(res, started) // downloads.go
 	}
 	if w := r.dialogWarnings(); len(w) > 0 {
 		return withWarnings(res, w)
@@ -106,7 +123,8 @@ func newRun(ctx context.Context, env *Env, session string, in *tool.Input, progr
 	if progress == nil {
 		progress = func(string) {}
 	}
-	return &run{ctx: ctx, env: env, in: in, b: browser.Verbs{Caller: env.Browser}, session: session, progress: progress}
+	return &run{ctx: ctx, env: env, in: in, b: browser.Verbs{Caller: env.Browser}, session: session, progress: progress,
+		instance: env.Browser.Info().Instance}
 }
 
 // withWarnings adds warnings to a result that has not said them (a dialog
@@ -130,8 +148,15 @@ func withWarnings(res any, warnings []string) (any, error) {
 }
 
 // reg is the registry of the extension instance this call talks to.
+// While the extension reconnects (the host died, say) no instance is
+// connected for a moment: the call keeps to the one it started with
+// rather than book its tabs under no browser at all.
 func (r *run) reg() *registry.Registry {
-	return r.env.Registries.For(r.env.Browser.Info().Instance)
+	inst := r.env.Browser.Info().Instance
+	if inst == "" {
+		inst = r.instance
+	}
+	return r.env.Registries.For(inst)
 }
 
 // workspaceID resolves the workspace of the call (SPEC §3): an explicit

@@ -100,6 +100,11 @@ func status(r *run) (any, error) {
 	if len(s.Running) > 0 {
 		out["extensionRunning"] = s.Running
 	}
+	if len(s.DebuggedTabs) > 0 {
+		// DevTools or another debugger on a tab: the bridge works beside
+		// it, but a page it pauses answers nobody (doctor says so too).
+		out["debuggedTabs"] = s.DebuggedTabs
+	}
 	if t, ok := s.ActiveTab(); ok {
 		a := map[string]any{"tabId": t.TabID, "windowId": t.WindowID, "url": t.URL, "title": t.Title}
 		if t.Incognito && !reg.IsOwned(t.TabID) {

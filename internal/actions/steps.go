@@ -14,7 +14,7 @@ import (
 //
 //	t, err := r.pageTarget()               // target → guard: the tab, and may the action touch it now
 //	el, err := r.locate(t, loc)            // locate: the element, for an act through the DOM
-//	el, w, err := r.locateForInput(t, loc) //   or the point, for trusted CDP input
+//	el, w, err := r.locateForInput(t, loc) //   or the point, for trusted CDP input, once input would reach it
 //	err = r.act(t.TabID, el, "check", …)   // act: a page script (act.js), or r.cdpBatch(…) input
 //	return r.observe(t, &el, w...)         // observe: dialogs, navigation, opened tabs → the result
 //
@@ -82,6 +82,11 @@ func (r *run) guardNavigation(t browser.TabInfo) (browser.TabInfo, error) {
 }
 
 func (r *run) guardTab(t browser.TabInfo, reading bool) (browser.TabInfo, error) {
+	// A tab in the user's hands, or waiting for their answer (ask.go), is
+	// refused at once rather than after the turn of the action asking.
+	if err := r.env.Handoffs().Check(r.in.Action, t.TabID); err != nil {
+		return browser.TabInfo{}, err
+	}
 	t, err := r.takeTurn(t)
 	if err != nil {
 		return browser.TabInfo{}, err
@@ -155,29 +160,72 @@ func readable(t browser.TabInfo) error {
 
 // locate finds loc's element in tab t for an action done through the DOM
 // (a page script acts on it), searching every frame (see find). No
-// debugger is attached, so Chrome's debugging bar does not show.
+// debugger is attached, so Chrome's debugging bar does not show. A locator
+// that matches nothing yet is looked for again, within the call's
+// deadline: an element appearing a moment after the previous action (a
+// panel that opens) is found.
 func (r *run) locate(t browser.TabInfo, loc tool.Locator) (Element, error) {
-	return r.find(t.TabID, loc, false)
+	return r.locateDOM(t, loc, false)
+}
+
+// locateEnabled is locate for setting a control through the DOM (select,
+// check), which a person can do only once it is enabled: a disabled
+// control is looked at again until it is, within the call's deadline.
+func (r *run) locateEnabled(t browser.TabInfo, loc tool.Locator) (Element, error) {
+	return r.locateDOM(t, loc, true)
+}
+
+func (r *run) locateDOM(t browser.TabInfo, loc tool.Locator, enabled bool) (Element, error) {
+	w := r.newWaiter()
+	for {
+		el, err := r.find(t.TabID, loc, false)
+		switch {
+		case err == nil && (!enabled || !el.disabled):
+			w.done(r)
+			return el, nil
+		case err == nil:
+			if !w.again(r, string(disabled)) {
+				return Element{}, blocker{kind: disabled}.fail(el, w)
+			}
+		case protocol.CodeOf(err) == protocol.CodeElementNotFound && loc.Ref == "" && !loc.IsPoint():
+			if !w.again(r, "not on the page yet") {
+				return Element{}, withWaited(err, w)
+			}
+		default:
+			return Element{}, err
+		}
+		if err := w.sleep(r); err != nil {
+			return Element{}, err
+		}
+	}
 }
 
 // locateForInput readies tab t for trusted CDP input (prepareInput), then
-// finds loc's element, scrolls it into view and measures the point to
-// act on, in top-level viewport coordinates. The warnings say when the
-// locator matched several elements or something covers the point.
+// finds loc's element, scrolls it into view and waits, within the call's
+// deadline, until input would reach it: visible, enabled, and on top at a
+// point inside its own boxes, which is the point to act on, in top-level
+// viewport coordinates (see actionable.go). Still covered at the end, it
+// fails with element_obscured naming the cover. The warnings say when the
+// locator matched several elements.
 func (r *run) locateForInput(t browser.TabInfo, loc tool.Locator) (Element, []string, error) {
+	return r.locateFor(t, loc, func(Element) bool { return true })
+}
+
+// locateFor is locateForInput where hit says, for the element found,
+// whether it must be on top at its point (press focuses an element of the
+// top frame through the DOM, where what covers it does not matter).
+func (r *run) locateFor(t browser.TabInfo, loc tool.Locator, hit func(Element) bool) (Element, []string, error) {
 	if err := r.prepareInput(t); err != nil {
 		return Element{}, nil, err
 	}
-	el, err := r.find(t.TabID, loc, true)
+	el, err := r.findReady(t.TabID, loc, hit)
 	if err != nil {
 		return Element{}, nil, err
 	}
+	r.aimed = &el
 	var warnings []string
 	if el.Matches > 1 && loc.Nth == nil {
-		warnings = append(warnings, pluralMatches(el.Matches))
-	}
-	if el.ObscuredBy != "" {
-		warnings = append(warnings, "the element is covered by "+el.ObscuredBy+" at the point acted on; the input went to that element")
+		warnings = append(warnings, matchesWarning(el, loc))
 	}
 	return el, warnings, nil
 }
@@ -199,6 +247,15 @@ func (r *run) prepareInput(t browser.TabInfo) error {
 
 func pluralMatches(n int) string {
 	return "the locator matched " + strconv.Itoa(n) + " elements; used the first visible one (pass nth to pick another)"
+}
+
+// matchesWarning says which of several matches was taken.
+func matchesWarning(el Element, loc tool.Locator) string {
+	n := strconv.Itoa(el.Matches)
+	if loc.Text != "" && el.rank > 0 {
+		return "the locator matched " + n + " elements; took " + describeEl(el) + ", the first that can be clicked (pass nth to pick another)"
+	}
+	return "the locator matched " + n + " elements; took the first visible one, " + describeEl(el) + " (pass nth to pick another)"
 }
 
 // pointed is the element a result names after an act on el: none when
@@ -225,7 +282,12 @@ type actResult struct {
 	// OpenedTabs are tabs the page opened during the action (a link to
 	// _blank, a pop-up); the bridge takes them as its own.
 	OpenedTabs []browser.TabInfo `json:"openedTabs,omitempty"`
-	Warnings   []string          `json:"warnings,omitempty"`
+	// WaitedMs is how long the input waited for its target to be ready
+	// (to appear, to stop being covered, …), and WaitedFor what it waited
+	// for last; both absent when it did not wait.
+	WaitedMs  int64    `json:"waitedMs,omitempty"`
+	WaitedFor string   `json:"waitedFor,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
 }
 
 // observe is the last step: the result of an act on tab before (and on
@@ -235,6 +297,7 @@ type actResult struct {
 // page it led to (waiting for its load within the call's deadline, at
 // most 10 s).
 func (r *run) observe(before browser.TabInfo, el *Element, warnings ...string) (actResult, error) {
+	warnings = append(warnings, r.notes...)
 	var t browser.TabInfo
 	var opened []browser.TabInfo
 	err := both(func() (err error) {
@@ -253,11 +316,11 @@ func (r *run) observe(before browser.TabInfo, el *Element, warnings ...string) (
 			// The action itself worked and closed the tab (a "close"
 			// button, window.close()): report it, so nobody retries it.
 			return actResult{TabID: before.TabID, URL: before.URL, Title: before.Title, Element: el, OpenedTabs: opened,
-				Warnings: append(warnings, "the tab closed after the action")}, nil
+				WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: append(warnings, "the tab closed after the action")}, nil
 		}
 		return actResult{}, err
 	}
-	res := actResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Element: el, Warnings: warnings}
+	res := actResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Element: el, WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: warnings}
 	res.OpenedTabs = opened
 	if d := r.lastDialog(); d != nil {
 		res.Dialog = d

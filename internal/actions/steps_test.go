@@ -314,7 +314,10 @@ func TestClickBatchInterruptedByADialogSendsTheRestAfterTheAnswer(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"tab.get", "cdp.attach", "cdp.batch", "cdp", "cdp.batch", "tab.get"}
+	// page.run notes what is at the point (the fake has no page: the
+	// click goes ahead unchecked); last, whether the click started a
+	// download (downloads.go).
+	want := []string{"tab.get", "cdp.attach", "page.run", "cdp.batch", "cdp", "cdp.batch", "tab.get", "downloads.list"}
 	if v := verbs(fake); !slices.Equal(v, want) {
 		t.Fatalf("verbs %v, want %v", v, want)
 	}

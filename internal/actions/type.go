@@ -2,6 +2,8 @@ package actions
 
 import (
 	"errors"
+	"strings"
+	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -11,14 +13,36 @@ func init() { register("type", typeText) }
 
 type typeResult struct {
 	actResult
-	Value  *string `json:"value,omitempty"`
-	Hidden bool    `json:"valueHidden,omitempty"`
+	// Value is the field's value read back: for a code editor, its
+	// rendered lines. Hidden says it is a password's or a card's, never
+	// read; Unreadable why it could not be read (an editor showing part
+	// of its text) — never a false empty value.
+	Value      *string `json:"value,omitempty"`
+	Hidden     bool    `json:"valueHidden,omitempty"`
+	Unreadable string  `json:"valueUnreadable,omitempty"`
+	// Inserted says how the text went in: "typed" (CDP Input.insertText,
+	// as a keyboard's text), "pasted" (a paste event, verbatim), "set"
+	// (the value of a date, time, color, range … input, as its picker
+	// sets it) or "dom" (inputMode dom).
+	Inserted string `json:"inserted,omitempty"`
+	// Editor names the code editor typed into (monaco, codemirror, …).
+	Editor string `json:"editor,omitempty"`
+	// SettledMs is how long the action waited after the input for the
+	// page to stop changing (see react.go).
+	SettledMs *int `json:"settledMs,omitempty"`
 }
 
-// typeText focuses the target, optionally selects its content so the text
-// replaces it (clear), and inserts value through CDP Input.insertText —
-// real editing, so controlled inputs and rich editors see ordinary input
-// events. inputMode "dom" sets the value and fires input/change instead.
+// typeText types value into the target. A text field, textarea or
+// contenteditable is focused (unless it has the focus already), its
+// content selected with clear, and the text inserted through CDP
+// Input.insertText — real editing, so controlled inputs and rich editors
+// see ordinary input events. A code editor (Monaco, CodeMirror, an
+// EditContext or hidden-textarea editor) is reached through its own input
+// element and gets the text as a paste (its typing path would indent and
+// close brackets); date, time, month, week, datetime-local, color and
+// range inputs get their value set as their picker sets it. inputMode
+// "paste" pastes into any field; "cdp" types even into an editor; "dom"
+// sets the value and fires input/change.
 func typeText(r *run) (any, error) {
 	loc, err := r.needLocator()
 	if err != nil {
@@ -27,7 +51,7 @@ func typeText(r *run) (any, error) {
 	if r.in.Value == "" && !r.in.Clear {
 		return nil, invalid("type needs value (the text to type); to empty a field pass clear: true with an empty value")
 	}
-	mode, err := r.inputMode(loc)
+	mode, err := r.typeMode(loc)
 	if err != nil {
 		return nil, err
 	}
@@ -35,48 +59,259 @@ func typeText(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	el, warnings, err := r.typeInto(t, loc, mode)
+	ty, err := r.typeInto(t, loc, mode)
 	if err != nil {
 		return nil, err
 	}
-	return r.observeTyped(t, el, loc, warnings)
+	return r.observeTyped(t, ty, loc)
 }
 
-// typeInto locates the field and types the call's value into it: through
-// the DOM (inputMode "dom"), or focused and with trusted CDP input.
-func (r *run) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (Element, []string, error) {
+// typeMode is type's inputMode: "" (cdp, pasting into code editors),
+// "cdp", "paste" or "dom" (which needs an element, not a point).
+func (r *run) typeMode(loc tool.Locator) (string, error) {
+	switch m := r.in.InputMode; m {
+	case "", "cdp", "paste":
+		return m, nil
+	case "dom":
+		if loc.IsPoint() {
+			return "", invalid("inputMode \"dom\" needs an element locator, not a point")
+		}
+		return m, nil
+	}
+	return "", invalid("inputMode of type must be \"cdp\" (default), \"paste\" or \"dom\"")
+}
+
+// typed is what typeInto did: the element typed into (the field a
+// locator named may stand for another: a code editor's input), how, and
+// the page's reaction.
+type typed struct {
+	el       Element
+	target   Element // the element whose value is read back; no localRef for a point
+	how      string
+	editor   string
+	reaction Reaction
+	warnings []string
+}
+
+// preparedTyping is page/act.js prepareTyping's answer.
+type preparedTyping struct {
+	Kind     string `json:"kind"` // text, editor, value, none
+	Editor   string `json:"editor"`
+	Mac      bool   `json:"mac"`
+	Ref      string `json:"ref"`
+	ClickRef string `json:"clickRef"`
+	HadFocus bool   `json:"hadFocus"`
+	Focused  bool   `json:"focused"`
+	Empty    bool   `json:"empty"`
+	Tag      string `json:"tag"`
+	Type     string `json:"type"`
+	Disabled bool   `json:"disabled"`
+}
+
+// typeInto locates the field and types the call's value into it.
+func (r *run) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (typed, error) {
 	if mode == "dom" {
 		el, err := r.locate(t, loc)
 		if err != nil {
-			return Element{}, nil, err
+			return typed{}, err
 		}
-		return el, nil, r.act(t.TabID, el, "typeDom", map[string]any{"value": r.in.Value, "clear": r.in.Clear}, nil)
+		var out struct {
+			Value string `json:"value"`
+		}
+		settle := r.watchReaction(t.TabID, el.FrameID)
+		if err := r.act(t.TabID, el, "typeDom", map[string]any{"value": r.in.Value, "clear": r.in.Clear}, &out); err != nil {
+			return typed{}, err
+		}
+		return typed{el: el, target: el, how: "dom", reaction: settle()}, nil
 	}
 	el, warnings, err := r.typingTarget(t, loc)
 	if err != nil {
-		return Element{}, nil, err
+		return typed{}, err
 	}
-	if err := r.focusForTyping(t.TabID, el, loc); err != nil {
-		return Element{}, nil, err
+	if loc.IsPoint() {
+		return r.typeAtPoint(t.TabID, el, mode, warnings)
 	}
-	if r.in.Value != "" {
-		if err := r.cdpBatch(t.TabID, cdpCmd("Input.insertText", insertText{Text: r.in.Value})); err != nil {
-			return Element{}, nil, err
+	var p preparedTyping
+	if err := r.act(t.TabID, el, "prepareTyping", map[string]any{"selectAll": r.in.Clear}, &p); err != nil {
+		return typed{}, err
+	}
+	if p.Kind == "none" {
+		what := p.Tag
+		if p.Type != "" {
+			what += " type=" + p.Type
+		}
+		return typed{}, invalid("%s %q does not take text (not a text input, textarea, editable element or code editor, or it is disabled/read-only)", what, firstNonEmpty(el.Name, el.Text))
+	}
+	target := el.withLocalRef(p.Ref)
+	ty := typed{el: el, target: target, editor: p.Editor, warnings: warnings}
+	if p.Kind == "value" {
+		return r.setInputValue(t.TabID, ty)
+	}
+	if err := r.focusForTyping(t.TabID, &ty, p); err != nil {
+		return typed{}, err
+	}
+	return r.insert(t.TabID, ty, p, mode)
+}
+
+// withLocalRef is el with the frame-local ref of another element of its
+// frame (the element a locator's match stands for).
+func (el Element) withLocalRef(ref string) Element {
+	if ref == "" || ref == el.localRef {
+		return el
+	}
+	el.localRef = ref
+	el.Ref = tool.FrameRef(el.FrameID, ref)
+	return el
+}
+
+// setInputValue sets a date, time, month, week, datetime-local, color or
+// range input to the call's value, watching the page's reaction.
+func (r *run) setInputValue(tabID int, ty typed) (typed, error) {
+	var out struct {
+		Invalid string `json:"invalid"`
+	}
+	if err := r.act(tabID, ty.target, "setValue", map[string]any{"value": r.in.Value, "watch": true}, &out); err != nil {
+		return typed{}, err
+	}
+	ty.how = "set"
+	ty.reaction = r.watchedReaction(tabID, ty.target.FrameID, time.Now())()
+	if out.Invalid != "" {
+		ty.warnings = append(ty.warnings, "the field reports the value invalid: "+out.Invalid)
+	}
+	return ty, nil
+}
+
+// focusForTyping gives the target the focus unless it has it already (an
+// element with the focus is not clicked: a click would move its caret
+// and drop a pending format, like the bold Control+B set in a rich-text
+// editor). prepareTyping focused it through the DOM; where that did not
+// take — a field in a child frame whose frame the page does not focus,
+// a focus handler that moved it — a real click does. An editor's input
+// gets the click on the editor's text. Then, for a code editor, the
+// editor's own keys select its whole content (clear) or put the caret at
+// its end.
+func (r *run) focusForTyping(tabID int, ty *typed, p preparedTyping) error {
+	if !p.HadFocus && !p.Focused {
+		at := ty.target
+		if p.ClickRef != "" {
+			at = ty.target.withLocalRef(p.ClickRef)
+		}
+		pt, err := r.pointOf(tabID, at)
+		if err != nil {
+			return err
+		}
+		if err := r.mouseClick(tabID, pt.X, pt.Y, "left", 1); err != nil {
+			return err
+		}
+		if p.Kind == "text" {
+			// The click put the caret at its point: select all again
+			// (clear), or put the caret at the end.
+			var again preparedTyping
+			if err := r.act(tabID, ty.target, "prepareTyping", map[string]any{"selectAll": r.in.Clear, "end": true}, &again); err != nil {
+				return err
+			}
 		}
 	}
-	return el, warnings, nil
+	if p.Kind != "editor" {
+		return nil
+	}
+	mod := "Control"
+	if p.Mac {
+		mod = "Meta"
+	}
+	switch {
+	case r.in.Clear:
+		return r.pressKeys(tabID, mod+"+A")
+	case !p.HadFocus:
+		// Typing goes after what the editor holds, as in a text field.
+		if p.Mac {
+			return r.pressKeys(tabID, "Meta+ArrowDown")
+		}
+		return r.pressKeys(tabID, "Control+End")
+	}
+	return nil
+}
+
+// insert puts the call's value where the focus now is: pasted (mode
+// paste, or a code editor in the default mode), else typed. A paste the
+// page does not take (a plain field has no paste handler, and a synthetic
+// paste inserts nothing by itself) is typed instead, as the browser would
+// insert it. With clear and no value, the selected content is deleted.
+func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed, error) {
+	if r.in.Value == "" {
+		ty.how = "typed"
+		if r.in.Clear && !p.Empty {
+			settle := r.watchReaction(tabID, ty.target.FrameID)
+			if err := r.pressKeys(tabID, "Delete"); err != nil {
+				return typed{}, err
+			}
+			ty.reaction = settle()
+		}
+		return ty, nil
+	}
+	if mode == "paste" || (mode == "" && p.Kind == "editor") {
+		var out struct {
+			Taken bool `json:"taken"`
+		}
+		if err := r.act(tabID, ty.target, "paste", map[string]any{"value": r.in.Value, "watch": true}, &out); err != nil {
+			return typed{}, err
+		}
+		if out.Taken {
+			ty.how = "pasted"
+			ty.reaction = r.watchedReaction(tabID, ty.target.FrameID, time.Now())()
+			return ty, nil
+		}
+		if p.Kind == "editor" {
+			ty.warnings = append(ty.warnings, "the editor did not take the text as a paste, so it was typed; an editor may indent typed text or close brackets — check the value")
+		}
+	}
+	settle := r.watchReaction(tabID, ty.target.FrameID)
+	if err := r.cdpBatch(tabID, cdpCmd("Input.insertText", insertText{Text: r.in.Value})); err != nil {
+		return typed{}, err
+	}
+	ty.how = "typed"
+	ty.reaction = settle()
+	return ty, nil
+}
+
+// typeAtPoint types at a point: a real click there, then (clear) the
+// platform's select-all and, the value typed or pasted where the focus
+// went.
+func (r *run) typeAtPoint(tabID int, el Element, mode string, warnings []string) (typed, error) {
+	if err := r.mouseClick(tabID, el.X, el.Y, "left", 1); err != nil {
+		return typed{}, err
+	}
+	ty := typed{el: el, warnings: warnings}
+	if r.in.Clear {
+		if err := r.pressKeys(tabID, "Control+A"); err != nil {
+			return typed{}, err
+		}
+		if r.in.Value == "" {
+			ty.how = "typed"
+			return ty, r.pressKeys(tabID, "Delete")
+		}
+	}
+	// Nothing was located to tell an editor by: the point pastes only
+	// when asked to.
+	return r.insert(tabID, ty, preparedTyping{Kind: "text"}, mode)
 }
 
 // observeTyped is observe for type, with the field's value as it is now.
 // The tab's state and the field's value are read at once (independent
 // round trips); a value read from a page that navigated away is dropped.
-func (r *run) observeTyped(t browser.TabInfo, el Element, loc tool.Locator, warnings []string) (typeResult, error) {
+func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (typeResult, error) {
 	var res actResult
 	var v struct {
-		Value  *string `json:"value"`
-		Hidden bool    `json:"hidden"`
+		Value      *string `json:"value"`
+		Hidden     bool    `json:"hidden"`
+		Unreadable string  `json:"unreadable"`
 	}
 	var valueErr error
+	warnings := ty.warnings
+	if w := ty.reaction.Warning(); w != "" {
+		warnings = append(warnings, w)
+	}
+	el := ty.el
 	err := both(func() (err error) {
 		res, err = r.observe(t, &el, warnings...)
 		return err
@@ -85,76 +320,69 @@ func (r *run) observeTyped(t browser.TabInfo, el Element, loc tool.Locator, warn
 			valueErr = errNoValue
 			return nil
 		}
-		valueErr = r.act(t.TabID, el, "valueOf", nil, &v)
+		valueErr = r.act(t.TabID, ty.target, "valueOf", nil, &v)
 		return nil
 	})
 	if err != nil {
 		return typeResult{}, err
 	}
-	out := typeResult{actResult: res}
+	if loc.IsPoint() {
+		res.Element = nil
+	}
+	out := typeResult{actResult: res, Inserted: ty.how, Editor: ty.editor, SettledMs: ty.reaction.Ms()}
 	if valueErr == nil && !res.Navigated {
-		out.Value, out.Hidden = v.Value, v.Hidden
+		out.Value, out.Hidden, out.Unreadable = v.Value, v.Hidden, v.Unreadable
+		if ty.editor != "" && v.Value != nil && !holdsTyped(*v.Value, r.in.Value, r.in.Clear) {
+			out.Warnings = append(out.Warnings, "the editor now holds other text than was typed (it may have indented it, closed brackets or completed words); check value")
+		}
 	}
 	return out, nil
 }
 
-// focusForTyping puts the caret in el: a DOM focus for elements of the top
-// frame, a real click for a point or an element in a child frame (focus()
-// inside a frame does not move the page's focus into that frame). An
-// element that takes no text is refused before anything is clicked. With
-// clear it selects the content and deletes it.
-func (r *run) focusForTyping(tabID int, el Element, loc tool.Locator) error {
-	if loc.X != nil {
-		if err := r.mouseClick(tabID, el.X, el.Y, "left", 1); err != nil {
-			return err
+// holdsTyped says whether an editor's rendered text holds the text typed
+// into it — all of it (whole, after clear) or somewhere. Editors draw a
+// tab as spaces up to the next tab stop (Monaco's default every 4
+// columns), and some end the text with a line break.
+func holdsTyped(rendered, typed string, whole bool) bool {
+	for _, tab := range []int{0, 4, 2, 8} {
+		want := typed
+		if tab > 0 {
+			want = expandTabs(typed, tab)
 		}
-		if r.in.Clear {
-			return r.pressKeys(tabID, "Control+A Delete")
+		if whole && strings.TrimSuffix(rendered, "\n") == strings.TrimSuffix(want, "\n") {
+			return true
 		}
-		return nil
-	}
-	var f struct {
-		Focused  bool `json:"focused"`
-		Editable bool `json:"editable"`
-		Empty    bool `json:"empty"`
-	}
-	if err := r.act(tabID, el, "focus", map[string]any{"selectAll": r.in.Clear}, &f); err != nil {
-		return err
-	}
-	if !f.Editable {
-		return invalid("%s %q does not take text (not a text input, textarea or editable element, or it is disabled/read-only)", el.Tag, firstNonEmpty(el.Name, el.Text))
-	}
-	if el.FrameID != 0 || !f.Focused {
-		// A child frame's element gets a real click (measured by
-		// typingTarget); so does one whose DOM focus did not stick (a
-		// focus handler moved it) — measured now.
-		p := el
-		if el.FrameID == 0 {
-			var err error
-			if p, err = r.pointOf(tabID, el); err != nil {
-				return err
-			}
-		}
-		if err := r.mouseClick(tabID, p.X, p.Y, "left", 1); err != nil {
-			return err
-		}
-		if el.FrameID != 0 && r.in.Clear {
-			// The click put the caret at the point: select all again.
-			if err := r.act(tabID, el, "focus", map[string]any{"selectAll": true}, &f); err != nil {
-				return err
-			}
+		if !whole && strings.Contains(rendered, strings.TrimSuffix(want, "\n")) {
+			return true
 		}
 	}
-	if r.in.Clear && !f.Empty && r.in.Value == "" {
-		// The content is selected and nothing will replace it: delete it.
-		return r.pressKeys(tabID, "Delete")
+	return false
+}
+
+// expandTabs replaces each tab with spaces to the next multiple of size.
+func expandTabs(s string, size int) string {
+	var b strings.Builder
+	col := 0
+	for _, c := range s {
+		switch c {
+		case '\t':
+			n := size - col%size
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		case '\n':
+			b.WriteRune(c)
+			col = 0
+		default:
+			b.WriteRune(c)
+			col++
+		}
 	}
-	return nil
+	return b.String()
 }
 
 // typingTarget locates the element to type into. Only a point or an
-// element in a child frame needs the scroll-and-measure step (it gets a
-// real click); a top-frame element is focused through the DOM, which
+// element in a child frame needs the scroll-and-measure step (it may get
+// a real click); a top-frame element is focused through the DOM, which
 // scrolls it into view by itself — one round trip less.
 func (r *run) typingTarget(t browser.TabInfo, loc tool.Locator) (Element, []string, error) {
 	// Attaching the debugger and locating do not depend on each other here:
@@ -168,13 +396,6 @@ func (r *run) typingTarget(t browser.TabInfo, loc tool.Locator) (Element, []stri
 	})
 	if err != nil {
 		return Element{}, nil, err
-	}
-	// A point is already one (locatePoint); an element in a child frame
-	// gets measured for its click.
-	if el.FrameID != 0 && loc.X == nil {
-		if el, err = r.pointOf(t.TabID, el); err != nil {
-			return Element{}, nil, err
-		}
 	}
 	var warnings []string
 	if el.Matches > 1 && loc.Nth == nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,14 @@ import (
 // (under a second) and a woken service worker's alarm, without making a
 // caller with no browser at all wait a full minute.
 const DeliveryWait = 10 * time.Second
+
+// ReconnectWait is how long after an extension's connection dropped a
+// command still waits for it to come back: the extension reconnects with
+// a backoff, and a service worker that was stopped comes back on the next
+// browser event or at the latest on its 30 s alarm (extension/background.js).
+// A command sent meanwhile waits (within its deadline) instead of failing
+// after DeliveryWait.
+const ReconnectWait = 35 * time.Second
 
 // Link is the daemon's side of the extension: the connections that said
 // hello, and the commands in flight on them. Commands go to the newest
@@ -41,6 +50,9 @@ type Link struct {
 	conns   []*linkConn // in order of hello; the last one is used
 	changed chan struct{}
 	nextID  atomic.Uint64
+	// dropped is when the last connection with a hello ended (zero: none
+	// has, in this daemon's life), for the wait of Ready.
+	dropped time.Time
 	// idPrefix is random per daemon life: the host keeps Chrome's port
 	// across a daemon restart, so a late reply to the old daemon's "5"
 	// must not be taken for the new daemon's "5".
@@ -148,31 +160,66 @@ func WithProgress(ctx context.Context, fn func(string)) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }
 
-// Call sends one command to the extension and decodes its result into out
-// (which may be nil). It waits up to DeliveryWait (or ctx's deadline) for
-// an extension to connect. When ctx ends first, the extension is told to
-// cancel the command.
-func (l *Link) Call(ctx context.Context, verb string, params, out any) error {
-	wait := DeliveryWait
+// Ready waits until an extension is connected, and says why not when none
+// comes in time: up to DeliveryWait, or up to ReconnectWait after one was
+// connected a moment ago (it is reconnecting), in both cases within ctx's
+// deadline. While it waits it says so through the progress function in
+// ctx (WithProgress). A connected extension of another protocol is an
+// error as well.
+func (l *Link) Ready(ctx context.Context) error {
+	_, err := l.ready(ctx)
+	return err
+}
+
+func (l *Link) ready(ctx context.Context) (*linkConn, error) {
+	if h, _ := l.current(); h != nil {
+		return h, skew(h)
+	}
+	l.mu.Lock()
+	wait, dropped := DeliveryWait, l.dropped
+	l.mu.Unlock()
+	if !dropped.IsZero() {
+		wait = max(wait, time.Until(dropped.Add(ReconnectWait)))
+	}
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 		wait = time.Until(dl)
 	}
-	if h, _ := l.current(); h == nil {
-		if fn, ok := ctx.Value(progressKey{}).(func(string)); ok {
-			fn(fmt.Sprintf("waiting up to %s for the browser extension to connect", wait.Round(time.Second)))
-		}
+	if fn, ok := ctx.Value(progressKey{}).(func(string)); ok {
+		fn(fmt.Sprintf("waiting up to %s for the browser extension to connect", wait.Round(time.Second)))
 	}
 	if !l.WaitConnected(ctx, wait) {
 		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
-		return notConnected()
+		if !dropped.IsZero() {
+			return nil, protocol.Errorf(protocol.CodeExtensionNotConnected,
+				"the Browser Bridge extension disconnected %s ago and has not come back: check that Chrome is still open (a stopped extension reconnects within 30 s), or start a browser with `browser-bridge launch`", time.Since(dropped).Round(time.Second))
+		}
+		return nil, notConnected()
 	}
 	h, _ := l.current()
 	if h == nil {
-		return notConnected()
+		return nil, notConnected()
 	}
+	return h, skew(h)
+}
+
+// skew is mismatch as an error: nil (not a nil *protocol.Error) when the
+// extension and the binary speak the same protocol.
+func skew(h *linkConn) error {
 	if err := mismatch(h.hello); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Call sends one command to the extension and decodes its result into out
+// (which may be nil). It waits for an extension to connect first (see
+// Ready). When ctx ends first, the extension is told to cancel the
+// command.
+func (l *Link) Call(ctx context.Context, verb string, params, out any) error {
+	h, err := l.ready(ctx)
+	if err != nil {
 		return err
 	}
 	id := l.idPrefix + strconv.FormatUint(l.nextID.Add(1), 10)
@@ -214,13 +261,45 @@ func (l *Link) Call(ctx context.Context, verb string, params, out any) error {
 			go h.conn.Send(frame)
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			if strings.HasPrefix(verb, "page.") {
-				return protocol.Errorf(protocol.CodeTimeout, "the page did not answer before the deadline: it may be frozen or very busy; look at the tab, then try again (timeoutMs, up to 60000, gives it longer)")
-			}
-			return protocol.Errorf(protocol.CodeTimeout, "the browser did not finish %s before the deadline; the page may be busy — try again (timeoutMs, up to 60000, gives it longer)", doing(verb))
+			return l.timedOut(verb, frame)
 		}
 		return ctx.Err()
 	}
+}
+
+// diagnoseWait bounds the look at the browser after a command ran out of
+// time, which the caller's answer waits for.
+const diagnoseWait = 300 * time.Millisecond
+
+// timedOut is the error of a command that ran out of time. A page that
+// answers nobody may be paused by another debugger (DevTools stopped at
+// a breakpoint): the extension knows the tabs that one is attached to,
+// and a quick look names that cause instead of guessing.
+func (l *Link) timedOut(verb string, frame []byte) error {
+	touchesPage := strings.HasPrefix(verb, "page.") || strings.HasPrefix(verb, "cdp") || strings.HasPrefix(verb, "dom.")
+	var target struct {
+		TabID *int `json:"tabId"`
+	}
+	if touchesPage && json.Unmarshal(frame, &target) == nil && target.TabID != nil && l.debuggedByOthers(*target.TabID) {
+		return protocol.Errorf(protocol.CodeTimeout, "tab %d did not answer before the deadline: another debugger (DevTools or another extension) is attached to it and has probably paused the page, at a breakpoint for instance; resume the page or close DevTools on that tab, then try again", *target.TabID)
+	}
+	if strings.HasPrefix(verb, "page.") {
+		return protocol.Errorf(protocol.CodeTimeout, "the page did not answer before the deadline: it may be frozen (a script that never ends) or very busy; look at the tab, reload or close it, then try again (timeoutMs, up to 60000, gives it longer)")
+	}
+	hint := "the browser may be busy — try again"
+	if touchesPage {
+		hint = "the page may be frozen (a script that never ends) or very busy — look at the tab, reload or close it, then try again"
+	}
+	return protocol.Errorf(protocol.CodeTimeout, "the browser did not finish %s before the deadline; %s (timeoutMs, up to 60000, gives it longer)", doing(verb), hint)
+}
+
+// debuggedByOthers asks the extension whether another debugger is
+// attached to tab.
+func (l *Link) debuggedByOthers(tab int) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), diagnoseWait)
+	defer cancel()
+	var s protocol.BrowserState
+	return l.Call(ctx, "browser.state", protocol.BrowserStateParams{}, &s) == nil && slices.Contains(s.DebuggedTabs, tab)
 }
 
 // doing names what an extension primitive does, for messages: the verbs
@@ -347,6 +426,9 @@ func (l *Link) removeLocked(h *linkConn) {
 func (l *Link) drop(h *linkConn) {
 	h.conn.Close()
 	l.mu.Lock()
+	if !h.since.IsZero() {
+		l.dropped = time.Now()
+	}
 	l.removeLocked(h)
 	l.notifyLocked()
 	l.mu.Unlock()

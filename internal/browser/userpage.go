@@ -21,3 +21,10 @@ func (v Verbs) PolicySet(ctx context.Context, p protocol.PolicySetParams) error 
 	_, err := call[protocol.OKResult](ctx, v, "policy.set", p)
 	return err
 }
+
+// AskShow asks the user whether the agent may take one step it cannot
+// take back, over the page of p.TabID (or in the extension's own window),
+// and waits up to p.TimeoutMs for Allow or Decline.
+func (v Verbs) AskShow(ctx context.Context, p protocol.AskShowParams) (protocol.AskShowResult, error) {
+	return call[protocol.AskShowResult](ctx, v, "ask.show", p)
+}

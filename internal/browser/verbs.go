@@ -193,3 +193,15 @@ func (v Verbs) WebSocketConfigure(ctx context.Context, p protocol.WebSocketConfi
 func (v Verbs) WebSocketStatus(ctx context.Context) (protocol.WebSocketStatus, error) {
 	return call[protocol.WebSocketStatus](ctx, v, "websocket.status", protocol.NoParams{})
 }
+
+// DownloadsList lists downloads: by ID, or those started since a moment.
+func (v Verbs) DownloadsList(ctx context.Context, p protocol.DownloadsListParams) ([]protocol.DownloadItem, error) {
+	r, err := call[protocol.DownloadsListResult](ctx, v, "downloads.list", p)
+	return r.Downloads, err
+}
+
+// DownloadsCancel cancels a download in progress.
+func (v Verbs) DownloadsCancel(ctx context.Context, p protocol.DownloadsCancelParams) error {
+	_, err := call[protocol.OKResult](ctx, v, "downloads.cancel", p)
+	return err
+}

@@ -284,6 +284,31 @@ func TestVerbsSendTheirParams(t *testing.T) {
 			frame:  `{"allow":null,"deny":["bank.example"],"builtInDeny":null}`,
 			answer: protocol.OKResult{OK: true},
 		},
+		{
+			verb: "ask.show",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.AskShow(ctx, protocol.AskShowParams{TabID: 7, Kind: protocol.AskPayment, Message: "The agent wants to press “Pay” on shop.example", TimeoutMs: 5000})
+			},
+			frame:  `{"tabId":7,"kind":"payment","message":"The agent wants to press “Pay” on shop.example","timeoutMs":5000}`,
+			answer: protocol.AskShowResult{Outcome: "allowed", Overlay: true},
+		},
+		{
+			verb: "downloads.list",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.DownloadsList(ctx, protocol.DownloadsListParams{Since: 1700000000000, WaitMs: 200})
+			},
+			frame:  `{"since":1700000000000,"waitMs":200}`,
+			answer: protocol.DownloadsListResult{Downloads: []protocol.DownloadItem{{ID: 3, Filename: "/home/u/Downloads/a.csv", State: "complete", TabID: 7}}},
+			want:   []protocol.DownloadItem{{ID: 3, Filename: "/home/u/Downloads/a.csv", State: "complete", TabID: 7}},
+		},
+		{
+			verb: "downloads.cancel",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return nil, v.DownloadsCancel(ctx, protocol.DownloadsCancelParams{ID: 3})
+			},
+			frame:  `{"downloadId":3}`,
+			answer: protocol.OKResult{OK: true},
+		},
 	}
 	fake := fakebrowser.New()
 	for _, tt := range tests {

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/launcher"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
@@ -40,6 +41,12 @@ type Bridge struct {
 		ExtensionID string `json:"extensionId"`
 	}
 	launch *exec.Cmd
+
+	// CDP is the test's own debugging connection to the browser (with
+	// Options.DebugPipe; nil otherwise, and while the browser is stopped).
+	CDP     *CDP
+	opts    Options
+	browser *launcher.Browser // with Options.DebugPipe
 }
 
 // Env is a BROWSER_BRIDGE_HOME and the environment to run the binary in.
@@ -275,6 +282,7 @@ func (b *Bridge) Close() {
 			syscall.Kill(-b.launch.Process.Pid, syscall.SIGKILL)
 		}
 	}
+	b.StopBrowser()
 	b.Env.Close()
 }
 

@@ -160,13 +160,7 @@ func (d *DevTools) Call(ctx context.Context, session, method string, params, out
 // Close ends the connection (the browser stays).
 func (d *DevTools) Close() { d.ws.Close() }
 
-// Target is one of the browser's targets.
-type Target struct {
-	TargetID string `json:"targetId"`
-	Type     string `json:"type"`
-	URL      string `json:"url"`
-	Title    string `json:"title"`
-}
+// Target (cdp.go) is one of the browser's targets.
 
 // Targets lists the browser's targets (pages, frames in other processes,
 // workers).

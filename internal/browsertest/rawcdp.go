@@ -1,11 +1,8 @@
 package browsertest
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"sync"
@@ -20,30 +17,13 @@ import (
 // figures next to.
 type RawCDP struct {
 	cmd     *exec.Cmd
-	toChr   io.WriteCloser
+	cdp     *CDP
 	profile string
-	mu      sync.Mutex
-	nextID  int
-	pending map[int]chan rawReply
-	// waiters are the event waits in progress, by session and method.
-	waiters map[eventKey][]chan json.RawMessage
 	// Session is the flattened session of the page target.
 	Session string
+	once    sync.Once
 	page    *RawPage
 }
-
-type rawReply struct {
-	ID        int             `json:"id"`
-	Method    string          `json:"method"`
-	SessionID string          `json:"sessionId"`
-	Params    json.RawMessage `json:"params"`
-	Result    json.RawMessage `json:"result"`
-	Error     *struct {
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-type eventKey struct{ session, method string }
 
 // StartRawCDP starts a headless Chromium with a pipe debugging connection
 // and attaches to its page.
@@ -73,32 +53,21 @@ func StartRawCDP() (*RawCDP, error) {
 	}
 	cmdR.Close()
 	repW.Close()
-	c := &RawCDP{cmd: cmd, toChr: cmdW, profile: profile, pending: map[int]chan rawReply{}, waiters: map[eventKey][]chan json.RawMessage{}}
-	go c.read(repR)
+	c := &RawCDP{cmd: cmd, cdp: newCDP(cmdW, repR), profile: profile}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var targets struct {
-		TargetInfos []struct {
-			TargetID string `json:"targetId"`
-			Type     string `json:"type"`
-		} `json:"targetInfos"`
-	}
 	for {
-		if err := c.call(ctx, "", "Target.getTargets", nil, &targets); err != nil {
+		targets, err := c.cdp.Targets(ctx)
+		if err != nil {
 			c.Close()
 			return nil, err
 		}
-		for _, t := range targets.TargetInfos {
+		for _, t := range targets {
 			if t.Type == "page" {
-				var att struct {
-					SessionID string `json:"sessionId"`
-				}
-				if err := c.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": t.TargetID, "flatten": true}, &att); err != nil {
+				if c.Session, err = c.cdp.Attach(ctx, t.TargetID); err != nil {
 					c.Close()
 					return nil, err
 				}
-				c.Session = att.SessionID
-				c.page = &RawPage{c: c, Session: att.SessionID, TargetID: t.TargetID}
 				return c, nil
 			}
 		}
@@ -106,94 +75,25 @@ func StartRawCDP() (*RawCDP, error) {
 	}
 }
 
-func (c *RawCDP) read(r io.Reader) {
-	br := bufio.NewReader(r)
-	for {
-		msg, err := br.ReadBytes(0)
-		if err != nil {
-			c.mu.Lock()
-			for id, ch := range c.pending {
-				close(ch)
-				delete(c.pending, id)
-			}
-			c.mu.Unlock()
-			return
-		}
-		var rep rawReply
-		if json.Unmarshal(msg[:len(msg)-1], &rep) != nil {
-			continue
-		}
-		if rep.ID == 0 {
-			c.mu.Lock()
-			k := eventKey{rep.SessionID, rep.Method}
-			for _, ch := range c.waiters[k] {
-				ch <- rep.Params
-			}
-			delete(c.waiters, k)
-			c.mu.Unlock()
-			continue
-		}
-		c.mu.Lock()
-		ch := c.pending[rep.ID]
-		delete(c.pending, rep.ID)
-		c.mu.Unlock()
-		if ch != nil {
-			ch <- rep
-		}
-	}
-}
-
-func (c *RawCDP) call(ctx context.Context, session, method string, params, out any) error {
-	c.mu.Lock()
-	c.nextID++
-	id := c.nextID
-	ch := make(chan rawReply, 1)
-	c.pending[id] = ch
-	c.mu.Unlock()
-	msg := map[string]any{"id": id, "method": method}
-	if params != nil {
-		msg["params"] = params
-	}
-	if session != "" {
-		msg["sessionId"] = session
-	}
-	b, _ := json.Marshal(msg)
-	c.mu.Lock()
-	_, err := c.toChr.Write(append(b, 0))
-	c.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	select {
-	case rep, ok := <-ch:
-		if !ok {
-			return fmt.Errorf("chromium closed the pipe")
-		}
-		if rep.Error != nil {
-			return fmt.Errorf("%s: %s", method, rep.Error.Message)
-		}
-		if out != nil {
-			return json.Unmarshal(rep.Result, out)
-		}
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // Call sends a command to the page session.
 func (c *RawCDP) Call(ctx context.Context, method string, params, out any) error {
-	return c.page.Call(ctx, method, params, out)
+	return c.cdp.Call(ctx, c.Session, method, params, out)
 }
 
 // Eval evaluates expr in the page and decodes its value.
 func (c *RawCDP) Eval(ctx context.Context, expr string, out any) error {
-	return c.page.Eval(ctx, expr, out)
+	return c.cdp.Eval(ctx, c.Session, expr, out)
 }
 
 // Navigate loads url in the page and waits for its load event.
 func (c *RawCDP) Navigate(ctx context.Context, url string) error {
-	return c.page.Navigate(ctx, url)
+	return c.Page().Navigate(ctx, url)
+}
+
+// Page is the browser's first page, the one Call, Eval and Navigate use.
+func (c *RawCDP) Page() *RawPage {
+	c.once.Do(func() { c.page = &RawPage{c: c, Session: c.Session} })
+	return c.page
 }
 
 // RawPage is one page target of a RawCDP browser, attached over a
@@ -212,16 +112,14 @@ func (c *RawCDP) NewPage(ctx context.Context, newWindow bool) (*RawPage, error) 
 	var tgt struct {
 		TargetID string `json:"targetId"`
 	}
-	if err := c.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank", "newWindow": newWindow}, &tgt); err != nil {
+	if err := c.cdp.Call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank", "newWindow": newWindow}, &tgt); err != nil {
 		return nil, err
 	}
-	var att struct {
-		SessionID string `json:"sessionId"`
-	}
-	if err := c.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": tgt.TargetID, "flatten": true}, &att); err != nil {
+	session, err := c.cdp.Attach(ctx, tgt.TargetID)
+	if err != nil {
 		return nil, err
 	}
-	p := &RawPage{c: c, Session: att.SessionID, TargetID: tgt.TargetID}
+	p := &RawPage{c: c, Session: session, TargetID: tgt.TargetID}
 	if err := p.Call(ctx, "Page.enable", nil, nil); err != nil {
 		return nil, err
 	}
@@ -231,37 +129,22 @@ func (c *RawCDP) NewPage(ctx context.Context, newWindow bool) (*RawPage, error) 
 
 // Close closes the page's tab.
 func (p *RawPage) Close(ctx context.Context) error {
-	return p.c.call(ctx, "", "Target.closeTarget", map[string]any{"targetId": p.TargetID}, nil)
+	return p.c.cdp.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": p.TargetID}, nil)
 }
 
 // Call sends a command to the page's session.
 func (p *RawPage) Call(ctx context.Context, method string, params, out any) error {
-	return p.c.call(ctx, p.Session, method, params, out)
+	return p.c.cdp.Call(ctx, p.Session, method, params, out)
 }
 
 // Eval evaluates expr in the page and decodes its value.
 func (p *RawPage) Eval(ctx context.Context, expr string, out any) error {
-	var r struct {
-		Result struct {
-			Value json.RawMessage `json:"value"`
-		} `json:"result"`
-		ExceptionDetails any `json:"exceptionDetails"`
-	}
-	if err := p.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true}, &r); err != nil {
-		return err
-	}
-	if r.ExceptionDetails != nil {
-		return fmt.Errorf("evaluating %q: %v", expr, r.ExceptionDetails)
-	}
-	if out != nil {
-		return json.Unmarshal(r.Result.Value, out)
-	}
-	return nil
+	return p.c.cdp.Eval(ctx, p.Session, expr, out)
 }
 
 // Navigate loads url and waits for the page's load event
-// (Page.loadEventFired): the shortest a CDP client can know a page has
-// loaded.
+// (Page.loadEventFired): the soonest a CDP client can know that a page
+// has loaded.
 func (p *RawPage) Navigate(ctx context.Context, url string) error {
 	if !p.enabled {
 		if err := p.Call(ctx, "Page.enable", nil, nil); err != nil {
@@ -269,7 +152,7 @@ func (p *RawPage) Navigate(ctx context.Context, url string) error {
 		}
 		p.enabled = true
 	}
-	loaded := p.c.waitEvent(p.Session, "Page.loadEventFired")
+	loaded := p.c.cdp.WaitEvent(p.Session, "Page.loadEventFired")
 	var nav struct {
 		ErrorText string `json:"errorText"`
 	}
@@ -287,20 +170,9 @@ func (p *RawPage) Navigate(ctx context.Context, url string) error {
 	}
 }
 
-// waitEvent returns a channel that receives the params of the session's
-// next event method.
-func (c *RawCDP) waitEvent(session, method string) <-chan json.RawMessage {
-	ch := make(chan json.RawMessage, 1)
-	c.mu.Lock()
-	k := eventKey{session, method}
-	c.waiters[k] = append(c.waiters[k], ch)
-	c.mu.Unlock()
-	return ch
-}
-
 // Close stops the browser.
 func (c *RawCDP) Close() {
-	c.toChr.Close()
+	c.cdp.Close()
 	syscall.Kill(-c.cmd.Process.Pid, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() { c.cmd.Wait(); close(done) }()
@@ -312,6 +184,3 @@ func (c *RawCDP) Close() {
 	}
 	os.RemoveAll(c.profile)
 }
-
-// Page is the browser's first page, the one Call, Eval and Navigate use.
-func (c *RawCDP) Page() *RawPage { return c.page }

@@ -185,6 +185,13 @@ func convert(kind reflect.Kind, val string) (any, error) {
 			return list, nil
 		}
 		return strings.Split(val, ","), nil
+	case reflect.Interface:
+		// A string or an object (--to top for scroll, --to '{"text":"Bin"}'
+		// for drag).
+		if !strings.HasPrefix(strings.TrimSpace(val), "{") {
+			return val, nil
+		}
+		fallthrough
 	case reflect.Struct:
 		var obj map[string]any
 		if err := json.Unmarshal([]byte(val), &obj); err != nil {
@@ -199,6 +206,9 @@ func paramKinds() map[string]reflect.Kind {
 	out := map[string]reflect.Kind{}
 	for _, f := range tool.Fields() {
 		out[f.Name] = f.Elem().Kind()
+		if f.Elem() == reflect.TypeFor[tool.To]() {
+			out[f.Name] = reflect.Interface // a string or an object
+		}
 	}
 	return out
 }

@@ -130,7 +130,10 @@ func checkForwarded(ctx context.Context, socket, secretFile string) error {
 	if err != nil {
 		return fmt.Errorf("%w (from %s; is the ssh forwarding up, and the daemon running on the other machine?)", err, EnvSocket)
 	}
-	return c.Close()
+	// The handshake went through: that is the answer. The daemon may hang
+	// up first, so Close's own error says nothing.
+	c.Close()
+	return nil
 }
 
 // StopDaemon asks the daemon of layout to exit and waits (up to 5 s) until

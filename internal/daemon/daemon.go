@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,7 +88,12 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		Guard:       d.guard,
 		Paused:      func() *protocol.Error { return settings.Paused(layout) },
 		Daemon: func() any {
-			return map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket}
+			m := map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket,
+				"goroutines": runtime.NumGoroutine()}
+			if n := openFDs(); n >= 0 {
+				m["fds"] = n
+			}
+			return m
 		},
 		Diagnostics: func() any {
 			if d.Diagnostics != nil {
@@ -96,6 +102,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 			return nil
 		},
 	}
+	d.env.SetAskBeforeIrreversible(func() bool { return settings.AskBeforeIrreversible(layout) })
 	return d, nil
 }
 
@@ -410,7 +417,18 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 	}
 	ctx, cancel := context.WithTimeout(browser.WithProgress(ctx, progress), in.Deadline())
 	defer cancel()
-	res, err := actions.Run(ctx, d.env, session, in, progress)
+	var res any
+	// An action works in the registry of the extension it talks to, so
+	// it starts once one is connected: a command sent while the
+	// extension reconnects waits for it (within its deadline) rather
+	// than book its tabs under no browser at all. Status answers either
+	// way.
+	if in.Action != "status" {
+		err = d.link.Ready(ctx)
+	}
+	if err == nil {
+		res, err = actions.Run(ctx, d.env, session, in, progress)
+	}
 	defer func() { d.auditCall(session, in, reply.Result, errOf(reply), time.Since(start)) }()
 	d.log.Debug("call", "action", in.Action, "session", session, "ms", time.Since(start).Milliseconds(), "err", err)
 	if err != nil {
@@ -429,4 +447,16 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 	}
 	reply.Result = res
 	return reply
+}
+
+// openFDs counts the daemon's open file descriptors (-1 where the system
+// does not list them), for status: with goroutines, what a test (or a
+// user) watches to see that faults leave nothing behind.
+func openFDs() int {
+	for _, dir := range []string{"/proc/self/fd", "/dev/fd"} {
+		if ents, err := os.ReadDir(dir); err == nil {
+			return len(ents) - 1 // the one ReadDir itself held open
+		}
+	}
+	return -1
 }

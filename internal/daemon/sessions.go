@@ -84,6 +84,12 @@ func (d *Daemon) sessionGrace() time.Duration {
 func (d *Daemon) cleanupSession(session string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	// The workspace is in the registry of the connected browser: an
+	// extension that is reconnecting at this moment is waited for.
+	if err := d.link.Ready(ctx); err != nil {
+		d.log.Warn("could not close the workspace of an ended agent session", "session", session, "err", err)
+		return
+	}
 	reg := d.reg.For(d.link.Info().Instance)
 	ws, ok := reg.Workspace(session)
 	if !ok || len(reg.Tabs(session)) == 0 {

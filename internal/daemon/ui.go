@@ -64,6 +64,7 @@ func (d *Daemon) uiState() protocol.UIState {
 	}
 	s, _ := settings.Load(d.layout) // a file that does not load is Off's to say
 	st.Paused = s.Paused
+	st.AskBeforeIrreversible = s.AskBeforeIrreversible
 	st.Policy = rulesOf(s)
 	reg := d.reg.For(ext.Instance)
 	for _, w := range reg.Workspaces() {

@@ -38,6 +38,11 @@ func uiDaemon(t *testing.T, fake *fakebrowser.Browser) *Daemon {
 
 func TestUIState(t *testing.T) {
 	fake := fakebrowser.New()
+	// The tabs are open in the fake browser: the daemon's reconcile after
+	// the hello, which may run after the entries below are made, keeps
+	// them.
+	fake.Handle("browser.state", fakebrowser.Reply(protocol.BrowserState{Windows: []protocol.WindowInfo{
+		{WindowID: 3, Tabs: []protocol.TabInfo{{TabID: 41, WindowID: 3}, {TabID: 42, WindowID: 3}}}}}))
 	d := uiDaemon(t, fake)
 	reg := d.reg.For(d.link.Info().Instance)
 	reg.SetWorkspace(registry.Workspace{ID: "session:a", WindowID: 3, GroupID: 8, Title: "a", Color: "blue"})

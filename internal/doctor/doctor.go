@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -309,8 +310,9 @@ func checkStatus(raw json.RawMessage) []Check {
 			IncognitoAllowed bool   `json:"incognitoAllowed"`
 			FileAccess       *bool  `json:"fileAccess"`
 		} `json:"extension"`
-		Error     *protocol.Error           `json:"error"`
-		WebSocket *protocol.WebSocketStatus `json:"websocket"`
+		DebuggedTabs []int                     `json:"debuggedTabs"`
+		Error        *protocol.Error           `json:"error"`
+		WebSocket    *protocol.WebSocketStatus `json:"websocket"`
 	}
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return []Check{{Name: "daemon", Detail: "status was not understood: " + err.Error(), Fix: "update browser-bridge"}}
@@ -363,7 +365,22 @@ func checkStatus(raw json.RawMessage) []Check {
 		}
 		out = append(out, c)
 	}
+	if len(st.DebuggedTabs) > 0 {
+		// Chrome lets several debuggers in; the bridge works beside
+		// DevTools, but a page paused at a breakpoint answers nobody.
+		out = append(out, Check{Name: "other debuggers", OK: true, Warn: true,
+			Detail: fmt.Sprintf("another debugger (DevTools or another extension) is attached to tab %s; the bridge's commands there time out while it pauses the page", joinInts(st.DebuggedTabs)),
+			Fix:    "resume or close DevTools on that tab"})
+	}
 	return out
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
 }
 
 // Status returns a Status function that runs the status action through the

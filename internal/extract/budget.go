@@ -13,12 +13,21 @@ const (
 	PartReader   = "reader"
 	PartLinks    = "links"
 	PartHeadings = "headings"
+	// PartFrames and PartWarnings are the result's frames[] and
+	// warnings[], which the budget does not window.
+	PartFrames   = "frames"
+	PartWarnings = "warnings"
 )
 
 // Order is the order in which parts fill a budget and continue across
 // calls: the most useful first (markdown carries text, links and headings
 // in one), plain text last.
 var Order = []string{PartMarkdown, PartReader, PartLinks, PartHeadings, PartText}
+
+// Parts are every name include takes: the content parts of Order, the
+// frames and the warnings, and the tab's fields, which every result
+// carries anyway.
+var Parts = append(append([]string{}, Order...), PartFrames, PartWarnings, "tabId", "url", "title")
 
 // Per-item overhead in characters: the JSON around a link or heading.
 const (
@@ -44,24 +53,28 @@ type Chunk struct {
 }
 
 // CheckInclude validates include names; an empty list means all parts.
+// Warnings come with every result whatever include says (they say what
+// the result lacks, and how to get the rest); naming them is accepted.
 func CheckInclude(include []string) (map[string]bool, error) {
 	m := map[string]bool{}
 	if len(include) == 0 {
 		for _, p := range Order {
 			m[p] = true
 		}
+		m[PartFrames], m[PartWarnings] = true, true
 		return m, nil
 	}
 	for _, p := range include {
 		ok := false
-		for _, q := range Order {
+		for _, q := range Parts {
 			ok = ok || p == q
 		}
 		if !ok {
-			return nil, fmt.Errorf("include: unknown part %q; use some of %s", p, strings.Join(Order, ", "))
+			return nil, fmt.Errorf("include: unknown part %q; use some of %s", p, strings.Join(Parts[:len(Parts)-3], ", "))
 		}
 		m[p] = true
 	}
+	m[PartWarnings] = true
 	return m, nil
 }
 

@@ -35,10 +35,13 @@ func init() {
 	}
 }
 
-// attrs each tag may carry; others are dropped.
+// attrs each tag may carry; others are dropped. A title is kept only on
+// an abbreviation (its expansion); a link's title or aria-label is not
+// text a person reads on the page, and a page could hide words for the
+// model in it.
 var allowedAttrs = map[string]bool{
 	"href": true, "title": true, "src": true, "alt": true, "colspan": true, "rowspan": true,
-	"start": true, "id": true, "class": true, "role": true, "aria-label": true,
+	"start": true, "id": true, "class": true, "role": true,
 }
 
 // DecodeTree turns one serialized node of page/extract.js into an
@@ -110,7 +113,7 @@ func (d *decoder) node(v any, depth int) *html.Node {
 		}
 		n := element(tag, nil)
 		for k, val := range attrs {
-			if allowedAttrs[k] {
+			if allowedAttrs[k] && (k != "title" || tag == "abbr") {
 				if s := str(val); s != "" && ((k != "href" && k != "src") || safeURL(s)) {
 					n.Attr = append(n.Attr, html.Attribute{Key: k, Val: s})
 				}

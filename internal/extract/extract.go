@@ -30,6 +30,13 @@ type Frame struct {
 	Tree      []byte     `json:"-"` // the JSON of the tree, or a JSON string holding it (see DecodeTree)
 	Frames    []FrameRef `json:"frames"`
 	Truncated bool       `json:"truncated"`
+	// HiddenRuns is how many elements' text the page hid from people in a
+	// way pages hide text for machines only (font-size 0, the background's
+	// colour, scaled to nothing, clipped, off-screen, under a layer): left
+	// out, and counted in a warning. PartialEditors is how many code
+	// editors showed only part of their text.
+	HiddenRuns     int `json:"hiddenRuns"`
+	PartialEditors int `json:"partialEditors"`
 	// Width and Height are the frame's viewport, which matches its
 	// element's content box in the parent.
 	Width, Height float64 `json:"-"`
@@ -261,6 +268,19 @@ func assemble(p Page) (*html.Node, []FrameInfo, []string, error) {
 		}
 	}
 	place(0, 0)
+	hiddenRuns, partialEditors := 0, 0
+	for id := range included {
+		if f, ok := byID[id]; ok {
+			hiddenRuns += max(f.HiddenRuns, 0)
+			partialEditors += max(f.PartialEditors, 0)
+		}
+	}
+	if hiddenRuns > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d hidden text runs left out: text on the page that people cannot see (font-size 0, transparent or the background's colour, moved or clipped out of sight, under another layer)", hiddenRuns))
+	}
+	if partialEditors > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d code editors show only part of their text (the lines on screen); the code blocks hold those lines", partialEditors))
+	}
 
 	doc := &html.Node{Type: html.DocumentNode}
 	htmlEl := element("html", nil)

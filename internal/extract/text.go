@@ -215,11 +215,9 @@ func link(a *html.Node, base *url.URL) (Link, bool) {
 	if len(s) > maxLinkURL {
 		return Link{}, false // a data blob in disguise; not a place to go
 	}
-	text := textOf(a)
-	if text == "" {
-		text = strings.Join(strings.Fields(attr(a, "aria-label")+" "+attr(a, "title")), " ")
-	}
-	return Link{Text: Shorten(text, maxLinkText), URL: s}, true
+	// The visible text (an image's alt for an image link); never a title
+	// or aria-label, which a person does not read on the page.
+	return Link{Text: Shorten(textOf(a), maxLinkText), URL: s}, true
 }
 
 // Headings lists the visible headings in page order.

@@ -13,11 +13,18 @@ import (
 
 // key is one key as CDP's Input.dispatchKeyEvent describes it.
 type key struct {
-	Key     string // DOM key value
-	Code    string // DOM code
-	KeyCode int    // windowsVirtualKeyCode
-	Text    string // text the key types ("" for none)
+	Key      string // DOM key value
+	Code     string // DOM code
+	KeyCode  int    // windowsVirtualKeyCode
+	Text     string // text the key types ("" for none)
+	Location int    // KeyboardEvent.location: 0 standard, 1 left, 2 right
 }
+
+// Key locations of KeyboardEvent.location (and CDP's location).
+const (
+	locationLeft  = 1
+	locationRight = 2
+)
 
 // Modifier bits of Input.dispatchKeyEvent.
 const (
@@ -27,41 +34,58 @@ const (
 	modShift = 8
 )
 
+// modifiers are the modifier keys by name. The plain names are the left
+// keys, as a person mostly presses them; a page that tells them apart
+// (event.location, event.code) sees ShiftLeft with location LEFT, as
+// from a real keyboard. The ...Right names press the right-hand keys.
 var modifiers = map[string]struct {
 	bit int
 	key key
 }{
-	"alt":     {modAlt, key{"Alt", "AltLeft", 18, ""}},
-	"option":  {modAlt, key{"Alt", "AltLeft", 18, ""}},
-	"control": {modCtrl, key{"Control", "ControlLeft", 17, ""}},
-	"ctrl":    {modCtrl, key{"Control", "ControlLeft", 17, ""}},
-	"meta":    {modMeta, key{"Meta", "MetaLeft", 91, ""}},
-	"cmd":     {modMeta, key{"Meta", "MetaLeft", 91, ""}},
-	"command": {modMeta, key{"Meta", "MetaLeft", 91, ""}},
-	"shift":   {modShift, key{"Shift", "ShiftLeft", 16, ""}},
+	"alt":          {modAlt, key{"Alt", "AltLeft", 18, "", locationLeft}},
+	"option":       {modAlt, key{"Alt", "AltLeft", 18, "", locationLeft}},
+	"altleft":      {modAlt, key{"Alt", "AltLeft", 18, "", locationLeft}},
+	"altright":     {modAlt, key{"Alt", "AltRight", 18, "", locationRight}},
+	"control":      {modCtrl, key{"Control", "ControlLeft", 17, "", locationLeft}},
+	"ctrl":         {modCtrl, key{"Control", "ControlLeft", 17, "", locationLeft}},
+	"controlleft":  {modCtrl, key{"Control", "ControlLeft", 17, "", locationLeft}},
+	"controlright": {modCtrl, key{"Control", "ControlRight", 17, "", locationRight}},
+	"meta":         {modMeta, key{"Meta", "MetaLeft", 91, "", locationLeft}},
+	"cmd":          {modMeta, key{"Meta", "MetaLeft", 91, "", locationLeft}},
+	"command":      {modMeta, key{"Meta", "MetaLeft", 91, "", locationLeft}},
+	"metaleft":     {modMeta, key{"Meta", "MetaLeft", 91, "", locationLeft}},
+	"metaright":    {modMeta, key{"Meta", "MetaRight", 92, "", locationRight}},
+	"shift":        {modShift, key{"Shift", "ShiftLeft", 16, "", locationLeft}},
+	"shiftleft":    {modShift, key{"Shift", "ShiftLeft", 16, "", locationLeft}},
+	"shiftright":   {modShift, key{"Shift", "ShiftRight", 16, "", locationRight}},
+}
+
+// modifierBit is the modifier bit of a modifier key.
+func modifierBit(k key) int {
+	return modifiers[strings.ToLower(k.Code)].bit
 }
 
 var namedKeys = map[string]key{
-	"enter":      {"Enter", "Enter", 13, "\r"},
-	"tab":        {"Tab", "Tab", 9, ""},
-	"escape":     {"Escape", "Escape", 27, ""},
-	"esc":        {"Escape", "Escape", 27, ""},
-	"backspace":  {"Backspace", "Backspace", 8, ""},
-	"delete":     {"Delete", "Delete", 46, ""},
-	"space":      {" ", "Space", 32, " "},
-	"arrowup":    {"ArrowUp", "ArrowUp", 38, ""},
-	"arrowdown":  {"ArrowDown", "ArrowDown", 40, ""},
-	"arrowleft":  {"ArrowLeft", "ArrowLeft", 37, ""},
-	"arrowright": {"ArrowRight", "ArrowRight", 39, ""},
-	"up":         {"ArrowUp", "ArrowUp", 38, ""},
-	"down":       {"ArrowDown", "ArrowDown", 40, ""},
-	"left":       {"ArrowLeft", "ArrowLeft", 37, ""},
-	"right":      {"ArrowRight", "ArrowRight", 39, ""},
-	"home":       {"Home", "Home", 36, ""},
-	"end":        {"End", "End", 35, ""},
-	"pageup":     {"PageUp", "PageUp", 33, ""},
-	"pagedown":   {"PageDown", "PageDown", 34, ""},
-	"insert":     {"Insert", "Insert", 45, ""},
+	"enter":      {"Enter", "Enter", 13, "\r", 0},
+	"tab":        {"Tab", "Tab", 9, "", 0},
+	"escape":     {"Escape", "Escape", 27, "", 0},
+	"esc":        {"Escape", "Escape", 27, "", 0},
+	"backspace":  {"Backspace", "Backspace", 8, "", 0},
+	"delete":     {"Delete", "Delete", 46, "", 0},
+	"space":      {" ", "Space", 32, " ", 0},
+	"arrowup":    {"ArrowUp", "ArrowUp", 38, "", 0},
+	"arrowdown":  {"ArrowDown", "ArrowDown", 40, "", 0},
+	"arrowleft":  {"ArrowLeft", "ArrowLeft", 37, "", 0},
+	"arrowright": {"ArrowRight", "ArrowRight", 39, "", 0},
+	"up":         {"ArrowUp", "ArrowUp", 38, "", 0},
+	"down":       {"ArrowDown", "ArrowDown", 40, "", 0},
+	"left":       {"ArrowLeft", "ArrowLeft", 37, "", 0},
+	"right":      {"ArrowRight", "ArrowRight", 39, "", 0},
+	"home":       {"Home", "Home", 36, "", 0},
+	"end":        {"End", "End", 35, "", 0},
+	"pageup":     {"PageUp", "PageUp", 33, "", 0},
+	"pagedown":   {"PageDown", "PageDown", 34, "", 0},
+	"insert":     {"Insert", "Insert", 45, "", 0},
 }
 
 // punctuation maps printable non-alphanumeric keys of a US layout to
@@ -93,7 +117,7 @@ func shifted(k key, shift bool) key {
 func init() {
 	for i := 1; i <= 12; i++ {
 		n := fmt.Sprintf("F%d", i)
-		namedKeys[strings.ToLower(n)] = key{n, n, 111 + i, ""}
+		namedKeys[strings.ToLower(n)] = key{n, n, 111 + i, "", 0}
 	}
 }
 
@@ -189,6 +213,9 @@ type Event struct {
 	Modifiers             int    `json:"modifiers"`
 	Text                  string `json:"text,omitempty"`
 	UnmodifiedText        string `json:"unmodifiedText,omitempty"`
+	// Location is KeyboardEvent.location: 1 for the left and 2 for the
+	// right modifier keys, left out (0, standard) for the others.
+	Location int `json:"location,omitempty"`
 }
 
 // Events turns a chord into key events: modifiers down, the key down (with
@@ -197,7 +224,7 @@ type Event struct {
 func (cs Chord) Events() []Event {
 	var cmds []Event
 	ev := func(typ string, k key, mods int, text bool) Event {
-		e := Event{Type: typ, Key: k.Key, Code: k.Code, WindowsVirtualKeyCode: k.KeyCode, Modifiers: mods}
+		e := Event{Type: typ, Key: k.Key, Code: k.Code, WindowsVirtualKeyCode: k.KeyCode, Modifiers: mods, Location: k.Location}
 		if text && k.Text != "" {
 			e.Text, e.UnmodifiedText = k.Text, k.Text
 		}
@@ -205,7 +232,7 @@ func (cs Chord) Events() []Event {
 	}
 	held := 0
 	for _, m := range cs.mods {
-		held |= modifiers[strings.ToLower(m.Key)].bit
+		held |= modifierBit(m)
 		cmds = append(cmds, ev("rawKeyDown", m, held, false))
 	}
 	typesText := cs.key.Text != "" && cs.bits&(modCtrl|modAlt|modMeta) == 0
@@ -216,7 +243,7 @@ func (cs Chord) Events() []Event {
 	}
 	cmds = append(cmds, ev("keyUp", cs.key, cs.bits, false))
 	for i := len(cs.mods) - 1; i >= 0; i-- {
-		held &^= modifiers[strings.ToLower(cs.mods[i].Key)].bit
+		held &^= modifierBit(cs.mods[i])
 		cmds = append(cmds, ev("keyUp", cs.mods[i], held, false))
 	}
 	return cmds

@@ -68,3 +68,39 @@ func TestChordEvents(t *testing.T) {
 		t.Fatalf("Enter keyDown: %+v", e)
 	}
 }
+
+// Modifier keys say which side they are on, as a real keyboard's do: a
+// page that reads event.location or event.code (a game, a shortcut
+// recorder) sees ShiftLeft with location LEFT; other keys have none.
+func TestModifierLocation(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // type:code:location of every event
+	}{
+		{"Shift+Tab", "rawKeyDown:ShiftLeft:1 rawKeyDown:Tab:0 keyUp:Tab:0 keyUp:ShiftLeft:1"},
+		{"ShiftRight+a", "rawKeyDown:ShiftRight:2 keyDown:KeyA:0 keyUp:KeyA:0 keyUp:ShiftRight:2"},
+		{"Control", "rawKeyDown:ControlLeft:1 keyUp:ControlLeft:1"},
+		{"ControlRight+Alt+x", "rawKeyDown:ControlRight:2 rawKeyDown:AltLeft:1 rawKeyDown:KeyX:0 keyUp:KeyX:0 keyUp:AltLeft:1 keyUp:ControlRight:2"},
+		{"MetaRight", "rawKeyDown:MetaRight:2 keyUp:MetaRight:2"},
+	}
+	for _, tt := range tests {
+		cs, err := Parse(tt.in)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.in, err)
+		}
+		var got []string
+		for _, e := range cs[0].Events() {
+			got = append(got, e.Type+":"+e.Code+":"+strconv.Itoa(e.Location))
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("%q: %s, want %s", tt.in, strings.Join(got, " "), tt.want)
+		}
+	}
+	// Modifiers held stay held across sides: ShiftRight+Control+Z is a
+	// capital Z with both bits set until the keys go up.
+	cs, _ := Parse("ShiftRight+Control+Z")
+	ev := cs[0].Events()
+	if ev[2].Modifiers != modShift|modCtrl || ev[len(ev)-1].Modifiers != 0 {
+		t.Errorf("modifier bits: %+v", ev)
+	}
+}

@@ -38,6 +38,15 @@ type Options struct {
 	HostExe  string // the browser-bridge binary Chrome starts as host
 	Origins  []string
 	Stderr   *os.File // the browser's output; discarded when nil
+	// Env is the browser's environment, and so its native host's; nil:
+	// this process's.
+	Env []string
+	// Args are more arguments, placed before the start page.
+	Args []string
+	// ExtraFiles are given to the browser as fd 3 onwards: with
+	// --remote-debugging-pipe in Args, it reads CDP from fd 3 and writes
+	// to fd 4 (tests own such a connection; launch never opens one).
+	ExtraFiles []*os.File
 }
 
 // Browser is a running browser.
@@ -141,6 +150,7 @@ func Start(o Options) (*Browser, error) {
 	if extra := strings.Fields(os.Getenv(EnvBrowserArgs)); len(extra) > 0 {
 		args = append(args, extra...)
 	}
+	args = append(args, o.Args...)
 	// One start page only: headless Chromium refuses several ("Multiple
 	// targets are not supported in headless mode").
 	start := o.StartURL
@@ -150,6 +160,10 @@ func Start(o Options) (*Browser, error) {
 	args = append(args, start)
 	cmd := exec.Command(bin, args...)
 	cmd.Env = os.Environ()
+	if o.Env != nil {
+		cmd.Env = o.Env
+	}
+	cmd.ExtraFiles = o.ExtraFiles
 	if o.Stderr != nil {
 		cmd.Stdout, cmd.Stderr = o.Stderr, o.Stderr
 	}

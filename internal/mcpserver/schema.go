@@ -89,6 +89,11 @@ func typeSchema(t reflect.Type, path, desc string, enum []string) *schema {
 		t = t.Elem()
 	}
 	s := &schema{Description: desc}
+	if t == reflect.TypeFor[contract.To]() {
+		// scroll's "top"/"bottom" or drag's drop-target object: any JSON
+		// value, as the description says.
+		return s
+	}
 	switch t.Kind() {
 	case reflect.String:
 		s.Type, s.Enum = "string", enum

@@ -125,6 +125,9 @@ func (l Layout) Extension() string { return filepath.Join(l.State, "extension") 
 // Screenshots is the folder of screenshot files.
 func (l Layout) Screenshots() string { return filepath.Join(l.Cache, "screenshots") }
 
+// Downloads is the folder of the files the bridge's actions downloaded.
+func (l Layout) Downloads() string { return filepath.Join(l.Cache, "downloads") }
+
 // EnsurePrivateDir creates dir (and parents) and makes sure dir itself is
 // mode 0700 and owned by this user, so no other local user can reach the
 // socket or read the secret inside it. It is MakePrivate without the

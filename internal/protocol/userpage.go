@@ -37,6 +37,9 @@ type UIState struct {
 	// Off says why the bridge is turned off ("" when it is on).
 	Off    string `json:"off,omitempty"`
 	Paused bool   `json:"paused"`
+	// AskBeforeIrreversible: the user is asked before the agent submits,
+	// pays or goes to another site (settings.json askBeforeIrreversible).
+	AskBeforeIrreversible bool `json:"askBeforeIrreversible,omitempty"`
 	// Policy is the site rules, the built-in ones included.
 	Policy     PolicySetParams `json:"policy"`
 	Workspaces []UIWorkspace   `json:"workspaces"`

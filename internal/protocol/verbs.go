@@ -60,6 +60,9 @@ var Verbs = []Verb{
 	// The user's side.
 	{"handoff.show", HandoffShowParams{}, HandoffShowResult{}},
 	{"policy.set", PolicySetParams{}, OKResult{}},
+	{"ask.show", AskShowParams{}, AskShowResult{}},
+	{"downloads.list", DownloadsListParams{}, DownloadsListResult{}},
+	{"downloads.cancel", DownloadsCancelParams{}, OKResult{}},
 }
 
 // NoParams is the params of a verb that takes none.
@@ -295,6 +298,10 @@ type BrowserState struct {
 	Running []string `json:"running"`
 	// FileSchemeAccess is whether the extension may read file URLs.
 	FileSchemeAccess *bool `json:"fileSchemeAccess"`
+	// DebuggedTabs are the tabs that a debugger other than the bridge's
+	// (DevTools, another extension) is attached to: one that pauses the
+	// page at a breakpoint stops the bridge's commands there.
+	DebuggedTabs []int `json:"debuggedTabs,omitempty"`
 }
 
 // TabGetParams: tab.get describes one tab.
@@ -453,4 +460,47 @@ type CommandCancelParams struct {
 // CommandCancelResult says whether the command was still running.
 type CommandCancelResult struct {
 	Cancelled bool `json:"cancelled"`
+}
+
+// DownloadsListParams: downloads.list answers the downloads IDs, or those
+// that started at or after Since (ms since the epoch), newest first, at
+// most Limit (default 20). With WaitMs, when none has started since then,
+// it waits up to that long (at most 10 s) for one to start.
+type DownloadsListParams struct {
+	IDs    []int `json:"ids,omitempty"`
+	Since  int64 `json:"since,omitempty"`
+	Limit  int   `json:"limit,omitempty"`
+	WaitMs int   `json:"waitMs,omitempty"`
+}
+
+// DownloadsListResult is the downloads found.
+type DownloadsListResult struct {
+	Downloads []DownloadItem `json:"downloads"`
+}
+
+// DownloadItem is one of Chrome's downloads (chrome.downloads.DownloadItem,
+// trimmed), with the tab that started it when the extension could tell
+// (a download that began as a navigation of that tab).
+type DownloadItem struct {
+	ID            int    `json:"id"`
+	URL           string `json:"url"`
+	Referrer      string `json:"referrer"`
+	Filename      string `json:"filename"` // where Chrome saves it: an absolute path
+	MIME          string `json:"mime"`
+	State         string `json:"state"` // in_progress, interrupted, complete
+	Error         string `json:"error"`
+	Danger        string `json:"danger"`
+	BytesReceived int64  `json:"bytesReceived"`
+	TotalBytes    int64  `json:"totalBytes"` // -1 or 0 when unknown
+	FileSize      int64  `json:"fileSize"`
+	Exists        bool   `json:"exists"`
+	Incognito     bool   `json:"incognito"`
+	StartTime     string `json:"startTime"` // ISO 8601
+	TabID         int    `json:"tabId,omitempty"`
+}
+
+// DownloadsCancelParams: downloads.cancel cancels the download ID in
+// progress. (Not "id": that is the command's own.)
+type DownloadsCancelParams struct {
+	ID int `json:"downloadId"`
 }

@@ -51,8 +51,14 @@ func TestVerbParamsAreTagged(t *testing.T) {
 			continue
 		}
 		for f := range typ.Fields() {
-			if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name == "" || name == "-" {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
 				t.Errorf("%s: field %s.%s has no json name", v.Name, typ.Name(), f.Name)
+			}
+			// A command is {id, type, ...params}: a parameter of either
+			// name would overwrite the command's own.
+			if name == "id" || name == "type" {
+				t.Errorf("%s: parameter %q is the name of a command's own field", v.Name, name)
 			}
 		}
 	}
@@ -67,7 +73,7 @@ func TestParseVerbsJS(t *testing.T) {
 	}{
 		{
 			name: "entries, comments and blank lines",
-			src: `export const PROTOCOL_VERSION = 2;
+			src: `export const PROTOCOL_VERSION = 3;
 // The verbs.
 export const VERBS = {
   // tab.get describes one tab.
@@ -85,7 +91,7 @@ export const OTHER = { "x": ["y"] };`,
 				"cdp":         {"tabId", "method", "params"},
 			},
 		},
-		{name: "no table", src: `export const PROTOCOL_VERSION = 2;`, wantErr: "no VERBS"},
+		{name: "no table", src: `export const PROTOCOL_VERSION = 3;`, wantErr: "no VERBS"},
 		{name: "unterminated", src: "export const VERBS = {\n  \"tab.get\": [\"tabId\"],\n", wantErr: "not closed"},
 		{name: "entry over two lines", src: "export const VERBS = {\n  \"tab.get\": [\n \"tabId\"],\n};", wantErr: "line 2"},
 		{name: "twice", src: "export const VERBS = {\n  \"a\": [],\n  \"a\": [\"b\"],\n};", wantErr: "twice"},

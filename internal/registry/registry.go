@@ -27,11 +27,26 @@ const TTL = 30 * time.Minute
 
 // Tab is one tab the bridge opened.
 type Tab struct {
-	TabID     int       `json:"tabId"`
-	WindowID  int       `json:"windowId"`
-	Workspace string    `json:"workspace"`
-	Created   time.Time `json:"created"`
-	LastUsed  time.Time `json:"lastUsed"`
+	TabID     int    `json:"tabId"`
+	WindowID  int    `json:"windowId"`
+	Workspace string `json:"workspace"`
+	// Session is the session that opened the tab ("session:<id>"; empty
+	// in entries written before sessions were recorded).
+	Session  string    `json:"session,omitempty"`
+	Created  time.Time `json:"created"`
+	LastUsed time.Time `json:"lastUsed"`
+}
+
+// Opener is the session that opened the tab: the one recorded, else the
+// session a session workspace is named after; "" when unknown.
+func (t Tab) Opener() string {
+	if t.Session != "" {
+		return t.Session
+	}
+	if strings.HasPrefix(t.Workspace, "session:") {
+		return t.Workspace
+	}
+	return ""
 }
 
 // Workspace is where one agent's tabs go: its own window and tab group.
@@ -178,11 +193,27 @@ func (r *Registry) unlock() { r.set.mu.Unlock() }
 
 // AddTab records a tab the bridge opened.
 func (r *Registry) AddTab(tabID, windowID int, workspace string) {
+	r.AddTabBy(tabID, windowID, workspace, "")
+}
+
+// AddTabBy records a tab that session opened in workspace.
+func (r *Registry) AddTabBy(tabID, windowID int, workspace, session string) {
 	st := r.lock()
 	defer r.unlock()
 	now := r.set.now()
-	st.tabs[tabID] = &Tab{TabID: tabID, WindowID: windowID, Workspace: workspace, Created: now, LastUsed: now}
+	st.tabs[tabID] = &Tab{TabID: tabID, WindowID: windowID, Workspace: workspace, Session: session, Created: now, LastUsed: now}
 	r.set.saveLocked()
+}
+
+// Get returns the entry of tabID without renewing it.
+func (r *Registry) Get(tabID int) (Tab, bool) {
+	st := r.lock()
+	defer r.unlock()
+	t, ok := st.tabs[tabID]
+	if !ok {
+		return Tab{}, false
+	}
+	return *t, true
 }
 
 // Owned reports whether the bridge opened tabID, and renews its entry.

@@ -36,10 +36,30 @@ type Settings struct {
 	// by default they are closed after SessionGraceSeconds (60).
 	KeepSessionTabs     bool `json:"keepSessionTabs,omitempty"`
 	SessionGraceSeconds int  `json:"sessionGraceSeconds,omitempty"`
+	// AskBeforeIrreversible makes the bridge ask the user, over the page,
+	// before a click or key press that would submit a form or pay, and
+	// before a navigation to another site (internal/actions/ask.go); a
+	// refusal fails with declined_by_user. Off by default.
+	AskBeforeIrreversible bool `json:"askBeforeIrreversible,omitempty"`
+	// DownloadMaxBytes caps a file the bridge's actions download: a larger
+	// download is cancelled (0: DefaultDownloadMaxBytes).
+	DownloadMaxBytes int64 `json:"downloadMaxBytes,omitempty"`
 
 	// other holds the keys this version does not know (a newer version's,
 	// or the user's own), so that Save writes them back unchanged.
 	other map[string]json.RawMessage
+}
+
+// DefaultDownloadMaxBytes is the cap on one download when the settings
+// give none.
+const DefaultDownloadMaxBytes = 512 << 20
+
+// DownloadCap is the cap on one download in force.
+func (s Settings) DownloadCap() int64 {
+	if s.DownloadMaxBytes > 0 {
+		return s.DownloadMaxBytes
+	}
+	return DefaultDownloadMaxBytes
 }
 
 // File is the settings file of layout.
@@ -61,7 +81,7 @@ func Load(l paths.Layout) (Settings, error) {
 	if err := json.Unmarshal(b, &s.other); err != nil {
 		return s, fmt.Errorf("%s is not a JSON object (%v); fix or remove it", File(l), err)
 	}
-	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds"} {
+	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds", "askBeforeIrreversible", "downloadMaxBytes"} {
 		delete(s.other, k)
 	}
 	return s, nil
@@ -94,6 +114,12 @@ func Save(l paths.Layout, s Settings) error {
 	}
 	if s.SessionGraceSeconds != 0 {
 		all["sessionGraceSeconds"] = s.SessionGraceSeconds
+	}
+	if s.AskBeforeIrreversible {
+		all["askBeforeIrreversible"] = true
+	}
+	if s.DownloadMaxBytes != 0 {
+		all["downloadMaxBytes"] = s.DownloadMaxBytes
 	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
@@ -140,4 +166,12 @@ func Paused(l paths.Layout) *protocol.Error {
 		return nil
 	}
 	return protocol.Errorf(protocol.CodePausedByUser, "the user has paused the bridge; wait for them to resume it (browser-bridge resume, or the switch on the extension's page) and try again — do not work around it")
+}
+
+// AskBeforeIrreversible says whether the user wants to be asked before
+// the agent's irreversible steps (a settings file that cannot be read is
+// Off's to report: the bridge does nothing then).
+func AskBeforeIrreversible(l paths.Layout) bool {
+	s, err := Load(l)
+	return err == nil && s.AskBeforeIrreversible
 }

@@ -105,3 +105,29 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+func TestAskBeforeIrreversible(t *testing.T) {
+	l := paths.ForHome(t.TempDir())
+	if AskBeforeIrreversible(l) {
+		t.Fatal("on by default")
+	}
+	os.MkdirAll(l.State, 0o700)
+	os.WriteFile(File(l), []byte(`{"askBeforeIrreversible":true,"future":1}`), 0o600)
+	if !AskBeforeIrreversible(l) {
+		t.Fatal("the key does not turn it on")
+	}
+	s, _ := Load(l)
+	s.Paused = true
+	Save(l, s)
+	if b, _ := os.ReadFile(File(l)); !strings.Contains(string(b), `"askBeforeIrreversible": true`) || !strings.Contains(string(b), `"future"`) {
+		t.Fatalf("rewritten settings: %s", b)
+	}
+	s.AskBeforeIrreversible = false
+	Save(l, s)
+	if AskBeforeIrreversible(l) {
+		t.Fatal("still on")
+	}
+	if b, _ := os.ReadFile(File(l)); strings.Contains(string(b), "askBeforeIrreversible") {
+		t.Errorf("a cleared key is still written: %s", b)
+	}
+}

@@ -1,6 +1,6 @@
 package tool
 
-// The files family: files into the page.
+// The files family: files into the page, and out of it.
 func init() {
 	declare(
 		Spec{
@@ -11,6 +11,11 @@ func init() {
 			Params:      []string{"paths", "dialog"},
 			Needs:       [][]string{LocatorParams, {"paths"}},
 			ChangesPage: true,
+		},
+		Spec{
+			Name:    "downloads",
+			Summary: "list the files the bridge's clicks downloaded (path, name, bytes, mime, state).",
+			Kind:    KindRead,
 		},
 	)
 }

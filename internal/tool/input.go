@@ -18,10 +18,12 @@ func init() {
 			Needs:       [][]string{LocatorParams},
 			ChangesPage: true,
 			OpensTabs:   true,
+			// A link to a file downloads it.
+			StartsDownloads: true,
 		},
 		Spec{
 			Name:        "type",
-			Summary:     "type value into a field (clear replaces).",
+			Summary:     "type value into a field, code editor or date/time/color/range input (clear replaces).",
 			Kind:        KindInput,
 			Locator:     true,
 			Params:      []string{"inputMode", "value", "clear", "dialog"},
@@ -37,6 +39,8 @@ func init() {
 			Needs:       [][]string{{"keys"}},
 			ChangesPage: true,
 			OpensTabs:   true,
+			// Enter on a focused link to a file downloads it.
+			StartsDownloads: true,
 		},
 		Spec{
 			Name:        "select",
@@ -63,6 +67,14 @@ func init() {
 			Locator:     true,
 			Params:      []string{"dialog"},
 			Needs:       [][]string{LocatorParams},
+			ChangesPage: true,
+		},
+		Spec{
+			Name:        "drag",
+			Summary:     "drag from (a locator) and drop on to (a locator or x, y), with real mouse events.",
+			Kind:        KindInput,
+			Params:      []string{"from", "to", "dialog"},
+			Needs:       [][]string{{"from"}, {"to"}},
 			ChangesPage: true,
 		},
 		Spec{

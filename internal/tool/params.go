@@ -1,5 +1,11 @@
 package tool
 
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+)
+
 // Input is the tool input: one object with an action and its parameters
 // (SPEC §2; the names are the contract). It is flat on purpose — one MCP
 // tool takes every parameter — and its tags are the schema: json names
@@ -24,22 +30,23 @@ type Input struct {
 	WaitFor     *WaitFor `json:"waitFor,omitempty" jsonschema:"Wait first for one of selector, text, role+name, label, placeholder, ref (with frameId, nth, exact) or urlContains."`
 	URLContains string   `json:"urlContains,omitempty" jsonschema:"Until the tab's URL contains this."`
 	Load        bool     `json:"load,omitempty" jsonschema:"Until the page has loaded."`
-	Include     []string `json:"include,omitempty" jsonschema:"Return only these parts." enum:"markdown,reader,links,headings,text"`
+	Include     []string `json:"include,omitempty" jsonschema:"Return only these parts." enum:"markdown,reader,links,headings,text,frames,warnings"`
 	MaxChars    int      `json:"maxChars,omitempty" jsonschema:"Size budget of the result (default 20000)."`
 	Offset      int      `json:"offset,omitempty" jsonschema:"Continue at a previous result's nextOffset (same tabId)."`
 
-	InputMode  string   `json:"inputMode,omitempty" jsonschema:"cdp: real input events (default); dom: DOM events." enum:"cdp,dom"`
+	InputMode  string   `json:"inputMode,omitempty" jsonschema:"cdp: real input events (default); dom: DOM events; paste (type): as a paste, verbatim (the default into code editors)." enum:"cdp,dom,paste"`
 	Dialog     string   `json:"dialog,omitempty" jsonschema:"Answer to dialogs the page shows during the action (default: accept alerts, dismiss others)." enum:"accept,dismiss"`
 	Button     string   `json:"button,omitempty" jsonschema:"Mouse button (default left)." enum:"left,right,middle"`
 	ClickCount int      `json:"clickCount,omitempty" jsonschema:"2 for a double click."`
-	Value      string   `json:"value,omitempty" jsonschema:"Text to type."`
+	Value      string   `json:"value,omitempty" jsonschema:"Text to type; for date, time, color, range… inputs their value (2026-05-17, 14:30, #ff8800, 40)."`
 	Clear      bool     `json:"clear,omitempty" jsonschema:"Replace the field's content."`
 	Keys       string   `json:"keys,omitempty" jsonschema:"Keys such as Enter, Tab, Control+A."`
 	Option     string   `json:"option,omitempty" jsonschema:"Option value or label."`
 	Options    []string `json:"options,omitempty" jsonschema:"Several options (multiple select)."`
 	Checked    *bool    `json:"checked,omitempty" jsonschema:"Wanted state (default true)."`
 	Paths      []string `json:"paths,omitempty" jsonschema:"Absolute local file paths (at most 20)."`
-	To         string   `json:"to,omitempty" jsonschema:"Scroll to the top or bottom." enum:"top,bottom"`
+	From       *Locator `json:"from,omitempty" jsonschema:"drag: what to drag, an object with one locator: selector, text, role+name, label, placeholder, ref, or x, y (coordinates); frameId, nth, exact as usual."`
+	To         To       `json:"to,omitzero" jsonschema:"scroll: \"top\" or \"bottom\". drag: where to drop, an object like from (a locator, or x, y)."`
 	DeltaX     *float64 `json:"deltaX,omitempty" jsonschema:"Scroll by px."`
 	DeltaY     *float64 `json:"deltaY,omitempty" jsonschema:"Scroll by px."`
 
@@ -77,6 +84,78 @@ type Locator struct {
 type WaitFor struct {
 	Locator     `omit:"x,y,coordinates"`
 	URLContains string `json:"urlContains,omitempty"`
+}
+
+// To is the to parameter, which two actions read differently (SPEC §2):
+// scroll's edge, "top" or "bottom" (a JSON string), or drag's drop target,
+// a locator or a point (a JSON object). The schema gives it no type of
+// its own; Parse takes either and each action checks it has its kind.
+type To struct {
+	edge string   // scroll: "top" or "bottom"
+	drop *Locator // drag: the locator object
+}
+
+// ToEdge is scroll's to: "top" or "bottom".
+func ToEdge(edge string) To { return To{edge: edge} }
+
+// ToDrop is drag's to: where to drop, a locator.
+func ToDrop(l Locator) To { return To{drop: &l} }
+
+// Edge is the edge given (scroll), "" when to is absent or an object.
+func (t To) Edge() string { return t.edge }
+
+// Drop is the drop target given (drag), nil when to is absent or a string.
+func (t To) Drop() *Locator { return t.drop }
+
+// IsZero reports an absent to (the omitzero of Input).
+func (t To) IsZero() bool { return t.edge == "" && t.drop == nil }
+
+// UnmarshalJSON takes a string (an edge) or an object (a drop target,
+// with the locator's fields only).
+func (t *To) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		*t = To{}
+		return json.Unmarshal(b, &t.edge)
+	case len(b) > 0 && b[0] == '{':
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		var l Locator
+		if err := dec.Decode(&l); err != nil {
+			return err
+		}
+		*t = To{drop: &l}
+		return nil
+	case string(b) == "null":
+		*t = To{}
+		return nil
+	}
+	return &json.UnmarshalTypeError{Value: jsonValueKind(b), Type: reflect.TypeFor[To]()}
+}
+
+// MarshalJSON writes what was given: the edge or the drop target.
+func (t To) MarshalJSON() ([]byte, error) {
+	if t.drop != nil {
+		return json.Marshal(t.drop)
+	}
+	if t.edge != "" {
+		return json.Marshal(t.edge)
+	}
+	return []byte("null"), nil
+}
+
+// jsonValueKind names the kind of a JSON value, for a type error.
+func jsonValueKind(b []byte) string {
+	switch {
+	case len(b) == 0:
+		return "nothing"
+	case b[0] == '[':
+		return "array"
+	case b[0] == 't' || b[0] == 'f':
+		return "bool"
+	}
+	return "number"
 }
 
 // Clip is a screenshot rectangle in CSS pixels of the document.

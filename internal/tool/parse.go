@@ -206,6 +206,16 @@ func (in *Input) checkValues() error {
 			return err
 		}
 	}
+	if f := in.From; f != nil {
+		if err := checkLocatorObject("from", f); err != nil {
+			return err
+		}
+	}
+	if d := in.To.Drop(); d != nil {
+		if err := checkLocatorObject("to", d); err != nil {
+			return err
+		}
+	}
 	switch in.Dialog {
 	case "", "accept", "dismiss":
 	default:
@@ -227,6 +237,30 @@ func (s *Spec) MaxTimeoutMs() int {
 		return int(s.Deadline / time.Millisecond)
 	}
 	return MaxTimeoutMs
+}
+
+// checkLocatorObject checks a locator given as an object parameter
+// (drag's from and to): one locator, well formed.
+func checkLocatorObject(name string, l *Locator) error {
+	if err := checkFrameID(name+".frameId", l.FrameID); err != nil {
+		return err
+	}
+	for i, v := range []*float64{l.X, l.Y} {
+		if v != nil && (math.IsNaN(*v) || math.Abs(*v) > maxCoordinate) {
+			return invalid("%s.%s must be a number of CSS pixels between -%d and %d", name, []string{"x", "y"}[i], maxCoordinate, maxCoordinate)
+		}
+	}
+	if err := checkBlank(name+".", []string{"selector", l.Selector, "text", l.Text, "role", l.Role, "name", l.Name,
+		"label", l.Label, "placeholder", l.Placeholder, "ref", l.Ref}); err != nil {
+		return err
+	}
+	if !l.Present() {
+		return invalid("%s needs one locator: selector, text, role (+ name), label, placeholder, ref, or x and y", name)
+	}
+	if err := l.Check(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
 }
 
 // Deadline is how long the call may take end to end.

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -248,4 +249,46 @@ func FuzzParse(f *testing.F) {
 		}
 		in.Locator.Describe() // must not panic
 	})
+}
+
+// to is scroll's edge (a string) or drag's drop target (an object); from
+// is drag's locator object. Both objects are checked as locators.
+func TestDragAndTo(t *testing.T) {
+	in, _, err := Parse([]byte(`{"action":"drag","from":{"text":"Item A"},"to":{"x":10,"y":20}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.From == nil || in.From.Text != "Item A" || in.To.Drop() == nil || *in.To.Drop().X != 10 || in.To.Edge() != "" {
+		t.Fatalf("parsed %+v, to %+v", in, in.To.Drop())
+	}
+	in, _, err = Parse([]byte(`{"action":"scroll","to":"bottom"}`))
+	if err != nil || in.To.Edge() != "bottom" || in.To.Drop() != nil {
+		t.Fatalf("scroll to bottom: %+v %v", in, err)
+	}
+	// What was given comes back out (the daemon's audit marshals inputs).
+	b, _ := json.Marshal(in)
+	if !strings.Contains(string(b), `"to":"bottom"`) {
+		t.Errorf("marshalled %s", b)
+	}
+	b, _ = json.Marshal(&Input{Action: "status"})
+	if strings.Contains(string(b), `"to"`) || strings.Contains(string(b), `"from"`) {
+		t.Errorf("an absent to or from is written: %s", b)
+	}
+	for _, c := range []struct{ in, msg string }{
+		{`{"action":"drag","to":{"text":"B"}}`, "drag needs from"},
+		{`{"action":"drag","from":{"text":"A"}}`, "drag needs to"},
+		{`{"action":"drag","from":{},"to":{"text":"B"}}`, "from needs one locator"},
+		{`{"action":"drag","from":{"text":"A","selector":"b"},"to":{"text":"B"}}`, "exactly one locator"},
+		{`{"action":"drag","from":{"text":"A"},"to":{"x":1}}`, "both x and y"},
+		{`{"action":"drag","from":{"text":"A"},"to":{"text":" "}}`, "to.text is blank"},
+		{`{"action":"drag","from":{"text":"A"},"to":{"txt":"B"}}`, `unknown parameter "txt"`},
+		{`{"action":"drag","from":{"text":"A"},"to":7}`, `"to" must be a JSON object, not a JSON number`},
+		{`{"action":"drag","from":{"text":"A"},"to":{"x":1e40,"y":1}}`, "to.x must be"},
+		{`{"action":"drag","text":"A","to":{"text":"B"}}`, `parameter "text" does not apply to drag`},
+	} {
+		_, _, err := Parse([]byte(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want %q", c.in, err, c.msg)
+		}
+	}
 }

@@ -64,6 +64,9 @@ type Spec struct {
 	// OpensTabs: the page may open tabs because of the action (a link to
 	// _blank, a pop-up); its result lists them.
 	OpensTabs bool
+	// StartsDownloads: the page may start downloads because of the action
+	// (a link to a file); its result lists them.
+	StartsDownloads bool
 	// RunsWhenOff: the action answers while the bridge is turned off (and
 	// says so); every other action fails with the reason.
 	RunsWhenOff bool

@@ -1,0 +1,298 @@
+package actions
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
+
+// Actionability (SPEC §2): trusted input waits, within the call's
+// deadline, until its target exists, is visible, enabled, on top at a
+// point inside its own boxes, and stable — and is checked once more with
+// the mouse already on it, just before the press (recheck). What it
+// waited for and how long is in the result (waitedMs, waitedFor).
+
+// actionWait bounds these waits when the call gives no timeoutMs: an
+// element that has not appeared, or a cover that has not gone, after this
+// long is reported rather than waited on for the whole 60 s deadline (a
+// call that wants longer says so with timeoutMs).
+const actionWait = 5 * time.Second
+
+// actionReserve is left of the deadline to press and report.
+const actionReserve = 500 * time.Millisecond
+
+// blockKind says why input would not reach an element now.
+type blockKind string
+
+const (
+	notVisible blockKind = "not visible"
+	clipped    blockKind = "outside the visible part of the page"
+	covered    blockKind = "covered"
+	noPointer  blockKind = "letting pointer events through (pointer-events: none)"
+	disabled   blockKind = "disabled"
+	moving     blockKind = "moving"
+	gone       blockKind = "gone from the page"
+	changing   blockKind = "between two documents"
+)
+
+// blocker is why input would not reach an element ("" kind: it would).
+type blocker struct {
+	kind blockKind
+	by   string // what covers it
+}
+
+func (b blocker) String() string {
+	if b.kind == covered && b.by != "" {
+		return "covered by " + b.by
+	}
+	return string(b.kind)
+}
+
+// fail is the error when el was still blocked at the end of w's wait;
+// nothing was pressed.
+func (b blocker) fail(el Element, w *waiter) error {
+	what := describeEl(el)
+	waited := w.said()
+	switch b.kind {
+	case covered:
+		by := b.by
+		if by == "" {
+			by = "another element"
+		}
+		return protocol.Errorf(protocol.CodeElementObscured, "%s is covered by %s%s; nothing was pressed. Close or wait for what covers it (a dialog, banner or overlay), or scroll it away, then try again (or raise timeoutMs)", what, by, waited)
+	case noPointer:
+		return protocol.Errorf(protocol.CodeElementObscured, "%s takes no pointer events (pointer-events: none on it or around it), so a click would go to what is under it%s; nothing was pressed. Wait for the page to enable it, or use inputMode \"dom\" if a DOM click is what the page expects", what, waited)
+	case clipped:
+		return protocol.Errorf(protocol.CodeElementObscured, "%s is outside the visible part of the page (a container clips it and does not scroll to it)%s; nothing was pressed. Scroll its container, or pick another element", what, waited)
+	case notVisible:
+		return protocol.Errorf(protocol.CodeElementNotFound, "%s is not visible (hidden, zero-sized or covered by aria-hidden)%s; wait for it or pick another element", what, waited)
+	case disabled:
+		return protocol.Errorf(protocol.CodeTimeout, "%s is disabled%s; nothing was pressed. Do first what enables it (fill in the form), or raise timeoutMs", what, waited)
+	case moving:
+		return protocol.Errorf(protocol.CodeTimeout, "%s kept moving%s; nothing was pressed. Wait for the page to settle, or raise timeoutMs", what, waited)
+	case gone:
+		return protocol.Errorf(protocol.CodeElementNotFound, "%s is gone from the page (it was removed or replaced); locate it again", what)
+	}
+	return protocol.Errorf(protocol.CodeTimeout, "%s did not become ready for input (%s)%s; try again", what, b, waited)
+}
+
+// describeEl names an element in messages: `button "Pay now"`.
+func describeEl(el Element) string {
+	tag := firstNonEmpty(el.Role, el.Tag)
+	if tag == "" {
+		return fmt.Sprintf("the point (%.0f, %.0f)", el.X, el.Y)
+	}
+	if n := firstNonEmpty(el.Name, el.Text); n != "" {
+		return fmt.Sprintf("%s %q", tag, n)
+	}
+	return tag
+}
+
+// waiter paces the looks of one actionability wait and keeps what it
+// waited for.
+type waiter struct {
+	start, until time.Time
+	looks        int
+	reason       string
+	reported     time.Time
+}
+
+func (r *run) newWaiter() *waiter {
+	now := time.Now()
+	until := r.until(actionReserve)
+	if r.in.TimeoutMs == 0 {
+		until = minTime(until, now.Add(actionWait))
+	}
+	return &waiter{start: now, until: until, reported: now}
+}
+
+// again notes why the element is not ready yet and says whether there is
+// time for another look.
+func (w *waiter) again(r *run, why string) bool {
+	if why != "" {
+		w.reason = why
+	}
+	now := time.Now()
+	if !now.Before(w.until) || r.ctx.Err() != nil {
+		return false
+	}
+	if now.Sub(w.reported) >= time.Second {
+		w.reported = now
+		r.progress(fmt.Sprintf("waiting for the element (%s; %.0f s so far)", w.reason, now.Sub(w.start).Seconds()))
+	}
+	return true
+}
+
+// sleep waits before the next look: briefly at first (a panel that opens
+// 300 ms after a click is found about when it shows), less often later.
+func (w *waiter) sleep(r *run) error {
+	w.looks++
+	d := 30 * time.Millisecond
+	switch {
+	case w.looks > 40:
+		d = 200 * time.Millisecond
+	case w.looks > 10:
+		d = 80 * time.Millisecond
+	}
+	return r.sleep(min(d, time.Until(w.until)))
+}
+
+// said is " (waited 1.5 s)" once the wait took a while, for messages.
+func (w *waiter) said() string {
+	if d := time.Since(w.start); d >= 100*time.Millisecond {
+		return fmt.Sprintf(" (waited %.1f s)", d.Seconds())
+	}
+	return ""
+}
+
+// done adds the wait, if there was one, to what the result reports.
+func (w *waiter) done(r *run) {
+	if w.looks == 0 {
+		return
+	}
+	r.waitedMs += time.Since(w.start).Milliseconds()
+	if r.waitedFor == "" {
+		r.waitedFor = w.reason
+	}
+}
+
+// findReady finds loc's element and waits until trusted input would
+// reach it: it exists and is visible and enabled and, when hit says so
+// for the element found, on top at a point inside its own boxes. A
+// locator that matches nothing is looked for again until the wait ends
+// (a ref is not: an element gone stays gone).
+func (r *run) findReady(tabID int, loc tool.Locator, hit func(Element) bool) (Element, error) {
+	w := r.newWaiter()
+	for {
+		el, err := r.find(tabID, loc, true)
+		switch {
+		case err == nil:
+			b := el.blocked
+			if !hit(el) && (b.kind == covered || b.kind == clipped || b.kind == noPointer) {
+				b = blocker{}
+			}
+			if b.kind == "" {
+				w.done(r)
+				loc := loc
+				el.loc = &loc
+				return el, nil
+			}
+			if !w.again(r, b.String()) {
+				return Element{}, b.fail(el, w)
+			}
+		case protocol.CodeOf(err) == protocol.CodeElementNotFound && loc.Ref == "":
+			if !w.again(r, "not on the page yet") {
+				return Element{}, withWaited(err, w)
+			}
+		case retryable(err) && protocol.CodeOf(err) != protocol.CodeElementNotFound:
+			if !w.again(r, string(changing)) {
+				return Element{}, err
+			}
+		default:
+			return Element{}, err
+		}
+		if err := w.sleep(r); err != nil {
+			return Element{}, err
+		}
+	}
+}
+
+// withWaited adds how long a wait took to its final error.
+func withWaited(err error, w *waiter) error {
+	var pe *protocol.Error
+	if s := w.said(); s != "" && errors.As(err, &pe) {
+		return protocol.Errorf(pe.Code, "%s%s", pe.Message, s)
+	}
+	return err
+}
+
+// moveOnto moves the mouse onto el and checks, with the mouse there, that
+// input would still reach it (recheck): when it would not, it waits and
+// measures again, within the call's deadline, and moves again. needHit
+// false (hover) asks only that the element holds still. It returns the
+// element as last measured. A point locator is not measured again: when
+// the page put something else under the point, that is the answer.
+func (r *run) moveOnto(tabID int, el Element, needHit bool) (Element, error) {
+	w := r.newWaiter()
+	unsteady := 0
+	for {
+		if err := r.cdpBatch(tabID, mouseMove(el.X, el.Y)); err != nil {
+			return Element{}, err
+		}
+		b, err := r.recheck(tabID, el.aim, needHit)
+		if err != nil {
+			return Element{}, err
+		}
+		if b.kind == moving {
+			// Still on top where the mouse is, only not where it was: an
+			// element that never holds still (a pulsing button) is
+			// pressed after a few frames of this.
+			if unsteady++; unsteady >= 5 {
+				b = blocker{}
+				r.notes = append(r.notes, "the element kept moving (an animation); it was pressed while under the pointer")
+			}
+		} else {
+			unsteady = 0
+		}
+		if b.kind == "" {
+			w.done(r)
+			return el, nil
+		}
+		if el.localRef == "" {
+			// A point: what is under it changed once the mouse came.
+			return Element{}, protocol.Errorf(protocol.CodeElementObscured, "the page put %s under the point (%.0f, %.0f) when the mouse moved there; nothing was pressed. Look at the page again (screenshot or inspect) before acting", firstNonEmpty(b.by, "another element"), el.X, el.Y)
+		}
+		if !w.again(r, b.String()) {
+			return Element{}, b.fail(el, w)
+		}
+		if err := w.sleep(r); err != nil {
+			return Element{}, err
+		}
+		if el, err = r.remeasure(tabID, el, needHit, w); err != nil {
+			return Element{}, err
+		}
+	}
+}
+
+// remeasure measures el again after a failed recheck, waiting (within w)
+// until input would reach it; an element the page replaced is located
+// again by its locator.
+func (r *run) remeasure(tabID int, el Element, needHit bool, w *waiter) (Element, error) {
+	for {
+		p, err := r.measure(tabID, el)
+		if err != nil && protocol.CodeOf(err) == protocol.CodeElementNotFound && el.loc != nil {
+			if p, err = r.find(tabID, *el.loc, true); err == nil {
+				p.loc = el.loc
+			}
+		}
+		switch {
+		case err == nil:
+			b := p.blocked
+			if !needHit && (b.kind == covered || b.kind == clipped || b.kind == noPointer) {
+				b = blocker{}
+			}
+			if b.kind == "" {
+				return p, nil
+			}
+			if !w.again(r, b.String()) {
+				return Element{}, b.fail(p, w)
+			}
+		case protocol.CodeOf(err) == protocol.CodeElementNotFound:
+			if !w.again(r, string(gone)) {
+				return Element{}, withWaited(err, w)
+			}
+		case retryable(err):
+			if !w.again(r, string(changing)) {
+				return Element{}, err
+			}
+		default:
+			return Element{}, err
+		}
+		if err := w.sleep(r); err != nil {
+			return Element{}, err
+		}
+	}
+}
