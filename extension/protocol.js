@@ -98,7 +98,7 @@ export const VERBS = {
   "window.close": ["windowId"],
   // Calls page function fn(args) of the extension's page scripts files in the tab's frames → {frames: [{frameId, documentId, value | error, code?}]}.
   "page.run": ["tabId", "files", "fn", "args", "frameId", "allFrames"],
-  // Registers the quiet-DOM content script (page/quiet.js) → {ok, registered}.
+  // Registers the content scripts (page/quiet.js; the action scripts in top frames) → {ok, registered}.
   "readiness.enable": [],
   // Unregisters it → {ok}.
   "readiness.disable": [],

@@ -1,47 +1,70 @@
-// Readiness primitives for reading pages: the quiet-DOM content script, and
-// each tab's network and navigation activity. What counts as ready is the
-// daemon's business (internal/actions/readiness.go); these only report.
+// Readiness primitives: the content scripts, and each tab's network and
+// navigation activity. What counts as ready is the daemon's business
+// (internal/actions/readiness.go and react.go); these only report.
 //
-// The content script (page/quiet.js) records when each document's DOM last
-// changed and when it last had input, from document_start on, so extract
-// can return at once on a page that is quiet. It is registered dynamically,
-// only while the bridge is in use (the daemon calls readiness.enable when
-// the extension says hello; disabling the bridge calls readiness.disable),
-// never as a static entry that would run in every page forever.
-// persistAcrossSessions: false drops it when Chrome restarts, so a bridge
-// that is no longer used leaves nothing behind; the daemon registers it
-// again on its next hello.
+// Two content scripts are registered dynamically, only while the bridge
+// is in use (the daemon calls readiness.enable when the extension says
+// hello; disabling the bridge calls readiness.disable), never as static
+// entries that would run in every page forever:
+//   - page/quiet.js, in every frame from document_start: it records when
+//     the DOM last changed, the last input, the page's responses and the
+//     load event from the document's start, so extract returns at once on
+//     a page that is quiet;
+//   - the action scripts (page/dom.js, page/locate.js, page/act.js), in
+//     top frames at document_end: they only define the functions the
+//     daemon's page.run calls (and note the DOM's and the mouse's last
+//     moves), so the first click or type on a freshly opened page does
+//     not wait for ~80 KB of script to be injected and compiled.
+// persistAcrossSessions: false drops them when Chrome restarts, so a
+// bridge that is no longer used leaves nothing behind; the daemon
+// registers them again on its next hello.
 import { intArg } from "./tabinfo.js";
 
-const QUIET_ID = "browser-bridge-quiet";
+const SCRIPTS = [
+  {
+    id: "browser-bridge-quiet",
+    js: ["page/quiet.js"],
+    matches: ["<all_urls>"],
+    runAt: "document_start",
+    allFrames: true,
+    // about:blank, srcdoc and data frames inherit their creator's origin:
+    // track them too.
+    matchOriginAsFallback: true,
+    persistAcrossSessions: false,
+    world: "ISOLATED",
+  },
+  {
+    id: "browser-bridge-act",
+    js: ["page/dom.js", "page/locate.js", "page/act.js"],
+    matches: ["<all_urls>"],
+    runAt: "document_end",
+    allFrames: false,
+    persistAcrossSessions: false,
+    world: "ISOLATED",
+  },
+];
 
 export async function enable() {
-  const have = await chrome.scripting.getRegisteredContentScripts({ ids: [QUIET_ID] });
-  if (have.length) return { ok: true, registered: false };
-  try {
-    await chrome.scripting.registerContentScripts([{
-      id: QUIET_ID,
-      js: ["page/quiet.js"],
-      matches: ["<all_urls>"],
-      runAt: "document_start",
-      allFrames: true,
-      // about:blank, srcdoc and data frames inherit their creator's origin:
-      // track them too.
-      matchOriginAsFallback: true,
-      persistAcrossSessions: false,
-      world: "ISOLATED",
-    }]);
-  } catch (err) {
-    // Two reads racing to register: the loser sees "Duplicate script ID".
-    if (!/duplicate/i.test(String(err && err.message))) throw err;
+  const have = new Set((await chrome.scripting.getRegisteredContentScripts({ ids: SCRIPTS.map((s) => s.id) })).map((s) => s.id));
+  const missing = SCRIPTS.filter((s) => !have.has(s.id));
+  if (!missing.length) return { ok: true, registered: false };
+  for (const script of missing) {
+    try {
+      await chrome.scripting.registerContentScripts([script]);
+    } catch (err) {
+      // Two reads racing to register: the loser sees "Duplicate script ID".
+      if (!/duplicate/i.test(String(err && err.message))) throw err;
+    }
   }
   return { ok: true, registered: true };
 }
 
 export async function disable() {
-  try {
-    await chrome.scripting.unregisterContentScripts({ ids: [QUIET_ID] });
-  } catch (_) { /* not registered: nothing to do */ }
+  for (const { id } of SCRIPTS) {
+    try {
+      await chrome.scripting.unregisterContentScripts({ ids: [id] });
+    } catch (_) { /* not registered: nothing to do */ }
+  }
   return { ok: true };
 }
 

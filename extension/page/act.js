@@ -155,6 +155,10 @@
     // A click puts the focus where focus() could not (another frame): on
     // the editor's text, not its zero-sized input.
     if (t.kind === "editor" && t.root) out.clickRef = bb.refFor(t.root);
+    // With watch, the page's reaction to the input that comes next is
+    // watched from here, counted from that input (see watch): what the
+    // focus set off is not a reaction to the text.
+    if (a.watch) bb.watch({ fromInput: true });
     return out;
   };
 
@@ -249,18 +253,33 @@
   // watch records the page's DOM changes from now on (structure, text and
   // attributes: an autocomplete that filters by hiding options changes
   // only attributes), for the daemon's short wait after an input
-  // (internal/actions/react.go). One watch per document; a new one
-  // restarts it, and one nobody ends stops by itself after a few seconds.
+  // (internal/actions/react.go). With fromInput the changes count only
+  // from the first trusted input event that follows (the daemon's CDP
+  // input: the text typed, a key, a click), so the watch can begin in the
+  // call that readies the field, not in a round trip of its own. One watch
+  // per document; a new one restarts it, and one nobody ends stops by
+  // itself after a few seconds.
   let watcher = null;
+  const INPUT_EVENTS = ["beforeinput", "input", "keydown", "pointerdown", "mousedown"];
   const unwatch = (w) => {
     w.observer.disconnect();
     clearTimeout(w.timer);
+    if (w.onInput) for (const type of INPUT_EVENTS) removeEventListener(type, w.onInput, true);
     if (watcher === w) watcher = null;
   };
-  bb.watch = () => {
+  bb.watch = (a) => {
     if (watcher) unwatch(watcher);
-    const w = { since: performance.now(), last: 0, count: 0 };
+    const now = performance.now();
+    const w = { since: now, input: now, last: 0, count: 0 };
+    if (a && a.fromInput) {
+      w.input = 0;
+      w.onInput = (e) => {
+        if (e.isTrusted && !w.input) w.input = performance.now();
+      };
+      for (const type of INPUT_EVENTS) addEventListener(type, w.onInput, { capture: true, passive: true });
+    }
     w.observer = new MutationObserver((records) => {
+      if (!w.input) return; // before the input: the focus's doing
       w.count += records.length;
       w.last = performance.now();
     });
@@ -269,18 +288,43 @@
     watcher = w;
     return true;
   };
-  // reaction says how the page changed since watch, and whether it has
-  // settled: no change at all for graceMs after the watch began, or none
-  // for quietMs after the last. A settled watch (or one told done) ends.
-  bb.reaction = (a) => {
+  // nextFrame resolves after the page's next animation frame (a render a
+  // framework put off to it has happened then), or after ms when no frame
+  // comes (a hidden tab draws none).
+  const nextFrame = (ms) => new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    requestAnimationFrame(() => setTimeout(() => {
+      clearTimeout(timer);
+      resolve();
+    }, 0));
+  });
+  // reaction says how the page changed since the input (or the watch),
+  // and whether it has settled: no change at all for graceMs after the
+  // input (and, with frame, none by the page's next animation frame), or
+  // none for quietMs after the last change. A settled watch (or one told
+  // done) ends. With read (a ref), a settled answer also carries that
+  // element's value (valueOf), so the read-back costs no round trip.
+  bb.reaction = async (a) => {
     const w = watcher;
     if (!w) return { watching: false };
+    if (a.frame && w.input && !w.count) await nextFrame(a.frameMs || 50);
+    if (watcher !== w) return { watching: false };
     const now = performance.now();
-    const since = now - w.since;
-    const quiet = now - (w.last || w.since);
-    const settled = w.count === 0 ? since >= (a.graceMs || 0) : quiet >= (a.quietMs || 0);
+    const from = w.input || w.since;
+    const since = now - from;
+    const quiet = now - (w.last || from);
+    // No input event at all (an input that fires none): judged from the
+    // watch's start, as a page that did not react.
+    const settled = !w.input ? since >= (a.graceMs || 0) + (a.frameMs || 0)
+      : w.count === 0 ? since >= (a.graceMs || 0) : quiet >= (a.quietMs || 0);
     if (settled || a.done) unwatch(w);
-    return { watching: true, mutations: w.count, quietMs: Math.round(quiet), sinceMs: Math.round(since), settled };
+    const out = { watching: true, input: w.input !== 0, mutations: w.count, quietMs: Math.round(quiet), sinceMs: Math.round(since), settled };
+    if ((settled || a.done) && a.read) {
+      try {
+        out.read = bb.valueOf({ ref: a.read });
+      } catch (_) { /* the element went away: no value */ }
+    }
+    return out;
   };
 
   // typeDom is inputMode "dom": set the value and fire input and change.

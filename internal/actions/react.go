@@ -1,21 +1,28 @@
 package actions
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
 // After an input the page reacts — an autocomplete filters its options,
 // a form shows an error, a framework re-renders — and an action that
 // returns at once lets the next one act on the page as it was: an Enter
 // right after typing into an autocomplete picks the first option, not the
-// filtered one. So type (and click) watch the element's document for DOM
-// changes from just before the input (page/act.js watch) and, after it,
-// wait until the changes stop for reactQuiet — only when the page
-// changes at all within reactGrace, and never longer than reactMax. A
-// page that does not react costs reactGrace.
+// filtered one. So type watches the element's document for DOM changes
+// (page/act.js watch, begun in the call that readies the field and
+// counted from the input's own events) and, after the input, waits until
+// the changes stop for reactQuiet — when the page changes at all — and
+// for the requests the input started (the suggestions an autocomplete
+// asks for: readiness.net) to come back, never longer than reactMax. A
+// page that does not react costs its next animation frame (a render put
+// off to it is seen; at most reactFrame when no frame comes).
 const (
-	reactGrace = 50 * time.Millisecond
+	reactGrace = 0
+	reactFrame = 30 * time.Millisecond
 	reactQuiet = 100 * time.Millisecond
 	reactMax   = time.Second
 	reactPoll  = 25 * time.Millisecond
@@ -82,56 +89,119 @@ func (r *run) watchedReaction(tabID, frameID int, watched time.Time) func() Reac
 
 type reactionState struct {
 	Watching  bool    `json:"watching"`
+	Input     bool    `json:"input"`
 	Mutations int     `json:"mutations"`
 	QuietMs   float64 `json:"quietMs"`
 	SinceMs   float64 `json:"sinceMs"`
 	Settled   bool    `json:"settled"`
+	// Read is the value of the element the wait was asked to read once
+	// settled (page/act.js valueOf).
+	Read json.RawMessage `json:"read"`
 }
 
 // awaitReaction polls the watch that began at (about) watched until the
 // page settles, within reactMax and the call's deadline. The page decides
 // with the bounds it is given (the watch ends there once settled): no
-// change for reactGrace after the input, or none for reactQuiet after the
-// last.
+// change for reactGrace after the input and by its next frame, or none
+// for reactQuiet after the last; requests the input started hold it too.
 func (r *run) awaitReaction(tabID, frameID int, watched time.Time) Reaction {
+	re, _ := r.awaitReactionReading(tabID, frameID, watched, false, "")
+	return re
+}
+
+// typedReaction waits for the page's reaction to an input sent at sent,
+// watched by a watch begun with fromInput (prepareTyping's), and reads
+// the value of the element ref in the look that finds the page settled:
+// the read-back costs no round trip of its own. The value is nil when it
+// could not be read.
+func (r *run) typedReaction(tabID, frameID int, sent time.Time, ref string) (Reaction, json.RawMessage) {
+	return r.awaitReactionReading(tabID, frameID, sent, true, ref)
+}
+
+// awaitReactionReading is awaitReaction, reading ref's value once settled
+// (see typedReaction). watched is when the watch began, or with fromInput
+// when the input was sent (the page counts from the input's events then).
+func (r *run) awaitReactionReading(tabID, frameID int, watched time.Time, fromInput bool, ref string) (Reaction, json.RawMessage) {
 	inputDone := time.Now()
 	limit := inputDone.Add(reactMax)
 	if dl, ok := r.ctx.Deadline(); ok {
 		limit = minTime(limit, dl.Add(-500*time.Millisecond))
 	}
-	// The page counts from its watch; the input came after it.
+	// A watch begun in a call of its own counts from its start, before
+	// the input; one begun with fromInput counts from the input's events.
 	grace := inputDone.Sub(watched) + reactGrace
-	args := map[string]any{"graceMs": grace.Milliseconds(), "quietMs": reactQuiet.Milliseconds()}
+	if fromInput {
+		grace = reactGrace
+	}
+	args := map[string]any{"graceMs": grace.Milliseconds(), "quietMs": reactQuiet.Milliseconds(), "frame": true, "frameMs": reactFrame.Milliseconds()}
+	if ref != "" {
+		args["read"] = ref
+	}
 	fid := frameID
 	var re Reaction
 	for {
 		var st reactionState
-		err := r.runPageTop(tabID, &fid, reactionScript, args, &st)
+		var net protocol.ReadinessNet
+		var netErr error
+		err := both(func() error {
+			return r.runPageTop(tabID, &fid, reactionScript, args, &st)
+		}, func() error {
+			net, netErr = r.b.ReadinessNet(r.ctx, tabID)
+			return nil
+		})
 		now := time.Now()
 		re.Waited = now.Sub(inputDone)
 		if err != nil || !st.Watching {
 			// The document that watched is gone (the input navigated) or
 			// never watched: nothing to wait for here.
 			re.Settled = true
-			return re
+			return re, nil
 		}
 		re.Changed = st.Mutations > 0
-		if st.Settled {
+		// A request begun since the input and still out holds the wait:
+		// its answer is what the page will show.
+		since := now.Sub(watched)
+		if !fromInput {
+			since += 20 * time.Millisecond // the input came in the call that began the watch
+		}
+		asked := netErr == nil && net.Watching && requestSince(net, since)
+		if st.Settled && !asked {
 			re.Settled = true
-			return re
+			return re, st.Read
 		}
 		if !now.Before(limit) {
 			// Stop watching: a page that keeps changing must not be
 			// observed for nothing.
-			r.runPageTop(tabID, &fid, reactionScript, map[string]any{"done": true}, nil)
-			return re
+			var last reactionState
+			r.runPageTop(tabID, &fid, reactionScript, map[string]any{"done": true, "read": ref}, &last)
+			return re, last.Read
+		}
+		if st.Settled {
+			// The page had settled, but a request it made is out: watch
+			// again for what its answer changes.
+			args["graceMs"] = 0
+			if err := r.runPageTop(tabID, &fid, watchScript, nil, nil); err != nil {
+				re.Settled = true
+				return re, st.Read
+			}
 		}
 		wait := reactPoll
 		if re.Changed {
 			wait = max(min(reactQuiet-time.Duration(st.QuietMs)*time.Millisecond, reactQuiet), 10*time.Millisecond)
 		}
 		if r.sleep(min(wait, limit.Sub(now))) != nil {
-			return re
+			return re, nil
 		}
 	}
+}
+
+// requestSince says whether a request that brings content started less
+// than since ago (after the input was sent) and is still in flight.
+func requestSince(n protocol.ReadinessNet, since time.Duration) bool {
+	for _, age := range n.InflightMs {
+		if time.Duration(age)*time.Millisecond <= since {
+			return true
+		}
+	}
+	return false
 }

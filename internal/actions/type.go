@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"time"
@@ -90,6 +91,13 @@ type typed struct {
 	how      string
 	editor   string
 	reaction Reaction
+	// read is the target's value (page/act.js valueOf) as the reaction's
+	// last look read it; nil: not read yet.
+	read json.RawMessage
+	// settle, when set, is the wait for the reaction still to come (and
+	// the read-back with it): observeTyped runs it beside its look at the
+	// tab.
+	settle   func() (Reaction, json.RawMessage)
 	warnings []string
 }
 
@@ -131,8 +139,10 @@ func (r *run) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (typed,
 	if loc.IsPoint() {
 		return r.typeAtPoint(t.TabID, el, mode, warnings)
 	}
+	// The page's reaction is watched from this call on, counted from the
+	// input's own events: no round trip of its own before the input.
 	var p preparedTyping
-	if err := r.act(t.TabID, el, "prepareTyping", map[string]any{"selectAll": r.in.Clear}, &p); err != nil {
+	if err := r.act(t.TabID, el, "prepareTyping", map[string]any{"selectAll": r.in.Clear, "watch": true}, &p); err != nil {
 		return typed{}, err
 	}
 	if p.Kind == "none" {
@@ -207,7 +217,7 @@ func (r *run) focusForTyping(tabID int, ty *typed, p preparedTyping) error {
 			// The click put the caret at its point: select all again
 			// (clear), or put the caret at the end.
 			var again preparedTyping
-			if err := r.act(tabID, ty.target, "prepareTyping", map[string]any{"selectAll": r.in.Clear, "end": true}, &again); err != nil {
+			if err := r.act(tabID, ty.target, "prepareTyping", map[string]any{"selectAll": r.in.Clear, "end": true, "watch": true}, &again); err != nil {
 				return err
 			}
 		}
@@ -241,11 +251,13 @@ func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed,
 	if r.in.Value == "" {
 		ty.how = "typed"
 		if r.in.Clear && !p.Empty {
-			settle := r.watchReaction(tabID, ty.target.FrameID)
+			sent := time.Now()
 			if err := r.pressKeys(tabID, "Delete"); err != nil {
 				return typed{}, err
 			}
-			ty.reaction = settle()
+			ty.settle = func() (Reaction, json.RawMessage) {
+				return r.typedReaction(tabID, ty.target.FrameID, sent, ty.target.localRef)
+			}
 		}
 		return ty, nil
 	}
@@ -265,12 +277,24 @@ func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed,
 			ty.warnings = append(ty.warnings, "the editor did not take the text as a paste, so it was typed; an editor may indent typed text or close brackets — check the value")
 		}
 	}
-	settle := r.watchReaction(tabID, ty.target.FrameID)
+	// The watch prepareTyping began counts from this input's events; a
+	// point (nothing readied) is watched in a call of its own.
+	var watch func() Reaction
+	if ty.target.localRef == "" {
+		watch = r.watchReaction(tabID, ty.target.FrameID)
+	}
+	sent := time.Now()
 	if err := r.cdpBatch(tabID, cdpCmd("Input.insertText", insertText{Text: r.in.Value})); err != nil {
 		return typed{}, err
 	}
 	ty.how = "typed"
-	ty.reaction = settle()
+	if watch != nil {
+		ty.reaction = watch()
+	} else {
+		ty.settle = func() (Reaction, json.RawMessage) {
+			return r.typedReaction(tabID, ty.target.FrameID, sent, ty.target.localRef)
+		}
+	}
 	return ty, nil
 }
 
@@ -297,8 +321,9 @@ func (r *run) typeAtPoint(tabID int, el Element, mode string, warnings []string)
 }
 
 // observeTyped is observe for type, with the field's value as it is now.
-// The tab's state and the field's value are read at once (independent
-// round trips); a value read from a page that navigated away is dropped.
+// The tab's state and, beside it, the page's reaction with the field's
+// value (read in the reaction's last look, or on its own) are read at
+// once; a value read from a page that navigated away is dropped.
 func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (typeResult, error) {
 	var res actResult
 	var v struct {
@@ -307,24 +332,29 @@ func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (typeR
 		Unreadable string  `json:"unreadable"`
 	}
 	var valueErr error
-	warnings := ty.warnings
-	if w := ty.reaction.Warning(); w != "" {
-		warnings = append(warnings, w)
-	}
 	el := ty.el
 	err := both(func() (err error) {
-		res, err = r.observe(t, &el, warnings...)
+		res, err = r.observe(t, &el, ty.warnings...)
 		return err
 	}, func() error {
-		if loc.IsPoint() {
-			valueErr = errNoValue
-			return nil
+		if ty.settle != nil {
+			ty.reaction, ty.read = ty.settle()
 		}
-		valueErr = r.act(t.TabID, ty.target, "valueOf", nil, &v)
+		switch {
+		case loc.IsPoint():
+			valueErr = errNoValue
+		case ty.read != nil:
+			valueErr = json.Unmarshal(ty.read, &v) // read in the reaction's last look
+		default:
+			valueErr = r.act(t.TabID, ty.target, "valueOf", nil, &v)
+		}
 		return nil
 	})
 	if err != nil {
 		return typeResult{}, err
+	}
+	if w := ty.reaction.Warning(); w != "" {
+		res.Warnings = append(res.Warnings, w)
 	}
 	if loc.IsPoint() {
 		res.Element = nil

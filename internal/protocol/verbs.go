@@ -412,8 +412,9 @@ type PageFrameResult struct {
 	Code  string          `json:"code"`
 }
 
-// ReadinessEnableParams: readiness.enable registers the quiet-DOM content
-// script (extension/page/quiet.js) until Chrome restarts.
+// ReadinessEnableParams: readiness.enable registers the extension's content
+// scripts (page/quiet.js in every frame; the action scripts, page/dom.js,
+// locate.js and act.js, in top frames) until Chrome restarts.
 type ReadinessEnableParams struct{}
 
 // ReadinessEnableResult says whether this call registered it.
