@@ -240,16 +240,17 @@ func (d *Daemon) reconcile(ext browser.Info) {
 	if n := d.reg.DropEarlierRuns(ext.Instance); n > 0 {
 		d.log.Info("the browser restarted: forgot the tabs of its earlier run", "tabs", n)
 	}
-	// Pages loaded from now on know their DOM's history from the start,
-	// so reading them never waits for no reason.
-	actions.Hello(ctx, d.env)
 	seen := time.Now()
 	s, err := d.link.Verbs().BrowserState(ctx)
 	if err != nil {
 		d.log.Warn("reconciling registry", "err", err)
-		return
+	} else {
+		d.reg.For(ext.Instance).Reconcile(s.Live(), seen)
 	}
-	d.reg.For(ext.Instance).Reconcile(s.Live(), seen)
+	// Pages loaded from now on know their DOM's history from the start,
+	// so reading them never waits for no reason (after the reconciliation,
+	// whose snapshot must be taken at the hello).
+	actions.Hello(ctx, d.env)
 }
 
 // dropped logs a connection the daemon dropped, at most once a second
