@@ -115,6 +115,34 @@ func BenchmarkExtractLargePage(b *testing.B) {
 		b.ReportMetric(float64(len(full)), "ours-B")
 		b.ReportMetric(float64(len(full))/float64(ax.Bytes), "tokens-ours/axtree")
 	})
+	// The whole page read to its end with the defaults, window after
+	// window (nextOffset), as an agent reads it: what it costs in all.
+	b.Run("read-to-end", func(b *testing.B) {
+		var bytes, calls int
+		for i := 0; i < b.N; i++ {
+			bytes, calls = 0, 0
+			offset := 0
+			for {
+				in := map[string]any{"action": "extract", "tabId": opened.TabID}
+				if offset > 0 {
+					in["offset"] = offset
+				}
+				out := call(in)
+				bytes += len(out)
+				calls++
+				var w struct {
+					NextOffset *int `json:"nextOffset"`
+				}
+				json.Unmarshal(out, &w)
+				if w.NextOffset == nil || calls > 100 {
+					break
+				}
+				offset = *w.NextOffset
+			}
+		}
+		b.ReportMetric(float64(bytes), "read-B")
+		b.ReportMetric(float64(calls), "calls")
+	})
 	// The whole page as markdown only.
 	b.Run("markdown", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {

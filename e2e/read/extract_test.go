@@ -240,7 +240,7 @@ func (p *parts) add(res map[string]any) {
 
 func TestExtractContinuesPastTheBudget(t *testing.T) {
 	t.Parallel()
-	whole, _ := extractURL(t, "/big", map[string]any{"maxChars": 1000000})
+	whole, _ := extractURL(t, "/big", map[string]any{"maxChars": 1000000, "include": []string{"markdown", "reader", "links", "headings", "text", "frames"}})
 	if _, more := whole["nextOffset"]; more {
 		t.Fatalf("a 1,000,000 budget did not hold the page: total %v", whole["totalChars"])
 	}
@@ -252,11 +252,14 @@ func TestExtractContinuesPastTheBudget(t *testing.T) {
 		t.Fatalf("the page is smaller than the test needs: %d", total)
 	}
 
+	// Every part, windowed: a read without include would give this page's
+	// markdown only (see TestReadingALargePageToItsEnd).
+	all := []string{"markdown", "reader", "links", "headings", "text"}
 	const budget = 6000
 	var got parts
 	offset, calls := 0, 0
 	for {
-		in := map[string]any{"action": "extract", "tabId": tab, "maxChars": budget}
+		in := map[string]any{"action": "extract", "tabId": tab, "maxChars": budget, "include": all}
 		if offset > 0 {
 			in["offset"] = offset
 		}

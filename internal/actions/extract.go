@@ -34,6 +34,18 @@ type extractResult struct {
 	TotalChars int                  `json:"totalChars"`
 	Offset     int                  `json:"offset,omitempty"`
 	NextOffset *int                 `json:"nextOffset,omitempty"`
+	// Omitted names the parts a read without include left out because
+	// the page is larger than the budget (include asks for them).
+	Omitted []string `json:"omitted,omitempty"`
+}
+
+// aRead is a read of a tab kept for its continuations: the content and
+// the parts the read returns (a read without include decides them from
+// the page's size once, so every window of it has the same ones).
+type aRead struct {
+	c       *extract.Content
+	include map[string]bool
+	omitted []string
 }
 
 // waitCondition is extract's optional waitFor (Parse checked its shape).
@@ -85,10 +97,17 @@ func extractPage(r *run) (any, error) {
 		return nil, err
 	}
 
-	key := readKey{tabID: tab.TabID, kind: "extract", parts: partsKey(include)}
+	asked := len(r.in.Include) > 0
+	key := readKey{tabID: tab.TabID, kind: "extract", parts: "default"}
+	if asked {
+		key.parts = partsKey(include)
+	}
 	if offset > 0 {
 		if v, ok := reads.get(key, tab.URL); ok {
-			return shapeExtract(tab, v.(*extract.Content), include, offset, maxChars, nil), nil
+			rd := v.(aRead)
+			res := shapeExtract(tab, rd.c, rd.include, offset, maxChars, nil)
+			res.Omitted = rd.omitted
+			return res, nil
 		}
 		warnings = append(warnings, "the earlier read of this tab has expired or the page has changed, so it was read again; if the page changed, this part may not line up with the earlier one")
 	}
@@ -109,16 +128,76 @@ func extractPage(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := extract.Build(page, include)
+	rd, err := buildRead(page, include, asked, maxChars)
 	if err != nil {
 		return nil, fmt.Errorf("reading the page: %w", err)
 	}
 	if t, err := r.tabInfo(tab.TabID); err == nil {
 		tab = t
 	}
-	reads.put(key, tab.URL, c)
-	warnings = append(warnings, c.Warnings...)
-	return shapeExtract(tab, c, include, offset, maxChars, warnings), nil
+	reads.put(key, tab.URL, rd)
+	warnings = append(warnings, rd.c.Warnings...)
+	if len(rd.omitted) > 0 {
+		warnings = append(warnings, omittedNote(rd.c, rd.omitted, maxChars))
+	}
+	res := shapeExtract(tab, rd.c, rd.include, offset, maxChars, warnings)
+	res.Omitted = rd.omitted
+	return res, nil
+}
+
+// buildRead builds the parts a read returns. Asked (include given), they
+// are those. Else every part while the page fits the budget; a page
+// larger than that is read as its markdown only — which holds its text,
+// links and headings — so that reading it to its end gives the page once,
+// not five times over (the reader view, the links, the headings and the
+// plain text repeat it): the result names the parts left out.
+func buildRead(page extract.Page, include map[string]bool, asked bool, maxChars int) (aRead, error) {
+	if asked {
+		c, err := extract.Build(page, include)
+		return aRead{c: c, include: include}, err
+	}
+	// The cheap parts first: the reader view (readability) is built only
+	// for a page they do not already make larger than the budget.
+	cheap := map[string]bool{}
+	for k, v := range include {
+		cheap[k] = v
+	}
+	delete(cheap, extract.PartReader)
+	c, err := extract.Build(page, cheap)
+	if err != nil {
+		return aRead{}, err
+	}
+	fits := func(c *extract.Content) bool {
+		n := 0
+		for _, p := range extract.Order {
+			n += c.Size(p)
+		}
+		return n <= maxChars*85/100
+	}
+	if fits(c) {
+		if c, err = extract.Build(page, include); err != nil {
+			return aRead{}, err
+		}
+		if fits(c) {
+			return aRead{c: c, include: include}, nil
+		}
+	}
+	md := map[string]bool{extract.PartMarkdown: true, extract.PartFrames: include[extract.PartFrames], extract.PartWarnings: true}
+	var omitted []string
+	for _, p := range extract.Order {
+		if p != extract.PartMarkdown {
+			omitted = append(omitted, p)
+		}
+	}
+	return aRead{c: c, include: md, omitted: omitted}, nil
+}
+
+// omittedNote says what a read of a large page left out and how to get
+// it.
+func omittedNote(c *extract.Content, omitted []string, maxChars int) string {
+	return fmt.Sprintf("the page is larger than the budget (%d characters): this read has only its markdown (%d characters), which holds its text, links and headings; "+
+		"left out: %s — pass include for them, e.g. [\"links\"] or [\"reader\"] (the main article)",
+		maxChars, c.Size(extract.PartMarkdown), strings.Join(omitted, ", "))
 }
 
 func (r *run) tabInfo(tabID int) (browser.TabInfo, error) {

@@ -166,13 +166,16 @@ func restJSON(m map[string]any, skip []string) string {
 
 // pageMeta is the structured content of a result with page content: its
 // scalar fields (tab, url, title, totalChars, offset, nextOffset, count,
-// …) and parts. Lists and objects (warnings, frames) are in the text only.
+// …), parts, and omitted (the parts a read of a large page left out).
+// Other lists and objects (warnings, frames) are in the text only.
 func pageMeta(m map[string]any, parts []string) map[string]any {
 	meta := map[string]any{"parts": parts}
 	for k, v := range m {
 		switch v.(type) {
 		case []any, map[string]any:
-			continue
+			if k != "omitted" {
+				continue
+			}
 		}
 		if !slices.Contains(contentParts, k) {
 			meta[k] = v
