@@ -24,6 +24,8 @@
 // domains it enabled to stay.
 import { BridgeError, Codes } from "../protocol.js";
 import { cancelled, intArg } from "./tabinfo.js";
+import { run as pageRun } from "./page.js";
+import { netState } from "./readiness.js";
 
 const IDLE_MS = 5000;
 const ENABLE_WAIT_MS = 5000;
@@ -368,7 +370,13 @@ export async function batch(msg, ctx) {
       wait.cancel();
     }
   }
-  return { results };
+  // then: a page script (page.run's params) run right after the commands,
+  // and net: the tab's activity (readiness.net) after it — a look at what
+  // the input did in the same round trip as the input.
+  const out = { results };
+  if (msg.then && typeof msg.then === "object") out.then = await pageRun({ ...msg.then, tabId });
+  if (msg.net) out.net = await netState({ tabId });
+  return out;
 }
 
 // aborted resolves when the command is cancelled (see dispatch.js).

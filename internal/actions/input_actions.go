@@ -56,6 +56,38 @@ func (r *run) cdpBatch(tabID int, cmds ...protocol.CDPCommand) error {
 	return tooManyDialogs()
 }
 
+// cdpBatchLook is cdpBatch that, in the same round trip, runs look (a
+// page script in frame frameID) right after the commands and reads the
+// tab's activity (readiness.net): what the input did, seen without a
+// call of its own. The look is nil when a dialog stopped the commands
+// (they are finished as cdpBatch finishes them) or its frame did not
+// answer; the caller then looks in a call of its own.
+func (r *run) cdpBatchLook(tabID, frameID int, look pageScript, args any, cmds ...protocol.CDPCommand) (*protocol.PageFrameResult, *protocol.ReadinessNet, error) {
+	fid := frameID
+	then := &protocol.PageRunParams{TabID: tabID, Files: look.files, Fn: look.fn, Args: args, FrameID: &fid}
+	out, err := r.b.CDPBatch(r.ctx, protocol.CDPBatchParams{TabID: tabID, Commands: cmds, Then: then, Net: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	if out.Dialog != nil {
+		if err := r.answerDialog(tabID, out.Dialog); err != nil {
+			return nil, nil, err
+		}
+		if rest := cmds[min(out.Interrupted+1, len(cmds)):]; len(rest) > 0 {
+			return nil, nil, r.cdpBatch(tabID, rest...)
+		}
+		return nil, nil, r.answerDialogsAfter(tabID)
+	}
+	if out.Then == nil {
+		return nil, out.Net, nil
+	}
+	res, err := refuseFrames(tabID, out.Then.Frames)
+	if err != nil || len(res) == 0 || res[0].Error != "" {
+		return nil, out.Net, err
+	}
+	return &res[0], out.Net, nil
+}
+
 // cdpCmd is one command of a batch; params is the CDP method's own
 // params (a struct with its json names, or a map).
 func cdpCmd(method string, params any) protocol.CDPCommand {

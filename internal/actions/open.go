@@ -59,9 +59,17 @@ func open(r *run) (any, error) {
 // navigate loads the URL in an existing tab (not one of the user's own
 // incognito tabs), taking its turn with other actions on the tab.
 func (r *run) navigate(tabID int) (any, error) {
-	t, err := r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: tabID})
-	if err != nil {
-		return nil, err
+	// A navigation is judged by where it goes (guardNavigation): of the
+	// tab as it is, only whether it is the user's own incognito tab
+	// counts, which the bridge's own tabs never are. So the bridge's own
+	// tab is not asked for (a round trip to Chrome's UI thread); a tab
+	// that is gone fails the navigation itself with tab_not_found.
+	t := browser.TabInfo{TabID: tabID}
+	if !r.reg().IsOwned(tabID) {
+		var err error
+		if t, err = r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: tabID}); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := r.guardNavigation(t); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package actions
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -17,12 +18,15 @@ import (
 // counted from the input's own events) and, after the input, waits until
 // the changes stop for reactQuiet — when the page changes at all — and
 // for the requests the input started (the suggestions an autocomplete
-// asks for: readiness.net) to come back, never longer than reactMax. A
-// page that does not react costs its next animation frame (a render put
-// off to it is seen; at most reactFrame when no frame comes).
+// asks for: readiness.net) to come back, never longer than reactMax. The
+// first look comes back with the input itself (cdpBatchLook), so a text
+// field that did not react costs nothing more: the frameworks' reactions
+// to an input (React, Vue, Angular, Svelte) are done by the time its
+// events are. A code editor, which draws in its next animation frame, is
+// judged after that frame (at most reactFrame when no frame comes).
 const (
 	reactGrace = 0
-	reactFrame = 30 * time.Millisecond
+	reactFrame = 50 * time.Millisecond
 	reactQuiet = 100 * time.Millisecond
 	reactMax   = time.Second
 	reactPoll  = 25 * time.Millisecond
@@ -105,50 +109,81 @@ type reactionState struct {
 // change for reactGrace after the input and by its next frame, or none
 // for reactQuiet after the last; requests the input started hold it too.
 func (r *run) awaitReaction(tabID, frameID int, watched time.Time) Reaction {
-	re, _ := r.awaitReactionReading(tabID, frameID, watched, false, "")
+	re, _ := r.awaitReactionReading(reactionWait{tabID: tabID, frameID: frameID, watched: watched, frame: true})
 	return re
 }
 
-// typedReaction waits for the page's reaction to an input sent at sent,
-// watched by a watch begun with fromInput (prepareTyping's), and reads
-// the value of the element ref in the look that finds the page settled:
-// the read-back costs no round trip of its own. The value is nil when it
-// could not be read.
-func (r *run) typedReaction(tabID, frameID int, sent time.Time, ref string) (Reaction, json.RawMessage) {
-	return r.awaitReactionReading(tabID, frameID, sent, true, ref)
+// reactionWait is one wait for a page's reaction.
+type reactionWait struct {
+	tabID, frameID int
+	// watched is when the watch began, or with fromInput when the input
+	// was sent (the page counts from the input's events then).
+	watched   time.Time
+	fromInput bool
+	// frame: a page that did not react is judged after its next
+	// animation frame (editors draw there), not at once.
+	frame bool
+	// ref, if set, is the element whose value the look that finds the
+	// page settled reads (page/act.js valueOf).
+	ref string
+	// first and firstNet are the first look, when it came with the input
+	// (cdpBatchLook): the reaction script's answer and the tab's activity.
+	first    *protocol.PageFrameResult
+	firstNet *protocol.ReadinessNet
 }
 
-// awaitReactionReading is awaitReaction, reading ref's value once settled
-// (see typedReaction). watched is when the watch began, or with fromInput
-// when the input was sent (the page counts from the input's events then).
-func (r *run) awaitReactionReading(tabID, frameID int, watched time.Time, fromInput bool, ref string) (Reaction, json.RawMessage) {
+// args are the args of the page's reaction script for w, inputDone being
+// when the input's call returned.
+func (w reactionWait) args(inputDone time.Time) map[string]any {
+	// A watch begun in a call of its own counts from its start, before
+	// the input; one begun with fromInput counts from the input's events.
+	grace := inputDone.Sub(w.watched) + reactGrace
+	if w.fromInput {
+		grace = reactGrace
+	}
+	a := map[string]any{"graceMs": grace.Milliseconds(), "quietMs": reactQuiet.Milliseconds(), "frame": w.frame, "frameMs": reactFrame.Milliseconds()}
+	if w.ref != "" {
+		a["read"] = w.ref
+	}
+	return a
+}
+
+// awaitReactionReading waits as w says and returns, with the reaction,
+// the value of w.ref as the look that found the page settled read it
+// (nil when it could not be read): the read-back costs no round trip of
+// its own.
+func (r *run) awaitReactionReading(w reactionWait) (Reaction, json.RawMessage) {
+	tabID, frameID, watched, fromInput, ref := w.tabID, w.frameID, w.watched, w.fromInput, w.ref
 	inputDone := time.Now()
 	limit := inputDone.Add(reactMax)
 	if dl, ok := r.ctx.Deadline(); ok {
 		limit = minTime(limit, dl.Add(-500*time.Millisecond))
 	}
-	// A watch begun in a call of its own counts from its start, before
-	// the input; one begun with fromInput counts from the input's events.
-	grace := inputDone.Sub(watched) + reactGrace
-	if fromInput {
-		grace = reactGrace
-	}
-	args := map[string]any{"graceMs": grace.Milliseconds(), "quietMs": reactQuiet.Milliseconds(), "frame": true, "frameMs": reactFrame.Milliseconds()}
-	if ref != "" {
-		args["read"] = ref
-	}
+	args := w.args(inputDone)
 	fid := frameID
 	var re Reaction
 	for {
 		var st reactionState
 		var net protocol.ReadinessNet
 		var netErr error
-		err := both(func() error {
-			return r.runPageTop(tabID, &fid, reactionScript, args, &st)
-		}, func() error {
-			net, netErr = r.b.ReadinessNet(r.ctx, tabID)
-			return nil
-		})
+		var err error
+		if w.first != nil {
+			// The look that came with the input.
+			err = json.Unmarshal(w.first.Value, &st)
+			if w.firstNet != nil {
+				net = *w.firstNet
+			} else {
+				netErr = errNoNet
+			}
+			w.first = nil
+		} else {
+			err = both(func() error {
+				return r.runPageTop(tabID, &fid, reactionScript, args, &st)
+			}, func() error {
+				net, netErr = r.b.ReadinessNet(r.ctx, tabID)
+				return nil
+			})
+		}
 		now := time.Now()
 		re.Waited = now.Sub(inputDone)
 		if err != nil || !st.Watching {
@@ -194,6 +229,9 @@ func (r *run) awaitReactionReading(tabID, frameID int, watched time.Time, fromIn
 		}
 	}
 }
+
+// errNoNet marks a look that came without the tab's activity.
+var errNoNet = errors.New("no record of the tab's requests")
 
 // requestSince says whether a request that brings content started less
 // than since ago (after the input was sent) and is still in flight.

@@ -256,7 +256,7 @@ func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed,
 				return typed{}, err
 			}
 			ty.settle = func() (Reaction, json.RawMessage) {
-				return r.typedReaction(tabID, ty.target.FrameID, sent, ty.target.localRef)
+				return r.awaitReactionReading(reactionWait{tabID: tabID, frameID: ty.target.FrameID, watched: sent, fromInput: true, ref: ty.target.localRef})
 			}
 		}
 		return ty, nil
@@ -277,23 +277,30 @@ func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed,
 			ty.warnings = append(ty.warnings, "the editor did not take the text as a paste, so it was typed; an editor may indent typed text or close brackets — check the value")
 		}
 	}
-	// The watch prepareTyping began counts from this input's events; a
-	// point (nothing readied) is watched in a call of its own.
-	var watch func() Reaction
+	ty.how = "typed"
+	insert := cdpCmd("Input.insertText", insertText{Text: r.in.Value})
 	if ty.target.localRef == "" {
-		watch = r.watchReaction(tabID, ty.target.FrameID)
+		// A point (nothing readied) is watched in a call of its own.
+		watch := r.watchReaction(tabID, ty.target.FrameID)
+		if err := r.cdpBatch(tabID, insert); err != nil {
+			return typed{}, err
+		}
+		ty.reaction = watch()
+		return ty, nil
 	}
-	sent := time.Now()
-	if err := r.cdpBatch(tabID, cdpCmd("Input.insertText", insertText{Text: r.in.Value})); err != nil {
+	// The watch prepareTyping began counts from this input's events, and
+	// the first look at the page's reaction (with the field's value and
+	// the tab's requests) comes back with the input itself. A text field
+	// that did not react is judged at once; an editor (typed into with
+	// inputMode cdp) after its next frame, where it draws.
+	w := reactionWait{tabID: tabID, frameID: ty.target.FrameID, watched: time.Now(), fromInput: true, frame: p.Kind == "editor", ref: ty.target.localRef}
+	look, net, err := r.cdpBatchLook(tabID, ty.target.FrameID, reactionScript, w.args(w.watched), insert)
+	if err != nil {
 		return typed{}, err
 	}
-	ty.how = "typed"
-	if watch != nil {
-		ty.reaction = watch()
-	} else {
-		ty.settle = func() (Reaction, json.RawMessage) {
-			return r.typedReaction(tabID, ty.target.FrameID, sent, ty.target.localRef)
-		}
+	ty.settle = func() (Reaction, json.RawMessage) {
+		w.first, w.firstNet = look, net
+		return r.awaitReactionReading(w)
 	}
 	return ty, nil
 }

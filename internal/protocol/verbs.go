@@ -231,6 +231,13 @@ type CDPParams struct {
 type CDPBatchParams struct {
 	TabID    int          `json:"tabId"`
 	Commands []CDPCommand `json:"commands"`
+	// Then, if set, is a page script (page.run's params; TabID is the
+	// batch's) run right after the commands, and Net asks for the tab's
+	// activity (readiness.net) after it: a look at what the input did in
+	// the same round trip as the input. Neither runs when a dialog stopped
+	// the commands.
+	Then *PageRunParams `json:"then,omitempty"`
+	Net  bool           `json:"net,omitempty"`
 }
 
 // CDPBatchResult has the results of the commands that ran. When a dialog
@@ -241,6 +248,9 @@ type CDPBatchResult struct {
 	Results     []json.RawMessage `json:"results"`
 	Dialog      *Dialog           `json:"dialog,omitempty"`
 	Interrupted int               `json:"interrupted,omitempty"`
+	// Then and Net answer the params' Then and Net.
+	Then *PageRunResult `json:"then,omitempty"`
+	Net  *ReadinessNet  `json:"net,omitempty"`
 }
 
 // DOMSetFilesParams: dom.setFiles sets the files of the file input a page
