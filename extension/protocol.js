@@ -26,7 +26,7 @@
 //     errors as strings, events), and program.call from the daemon for
 //     local programs. Its cdp passes everything but SPEC §4's refusals,
 //     and only on tabs the same program created (handlers/programs.js).
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 
 // VERBS: every command type this extension runs, with the JSON names of

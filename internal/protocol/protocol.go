@@ -25,7 +25,7 @@ import (
 // a different number is reported as version_mismatch. 2: the verbs and
 // their parameters are written down on both sides (verbs.go, VERBS in
 // extension/protocol.js).
-const Version = 3
+const Version = 4
 
 // EnvDisable forces the bridge off at every layer (client, daemon, native
 // host) when set to 1.
