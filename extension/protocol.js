@@ -72,8 +72,8 @@ export const VERBS = {
   "websocket.configure": ["enabled", "url", "token"],
   // The WebSocket transport's setting and state → {enabled, url, tokenSet, connected, lastError}.
   "websocket.status": [],
-  // CDP commands [{method, params}] in order in one round trip, stopping at a dialog, then (unless a dialog stopped them) the page script then (page.run's params) and net, the tab's readiness.net → {results, dialog?, interrupted?, then?, net?}.
-  "cdp.batch": ["tabId", "commands", "then", "net"],
+  // CDP commands [{method, params}] in order in one round trip, stopping at a dialog, then (unless a dialog stopped them) the page script then (page.run's params), net (the tab's readiness.net) and tab (its tab info) → {results, dialog?, interrupted?, then?, net?, tab?}.
+  "cdp.batch": ["tabId", "commands", "then", "net", "tab"],
   // Sets files on the file input a page script marked with token → {ok}.
   "dom.setFiles": ["tabId", "token", "files"],
   // Clicks (Input.dispatchMouseEvent commands) an element that opens a file chooser and gives it files → {files, emptied?}.

@@ -23,7 +23,7 @@
 // until cdp.detach, because the program expects the events and the
 // domains it enabled to stay.
 import { BridgeError, Codes } from "../protocol.js";
-import { cancelled, intArg } from "./tabinfo.js";
+import { cancelled, info, intArg } from "./tabinfo.js";
 import { run as pageRun } from "./page.js";
 import { netState } from "./readiness.js";
 
@@ -371,11 +371,13 @@ export async function batch(msg, ctx) {
     }
   }
   // then: a page script (page.run's params) run right after the commands,
-  // and net: the tab's activity (readiness.net) after it — a look at what
-  // the input did in the same round trip as the input.
+  // net: the tab's activity (readiness.net) after it, and tab: the tab's
+  // info — a look at what the input did in the same round trip as the
+  // input.
   const out = { results };
   if (msg.then && typeof msg.then === "object") out.then = await pageRun({ ...msg.then, tabId });
   if (msg.net) out.net = await netState({ tabId });
+  if (msg.tab) out.tab = info(await chrome.tabs.get(tabId));
   return out;
 }
 

@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
@@ -56,36 +57,49 @@ func (r *run) cdpBatch(tabID int, cmds ...protocol.CDPCommand) error {
 	return tooManyDialogs()
 }
 
+// batchLook is what cdpBatchLook saw after the input: the look's answer,
+// the tab's activity and the tab; each nil when not seen.
+type batchLook struct {
+	look *protocol.PageFrameResult
+	net  *protocol.ReadinessNet
+	tab  *browser.TabInfo
+}
+
 // cdpBatchLook is cdpBatch that, in the same round trip, runs look (a
 // page script in frame frameID) right after the commands and reads the
-// tab's activity (readiness.net): what the input did, seen without a
-// call of its own. The look is nil when a dialog stopped the commands
-// (they are finished as cdpBatch finishes them) or its frame did not
-// answer; the caller then looks in a call of its own.
-func (r *run) cdpBatchLook(tabID, frameID int, look pageScript, args any, cmds ...protocol.CDPCommand) (*protocol.PageFrameResult, *protocol.ReadinessNet, error) {
+// tab's activity (readiness.net) and the tab: what the input did, seen
+// without calls of their own. Nothing is seen when a dialog stopped the
+// commands (they are finished as cdpBatch finishes them); the look is
+// nil when its frame did not answer. The caller looks on its own for
+// what it did not see.
+func (r *run) cdpBatchLook(tabID, frameID int, look pageScript, args any, cmds ...protocol.CDPCommand) (batchLook, error) {
 	fid := frameID
 	then := &protocol.PageRunParams{TabID: tabID, Files: look.files, Fn: look.fn, Args: args, FrameID: &fid}
-	out, err := r.b.CDPBatch(r.ctx, protocol.CDPBatchParams{TabID: tabID, Commands: cmds, Then: then, Net: true})
+	out, err := r.b.CDPBatch(r.ctx, protocol.CDPBatchParams{TabID: tabID, Commands: cmds, Then: then, Net: true, Tab: true})
 	if err != nil {
-		return nil, nil, err
+		return batchLook{}, err
 	}
 	if out.Dialog != nil {
 		if err := r.answerDialog(tabID, out.Dialog); err != nil {
-			return nil, nil, err
+			return batchLook{}, err
 		}
 		if rest := cmds[min(out.Interrupted+1, len(cmds)):]; len(rest) > 0 {
-			return nil, nil, r.cdpBatch(tabID, rest...)
+			return batchLook{}, r.cdpBatch(tabID, rest...)
 		}
-		return nil, nil, r.answerDialogsAfter(tabID)
+		return batchLook{}, r.answerDialogsAfter(tabID)
 	}
+	seen := batchLook{net: out.Net, tab: out.Tab}
 	if out.Then == nil {
-		return nil, out.Net, nil
+		return seen, nil
 	}
 	res, err := refuseFrames(tabID, out.Then.Frames)
-	if err != nil || len(res) == 0 || res[0].Error != "" {
-		return nil, out.Net, err
+	if err != nil {
+		return batchLook{}, err
 	}
-	return &res[0], out.Net, nil
+	if len(res) > 0 && res[0].Error == "" {
+		seen.look = &res[0]
+	}
+	return seen, nil
 }
 
 // cdpCmd is one command of a batch; params is the CDP method's own

@@ -297,10 +297,20 @@ type actResult struct {
 // page it led to (waiting for its load within the call's deadline, at
 // most 10 s).
 func (r *run) observe(before browser.TabInfo, el *Element, warnings ...string) (actResult, error) {
+	return r.observeTab(before, nil, el, warnings...)
+}
+
+// observeTab is observe with the tab as it is now already read (after,
+// when not nil: an input's batch read it in its own round trip).
+func (r *run) observeTab(before browser.TabInfo, after *browser.TabInfo, el *Element, warnings ...string) (actResult, error) {
 	warnings = append(warnings, r.notes...)
 	var t browser.TabInfo
 	var opened []browser.TabInfo
 	err := both(func() (err error) {
+		if after != nil {
+			t = *after
+			return nil
+		}
 		t, err = r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: before.TabID})
 		return err
 	}, func() error {

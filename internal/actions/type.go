@@ -97,7 +97,10 @@ type typed struct {
 	// settle, when set, is the wait for the reaction still to come (and
 	// the read-back with it): observeTyped runs it beside its look at the
 	// tab.
-	settle   func() (Reaction, json.RawMessage)
+	settle func() (Reaction, json.RawMessage)
+	// after is the tab as the input's batch saw it right after the input
+	// (nil: observeTyped reads it).
+	after    *browser.TabInfo
 	warnings []string
 }
 
@@ -294,12 +297,13 @@ func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed,
 	// that did not react is judged at once; an editor (typed into with
 	// inputMode cdp) after its next frame, where it draws.
 	w := reactionWait{tabID: tabID, frameID: ty.target.FrameID, watched: time.Now(), fromInput: true, frame: p.Kind == "editor", ref: ty.target.localRef}
-	look, net, err := r.cdpBatchLook(tabID, ty.target.FrameID, reactionScript, w.args(w.watched), insert)
+	seen, err := r.cdpBatchLook(tabID, ty.target.FrameID, reactionScript, w.args(w.watched), insert)
 	if err != nil {
 		return typed{}, err
 	}
+	ty.after = seen.tab
 	ty.settle = func() (Reaction, json.RawMessage) {
-		w.first, w.firstNet = look, net
+		w.first, w.firstNet = seen.look, seen.net
 		return r.awaitReactionReading(w)
 	}
 	return ty, nil
@@ -341,7 +345,7 @@ func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (typeR
 	var valueErr error
 	el := ty.el
 	err := both(func() (err error) {
-		res, err = r.observe(t, &el, ty.warnings...)
+		res, err = r.observeTab(t, ty.after, &el, ty.warnings...)
 		return err
 	}, func() error {
 		if ty.settle != nil {

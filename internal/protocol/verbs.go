@@ -232,12 +232,13 @@ type CDPBatchParams struct {
 	TabID    int          `json:"tabId"`
 	Commands []CDPCommand `json:"commands"`
 	// Then, if set, is a page script (page.run's params; TabID is the
-	// batch's) run right after the commands, and Net asks for the tab's
-	// activity (readiness.net) after it: a look at what the input did in
-	// the same round trip as the input. Neither runs when a dialog stopped
-	// the commands.
+	// batch's) run right after the commands; Net asks for the tab's
+	// activity (readiness.net) after it, and Tab for its tab info: a look
+	// at what the input did in the same round trip as the input. None of
+	// them runs when a dialog stopped the commands.
 	Then *PageRunParams `json:"then,omitempty"`
 	Net  bool           `json:"net,omitempty"`
+	Tab  bool           `json:"tab,omitempty"`
 }
 
 // CDPBatchResult has the results of the commands that ran. When a dialog
@@ -248,9 +249,10 @@ type CDPBatchResult struct {
 	Results     []json.RawMessage `json:"results"`
 	Dialog      *Dialog           `json:"dialog,omitempty"`
 	Interrupted int               `json:"interrupted,omitempty"`
-	// Then and Net answer the params' Then and Net.
+	// Then, Net and Tab answer the params' Then, Net and Tab.
 	Then *PageRunResult `json:"then,omitempty"`
 	Net  *ReadinessNet  `json:"net,omitempty"`
+	Tab  *TabInfo       `json:"tab,omitempty"`
 }
 
 // DOMSetFilesParams: dom.setFiles sets the files of the file input a page
