@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // The actions of the use_user_browser tool (SPEC §2), one method each. A
@@ -199,7 +200,7 @@ type ExtractParams struct {
 	Incognito *bool    `json:"incognito,omitempty"`
 	WaitFor   *WaitFor `json:"waitFor,omitempty"`
 	// Include narrows the result to these parts: markdown, reader, links,
-	// headings, text.
+	// headings, text, frames (warnings come with every result).
 	Include []string `json:"include,omitempty"`
 	// MaxChars is the size budget (default 20000); Offset continues at an
 	// earlier result's NextOffset, with Target.TabID.
@@ -270,7 +271,8 @@ type InspectParams struct {
 	Dialog   string `json:"dialog,omitempty"`
 }
 
-// Rect is a rectangle in CSS pixels.
+// Rect is a rectangle in CSS pixels. Inspect sends it as [x, y, width,
+// height]; both that and an object decode.
 type Rect struct {
 	X      float64 `json:"x"`
 	Y      float64 `json:"y"`
@@ -278,8 +280,26 @@ type Rect struct {
 	Height float64 `json:"height"`
 }
 
+// UnmarshalJSON takes [x, y, width, height] or {x, y, width, height}.
+func (r *Rect) UnmarshalJSON(b []byte) error {
+	var a []float64
+	if json.Unmarshal(b, &a) == nil {
+		if len(a) != 4 {
+			return fmt.Errorf("a rect has 4 numbers, not %d", len(a))
+		}
+		*r = Rect{X: a[0], Y: a[1], Width: a[2], Height: a[3]}
+		return nil
+	}
+	type plain Rect
+	return json.Unmarshal(b, (*plain)(r))
+}
+
 // Control is one interactive element that Inspect lists; its Ref is a
-// locator (Locator{Ref: …}).
+// locator (Locator{Ref: …}). Inspect sends only what tells elements
+// apart: Role when the tag does not say it, Selector when a short one
+// finds the element, FrameID for frames other than the top one, and
+// visible and enabled only when false — Visible and Enabled are true
+// unless the element is hidden or disabled.
 type Control struct {
 	Ref         string `json:"ref"`
 	Tag         string `json:"tag"`
@@ -292,20 +312,40 @@ type Control struct {
 	Checked     *bool  `json:"checked,omitempty"`
 	Href        string `json:"href,omitempty"`
 	Editable    bool   `json:"editable,omitempty"`
-	Selector    string `json:"selector"`
-	FrameID     int    `json:"frameId"`
-	Rect        Rect   `json:"rect"`
-	Visible     bool   `json:"visible"`
-	InViewport  bool   `json:"inViewport"`
-	Enabled     bool   `json:"enabled"`
+	// Editor names the code editor whose input this is (monaco,
+	// codemirror, editcontext, …).
+	Editor   string `json:"editor,omitempty"`
+	Selector string `json:"selector,omitempty"`
+	FrameID  int    `json:"frameId,omitempty"`
+	Rect     Rect   `json:"rect"`
+	Visible  bool   `json:"visible"`
+	Enabled  bool   `json:"enabled"`
+}
+
+// UnmarshalJSON reads an element as inspect sends it: visible and
+// enabled are left out when true.
+func (c *Control) UnmarshalJSON(b []byte) error {
+	type plain Control
+	p := plain{Visible: true, Enabled: true}
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*c = Control(p)
+	return nil
 }
 
 // InspectResult lists a page's interactive elements; NextOffset as in
 // ExtractResult.
 type InspectResult struct {
-	TabID      int       `json:"tabId"`
-	URL        string    `json:"url"`
-	Title      string    `json:"title"`
+	TabID int    `json:"tabId"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	// Viewport is the top frame's viewport (first window only), to tell
+	// which rects are in view.
+	Viewport *struct {
+		Width  float64 `json:"width"`
+		Height float64 `json:"height"`
+	} `json:"viewport,omitempty"`
 	Elements   []Control `json:"elements"`
 	Count      int       `json:"count"`
 	TotalChars int       `json:"totalChars"`
@@ -382,8 +422,11 @@ type ActResult struct {
 	Dialog    *Dialog  `json:"dialog,omitempty"`
 	// OpenedTabs are tabs the page opened meanwhile (a link to _blank, a
 	// pop-up); the bridge takes them as its own.
-	OpenedTabs []Tab    `json:"openedTabs,omitempty"`
-	Warnings   []string `json:"warnings,omitempty"`
+	OpenedTabs []Tab `json:"openedTabs,omitempty"`
+	// Downloads are the files a click or press downloaded (see
+	// Downloads).
+	Downloads []Download `json:"downloads,omitempty"`
+	Warnings  []string   `json:"warnings,omitempty"`
 }
 
 // ClickParams are click's parameters.
@@ -448,11 +491,19 @@ type TypeParams struct {
 }
 
 // TypeResult adds the field's value afterwards (unless it is hidden, as a
-// password's is).
+// password's is, or cannot be read: ValueUnreadable says why, as for a
+// code editor that shows only part of its text), how the text went in
+// (Inserted: typed, pasted, set — a date, color, range… input's value —
+// or dom), the code editor typed into, and how long the action waited
+// for the page to react (SettledMs).
 type TypeResult struct {
 	ActResult
-	Value       string `json:"value,omitempty"`
-	ValueHidden bool   `json:"valueHidden,omitempty"`
+	Value           string `json:"value,omitempty"`
+	ValueHidden     bool   `json:"valueHidden,omitempty"`
+	ValueUnreadable string `json:"valueUnreadable,omitempty"`
+	Inserted        string `json:"inserted,omitempty"`
+	Editor          string `json:"editor,omitempty"`
+	SettledMs       int    `json:"settledMs,omitempty"`
 }
 
 // Type focuses a field and types Value into it.
@@ -599,6 +650,43 @@ func (c *Client) Screenshot(ctx context.Context, p ScreenshotParams) (*Screensho
 	return do[ScreenshotResult](ctx, c, "screenshot", p)
 }
 
+// DownloadsParams are the downloads action's parameters.
+type DownloadsParams struct {
+	Target
+}
+
+// Download is a file a click or press of the bridge downloaded. Path is
+// where it is: in the bridge's downloads folder (SavedBy "bridge", moved
+// there once complete) or where the browser saved it (SavedBy "browser",
+// Note says why it stayed). State is done, failed or in_progress.
+type Download struct {
+	ID      int    `json:"id"`
+	Path    string `json:"path,omitempty"`
+	Name    string `json:"name"`
+	Bytes   int64  `json:"bytes"`
+	MIME    string `json:"mime,omitempty"`
+	State   string `json:"state"`
+	Error   string `json:"error,omitempty"`
+	TabID   int    `json:"tabId,omitempty"`
+	URL     string `json:"url,omitempty"`
+	SavedBy string `json:"savedBy,omitempty"`
+	Note    string `json:"note,omitempty"`
+}
+
+// DownloadsResult lists recent downloads, newest first, and the bridge's
+// downloads folder.
+type DownloadsResult struct {
+	Downloads []Download `json:"downloads"`
+	Folder    string     `json:"folder,omitempty"`
+}
+
+// Downloads lists the files the bridge's clicks and key presses
+// downloaded recently, brought up to date (one in progress then may be
+// done now).
+func (c *Client) Downloads(ctx context.Context, p DownloadsParams) (*DownloadsResult, error) {
+	return do[DownloadsResult](ctx, c, "downloads", p)
+}
+
 // CloseParams are close's parameters: Target.TabID (one tab), or
 // CloseWorkspace (the workspace's tabs and its window).
 type CloseParams struct {
@@ -620,36 +708,4 @@ type CloseResult struct {
 // the user opened is ErrNotOwned. (Close ends the connection.)
 func (c *Client) CloseTabs(ctx context.Context, p CloseParams) (*CloseResult, error) {
 	return do[CloseResult](ctx, c, "close", p)
-}
-
-// DownloadsParams are the downloads action's parameters.
-type DownloadsParams struct {
-	Target
-}
-
-// Download is one file a bridge action downloaded.
-type Download struct {
-	ID    int    `json:"id"`
-	Path  string `json:"path,omitempty"`
-	Name  string `json:"name"`
-	Bytes int64  `json:"bytes"`
-	MIME  string `json:"mime,omitempty"`
-	// State is done, failed or in_progress.
-	State string `json:"state"`
-	Error string `json:"error,omitempty"`
-	TabID int    `json:"tabId,omitempty"`
-	URL   string `json:"url,omitempty"`
-	// SavedBy is "bridge" (moved into the bridge's downloads folder) or
-	// "browser" (where the browser saved it).
-	SavedBy string `json:"savedBy,omitempty"`
-}
-
-// DownloadsResult lists the recent downloads.
-type DownloadsResult struct {
-	Downloads []Download `json:"downloads"`
-}
-
-// Downloads lists the files the bridge's clicks downloaded recently.
-func (c *Client) Downloads(ctx context.Context, p DownloadsParams) (*DownloadsResult, error) {
-	return do[DownloadsResult](ctx, c, "downloads", p)
 }

@@ -259,6 +259,41 @@ func TestResultsDecode(t *testing.T) {
 	}
 }
 
+// Inspect's elements come compact (rect as [x, y, w, h]; visible and
+// enabled said only when false) and decode whole; a click's downloads
+// decode too.
+func TestCompactResultsDecode(t *testing.T) {
+	t.Parallel()
+	layout := fake(t, nil, result(map[string]any{
+		"tabId": 7, "url": "http://x/", "title": "X",
+		"elements": []any{
+			map[string]any{"ref": "e1", "tag": "a", "name": "Home", "rect": []any{8, 14, 37, 16}},
+			map[string]any{"ref": "f3e2", "tag": "button", "frameId": 3, "rect": []any{1, 2, 3, 4}, "visible": false, "enabled": false},
+		},
+		"downloads": []any{map[string]any{"id": 4, "name": "a.csv", "path": "/d/a.csv", "bytes": 14, "state": "done", "savedBy": "bridge"}},
+	}))
+	c := dial(t, bridge.WithHome(layout.State))
+	ctx := context.Background()
+	ins, err := c.Inspect(ctx, bridge.InspectParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []bridge.Control{
+		{Ref: "e1", Tag: "a", Name: "Home", Rect: bridge.Rect{X: 8, Y: 14, Width: 37, Height: 16}, Visible: true, Enabled: true},
+		{Ref: "f3e2", Tag: "button", FrameID: 3, Rect: bridge.Rect{X: 1, Y: 2, Width: 3, Height: 4}},
+	}
+	if diff := cmp.Diff(want, ins.Elements); diff != "" {
+		t.Errorf("inspect elements (-want +got):\n%s", diff)
+	}
+	cl, err := c.Click(ctx, bridge.ClickParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]bridge.Download{{ID: 4, Name: "a.csv", Path: "/d/a.csv", Bytes: 14, State: "done", SavedBy: "bridge"}}, cl.Downloads); diff != "" {
+		t.Errorf("click downloads (-want +got):\n%s", diff)
+	}
+}
+
 func TestErrorsKeepTheDaemonsCode(t *testing.T) {
 	t.Parallel()
 	layout := fake(t, nil, func(message) protocol.Reply {
