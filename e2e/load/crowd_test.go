@@ -66,6 +66,15 @@ func (d *mcpDoor) call(in map[string]any) (map[string]any, *protocol.Error, erro
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, nil, fmt.Errorf("structured content %s: %w", b, err)
 	}
+	// The page's text comes once, in the text content (the structured
+	// content holds only the metadata); keep it for the checks.
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	m["_text"] = text.String()
 	return m, nil, nil
 }
 

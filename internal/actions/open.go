@@ -63,9 +63,11 @@ func (r *run) navigate(tabID int) (any, error) {
 	// tab as it is, only whether it is the user's own incognito tab
 	// counts, which the bridge's own tabs never are. So the bridge's own
 	// tab is not asked for (a round trip to Chrome's UI thread); a tab
-	// that is gone fails the navigation itself with tab_not_found.
+	// that is gone fails the navigation itself with tab_not_found. (When
+	// the user wants to be asked before another site is loaded, the
+	// tab's URL is needed to tell whether the site changes.)
 	t := browser.TabInfo{TabID: tabID}
-	if !r.reg().IsOwned(tabID) {
+	if !r.reg().IsOwned(tabID) || r.env.asksBeforeIrreversible() {
 		var err error
 		if t, err = r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: tabID}); err != nil {
 			return nil, err
