@@ -39,6 +39,17 @@ export function intArg(msg, name) {
   return v;
 }
 
+// activating: tabId -> the promise of a tabs.update({active: true}) that
+// tab.create started and did not wait for (see tabs.create).
+const activating = new Map();
+
+// activateBeside makes the tab active in the background; waitLoad waits for it.
+export function activateBeside(tabId) {
+  const p = chrome.tabs.update(tabId, { active: true }).then(() => true, () => false)
+    .finally(() => { if (activating.get(tabId) === p) activating.delete(tabId); });
+  activating.set(tabId, p);
+}
+
 function loaded(t) {
   return t.status === "complete" && !t.pendingUrl;
 }
@@ -70,11 +81,18 @@ export function waitLoad(tabId, ms, signal) {
     const finish = (ok, t) => {
       if (done) return;
       cleanup();
-      if (t) {
-        resolve({ ...info(t), loaded: ok });
+      const answer = (t, active) => resolve({ ...info(t), ...(active ? { active: true } : {}), loaded: ok });
+      const pending = activating.get(tabId);
+      if (pending) {
+        // The activation tab.create started: done before the answer.
+        pending.then((active) => t ? answer(t, active) : chrome.tabs.get(tabId).then((t) => answer(t, false), reject));
         return;
       }
-      chrome.tabs.get(tabId).then((t) => resolve({ ...info(t), loaded: ok }), reject);
+      if (t) {
+        answer(t, false);
+        return;
+      }
+      chrome.tabs.get(tabId).then((t) => answer(t, false), reject);
     };
     const onUpdated = (id, _change, t) => {
       if (id === tabId && loaded(t)) finish(true, t);
