@@ -65,6 +65,50 @@ func (r *run) activeTab() (browser.TabInfo, error) {
 	return browser.TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "Chrome has no active tab in its current window; pass tabId (see status)")
 }
 
+// pageTargetLooking is pageTarget for an action whose first step on the
+// page only looks (a locate) and readies the debugger (attach, answering
+// a dialog left open). For the bridge's own tab named by tabId, that step
+// runs beside the look at the tab, which takes a round trip off the path
+// of the action: the turn on the tab is taken first (a page another
+// action is changing is not looked at), and the guards still judge the
+// tab before anything acts on it — what the look found on a tab they
+// refuse is dropped. The bridge's own tabs are never the user's incognito
+// tabs; a page of theirs that a site rule refuses (it went there by
+// itself) is looked at and then refused. Any other tab is guarded first
+// and looked at after, as before.
+func (r *run) pageTargetLooking(look func(tabID int) error) (browser.TabInfo, error) {
+	if r.in.TabID == nil || !r.reg().IsOwned(*r.in.TabID) {
+		t, err := r.pageTarget()
+		if err != nil {
+			return browser.TabInfo{}, err
+		}
+		return t, look(t.TabID)
+	}
+	id := *r.in.TabID
+	if err := r.env.Handoffs().Check(r.in.Action, id); err != nil {
+		return browser.TabInfo{}, err
+	}
+	if _, err := r.takeTurn(browser.TabInfo{TabID: id}); err != nil {
+		return browser.TabInfo{}, err
+	}
+	var t browser.TabInfo
+	var lookErr error
+	err := both(func() (err error) {
+		t, err = r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: id})
+		return err
+	}, func() error {
+		lookErr = look(id)
+		return nil
+	})
+	if err != nil {
+		return browser.TabInfo{}, err
+	}
+	if t, err = r.guard(t); err != nil {
+		return browser.TabInfo{}, err
+	}
+	return t, lookErr
+}
+
 // guard lets an action that reads or drives tab t go on, or says why
 // not: it takes the action's turn on the tab, refuses the user's own
 // incognito tabs, a tab on the browser's error page and a page the bridge

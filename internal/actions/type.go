@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -56,11 +57,35 @@ func typeText(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := r.pageTarget()
+	if mode == "dom" || loc.IsPoint() {
+		t, err := r.pageTarget()
+		if err != nil {
+			return nil, err
+		}
+		ty, err := r.typeInto(t, loc, mode)
+		if err != nil {
+			return nil, err
+		}
+		return r.observeTyped(t, ty, loc)
+	}
+	// The field is located and the debugger readied beside the look at
+	// the tab (typingTarget).
+	var el Element
+	t, err := r.pageTargetLooking(func(tabID int) error {
+		return both(func() error { return r.answerOpenDialogs(tabID) }, func() (err error) {
+			el, err = r.locate(browser.TabInfo{TabID: tabID}, loc)
+			return err
+		})
+	})
 	if err != nil {
 		return nil, err
 	}
-	ty, err := r.typeInto(t, loc, mode)
+	if !t.Active {
+		if err := r.b.TabActivate(r.ctx, protocol.TabActivateParams{TabID: t.TabID}); err != nil {
+			return nil, err
+		}
+	}
+	ty, err := r.typeIntoElement(t, el, loc, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +144,9 @@ type preparedTyping struct {
 	Disabled bool   `json:"disabled"`
 }
 
-// typeInto locates the field and types the call's value into it.
+// typeInto locates the field and types the call's value into it (typeText
+// takes the way of pageTargetLooking for a located field in cdp or paste
+// mode; this is the way of the DOM mode and of a point).
 func (r *run) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (typed, error) {
 	if mode == "dom" {
 		el, err := r.locate(t, loc)
@@ -135,13 +162,20 @@ func (r *run) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (typed,
 		}
 		return typed{el: el, target: el, how: "dom", reaction: settle()}, nil
 	}
-	el, warnings, err := r.typingTarget(t, loc)
+	el, err := r.typingTarget(t, loc)
 	if err != nil {
 		return typed{}, err
 	}
 	if loc.IsPoint() {
-		return r.typeAtPoint(t.TabID, el, mode, warnings)
+		return r.typeAtPoint(t.TabID, el, mode, matchWarnings(el, loc))
 	}
+	return r.typeIntoElement(t, el, loc, mode)
+}
+
+// typeIntoElement types into el, the located field (not a point), once
+// the debugger is ready.
+func (r *run) typeIntoElement(t browser.TabInfo, el Element, loc tool.Locator, mode string) (typed, error) {
+	warnings := matchWarnings(el, loc)
 	// The page's reaction is watched from this call on, counted from the
 	// input's own events: no round trip of its own before the input.
 	var p preparedTyping
@@ -425,7 +459,7 @@ func expandTabs(s string, size int) string {
 // element in a child frame needs the scroll-and-measure step (it may get
 // a real click); a top-frame element is focused through the DOM, which
 // scrolls it into view by itself — one round trip less.
-func (r *run) typingTarget(t browser.TabInfo, loc tool.Locator) (Element, []string, error) {
+func (r *run) typingTarget(t browser.TabInfo, loc tool.Locator) (Element, error) {
 	// Attaching the debugger and locating do not depend on each other here:
 	// a top-frame field is focused through the DOM, where the debugging
 	// bar's shift of coordinates does not matter, and a point is measured
@@ -435,14 +469,15 @@ func (r *run) typingTarget(t browser.TabInfo, loc tool.Locator) (Element, []stri
 		el, err = r.locate(t, loc)
 		return err
 	})
-	if err != nil {
-		return Element{}, nil, err
-	}
-	var warnings []string
+	return el, err
+}
+
+// matchWarnings says when the locator matched several fields.
+func matchWarnings(el Element, loc tool.Locator) []string {
 	if el.Matches > 1 && loc.Nth == nil {
-		warnings = append(warnings, pluralMatches(el.Matches))
+		return []string{pluralMatches(el.Matches)}
 	}
-	return el, warnings, nil
+	return nil
 }
 
 // insertText is the params of CDP's Input.insertText.
