@@ -344,17 +344,39 @@ export async function send(msg, ctx) {
 // a dialog opens (or is open) it returns at once with the dialog and the
 // index of the command it interrupted: that command finishes by itself
 // once the dialog is answered; the daemon answers it and sends the rest.
+//
+// check (optional) is a check made between two commands, in the same round
+// trip: before command check.before (or after the last one when it equals
+// their number), the page script check.fn of check.files runs in each of
+// check.frames ({frameId, args}) — the extension's own files, as page.run
+// runs them — and the commands from there on are sent only if every frame
+// answers {ok: true}; otherwise the batch stops there, {stopped: true}.
+// The answers come back as check. A click re-checks this way what is
+// under the pointer once the mouse is there, just before pressing
+// (internal/actions: moveOnto): nothing the daemon could do in another
+// round trip would come as close.
 export async function batch(msg, ctx) {
   const tabId = intArg(msg, "tabId");
   const cmds = Array.isArray(msg.commands) ? msg.commands : [];
   const allowed = policyOf(ctx);
   for (const c of cmds) allowed(c && c.method);
+  const check = checkArg(msg.check, cmds.length);
   await ensureAttached(tabId);
   const results = [];
+  let checked;
   // A cancel is honoured before the batch starts, never within it: a click
-  // cut after its mousePressed would leave the button held down.
+  // cut after its mousePressed would leave the button held down. (The check
+  // comes before the press, so a cancel there stops the batch too.)
   if (ctx?.signal?.aborted) throw cancelled();
-  for (let i = 0; i < cmds.length; i++) {
+  for (let i = 0; i <= cmds.length; i++) {
+    if (check && i === check.before) {
+      if (ctx?.signal?.aborted) throw cancelled();
+      const got = await runCheck(tabId, check);
+      if (got.dialog) return { results, dialog: got.dialog, interrupted: i, stopped: true };
+      if (!got.ok) return { results, check: got.frames, stopped: true };
+      checked = got.frames;
+    }
+    if (i === cmds.length) break;
     const c = cmds[i];
     const wait = untilDialog(tabId);
     const sent = sendCommand(tabId, c.method, c.params);
@@ -363,7 +385,7 @@ export async function batch(msg, ctx) {
       const r = await Promise.race([sent, wait.promise]);
       if (r && r.__dialog) {
         interrupted.set(tabId, sent.then(() => {}, () => {}));
-        return { results, dialog: r.__dialog, interrupted: i };
+        return { results, dialog: r.__dialog, interrupted: i, check: checked };
       }
       results.push(r);
     } finally {
@@ -374,11 +396,41 @@ export async function batch(msg, ctx) {
   // net: the tab's activity (readiness.net) after it, and tab: the tab's
   // info — a look at what the input did in the same round trip as the
   // input.
-  const out = { results };
+  const out = { results, check: checked };
   if (msg.then && typeof msg.then === "object") out.then = await pageRun({ ...msg.then, tabId });
   if (msg.net) out.net = await netState({ tabId });
   if (msg.tab) out.tab = info(await chrome.tabs.get(tabId));
   return out;
+}
+
+const MAX_CHECK_FRAMES = 16;
+
+// checkArg validates a batch's check (see batch); page.run validates its
+// files and fn when it runs them.
+function checkArg(check, n) {
+  if (check === undefined || check === null) return null;
+  if (typeof check !== "object" || !Number.isInteger(check.before) || check.before < 0 || check.before > n ||
+      !Array.isArray(check.frames) || !check.frames.length || check.frames.length > MAX_CHECK_FRAMES ||
+      !check.frames.every((f) => f && Number.isInteger(f.frameId) && f.frameId >= 0)) {
+    throw new BridgeError(Codes.invalidArgument, "check must be {before, files, fn, frames: [{frameId, args}]} with before at most the number of commands");
+  }
+  return check;
+}
+
+// runCheck runs a batch's check in its frames at once. A dialog that holds
+// the page meanwhile ends it: {dialog}.
+async function runCheck(tabId, check) {
+  const wait = untilDialog(tabId);
+  try {
+    const runs = Promise.all(check.frames.map((f) => pageRun({ tabId, files: check.files, fn: check.fn, frameId: f.frameId, args: f.args })));
+    runs.catch(() => {}); // one a dialog cut short may fail later, unheard
+    const r = await Promise.race([runs, wait.promise]);
+    if (r && r.__dialog) return { dialog: r.__dialog };
+    const frames = r.map((x, i) => (x.frames && x.frames[0]) || { frameId: check.frames[i].frameId, error: "the check ran in no frame" });
+    return { frames, ok: frames.every((f) => !f.error && f.value && f.value.ok === true) };
+  } finally {
+    wait.cancel();
+  }
 }
 
 // aborted resolves when the command is cancelled (see dispatch.js).

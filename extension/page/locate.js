@@ -538,7 +538,19 @@
     requestAnimationFrame(() => { clearTimeout(t); resolve(); });
   });
   const sameBox = (r, b) => Math.abs(r.x - b.x) <= 1 && Math.abs(r.y - b.y) <= 1 && Math.abs(r.width - b.width) <= 1 && Math.abs(r.height - b.height) <= 1;
+  //
+  // ok sums it up for cdp.batch's check, which presses only then: the
+  // element (or the next <iframe>) is on top at the point when a.needHit;
+  // and for the element itself (a.last) it held still (unless
+  // a.ignoreMoved) and, when a.needHit, is enabled and the move landed on
+  // it.
   bb.recheck = async (a) => {
+    const out = await recheckOnce(a);
+    out.ok = !out.gone && (!a.needHit || out.hit) && (!a.last ||
+      ((!out.moved || !!a.ignoreMoved) && (!a.needHit || (out.enabled && !(out.landed && !out.landed.onIt)))));
+    return out;
+  };
+  const recheckOnce = async (a) => {
     let el = bb.byRef(a.ref);
     if (!el) return { gone: true };
     let still = true;

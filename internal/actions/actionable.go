@@ -209,37 +209,50 @@ func withWaited(err error, w *waiter) error {
 	return err
 }
 
-// moveOnto moves the mouse onto el and checks, with the mouse there, that
-// input would still reach it (recheck): when it would not, it waits and
-// measures again, within the call's deadline, and moves again. needHit
-// false (hover) asks only that the element holds still. It returns the
-// element as last measured. A point locator is not measured again: when
-// the page put something else under the point, that is the answer.
-func (r *run) moveOnto(tabID int, el Element, needHit bool) (Element, error) {
+// moveOnto moves the mouse onto el and, in the same round trip, checks
+// with the mouse there that input would still reach it (see recheckFrames)
+// before it sends then(x, y) — the press — at the point. When the check
+// fails nothing more is sent: it waits and measures again, within the
+// call's deadline, and moves again. needHit false (hover) asks only that
+// the element holds still. It returns the element as last measured. A
+// point locator is not measured again: when the page put something else
+// under the point, that is the answer.
+func (r *run) moveOnto(tabID int, el Element, needHit bool, then func(x, y float64) []protocol.CDPCommand) (Element, error) {
 	w := r.newWaiter()
 	unsteady := 0
 	for {
-		if err := r.cdpBatch(tabID, mouseMove(el.X, el.Y)); err != nil {
-			return Element{}, err
+		cmds := []protocol.CDPCommand{mouseMove(el.X, el.Y)}
+		if then != nil {
+			cmds = append(cmds, then(el.X, el.Y)...)
 		}
-		b, err := r.recheck(tabID, el.aim, needHit)
-		if err != nil {
-			return Element{}, err
+		if el.aim == nil {
+			w.done(r)
+			return el, r.cdpBatch(tabID, cmds...)
 		}
-		if b.kind == moving {
-			// Still on top where the mouse is, only not where it was: an
-			// element that never holds still (a pulsing button) is
-			// pressed after a few frames of this.
-			if unsteady++; unsteady >= 5 {
-				b = blocker{}
+		// An element that never holds still (a pulsing button) but is on
+		// top where the mouse is, look after look, is pressed there.
+		ignoreMoved := unsteady >= 5
+		check := &protocol.BatchCheck{Before: 1, Files: recheckScript.files, Fn: recheckScript.fn, Frames: el.aim.recheckFrames(needHit, ignoreMoved)}
+		answers, sent, err := r.cdpChecked(tabID, check, cmds)
+		var b blocker
+		switch {
+		case err != nil && (!retryable(err) || r.ctx.Err() != nil):
+			return Element{}, err
+		case err != nil:
+			b = blocker{kind: changing}
+		case sent:
+			if ignoreMoved {
 				r.notes = append(r.notes, "the element kept moving (an animation); it was pressed while under the pointer")
 			}
-		} else {
-			unsteady = 0
-		}
-		if b.kind == "" {
 			w.done(r)
 			return el, nil
+		default:
+			b = blockerOf(answers, needHit, ignoreMoved)
+		}
+		if b.kind == moving {
+			unsteady++
+		} else {
+			unsteady = 0
 		}
 		if el.localRef == "" {
 			// A point: what is under it changed once the mouse came.
@@ -255,6 +268,41 @@ func (r *run) moveOnto(tabID int, el Element, needHit bool) (Element, error) {
 			return Element{}, err
 		}
 	}
+}
+
+// cdpChecked sends cmds with check, in one round trip: the commands from
+// check.Before on go out only if the check passes. It returns the check's
+// answers (frames at refused file: URLs blanked, as every page script's)
+// and whether those commands were sent. A dialog that opens meanwhile is
+// answered: before the check passed, nothing more was sent; after, the
+// rest of the commands are sent as cdpBatch does.
+func (r *run) cdpChecked(tabID int, check *protocol.BatchCheck, cmds []protocol.CDPCommand) ([]protocol.PageFrameResult, bool, error) {
+	var out protocol.CDPBatchResult
+	err := r.unheld(tabID, func() (err error) {
+		out, err = r.b.CDPBatch(r.ctx, protocol.CDPBatchParams{TabID: tabID, Commands: cmds, Check: check})
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	answers, err := refuseFrames(tabID, out.Check)
+	if err != nil {
+		return nil, false, err
+	}
+	if out.Dialog != nil {
+		if err := r.answerDialog(tabID, out.Dialog); err != nil {
+			return nil, false, err
+		}
+		if out.Stopped || out.Interrupted < check.Before {
+			// The move finishes by itself now; nothing was pressed.
+			return answers, false, nil
+		}
+		if rest := cmds[min(out.Interrupted+1, len(cmds)):]; len(rest) > 0 {
+			return answers, true, r.cdpBatch(tabID, rest...)
+		}
+		return answers, true, r.answerDialogsAfter(tabID)
+	}
+	return answers, !out.Stopped, nil
 }
 
 // remeasure measures el again after a failed recheck, waiting (within w)

@@ -76,20 +76,22 @@ func (r *run) clickButton() (string, int, error) {
 	return button, count, nil
 }
 
-// mouseClick clicks at x, y (top-level viewport coordinates). At the
-// point measured for the element the action located (r.aimed) the click is
-// checked: the mouse moves there, what is under it is checked again in
-// every frame down to the element (moveOnto), and only then are the button
-// events sent, in one command to the extension. A page that slides
-// something under the pointer on mousemove gets no press.
+// mouseClick clicks at x, y (top-level viewport coordinates), in one
+// command to the extension. At the point measured for the element the
+// action located (r.aimed) the click is checked: the mouse moves there,
+// what is under it is checked again in every frame down to the element,
+// and only then do the button events go out (moveOnto). A page that
+// slides something under the pointer on mousemove gets no press.
 func (r *run) mouseClick(tabID int, x, y float64, button string, count int) error {
 	if a := r.aimed; a != nil && a.X == x && a.Y == y && a.aim != nil {
-		el, err := r.moveOnto(tabID, *a, true)
+		el, err := r.moveOnto(tabID, *a, true, func(x, y float64) []protocol.CDPCommand {
+			return pressCmds(x, y, button, count)
+		})
 		if err != nil {
 			return err
 		}
 		*a = el
-		return r.cdpBatch(tabID, pressCmds(el.X, el.Y, button, count)...)
+		return nil
 	}
 	return r.cdpBatch(tabID, clickCmds(x, y, button, count)...)
 }

@@ -56,13 +56,12 @@ func drag(r *run) (any, error) {
 	}
 	// The press, checked like a click's: the mouse is on the element and
 	// nothing was slid under it.
-	if src, err = r.moveOnto(t.TabID, src, true); err != nil {
+	if src, err = r.moveOnto(t.TabID, src, true, func(x, y float64) []protocol.CDPCommand {
+		return []protocol.CDPCommand{cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: "mousePressed", X: x, Y: y, Button: "left", ClickCount: 1, Buttons: 1})}
+	}); err != nil {
 		return nil, err
 	}
 	x, y := src.X, src.Y
-	if err := r.cdpBatch(t.TabID, cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: "mousePressed", X: x, Y: y, Button: "left", ClickCount: 1, Buttons: 1})); err != nil {
-		return nil, err
-	}
 	// From here on the button is down: it is released whatever happens,
 	// even when the call's time is up, or the page would go on dragging.
 	released := false

@@ -28,7 +28,7 @@ func hover(r *run) (any, error) {
 	}
 	// Moved, then checked to hold still (a hover may open something
 	// over the element, which is not a failure).
-	if el, err = r.moveOnto(t.TabID, el, false); err != nil {
+	if el, err = r.moveOnto(t.TabID, el, false, nil); err != nil {
 		return nil, err
 	}
 	var under *pageMatch

@@ -578,8 +578,37 @@ type aimLevel struct {
 	x, y    float64
 }
 
+// The check just before a press (issue 11, finding 12), made by
+// cdp.batch between the mouse move and the press, in one round trip: at
+// every level of the aim, the element must still be on top at its point
+// and enabled, in the same place as when measured (and, on a page that was
+// busy then, from one animation frame to the next), the mouse move must
+// have landed on it, and every <iframe> above it must still be on top at
+// its point — a page may slide something under the pointer on mousemove.
+// With needHit false (hover) only stability counts: what the pointer
+// opens may cover the element. ignoreMoved lets an element that never
+// holds still be pressed while it is on top (see moveOnto).
+
+// recheckFrames are the frames of the check and their arguments for
+// page/locate.js recheck, one per level of the aim.
+func (a *aim) recheckFrames(needHit, ignoreMoved bool) []protocol.BatchCheckFrame {
+	out := make([]protocol.BatchCheckFrame, len(a.levels))
+	for i, l := range a.levels {
+		args := map[string]any{"ref": l.ref, "x": l.x, "y": l.y, "needHit": needHit}
+		if i == len(a.levels)-1 {
+			args["last"], args["ignoreMoved"] = true, ignoreMoved
+			if a.box != nil {
+				args["box"], args["since"], args["settled"] = a.box, a.since, a.settled
+			}
+		}
+		out[i] = protocol.BatchCheckFrame{FrameID: l.frameID, Args: args}
+	}
+	return out
+}
+
 // recheckResult is what page/locate.js recheck says.
 type recheckResult struct {
+	OK      bool       `json:"ok"`
 	Gone    bool       `json:"gone"`
 	Enabled bool       `json:"enabled"`
 	Hit     bool       `json:"hit"`
@@ -591,57 +620,38 @@ type recheckResult struct {
 	} `json:"landed"`
 }
 
-// recheck looks again at every level of the aim, just before a press (the
-// mouse is already there): the element must still be on top at its point
-// and enabled, in the same place as when measured (and, on a page that
-// was busy then, from one animation frame to the next), the mouse move
-// must have landed on it, and every
-// <iframe> above it must still be on top at its point — a page may slide
-// something under the pointer on mousemove (issue 11, finding 12). With
-// needHit false (hover) only stability counts: what the pointer opens
-// may cover the element. The frames are asked at once.
-func (r *run) recheck(tabID int, a *aim, needHit bool) (blocker, error) {
-	if a == nil {
-		return blocker{}, nil
-	}
-	results := make([]recheckResult, len(a.levels))
-	errs := make([]error, len(a.levels))
-	var wg sync.WaitGroup
-	for i, l := range a.levels {
-		args := map[string]any{"ref": l.ref, "x": l.x, "y": l.y}
-		if i == len(a.levels)-1 && a.box != nil {
-			args["box"], args["since"], args["settled"] = a.box, a.since, a.settled
-		}
-		fid := l.frameID
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = r.runPageTop(tabID, &fid, recheckScript, args, &results[i])
-		}()
-	}
-	wg.Wait()
-	for i, res := range results {
-		if errs[i] != nil {
-			if retryable(errs[i]) && protocol.CodeOf(errs[i]) != protocol.CodeElementNotFound {
-				return blocker{kind: changing}, nil
+// blockerOf reads the answers of a failed check: why input would not
+// reach the element, from the top frame down.
+func blockerOf(res []protocol.PageFrameResult, needHit, ignoreMoved bool) blocker {
+	for i, f := range res {
+		if f.Error != "" {
+			if f.Code == protocol.CodeElementNotFound {
+				return blocker{kind: gone}
 			}
-			return blocker{}, errs[i]
+			return blocker{kind: changing}
 		}
-		last := i == len(results)-1
+		var c recheckResult
+		if json.Unmarshal(f.Value, &c) != nil {
+			return blocker{kind: changing}
+		}
+		last := i == len(res)-1
 		switch {
-		case res.Gone:
-			return blocker{kind: gone}, nil
-		case needHit && !res.Hit:
-			return blocker{kind: covered, by: res.Cover.String()}, nil
-		case last && res.Moved:
-			return blocker{kind: moving}, nil
-		case last && needHit && !res.Enabled:
-			return blocker{kind: disabled}, nil
-		case last && needHit && res.Landed != nil && !res.Landed.OnIt:
-			return blocker{kind: covered, by: res.Landed.Cover.String()}, nil
+		case c.OK:
+			continue
+		case c.Gone:
+			return blocker{kind: gone}
+		case needHit && !c.Hit:
+			return blocker{kind: covered, by: c.Cover.String()}
+		case last && c.Moved && !ignoreMoved:
+			return blocker{kind: moving}
+		case last && needHit && !c.Enabled:
+			return blocker{kind: disabled}
+		case last && needHit && c.Landed != nil && !c.Landed.OnIt:
+			return blocker{kind: covered, by: c.Landed.Cover.String()}
 		}
+		return blocker{kind: changing}
 	}
-	return blocker{}, nil
+	return blocker{kind: changing}
 }
 
 // sensitiveNote is what page/locate.js says when a selector's tests of the

@@ -239,6 +239,26 @@ type CDPBatchParams struct {
 	Then *PageRunParams `json:"then,omitempty"`
 	Net  bool           `json:"net,omitempty"`
 	Tab  bool           `json:"tab,omitempty"`
+	// Check, if set, is made in the same round trip before command
+	// Check.Before: the commands from there on are sent only if it passes.
+	Check *BatchCheck `json:"check,omitempty"`
+}
+
+// BatchCheck is a check cdp.batch makes between two of its commands (or
+// after the last, Before = len(Commands)): the page script function Fn of
+// Files runs in each of Frames with that frame's Args, as page.run runs
+// it, and passes when every frame answers an object with ok: true.
+type BatchCheck struct {
+	Before int               `json:"before"`
+	Files  []string          `json:"files"`
+	Fn     string            `json:"fn"`
+	Frames []BatchCheckFrame `json:"frames"`
+}
+
+// BatchCheckFrame is one frame a BatchCheck runs in, with its arguments.
+type BatchCheckFrame struct {
+	FrameID int `json:"frameId"`
+	Args    any `json:"args"`
 }
 
 // CDPBatchResult has the results of the commands that ran. When a dialog
@@ -253,6 +273,11 @@ type CDPBatchResult struct {
 	Then *PageRunResult `json:"then,omitempty"`
 	Net  *ReadinessNet  `json:"net,omitempty"`
 	Tab  *TabInfo       `json:"tab,omitempty"`
+	// Check has the frames' answers to the params' Check, once it ran;
+	// Stopped says it failed (or a dialog held it) and the commands from
+	// Check.Before on were not sent.
+	Check   []PageFrameResult `json:"check,omitempty"`
+	Stopped bool              `json:"stopped,omitempty"`
 }
 
 // DOMSetFilesParams: dom.setFiles sets the files of the file input a page
