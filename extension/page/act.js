@@ -159,6 +159,14 @@
     // watched from here, counted from that input (see watch): what the
     // focus set off is not a reaction to the text.
     if (a.watch) bb.watch({ fromInput: true });
+    if (a.check) {
+      // As cdp.batch's check before the text is inserted (the daemon's
+      // typeAtOnce): the text goes in only to a plain text field that
+      // has the focus now, and the reaction look after it reads this
+      // field (read: "@typing").
+      out.ok = t.kind === "text" && out.focused;
+      bb.typingRef = out.ref;
+    }
     return out;
   };
 
@@ -321,7 +329,7 @@
     const out = { watching: true, input: w.input !== 0, mutations: w.count, quietMs: Math.round(quiet), sinceMs: Math.round(since), settled };
     if ((settled || a.done) && a.read) {
       try {
-        out.read = bb.valueOf({ ref: a.read });
+        out.read = bb.valueOf({ ref: a.read === "@typing" ? bb.typingRef : a.read });
       } catch (_) { /* the element went away: no value */ }
     }
     return out;
