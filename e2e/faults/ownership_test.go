@@ -127,9 +127,8 @@ func TestTabsBelongToTheirSession(t *testing.T) {
 
 // Page actions on another session's tab are refused as close is. They go
 // through the engine's guard step (internal/actions/steps.go guardTab),
-// which calls mayTouch once the lead adds its three lines there.
+// which calls mayTouch.
 func TestPageActionsOnAnotherSessionsTabAreRefused(t *testing.T) {
-	t.Skip("waiting for internal/actions/steps.go guardTab to call r.mayTouch (see internal/actions/ownership.go); delete this line with it")
 	a := startAgent(t, "agent a")
 	opened := a.must(t, map[string]any{"action": "open", "url": page("/form")})
 	tab := num(t, opened, "tabId")

@@ -108,7 +108,6 @@ func TestOpenRecordsTheOpenerSession(t *testing.T) {
 }
 
 func TestPageActionsOnAnotherSessionsTabAreRefused(t *testing.T) {
-	t.Skip("waiting for steps.go guardTab to call r.mayTouch; delete this line with it")
 	t.Parallel()
 	fake, env := ownedTabs(t)
 	_, err := Run(context.Background(), env, "session:b", input(t, `{"action":"click","tabId":2,"x":1,"y":1}`), nil)

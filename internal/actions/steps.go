@@ -88,6 +88,9 @@ func (r *run) pageTargetLooking(look func(tabID int) error) (browser.TabInfo, er
 	if err := r.env.Handoffs().Check(r.in.Action, id); err != nil {
 		return browser.TabInfo{}, err
 	}
+	if err := r.mayTouch(id); err != nil {
+		return browser.TabInfo{}, err
+	}
 	if _, err := r.takeTurn(browser.TabInfo{TabID: id}); err != nil {
 		return browser.TabInfo{}, err
 	}
@@ -129,6 +132,10 @@ func (r *run) guardTab(t browser.TabInfo, reading bool) (browser.TabInfo, error)
 	// A tab in the user's hands, or waiting for their answer (ask.go), is
 	// refused at once rather than after the turn of the action asking.
 	if err := r.env.Handoffs().Check(r.in.Action, t.TabID); err != nil {
+		return browser.TabInfo{}, err
+	}
+	// Another session's tab is refused before its turn is waited for.
+	if err := r.mayTouch(t.TabID); err != nil { // ownership.go
 		return browser.TabInfo{}, err
 	}
 	t, err := r.takeTurn(t)
