@@ -288,11 +288,17 @@ async function attachAndEnable(tabId) {
 // attachNoting attaches the bridge's debugger to the tab, noting first
 // whether another one is attached already.
 async function attachNoting(tabId) {
-  const target = (await chrome.debugger.getTargets().catch(() => [])).find((t) => t.tabId === tabId);
+  // The look at the targets goes out together with the attach, not a
+  // round trip before it: Chrome runs an extension's calls in the order
+  // they were made, so the look still sees the tab as it was before ours.
+  const targets = chrome.debugger.getTargets().catch(() => []);
+  const attaching = chrome.debugger.attach({ tabId }, "1.3");
+  attaching.catch(() => {}); // read below, once the look is noted
+  const target = (await targets).find((t) => t.tabId === tabId);
   if (target && target.attached) foreign.add(tabId);
   else foreign.delete(tabId);
   try {
-    await chrome.debugger.attach({ tabId }, "1.3");
+    await attaching;
   } catch (err) {
     const m = String(err && err.message);
     if (/another debugger|already attached/i.test(m) && !/already attached to the tab with id/i.test(m)) {
