@@ -107,12 +107,19 @@ func Open(path string) (*Set, error) {
 		return s, nil
 	}
 	for inst, fi := range f.Instances {
+		if fi == nil {
+			continue // "instances": {"x": null}: nothing to load
+		}
 		st := s.stateLocked(inst)
 		for _, t := range fi.Tabs {
-			st.tabs[t.TabID] = t
+			if t != nil {
+				st.tabs[t.TabID] = t
+			}
 		}
 		for _, w := range fi.Workspaces {
-			st.workspaces[w.ID] = w
+			if w != nil {
+				st.workspaces[w.ID] = w
+			}
 		}
 	}
 	return s, nil

@@ -143,3 +143,44 @@ func TestEarlierRunsAreForgotten(t *testing.T) {
 		t.Error("an instance without a browser session dropped something")
 	}
 }
+
+// FuzzOpen: the registry file is the daemon's, but anything may have
+// written it (an older version, a crash mid-edit, a user): whatever it
+// holds, Open and the calls the daemon makes right after never panic,
+// and what Open kept is saved and read back the same.
+func FuzzOpen(f *testing.F) {
+	f.Add([]byte(`{"instances":{"chrome-1":{"tabs":[{"tabId":5,"windowId":1,"workspace":"session:a"}],"workspaces":[{"id":"session:a","windowId":1,"groupId":9}]}}}`))
+	f.Add([]byte(`{"instances":{"x":null}}`))
+	f.Add([]byte(`{"instances":{"x":{"tabs":[null],"workspaces":[null]}}}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"instances":{"x":{"tabs":[{"tabId":-1,"lastUsed":"not a time"}]}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "reg.json")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		set, err := Open(p)
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		set.Sweep()
+		var workspaces int
+		for _, inst := range []string{"x", "chrome-1"} {
+			r := set.For(inst)
+			for _, w := range r.Workspaces() {
+				workspaces++
+				r.Tabs(w.ID)
+			}
+			r.Reconcile(map[int]int{5: 1}, time.Now())
+		}
+		r := set.For("chrome-1")
+		r.AddTab(7, 2, "session:f")
+		again, err := Open(p)
+		if err != nil {
+			t.Fatalf("Open of what was saved: %v", err)
+		}
+		if _, ok := again.For("chrome-1").Get(7); !ok {
+			t.Fatalf("the saved registry lost tab 7 (%d workspaces read before)", workspaces)
+		}
+	})
+}
