@@ -402,10 +402,16 @@ export async function batch(msg, ctx) {
   // net: the tab's activity (readiness.net) after it, and tab: the tab's
   // info — a look at what the input did in the same round trip as the
   // input.
+  // The three go out at once: none depends on another.
   const out = { results, check: checked };
-  if (msg.then && typeof msg.then === "object") out.then = await pageRun({ ...msg.then, tabId });
-  if (msg.net) out.net = await netState({ tabId });
-  if (msg.tab) out.tab = info(await chrome.tabs.get(tabId));
+  const [then, net, tab] = await Promise.all([
+    msg.then && typeof msg.then === "object" ? pageRun({ ...msg.then, tabId }) : undefined,
+    msg.net ? netState({ tabId }) : undefined,
+    msg.tab ? chrome.tabs.get(tabId).then(info) : undefined,
+  ]);
+  if (then) out.then = then;
+  if (net) out.net = net;
+  if (tab) out.tab = tab;
   return out;
 }
 
