@@ -57,7 +57,7 @@ func handoff(r *run) (any, error) {
 	}
 	stop := r.keepTelling("waiting for the user: "+r.in.Message, handoffProgressEvery)
 	defer stop()
-	return browser.Verbs{Caller: r.env.Browser}.HandoffShow(r.ctx, protocol.HandoffShowParams{
+	return browser.Verbs{Caller: r.browser}.HandoffShow(r.ctx, protocol.HandoffShowParams{
 		TabID: t.TabID, Message: r.in.Message, TimeoutMs: int(wait / time.Millisecond),
 	})
 }

@@ -127,7 +127,7 @@ func (r *run) takeTurn(t browser.TabInfo) (browser.TabInfo, error) {
 	if r.unlockTab != nil || !r.spec().ChangesPage {
 		return t, nil
 	}
-	unlock, waited, err := r.env.tabs.lock(r.ctx, tabKey{r.env.Browser.Info().Instance, t.TabID}, r.progress)
+	unlock, waited, err := r.env.tabs.lock(r.ctx, tabKey{r.browser.Info().Instance, t.TabID}, r.progress)
 	if err != nil {
 		return browser.TabInfo{}, err
 	}

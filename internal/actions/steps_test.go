@@ -55,7 +55,7 @@ func input(t *testing.T, raw string) *tool.Input {
 func start(t *testing.T, env *Env, raw string) *run {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	r := newRun(ctx, env, "session:test", input(t, raw), nil)
+	r := newRun(ctx, env, nil, "session:test", input(t, raw), nil)
 	t.Cleanup(func() {
 		if r.unlockTab != nil {
 			r.unlockTab()
