@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -24,6 +26,9 @@ import (
 type route struct {
 	b    actions.Browser // the Link pinned to that browser, or the Link itself while none is connected
 	slot int
+	// raw is Chrome's ID of the call's tabId (0: none), which the engine's
+	// messages name.
+	raw int
 }
 
 // pinned is the Link pinned to browser b.
@@ -79,7 +84,11 @@ func (d *Daemon) route(ctx context.Context, in *tool.Input) (*tool.Input, route,
 		in = &c
 	}
 	if named != nil {
-		return in, route{b: d.pinned(*named), slot: named.Slot}, nil
+		rt := route{b: d.pinned(*named), slot: named.Slot}
+		if in.TabID != nil {
+			rt.raw = *in.TabID
+		}
+		return in, rt, nil
 	}
 	if in.Action != "status" {
 		if err := d.link.Ready(ctx); err != nil {
@@ -130,6 +139,17 @@ func (rt route) qualify(res any) (any, error) {
 		return nil, err
 	}
 	return qualifyValue(v, rt.slot, false, false), nil
+}
+
+// qualifyError names the call's tab in err's message as the caller does
+// ("tab 10555482403", not Chrome's "tab 555482403").
+func (rt route) qualifyError(err error) error {
+	var e *protocol.Error
+	if rt.slot == 0 || rt.raw <= 0 || !errors.As(err, &e) {
+		return err
+	}
+	re := regexp.MustCompile(`\b` + strconv.Itoa(rt.raw) + `\b`)
+	return &protocol.Error{Code: e.Code, Message: re.ReplaceAllString(e.Message, strconv.Itoa(slots.Qualify(rt.slot, rt.raw)))}
 }
 
 // qualifyValue rewrites v in place; tab says that v is the value of a

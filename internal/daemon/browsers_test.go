@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -142,6 +143,11 @@ func TestTwoBrowsers(t *testing.T) {
 	if _, err := call(map[string]any{"action": "close", "tabId": 10_000_000_006, "browserWorkspaceId": "w"}); err != nil {
 		t.Fatal(err)
 	}
+	// Its errors name the tab as the caller does.
+	_, err := call(map[string]any{"action": "close", "tabId": 10_000_000_005})
+	if protocol.CodeOf(err) != protocol.CodeNotOwned || !strings.Contains(err.Error(), "10000000005") {
+		t.Errorf("closing B's own tab 5: %v", err)
+	}
 	if len(a.Calls("tab.close")) != 0 || len(b.Calls("tab.close")) != 1 {
 		t.Fatalf("close of 10000000006 reached A %d and B %d times", len(a.Calls("tab.close")), len(b.Calls("tab.close")))
 	}
@@ -152,7 +158,7 @@ func TestTwoBrowsers(t *testing.T) {
 	}
 
 	// A browser parameter that disagrees with the tabId, or names nobody.
-	_, err := call(map[string]any{"action": "close", "tabId": 10_000_000_005, "browser": "0"})
+	_, err = call(map[string]any{"action": "close", "tabId": 10_000_000_005, "browser": "0"})
 	wantCode(t, err, protocol.CodeInvalidArgument)
 	_, err = call(map[string]any{"action": "status", "browser": "Firefox"})
 	wantCode(t, err, protocol.CodeInvalidArgument)

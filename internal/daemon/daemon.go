@@ -445,6 +445,8 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 	}
 	if err == nil {
 		res, err = rt.qualify(res)
+	} else {
+		err = rt.qualifyError(err)
 	}
 	defer func() { d.auditCall(session, in, reply.Result, errOf(reply), time.Since(start)) }()
 	d.log.Debug("call", "action", in.Action, "session", session, "ms", time.Since(start).Milliseconds(), "err", err)
