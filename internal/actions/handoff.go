@@ -151,7 +151,7 @@ func (h *Handoffs) Check(action string, tabID int) error {
 
 // Guard is Check in the shape of Env.Guard: env.Guard = env.Handoffs().Guard
 // (or called from the daemon's own guard).
-func (h *Handoffs) Guard(_ context.Context, action string, tab browser.TabInfo) error {
+func (h *Handoffs) Guard(_ context.Context, _ browser.Caller, action string, tab browser.TabInfo) error {
 	return h.Check(action, tab.TabID)
 }
 

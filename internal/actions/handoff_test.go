@@ -24,7 +24,7 @@ func TestHandoffsSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = h.Guard(context.Background(), "click", browser.TabInfo{TabID: 5})
+	err = h.Guard(context.Background(), nil, "click", browser.TabInfo{TabID: 5})
 	if protocol.CodeOf(err) != protocol.CodeHandoffInProgress || !strings.Contains(err.Error(), "Please sign in") || !strings.Contains(err.Error(), "click of tab 5") {
 		t.Errorf("guard while handed off: %v", err)
 	}

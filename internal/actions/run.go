@@ -57,8 +57,9 @@ type Env struct {
 	// caller can branch on (blocked_by_policy, bridge_disabled). Actions
 	// that open a new tab (open without tabId or target "current") have
 	// no tab to show it; for a navigation of a tab and for search's new
-	// tab, tab.URL is where it goes. Nil: no further guard.
-	Guard func(ctx context.Context, action string, tab browser.TabInfo) error
+	// tab, tab.URL is where it goes. b is the browser the action works
+	// in (several may be connected). Nil: no further guard.
+	Guard func(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error
 
 	tabs tabLocks // one page action at a time per tab
 }

@@ -116,7 +116,7 @@ func (r *run) askGuard(t browser.TabInfo) error {
 	if r.env.Guard == nil {
 		return nil
 	}
-	return r.env.Guard(r.ctx, r.in.Action, t)
+	return r.env.Guard(r.ctx, r.browser, r.in.Action, t)
 }
 
 // takeTurn waits, for an action whose spec ChangesPage, until no other

@@ -45,9 +45,10 @@ type Link struct {
 	OnHello func(Info)
 	// OnRequest, if set before the first Serve, answers a request the
 	// extension sends of its own ({id, type, ...}, e.g. paths.check) with
-	// a result or an error; frame is the whole request. Without it such a
-	// frame is taken for a reply.
-	OnRequest func(typ string, frame []byte) (any, error)
+	// a result or an error; frame is the whole request and from the
+	// extension that sent it (several browsers may be connected). Without
+	// it such a frame is taken for a reply.
+	OnRequest func(from Info, typ string, frame []byte) (any, error)
 
 	mu      sync.Mutex
 	conns   []*linkConn // in order of hello
@@ -507,7 +508,7 @@ func (l *Link) Serve(c Conn) {
 			// program's upload): answered beside the reading, which
 			// must go on.
 			go func() {
-				res, err := l.OnRequest(env.Type, frame)
+				res, err := l.OnRequest(l.infoOf(h), env.Type, frame)
 				reply := protocol.Reply{ID: env.ID, Result: res}
 				if err != nil {
 					reply = protocol.Reply{ID: env.ID, Error: protocol.AsError(err)}

@@ -502,7 +502,7 @@ func FuzzServeFrames(f *testing.F) {
 func TestExtensionRequestsAreAnswered(t *testing.T) {
 	t.Parallel()
 	l := browser.NewLink()
-	l.OnRequest = func(typ string, frame []byte) (any, error) {
+	l.OnRequest = func(_ browser.Info, typ string, frame []byte) (any, error) {
 		var req protocol.PathsCheck
 		json.Unmarshal(frame, &req)
 		if len(req.Paths) == 0 {

@@ -197,3 +197,20 @@ func TestTwoBrowsers(t *testing.T) {
 		t.Errorf("A got %d tab.close", len(a.Calls("tab.close")))
 	}
 }
+
+// Every connected browser gets the site rules, not only the default one.
+func TestEveryBrowserGetsTheSiteRules(t *testing.T) {
+	t.Parallel()
+	layout := start(t)
+	a, b := fakebrowser.New(), fakebrowser.New()
+	a.Hello.Focused = true // b never becomes the default
+	for _, f := range []*fakebrowser.Browser{a, b} {
+		f.Handle("policy.set", fakebrowser.Reply(protocol.OKResult{OK: true}))
+		host(t, layout, f)
+	}
+	for _, f := range []*fakebrowser.Browser{a, b} {
+		if _, err := f.WaitCalls(waitCtx(t), "policy.set", 1); err != nil {
+			t.Errorf("browser %s got no site rules: %v", f.Hello.InstanceID, err)
+		}
+	}
+}
