@@ -190,6 +190,8 @@ func TestTwoBrowsers(t *testing.T) {
 	}
 	_, err = call(map[string]any{"action": "close", "tabId": 10_000_000_005, "timeoutMs": 300})
 	wantCode(t, err, protocol.CodeExtensionNotConnected)
+	_, err = call(map[string]any{"action": "status", "browser": "1", "timeoutMs": 300})
+	wantCode(t, err, protocol.CodeExtensionNotConnected)
 	if _, err := call(map[string]any{"action": "close", "tabId": 6, "browserWorkspaceId": "w"}); err != nil {
 		t.Errorf("closing A's tab 6 with B gone: %v", err)
 	}

@@ -435,7 +435,9 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 	// than book its tabs under no browser at all. Status answers either
 	// way. The call works in one browser (route), with its tab IDs.
 	routed, rt, err := d.route(ctx, in)
-	if err == nil && in.Action != "status" {
+	// Status answers with diagnostics when no browser is connected, but
+	// a browser it names must be there.
+	if err == nil && (in.Action != "status" || in.Browser != "" || in.TabID != nil) {
 		if p, ok := rt.b.(*browser.Pinned); ok {
 			err = p.Ready(ctx)
 		}
