@@ -84,7 +84,7 @@ func (r *run) guardNavigation(t browser.TabInfo) (browser.TabInfo, error) {
 func (r *run) guardTab(t browser.TabInfo, reading bool) (browser.TabInfo, error) {
 	// A tab in the user's hands, or waiting for their answer (ask.go), is
 	// refused at once rather than after the turn of the action asking.
-	if err := r.env.Handoffs().Check(r.in.Action, t.TabID); err != nil {
+	if err := r.env.Handoffs().CheckIn(r.instance, r.in.Action, t.TabID); err != nil {
 		return browser.TabInfo{}, err
 	}
 	t, err := r.takeTurn(t)

@@ -194,7 +194,7 @@ func (d *Daemon) guard(ctx context.Context, b browser.Caller, action string, tab
 	if b == nil {
 		b = d.link
 	}
-	if err := d.env.Handoffs().Check(action, tab.TabID); err != nil {
+	if err := d.env.Handoffs().Guard(ctx, b, action, tab); err != nil {
 		return err
 	}
 	if rule, stopped, ok := blockedPage(tab.URL, d.link.Info().ID); ok {

@@ -143,7 +143,7 @@ func TestGuard(t *testing.T) {
 		t.Errorf("the extension was not given the rules first")
 	}
 
-	end, err := d.env.Handoffs().Begin(4, "Sign in", "session:a")
+	end, err := d.env.Handoffs().BeginIn(d.link.Info().Instance, 4, "Sign in", "session:a")
 	if err != nil {
 		t.Fatal(err)
 	}
