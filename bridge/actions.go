@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // The actions of the use_user_browser tool (SPEC §2), one method each. A
@@ -18,9 +19,14 @@ import (
 // actions use TabID, else the active tab of BrowserWorkspaceID, else the
 // active tab of Chrome's current window. Open, search and extract with a
 // URL open their tab in the workspace's own window: BrowserWorkspaceID,
-// else "run:"+RunID, else the client's session.
+// else "run:"+RunID, else the client's session. With several browsers
+// connected, Browser (a label or slot from Status.Browsers) picks one;
+// by default the one the user focused last. A TabID of a browser other
+// than the first carries its slot (slot*10^10 + Chrome's ID) and picks
+// its browser by itself.
 type Target struct {
 	TabID              int    `json:"tabId,omitempty"`
+	Browser            string `json:"browser,omitempty"`
 	BrowserWorkspaceID string `json:"browserWorkspaceId,omitempty"`
 	RunID              string `json:"runId,omitempty"`
 	// TimeoutMs shortens the call's deadline (at most 60000, the default).
@@ -112,11 +118,37 @@ type Status struct {
 	Problem     *Error          `json:"error,omitempty"`
 	Reason      string          `json:"reason,omitempty"`
 	Diagnostics json.RawMessage `json:"diagnostics,omitempty"`
+	// Browsers lists every connected browser; the rest of Status
+	// describes the one marked Shown.
+	Browsers []Browser `json:"browsers,omitempty"`
 }
 
-// Status reports the connection, every open tab and the workspaces.
+// Browser is one connected browser (an extension instance in one browser
+// profile).
+type Browser struct {
+	Slot        int       `json:"slot"`
+	Label       string    `json:"label"`
+	Name        string    `json:"name,omitempty"`
+	Instance    string    `json:"instance"`
+	Version     string    `json:"version,omitempty"`
+	UserAgent   string    `json:"userAgent,omitempty"`
+	ConnectedAt time.Time `json:"connectedAt,omitzero"`
+	FocusedAt   time.Time `json:"focusedAt,omitzero"`
+	// Default: a call that names no browser goes to this one.
+	Default bool `json:"default"`
+	// Shown: the Status describes this one.
+	Shown bool `json:"shown"`
+}
+
+// Status reports the connection, every open tab and the workspaces of the
+// default browser, and lists every connected browser.
 func (c *Client) Status(ctx context.Context) (*Status, error) {
 	return do[Status](ctx, c, "status", nil)
+}
+
+// StatusOf is Status of one browser (a label or slot from Browsers).
+func (c *Client) StatusOf(ctx context.Context, browser string) (*Status, error) {
+	return do[Status](ctx, c, "status", Target{Browser: browser})
 }
 
 // SearchParams are search's parameters.

@@ -4,6 +4,7 @@
 import * as native from "./transport/native.js";
 import * as websocket from "./transport/websocket.js";
 import * as userpage from "./handlers/userpage.js";
+import { TYPE_FOCUSED } from "./protocol.js";
 
 // The transports: each open() connects unless it is connected already (or
 // switched off), so calling it on every wake-up is safe. A new transport
@@ -35,3 +36,14 @@ chrome.alarms.get(RECONNECT_ALARM).then((alarm) => {
   if (!alarm) return chrome.alarms.create(RECONNECT_ALARM, { periodInMinutes: 0.5 });
 }).catch(() => chrome.alarms.create(RECONNECT_ALARM, { periodInMinutes: 0.5 }));
 connectAll();
+
+// When several browsers are connected to one daemon, a call that names none
+// goes to the one the user focused last: tell the daemon when one of this
+// browser's windows gets the focus (WINDOW_ID_NONE is focus leaving the
+// browser). The bridge's own windows open unfocused, so this is the user.
+// Registered at the top level, as MV3 listeners must be; an event that
+// wakes a stopped worker finds the port reopened by connectAll above.
+chrome.windows.onFocusChanged.addListener((windowId) => {
+  if (windowId === chrome.windows.WINDOW_ID_NONE) return;
+  native.ask(TYPE_FOCUSED, {}, 5_000).catch(() => { /* no daemon: nothing to tell */ });
+});

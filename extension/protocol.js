@@ -9,7 +9,7 @@
 // Messages to the extension: {id, type, ...params}. Replies: {id, result} or
 // {id, error: {code, message}}. On connect the extension sends
 // {type: "hello", version, protocol, extensionId, instanceId,
-// incognitoAllowed, userAgent} (see transport/session.js) and a
+// incognitoAllowed, userAgent, brand, focused} (see transport/session.js) and a
 // {type: "ping"} every 20 s, which the host answers with {type: "pong"}.
 // The extension may ask the daemon too: {id: "ext-<n>", type:
 // "paths.check", paths} over the native link, answered {id, result:
@@ -132,6 +132,9 @@ export const HIVE_PROTOCOL_VERSION = 6;
 
 // The extension's requests to the daemon (over the native link).
 export const TYPE_PATHS_CHECK = "paths.check";
+// browser.focused: the user focused one of this browser's windows (the
+// default browser of a daemon serving several), answered {ok: true}.
+export const TYPE_FOCUSED = "browser.focused";
 // The extension's requests for a program's command on the WebSocket door:
 // program.admit before it runs (the daemon refuses it while the bridge is
 // off or paused), program.done after, with its outcome (the audit trail).

@@ -67,8 +67,8 @@ export function openSession({ name, post, retry, door, hello = (base) => base, k
     }
   };
 
-  Promise.all([chrome.extension.isAllowedIncognitoAccess(), instanceId(), browserSession()])
-    .then(([incognitoAllowed, instance, session]) => hello(helloMessage(incognitoAllowed, instance, session)))
+  Promise.all([chrome.extension.isAllowedIncognitoAccess(), instanceId(), browserSession(), hasFocus()])
+    .then(([incognitoAllowed, instance, session, focused]) => hello(helloMessage(incognitoAllowed, instance, session, focused)))
     .then(send)
     .catch((err) => console.error("browser-bridge: no hello sent:", err)); // the peer then reports the missing hello
   const keepalive = keepAliveMs > 0 ? setInterval(() => send({ type: "ping" }), keepAliveMs) : null;
@@ -198,7 +198,26 @@ async function browserSession() {
   return fresh;
 }
 
-function helloMessage(incognitoAllowed, instance, session) {
+// hasFocus says whether a window of this browser has the focus now: the
+// daemon's default browser is the one the user focused last.
+async function hasFocus() {
+  try {
+    const w = await chrome.windows.getLastFocused();
+    return Boolean(w && w.focused);
+  } catch (_) {
+    return false; // no window at all
+  }
+}
+
+// brand is the browser's name (Chromium, Google Chrome, Microsoft Edge…)
+// for the daemon's label of it; the user agent says "Chrome" for all.
+function brand() {
+  const brands = (navigator.userAgentData && navigator.userAgentData.brands) || [];
+  const named = brands.map((b) => b.brand).filter((b) => !/not.?a.?brand/i.test(b));
+  return named.find((b) => b !== "Chromium") || named[0] || "";
+}
+
+function helloMessage(incognitoAllowed, instance, session, focused) {
   return {
     type: "hello",
     version: chrome.runtime.getManifest().version,
@@ -208,5 +227,7 @@ function helloMessage(incognitoAllowed, instance, session) {
     browserSession: session,
     incognitoAllowed,
     userAgent: navigator.userAgent,
+    brand: brand(),
+    focused,
   };
 }

@@ -292,7 +292,7 @@ func (r *run) askUser(t *browser.TabInfo, s step) error {
 	p := protocol.AskShowParams{Kind: s.Kind, Message: msg, Detail: s.Detail}
 	if t != nil {
 		p.TabID = t.TabID
-		end, err := r.env.Handoffs().begin(Handoff{TabID: t.TabID, Message: msg, Session: r.session, Kind: handoffAsk})
+		end, err := r.env.Handoffs().begin(Handoff{TabID: t.TabID, Message: msg, Session: r.session, Kind: handoffAsk, Instance: r.instance})
 		if err != nil {
 			return err
 		}

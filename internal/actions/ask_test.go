@@ -29,7 +29,7 @@ func askEnv(t *testing.T, on bool, outcome string) (env *Env, fake *fakebrowser.
 	}))
 	held = &atomic.Bool{}
 	fake.Handle("ask.show", fakebrowser.Typed(func(ctx context.Context, p protocol.AskShowParams) (any, error) {
-		held.Store(protocol.CodeOf(env.Handoffs().Check("extract", p.TabID)) == protocol.CodeHandoffInProgress)
+		held.Store(protocol.CodeOf(env.Handoffs().CheckIn(env.Browser.Info().Instance, "extract", p.TabID)) == protocol.CodeHandoffInProgress)
 		return protocol.AskShowResult{Outcome: outcome, Overlay: true}, nil
 	}))
 	link := browser.NewLink()
@@ -78,7 +78,7 @@ func TestAskBeforeLoad(t *testing.T) {
 	if !held.Load() {
 		t.Error("the tab was not held while the user was asked")
 	}
-	if err := env.Handoffs().Check("extract", 9); err != nil {
+	if err := env.Handoffs().CheckIn(env.Browser.Info().Instance, "extract", 9); err != nil {
 		t.Errorf("still held after the answer: %v", err)
 	}
 	if err := runOpen(t, env, "https://www.shop.example/next"); err != nil {

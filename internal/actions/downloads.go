@@ -330,7 +330,7 @@ func listDownloads(r *run) (any, error) {
 
 // browserInstance is the extension instance the call talks to (see reg).
 func (r *run) browserInstance() string {
-	if inst := r.env.Browser.Info().Instance; inst != "" {
+	if inst := r.browser.Info().Instance; inst != "" {
 		return inst
 	}
 	return r.instance

@@ -42,7 +42,7 @@ func handoff(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	end, err := r.env.Handoffs().Begin(t.TabID, r.in.Message, r.session)
+	end, err := r.env.Handoffs().begin(Handoff{TabID: t.TabID, Message: r.in.Message, Session: r.session, Instance: r.instance})
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func handoff(r *run) (any, error) {
 	}
 	stop := r.keepTelling("waiting for the user: "+r.in.Message, handoffProgressEvery)
 	defer stop()
-	return browser.Verbs{Caller: r.env.Browser}.HandoffShow(r.ctx, protocol.HandoffShowParams{
+	return browser.Verbs{Caller: r.browser}.HandoffShow(r.ctx, protocol.HandoffShowParams{
 		TabID: t.TabID, Message: r.in.Message, TimeoutMs: int(wait / time.Millisecond),
 	})
 }
@@ -92,12 +92,12 @@ func (r *run) keepTelling(msg string, every time.Duration) (stop func()) {
 // Handoffs is the set of tabs handed to the user. It is safe for
 // concurrent use; the zero value is ready.
 //
-// Tabs are named by ID alone: Env.Guard sees a browser.TabInfo, which does
-// not say which browser it is in (SPEC §3 keeps tab IDs unique across
-// browsers).
+// Tabs are named by their browser's extension instance and Chrome's ID:
+// tab IDs are only unique within one browser, and several may be
+// connected.
 type Handoffs struct {
 	mu   sync.Mutex
-	tabs map[int]Handoff
+	tabs map[tabKey]Handoff
 }
 
 // Handoff is one tab in the user's hands.
@@ -109,50 +109,73 @@ type Handoff struct {
 	// Kind is "" for a hand-off, "ask" for a question the user is asked
 	// before an irreversible step (ask.go).
 	Kind string `json:"kind,omitempty"`
+	// Instance is the extension instance of the tab's browser.
+	Instance string `json:"-"`
 }
 
 // Begin marks tabID as handed off; end() takes it back. A tab already
 // handed off is handoff_in_progress.
 func (h *Handoffs) Begin(tabID int, message, session string) (end func(), err error) {
-	return h.begin(Handoff{TabID: tabID, Message: message, Session: session})
+	return h.BeginIn("", tabID, message, session)
+}
+
+// BeginIn is Begin for tabID of the browser of extension instance inst.
+func (h *Handoffs) BeginIn(inst string, tabID int, message, session string) (end func(), err error) {
+	return h.begin(Handoff{TabID: tabID, Message: message, Session: session, Instance: inst})
 }
 
 func (h *Handoffs) begin(o Handoff) (end func(), err error) {
-	tabID := o.TabID
+	k := tabKey{o.Instance, o.TabID}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if o, ok := h.tabs[tabID]; ok {
+	if o, ok := h.tabs[k]; ok {
 		return nil, o.busy("handoff")
 	}
 	if h.tabs == nil {
-		h.tabs = map[int]Handoff{}
+		h.tabs = map[tabKey]Handoff{}
 	}
 	o.Since = time.Now()
-	h.tabs[tabID] = o
+	h.tabs[k] = o
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			h.mu.Lock()
-			delete(h.tabs, tabID)
+			delete(h.tabs, k)
 			h.mu.Unlock()
 		})
 	}, nil
 }
 
-// Check fails with handoff_in_progress while tabID is handed off.
+// Check fails with handoff_in_progress while tabID (of the browser whose
+// instance Begin was not told) is handed off.
 func (h *Handoffs) Check(action string, tabID int) error {
+	return h.CheckIn("", action, tabID)
+}
+
+// CheckIn fails with handoff_in_progress while tabID of the browser of
+// extension instance inst is handed off.
+func (h *Handoffs) CheckIn(inst, action string, tabID int) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if o, ok := h.tabs[tabID]; ok {
+	if o, ok := h.tabs[tabKey{inst, tabID}]; ok {
 		return o.busy(action)
 	}
 	return nil
 }
 
-// Guard is Check in the shape of Env.Guard: env.Guard = env.Handoffs().Guard
-// (or called from the daemon's own guard).
-func (h *Handoffs) Guard(_ context.Context, action string, tab browser.TabInfo) error {
-	return h.Check(action, tab.TabID)
+// Guard is CheckIn in the shape of Env.Guard: env.Guard =
+// env.Handoffs().Guard (or called from the daemon's own guard).
+func (h *Handoffs) Guard(_ context.Context, b browser.Caller, action string, tab browser.TabInfo) error {
+	return h.CheckIn(instanceOf(b), action, tab.TabID)
+}
+
+// instanceOf is the extension instance of the browser b talks to ("" when
+// b does not say).
+func instanceOf(b browser.Caller) string {
+	if i, ok := b.(interface{ Info() browser.Info }); ok {
+		return i.Info().Instance
+	}
+	return ""
 }
 
 // List returns the tabs handed off now, oldest first.

@@ -24,7 +24,7 @@ func TestHandoffsSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = h.Guard(context.Background(), "click", browser.TabInfo{TabID: 5})
+	err = h.Guard(context.Background(), nil, "click", browser.TabInfo{TabID: 5})
 	if protocol.CodeOf(err) != protocol.CodeHandoffInProgress || !strings.Contains(err.Error(), "Please sign in") || !strings.Contains(err.Error(), "click of tab 5") {
 		t.Errorf("guard while handed off: %v", err)
 	}
@@ -96,7 +96,7 @@ func TestHandoffAction(t *testing.T) {
 	if p.TabID != 9 || p.Message != "Please sign in" || p.TimeoutMs < 15000 || p.TimeoutMs > 20000 {
 		t.Errorf("handoff.show params %+v", p)
 	}
-	if err := env.Handoffs().Check("type", 9); protocol.CodeOf(err) != protocol.CodeHandoffInProgress {
+	if err := env.Handoffs().CheckIn(link.Info().Instance, "type", 9); protocol.CodeOf(err) != protocol.CodeHandoffInProgress {
 		t.Errorf("while the user has the tab: %v", err)
 	}
 	close(release)
@@ -106,12 +106,29 @@ func TestHandoffAction(t *testing.T) {
 	if r, ok := res.(protocol.HandoffShowResult); !ok || r.Outcome != "done" || r.URL != "https://bank.example/home" {
 		t.Errorf("result %#v", res)
 	}
-	if err := env.Handoffs().Check("type", 9); err != nil {
+	if err := env.Handoffs().CheckIn(link.Info().Instance, "type", 9); err != nil {
 		t.Errorf("after the hand-off: %v", err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(told) == 0 || told[0] != "waiting for the user: Please sign in" {
 		t.Errorf("progress %q", told)
+	}
+}
+
+// Tab IDs are unique only within one browser: a hand-off of browser A's
+// tab 5 leaves browser B's tab 5 alone.
+func TestHandoffsKeepBrowsersApart(t *testing.T) {
+	var h Handoffs
+	end, err := h.BeginIn("inst-a@run", 5, "Please sign in", "session:a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer end()
+	if err := h.CheckIn("inst-b@run", "click", 5); err != nil {
+		t.Errorf("browser B's tab 5 while A's is handed off: %v", err)
+	}
+	if err := h.CheckIn("inst-a@run", "click", 5); protocol.CodeOf(err) != protocol.CodeHandoffInProgress {
+		t.Errorf("browser A's tab 5 while handed off: %v", err)
 	}
 }

@@ -55,7 +55,7 @@ func TestMayTouch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, env := ownedTabs(t)
-			r := newRun(context.Background(), env, tt.session, input(t, tt.input), nil)
+			r := newRun(context.Background(), env, nil, tt.session, input(t, tt.input), nil)
 			err := r.mayTouch(*r.in.TabID)
 			if tt.refused {
 				wantCode(t, err, protocol.CodeNotOwned)

@@ -58,11 +58,12 @@ var (
 	extractScript = script("extract", "page/extract.js")
 )
 
-// quietRegistered remembers the extension connection for which the
-// quiet-DOM content script is known to be registered.
+// quietRegistered remembers, per browser, the extension connection (by
+// the time of its hello) for which the quiet-DOM content script is known
+// to be registered.
 var quietRegistered struct {
 	sync.Mutex
-	at time.Time
+	at map[string]time.Time
 }
 
 // Hello is what the engine does when an extension connects (the daemon
@@ -71,11 +72,11 @@ var quietRegistered struct {
 // change from the start and the first read of it need not wait. A bridge
 // that is off or paused registers nothing; its first read does, once it
 // is back on.
-func Hello(ctx context.Context, env *Env) {
+func Hello(ctx context.Context, env *Env, b Browser) {
 	if (env.Off != nil && env.Off() != nil) || (env.Paused != nil && env.Paused() != nil) {
 		return
 	}
-	newRun(ctx, env, "", &tool.Input{}, nil).ensureQuietScript()
+	newRun(ctx, env, b, "", &tool.Input{}, nil).ensureQuietScript()
 }
 
 // ensureQuietScript registers page/quiet.js as a content script (once per
@@ -83,9 +84,10 @@ func Hello(ctx context.Context, env *Env) {
 // changes from the start and a quiet page reads without waiting. Failing
 // to register is not fatal: the wait then observes from its own start.
 func (r *run) ensureQuietScript() {
-	at := r.env.Browser.Info().ConnectedAt
+	info := r.browser.Info()
+	at := info.ConnectedAt
 	quietRegistered.Lock()
-	done := !at.IsZero() && quietRegistered.at.Equal(at)
+	done := !at.IsZero() && quietRegistered.at[info.Browser].Equal(at)
 	quietRegistered.Unlock()
 	if done {
 		return
@@ -94,7 +96,10 @@ func (r *run) ensureQuietScript() {
 		return
 	}
 	quietRegistered.Lock()
-	quietRegistered.at = at
+	if quietRegistered.at == nil {
+		quietRegistered.at = map[string]time.Time{}
+	}
+	quietRegistered.at[info.Browser] = at
 	quietRegistered.Unlock()
 }
 

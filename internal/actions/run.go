@@ -36,6 +36,9 @@ type Env struct {
 	Diagnostics func() any
 	// Daemon describes the daemon itself (pid, version, uptime).
 	Daemon func() any
+	// Browsers, if set, lists every connected browser for status; shown
+	// is the one the rest of status describes (browser.Info.Browser).
+	Browsers func(shown string) any
 	// Started is when the daemon started.
 	Started time.Time
 	// Screenshots is where screenshot files go.
@@ -54,8 +57,9 @@ type Env struct {
 	// caller can branch on (blocked_by_policy, bridge_disabled). Actions
 	// that open a new tab (open without tabId or target "current") have
 	// no tab to show it; for a navigation of a tab and for search's new
-	// tab, tab.URL is where it goes. Nil: no further guard.
-	Guard func(ctx context.Context, action string, tab browser.TabInfo) error
+	// tab, tab.URL is where it goes. b is the browser the action works
+	// in (several may be connected). Nil: no further guard.
+	Guard func(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error
 
 	tabs tabLocks // one page action at a time per tab
 }
@@ -65,7 +69,8 @@ type run struct {
 	ctx      context.Context
 	env      *Env
 	in       *tool.Input
-	b        browser.Verbs // the extension's verbs, over env.Browser
+	browser  Browser       // the browser the call works in (env.Browser unless pinned)
+	b        browser.Verbs // the extension's verbs, over browser
 	session  string
 	progress func(string)
 	// dialogs are the dialogs the bridge answered during the action, and
@@ -98,7 +103,14 @@ type run struct {
 // (a load, a condition, the extension); callers show it to people or pass
 // it on as MCP progress.
 func Run(ctx context.Context, env *Env, session string, in *tool.Input, progress func(string)) (any, error) {
-	r := newRun(ctx, env, session, in, progress)
+	return RunOn(ctx, env, env.Browser, session, in, progress)
+}
+
+// RunOn is Run in browser b (a Link pinned to one of the connected
+// browsers) rather than env.Browser: the tab IDs of in and of the result
+// are b's own.
+func RunOn(ctx context.Context, env *Env, b Browser, session string, in *tool.Input, progress func(string)) (any, error) {
+	r := newRun(ctx, env, b, session, in, progress)
 	defer func() {
 		if r.unlockTab != nil {
 			r.unlockTab()
@@ -119,12 +131,15 @@ func Run(ctx context.Context, env *Env, session string, in *tool.Input, progress
 }
 
 // newRun starts carrying out in; progress may be nil.
-func newRun(ctx context.Context, env *Env, session string, in *tool.Input, progress func(string)) *run {
+func newRun(ctx context.Context, env *Env, b Browser, session string, in *tool.Input, progress func(string)) *run {
 	if progress == nil {
 		progress = func(string) {}
 	}
-	return &run{ctx: ctx, env: env, in: in, b: browser.Verbs{Caller: env.Browser}, session: session, progress: progress,
-		instance: env.Browser.Info().Instance}
+	if b == nil {
+		b = env.Browser
+	}
+	return &run{ctx: ctx, env: env, in: in, browser: b, b: browser.Verbs{Caller: b}, session: session, progress: progress,
+		instance: b.Info().Instance}
 }
 
 // withWarnings adds warnings to a result that has not said them (a dialog
@@ -152,7 +167,7 @@ func withWarnings(res any, warnings []string) (any, error) {
 // connected for a moment: the call keeps to the one it started with
 // rather than book its tabs under no browser at all.
 func (r *run) reg() *registry.Registry {
-	inst := r.env.Browser.Info().Instance
+	inst := r.browser.Info().Instance
 	if inst == "" {
 		inst = r.instance
 	}

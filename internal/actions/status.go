@@ -8,11 +8,11 @@ import (
 
 func init() { register("status", status) }
 
-// startupGrace: right after the daemon starts, hosts that were redialling
+// StartupGrace: right after the daemon starts, hosts that were redialling
 // need a moment to reconnect (their backoff is at most a second), so a
 // status call that just started the daemon waits that long before it
 // reports "not connected".
-const startupGrace = 2500 * time.Millisecond
+const StartupGrace = 2500 * time.Millisecond
 
 type statusTab struct {
 	TabID    int    `json:"tabId"`
@@ -42,10 +42,10 @@ type statusWorkspace struct {
 }
 
 func status(r *run) (any, error) {
-	if wait := startupGrace - time.Since(r.env.Started); wait > 0 {
-		r.env.Browser.WaitConnected(r.ctx, wait)
+	if wait := StartupGrace - time.Since(r.env.Started); wait > 0 {
+		r.browser.WaitConnected(r.ctx, wait)
 	}
-	info := r.env.Browser.Info()
+	info := r.browser.Info()
 	var off *protocol.Error
 	if r.env.Off != nil {
 		off = r.env.Off()
@@ -64,6 +64,10 @@ func status(r *run) (any, error) {
 		return out, nil
 	}
 	out := map[string]any{"connected": true, "extension": info, "daemon": r.env.Daemon()}
+	if r.env.Browsers != nil {
+		// Every connected browser; the rest of the answer is about this one.
+		out["browsers"] = r.env.Browsers(info.Browser)
+	}
 	r.sayPaused(out)
 	if off != nil {
 		// The rest would be of no use: no other action runs.

@@ -131,7 +131,7 @@ func (r *run) guardNavigation(t browser.TabInfo) (browser.TabInfo, error) {
 func (r *run) guardTab(t browser.TabInfo, reading bool) (browser.TabInfo, error) {
 	// A tab in the user's hands, or waiting for their answer (ask.go), is
 	// refused at once rather than after the turn of the action asking.
-	if err := r.env.Handoffs().Check(r.in.Action, t.TabID); err != nil {
+	if err := r.env.Handoffs().CheckIn(r.instance, r.in.Action, t.TabID); err != nil {
 		return browser.TabInfo{}, err
 	}
 	// Another session's tab is refused before its turn is waited for.
@@ -167,7 +167,7 @@ func (r *run) askGuard(t browser.TabInfo) error {
 	if r.env.Guard == nil {
 		return nil
 	}
-	return r.env.Guard(r.ctx, r.in.Action, t)
+	return r.env.Guard(r.ctx, r.browser, r.in.Action, t)
 }
 
 // takeTurn waits, for an action whose spec ChangesPage, until no other
@@ -178,7 +178,7 @@ func (r *run) takeTurn(t browser.TabInfo) (browser.TabInfo, error) {
 	if r.unlockTab != nil || !r.spec().ChangesPage {
 		return t, nil
 	}
-	unlock, waited, err := r.env.tabs.lock(r.ctx, tabKey{r.env.Browser.Info().Instance, t.TabID}, r.progress)
+	unlock, waited, err := r.env.tabs.lock(r.ctx, tabKey{r.browser.Info().Instance, t.TabID}, r.progress)
 	if err != nil {
 		return browser.TabInfo{}, err
 	}

@@ -55,7 +55,7 @@ func input(t *testing.T, raw string) *tool.Input {
 func start(t *testing.T, env *Env, raw string) *run {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	r := newRun(ctx, env, "session:test", input(t, raw), nil)
+	r := newRun(ctx, env, nil, "session:test", input(t, raw), nil)
 	t.Cleanup(func() {
 		if r.unlockTab != nil {
 			r.unlockTab()
@@ -142,7 +142,7 @@ func TestGuardRefusesTheUsersIncognitoTabButNotTheBridgesOwn(t *testing.T) {
 	env := engine(t, fake)
 	env.Registries.For(fake.Hello.InstanceID).AddTab(8, 4, "session:test")
 	hooked := 0
-	env.Guard = func(context.Context, string, browser.TabInfo) error { hooked++; return nil }
+	env.Guard = func(context.Context, browser.Caller, string, browser.TabInfo) error { hooked++; return nil }
 
 	_, err := Run(context.Background(), env, "session:test", input(t, `{"action":"click","tabId":7,"selector":"a"}`), nil)
 	wantCode(t, err, protocol.CodeIncognitoNotAllowed)
@@ -185,7 +185,7 @@ func TestEnvGuardSeesTheActionAndTheTabAndCanStopIt(t *testing.T) {
 	var gotAction string
 	var gotTab browser.TabInfo
 	// The lead's site policy stands behind this hook; here it refuses.
-	env.Guard = func(_ context.Context, action string, t browser.TabInfo) error {
+	env.Guard = func(_ context.Context, _ browser.Caller, action string, t browser.TabInfo) error {
 		gotAction, gotTab = action, t
 		return protocol.Errorf(protocol.CodeBlockedByPolicy, "the user's rules keep the bridge off %s", t.URL)
 	}

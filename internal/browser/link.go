@@ -34,25 +34,34 @@ const DeliveryWait = 10 * time.Second
 const ReconnectWait = 35 * time.Second
 
 // Link is the daemon's side of the extension: the connections that said
-// hello, and the commands in flight on them. Commands go to the newest
-// connection, written the moment they are issued (no polling).
+// hello, and the commands in flight on them. Several browsers may be
+// connected at once, each with its own extension instance: a command goes
+// to the one it is pinned to (Pin), else to the default one — the browser
+// the user focused last, else the newest connection. It is written the
+// moment it is issued (no polling).
 type Link struct {
 	// OnHello, if set before the first Serve, is called (in its own
 	// goroutine) when a connection has said hello.
 	OnHello func(Info)
 	// OnRequest, if set before the first Serve, answers a request the
 	// extension sends of its own ({id, type, ...}, e.g. paths.check) with
-	// a result or an error; frame is the whole request. Without it such a
-	// frame is taken for a reply.
-	OnRequest func(typ string, frame []byte) (any, error)
+	// a result or an error; frame is the whole request and from the
+	// extension that sent it (several browsers may be connected). Without
+	// it such a frame is taken for a reply.
+	OnRequest func(from Info, typ string, frame []byte) (any, error)
 
 	mu      sync.Mutex
-	conns   []*linkConn // in order of hello; the last one is used
+	conns   []*linkConn // in order of hello
 	changed chan struct{}
 	nextID  atomic.Uint64
 	// dropped is when the last connection with a hello ended (zero: none
-	// has, in this daemon's life), for the wait of Ready.
-	dropped time.Time
+	// has, in this daemon's life), for the wait of Ready; droppedOf is the
+	// same per browser (by base instance, see Info.Browser).
+	dropped   time.Time
+	droppedOf map[string]time.Time
+	// focused is when the user last focused a window of each browser (by
+	// base instance), as its extension reports: the default browser.
+	focused map[string]time.Time
 	// idPrefix is random per daemon life: the host keeps Chrome's port
 	// across a daemon restart, so a late reply to the old daemon's "5"
 	// must not be taken for the new daemon's "5".
@@ -73,7 +82,8 @@ type linkConn struct {
 func NewLink() *Link {
 	var b [4]byte
 	rand.Read(b[:])
-	return &Link{changed: make(chan struct{}), idPrefix: hex.EncodeToString(b[:]) + "-"}
+	return &Link{changed: make(chan struct{}), idPrefix: hex.EncodeToString(b[:]) + "-",
+		droppedOf: map[string]time.Time{}, focused: map[string]time.Time{}}
 }
 
 // Verbs is the Link's typed methods, one per extension verb.
@@ -85,24 +95,77 @@ func (l *Link) notifyLocked() {
 	l.changed = make(chan struct{})
 }
 
-// current returns the newest connection with a hello, and a channel closed
-// at the next change.
-func (l *Link) current() (*linkConn, <-chan struct{}) {
+// current returns the connection of browser (a base instance; "": the
+// default one) and a channel closed at the next change.
+func (l *Link) current(browser string) (*linkConn, <-chan struct{}) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if n := len(l.conns); n > 0 {
-		return l.conns[n-1], l.changed
-	}
-	return nil, l.changed
+	return l.pickLocked(browser), l.changed
 }
 
-// Info describes the connected extension (zero when none is).
+// pickLocked is the newest connection of browser, or with browser "" the
+// newest one of the browser the user focused last (nil: none is
+// connected). A host that redials leaves its old connection for a moment:
+// the newest one of a browser is the one that counts.
+func (l *Link) pickLocked(browser string) *linkConn {
+	var best *linkConn
+	var bestFocus time.Time
+	for _, h := range l.conns { // in order of hello
+		base := h.base()
+		if browser != "" && base != browser {
+			continue
+		}
+		if f := l.focused[base]; best == nil || !f.Before(bestFocus) {
+			best, bestFocus = h, f
+		}
+	}
+	return best
+}
+
+// Info describes the default connected extension (zero when none is).
 func (l *Link) Info() Info {
-	h, _ := l.current()
+	h, _ := l.current("")
 	if h == nil {
 		return Info{}
 	}
-	return h.info()
+	return l.infoOf(h)
+}
+
+// Browsers describes every connected browser, one entry each (its newest
+// connection), in order of hello; Default marks the one a call goes to
+// when it names none.
+func (l *Link) Browsers() []Info {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	def := l.pickLocked("")
+	var out []Info
+	for _, h := range l.conns {
+		if l.pickLocked(h.base()) != h {
+			continue
+		}
+		info := h.info()
+		info.FocusedAt = l.focused[h.base()]
+		info.Default = h == def
+		out = append(out, info)
+	}
+	return out
+}
+
+func (l *Link) infoOf(h *linkConn) Info {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	info := h.info()
+	info.FocusedAt = l.focused[h.base()]
+	return info
+}
+
+// base is the connection's browser: its extension instance without the
+// browser run (see instanceOf).
+func (h *linkConn) base() string {
+	if h.hello.InstanceID != "" {
+		return h.hello.InstanceID
+	}
+	return h.hello.ExtensionID
 }
 
 func (h *linkConn) info() Info {
@@ -114,6 +177,9 @@ func (h *linkConn) info() Info {
 		Protocol:         h.hello.Protocol,
 		IncognitoAllowed: h.hello.IncognitoAllowed,
 		ConnectedAt:      h.since,
+		Browser:          h.base(),
+		Name:             browserName(h.hello),
+		UserAgent:        h.hello.UserAgent,
 	}
 	if err := mismatch(h.hello); err != nil {
 		info.Mismatch = err.Message
@@ -133,10 +199,14 @@ func mismatch(h protocol.Hello) *protocol.Error {
 
 // WaitConnected waits up to d for an extension to be connected.
 func (l *Link) WaitConnected(ctx context.Context, d time.Duration) bool {
+	return l.waitConnected(ctx, d, "")
+}
+
+func (l *Link) waitConnected(ctx context.Context, d time.Duration, browser string) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	for {
-		h, changed := l.current()
+		h, changed := l.current(browser)
 		if h != nil {
 			return true
 		}
@@ -167,19 +237,35 @@ func WithProgress(ctx context.Context, fn func(string)) context.Context {
 // ctx (WithProgress). A connected extension of another protocol is an
 // error as well.
 func (l *Link) Ready(ctx context.Context) error {
-	_, err := l.ready(ctx)
+	_, err := l.ready(ctx, nil)
 	return err
 }
 
-func (l *Link) ready(ctx context.Context) (*linkConn, error) {
-	if h, _ := l.current(); h != nil {
+// ready is Ready for the default browser (pin nil) or a pinned one. A
+// pinned browser that is not connected while another is fails at once,
+// unless it dropped a moment ago (it is reconnecting).
+func (l *Link) ready(ctx context.Context, pin *Pinned) (*linkConn, error) {
+	browser := ""
+	if pin != nil {
+		browser = pin.browser
+	}
+	if h, _ := l.current(browser); h != nil {
 		return h, skew(h)
 	}
 	l.mu.Lock()
 	wait, dropped := DeliveryWait, l.dropped
+	if pin != nil {
+		dropped = l.droppedOf[browser]
+		if len(l.conns) > 0 {
+			wait = 0
+		}
+	}
 	l.mu.Unlock()
 	if !dropped.IsZero() {
 		wait = max(wait, time.Until(dropped.Add(ReconnectWait)))
+	}
+	if pin != nil && wait <= 0 {
+		return nil, pin.notConnected()
 	}
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 		wait = time.Until(dl)
@@ -187,9 +273,12 @@ func (l *Link) ready(ctx context.Context) (*linkConn, error) {
 	if fn, ok := ctx.Value(progressKey{}).(func(string)); ok {
 		fn(fmt.Sprintf("waiting up to %s for the browser extension to connect", wait.Round(time.Second)))
 	}
-	if !l.WaitConnected(ctx, wait) {
+	if !l.waitConnected(ctx, wait, browser) {
 		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, ctx.Err()
+		}
+		if pin != nil {
+			return nil, pin.notConnected()
 		}
 		if !dropped.IsZero() {
 			return nil, protocol.Errorf(protocol.CodeExtensionNotConnected,
@@ -197,7 +286,7 @@ func (l *Link) ready(ctx context.Context) (*linkConn, error) {
 		}
 		return nil, notConnected()
 	}
-	h, _ := l.current()
+	h, _ := l.current(browser)
 	if h == nil {
 		return nil, notConnected()
 	}
@@ -218,7 +307,11 @@ func skew(h *linkConn) error {
 // Ready). When ctx ends first, the extension is told to cancel the
 // command.
 func (l *Link) Call(ctx context.Context, verb string, params, out any) error {
-	h, err := l.ready(ctx)
+	return l.call(ctx, nil, verb, params, out)
+}
+
+func (l *Link) call(ctx context.Context, pin *Pinned, verb string, params, out any) error {
+	h, err := l.ready(ctx, pin)
 	if err != nil {
 		return err
 	}
@@ -261,7 +354,7 @@ func (l *Link) Call(ctx context.Context, verb string, params, out any) error {
 			go h.conn.Send(frame)
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return l.timedOut(verb, frame)
+			return l.timedOut(pin, verb, frame)
 		}
 		return ctx.Err()
 	}
@@ -275,12 +368,12 @@ const diagnoseWait = 300 * time.Millisecond
 // answers nobody may be paused by another debugger (DevTools stopped at
 // a breakpoint): the extension knows the tabs that one is attached to,
 // and a quick look names that cause instead of guessing.
-func (l *Link) timedOut(verb string, frame []byte) error {
+func (l *Link) timedOut(pin *Pinned, verb string, frame []byte) error {
 	touchesPage := strings.HasPrefix(verb, "page.") || strings.HasPrefix(verb, "cdp") || strings.HasPrefix(verb, "dom.")
 	var target struct {
 		TabID *int `json:"tabId"`
 	}
-	if touchesPage && json.Unmarshal(frame, &target) == nil && target.TabID != nil && l.debuggedByOthers(*target.TabID) {
+	if touchesPage && json.Unmarshal(frame, &target) == nil && target.TabID != nil && l.debuggedByOthers(pin, *target.TabID) {
 		return protocol.Errorf(protocol.CodeTimeout, "tab %d did not answer before the deadline: another debugger (DevTools or another extension) is attached to it and has probably paused the page, at a breakpoint for instance; resume the page or close DevTools on that tab, then try again", *target.TabID)
 	}
 	if strings.HasPrefix(verb, "page.") {
@@ -295,11 +388,11 @@ func (l *Link) timedOut(verb string, frame []byte) error {
 
 // debuggedByOthers asks the extension whether another debugger is
 // attached to tab.
-func (l *Link) debuggedByOthers(tab int) bool {
+func (l *Link) debuggedByOthers(pin *Pinned, tab int) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), diagnoseWait)
 	defer cancel()
 	var s protocol.BrowserState
-	return l.Call(ctx, "browser.state", protocol.BrowserStateParams{}, &s) == nil && slices.Contains(s.DebuggedTabs, tab)
+	return l.call(ctx, pin, "browser.state", protocol.BrowserStateParams{}, &s) == nil && slices.Contains(s.DebuggedTabs, tab)
 }
 
 // doing names what an extension primitive does, for messages: the verbs
@@ -381,6 +474,10 @@ func (l *Link) Serve(c Conn) {
 				continue
 			}
 			h.hello, h.since = hello, time.Now()
+			if hello.Focused {
+				// A window of this browser has the focus as it connects.
+				l.focused[h.base()] = h.since
+			}
 			l.removeLocked(h)
 			l.conns = append(l.conns, h)
 			l.notifyLocked()
@@ -391,12 +488,27 @@ func (l *Link) Serve(c Conn) {
 			}
 			continue
 		}
+		if env.Type == protocol.TypeFocused {
+			// The user focused a window of this browser: it becomes the
+			// default one. Said before its hello, it is dropped.
+			l.mu.Lock()
+			if !h.since.IsZero() {
+				l.focused[h.base()] = time.Now()
+			}
+			l.mu.Unlock()
+			if env.ID != "" {
+				if b, err := json.Marshal(protocol.Reply{ID: env.ID, Result: protocol.OKResult{OK: true}}); err == nil {
+					c.Send(b)
+				}
+			}
+			continue
+		}
 		if env.Type != "" && env.ID != "" && l.OnRequest != nil {
 			// A request of the extension's own (paths.check for a
 			// program's upload): answered beside the reading, which
 			// must go on.
 			go func() {
-				res, err := l.OnRequest(env.Type, frame)
+				res, err := l.OnRequest(l.infoOf(h), env.Type, frame)
 				reply := protocol.Reply{ID: env.ID, Result: res}
 				if err != nil {
 					reply = protocol.Reply{ID: env.ID, Error: protocol.AsError(err)}
@@ -428,6 +540,7 @@ func (l *Link) drop(h *linkConn) {
 	l.mu.Lock()
 	if !h.since.IsZero() {
 		l.dropped = time.Now()
+		l.droppedOf[h.base()] = l.dropped
 	}
 	l.removeLocked(h)
 	l.notifyLocked()
@@ -457,4 +570,71 @@ func instanceOf(h protocol.Hello) string {
 		return base + "@" + h.BrowserSession
 	}
 	return base
+}
+
+// browserName is a browser's name for people, from what its hello says:
+// the brand the extension read (navigator.userAgentData), else a guess
+// from the user agent.
+func browserName(h protocol.Hello) string {
+	if b := strings.TrimSpace(h.Brand); b != "" {
+		b = strings.TrimPrefix(b, "Google ")
+		return strings.TrimPrefix(b, "Microsoft ")
+	}
+	ua := h.UserAgent
+	switch {
+	case strings.Contains(ua, "Edg/"):
+		return "Edge"
+	case strings.Contains(ua, "OPR/"):
+		return "Opera"
+	case strings.Contains(ua, "Chrome/"):
+		return "Chrome"
+	}
+	return "Browser"
+}
+
+// Pinned is the Link restricted to one browser: every command goes to that
+// browser's newest connection, waits for it only while it reconnects, and
+// fails with extension_not_connected naming it otherwise. It serves as the
+// engine's Browser (actions.Browser) for a call that picked a browser.
+type Pinned struct {
+	l       *Link
+	browser string // base instance
+	label   string // for messages
+}
+
+// Pin returns the Link restricted to browser (a base instance, see
+// Info.Browser); label names it in messages.
+func (l *Link) Pin(browser, label string) *Pinned {
+	return &Pinned{l: l, browser: browser, label: label}
+}
+
+// Call sends one command to the pinned browser (see Link.Call).
+func (p *Pinned) Call(ctx context.Context, verb string, params, out any) error {
+	return p.l.call(ctx, p, verb, params, out)
+}
+
+// Info describes the pinned browser's extension (zero when it is not
+// connected).
+func (p *Pinned) Info() Info {
+	h, _ := p.l.current(p.browser)
+	if h == nil {
+		return Info{}
+	}
+	return p.l.infoOf(h)
+}
+
+// WaitConnected waits up to d for the pinned browser to be connected.
+func (p *Pinned) WaitConnected(ctx context.Context, d time.Duration) bool {
+	return p.l.waitConnected(ctx, d, p.browser)
+}
+
+// Ready is Link.Ready for the pinned browser.
+func (p *Pinned) Ready(ctx context.Context) error {
+	_, err := p.l.ready(ctx, p)
+	return err
+}
+
+func (p *Pinned) notConnected() error {
+	return protocol.Errorf(protocol.CodeExtensionNotConnected,
+		"browser %s is not connected: open it (its extension connects by itself), or pick a connected browser from status (the browser parameter)", p.label)
 }

@@ -502,7 +502,7 @@ func FuzzServeFrames(f *testing.F) {
 func TestExtensionRequestsAreAnswered(t *testing.T) {
 	t.Parallel()
 	l := browser.NewLink()
-	l.OnRequest = func(typ string, frame []byte) (any, error) {
+	l.OnRequest = func(_ browser.Info, typ string, frame []byte) (any, error) {
 		var req protocol.PathsCheck
 		json.Unmarshal(frame, &req)
 		if len(req.Paths) == 0 {
@@ -555,5 +555,58 @@ func TestInstanceNamesTheBrowserRun(t *testing.T) {
 			t.Errorf("instance %q, want inst@%s", got, run)
 		}
 		ext.Close()
+	}
+}
+
+// With several browsers connected, a call goes to the one the user focused
+// last (else the newest), a pinned call to its own browser, and a pinned
+// browser that is not connected fails at once, naming it.
+func TestFocusPicksTheDefaultAndPinPicksItsBrowser(t *testing.T) {
+	t.Parallel()
+	l := browser.NewLink()
+	a, b := fakebrowser.New(), fakebrowser.New()
+	a.Hello.Focused = true // it has the focus as it connects
+	for _, f := range []*fakebrowser.Browser{a, b} {
+		f.Handle("tab.get", fakebrowser.Typed(echoTab))
+		if err := f.Connect(l); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(f.Drop)
+	}
+	get := func(c browser.Caller) {
+		t.Helper()
+		if _, err := (browser.Verbs{Caller: c}).TabGet(context.Background(), protocol.TabGetParams{TabID: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := func() string { return fmt.Sprint(len(a.Calls("tab.get")), len(b.Calls("tab.get"))) }
+	get(l)
+	if calls() != "1 0" {
+		t.Fatalf("the default went to %s (A, B), want A, focused at its hello", calls())
+	}
+	if bs := l.Browsers(); len(bs) != 2 || !bs[0].Default || bs[1].Default || bs[0].FocusedAt.IsZero() {
+		t.Errorf("Browsers %+v", bs)
+	}
+	b.Send(map[string]any{"type": protocol.TypeFocused})
+	deadline := time.Now().Add(5 * time.Second)
+	for l.Info().Browser != b.Hello.InstanceID {
+		if time.Now().After(deadline) {
+			t.Fatal("B's focus did not make it the default")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	get(l)
+	get(l.Pin(a.Hello.InstanceID, "0 (A)"))
+	if calls() != "2 1" {
+		t.Fatalf("calls %s (A, B), want 2 1", calls())
+	}
+	gone := l.Pin("never-connected", "7 (Gone)")
+	start := time.Now()
+	err := gone.Call(context.Background(), "tab.get", protocol.TabGetParams{TabID: 1}, nil)
+	if protocol.CodeOf(err) != protocol.CodeExtensionNotConnected || !strings.Contains(err.Error(), "7 (Gone)") || time.Since(start) > time.Second {
+		t.Errorf("a pinned browser that never connected: %v after %s", err, time.Since(start))
+	}
+	if gone.Info().Connected {
+		t.Error("Info of a browser that is not connected says connected")
 	}
 }

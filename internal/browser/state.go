@@ -72,4 +72,15 @@ type Info struct {
 	FileAccess  *bool     `json:"fileAccess,omitempty"`
 	ConnectedAt time.Time `json:"connectedAt,omitzero"`
 	Mismatch    string    `json:"mismatch,omitempty"`
+	// Browser names the browser (profile) the extension runs in: its
+	// instance without the browser run. Several may be connected at once.
+	Browser string `json:"-"`
+	// Name is the browser's name for people (Chromium, Chrome, Edge…).
+	Name      string `json:"name,omitempty"`
+	UserAgent string `json:"userAgent,omitempty"`
+	// FocusedAt is when the user last focused one of its windows (zero:
+	// not since it connected); Default, in Link.Browsers, marks the
+	// browser a call goes to when it names none.
+	FocusedAt time.Time `json:"focusedAt,omitzero"`
+	Default   bool      `json:"-"`
 }

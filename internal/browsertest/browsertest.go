@@ -47,6 +47,7 @@ type Bridge struct {
 	CDP     *CDP
 	opts    Options
 	browser *launcher.Browser // with Options.DebugPipe
+	shared  bool              // Another's: the Env is another Bridge's
 }
 
 // Env is a BROWSER_BRIDGE_HOME and the environment to run the binary in.
@@ -283,6 +284,10 @@ func (b *Bridge) Close() {
 		}
 	}
 	b.StopBrowser()
+	if b.shared {
+		os.RemoveAll(b.Launch.Profile)
+		return
+	}
 	b.Env.Close()
 }
 

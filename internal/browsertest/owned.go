@@ -68,6 +68,21 @@ func MainWith(m *testing.M, bridge **Bridge, o Options) int {
 	return code
 }
 
+// Another starts a second browser, with a profile of its own (so its own
+// extension instance), connected to the same daemon as b: the tests of
+// several browsers at once. It is a DebugPipe bridge; its Close stops its
+// browser only, the daemon and the state folder stay b's.
+func (b *Bridge) Another(name string) (*Bridge, error) {
+	a := &Bridge{Env: b.Env, opts: Options{DebugPipe: true}, shared: true}
+	a.Launch.Profile = filepath.Join(b.Home, "profile-"+name)
+	a.Launch.ExtensionID = protocol.DevExtensionID
+	if err := a.StartBrowser(); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
 // StartBrowser starts the browser of a DebugPipe bridge (again, after
 // StopBrowser or a crash) with the same profile, and waits until its
 // extension has connected to the daemon.
@@ -130,9 +145,18 @@ func (b *Bridge) waitForExtension(started time.Time, within time.Duration) error
 			Extension struct {
 				ConnectedAt time.Time `json:"connectedAt"`
 			} `json:"extension"`
+			// Another browser may be the daemon's default (Another).
+			Browsers []struct {
+				ConnectedAt time.Time `json:"connectedAt"`
+			} `json:"browsers"`
 		}
 		if json.Unmarshal(out, &st) == nil && st.Connected && st.Extension.ConnectedAt.After(started) {
 			return nil
+		}
+		for _, br := range st.Browsers {
+			if br.ConnectedAt.After(started) {
+				return nil
+			}
 		}
 		select {
 		case <-b.browser.Done():

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/client"
@@ -76,16 +77,19 @@ func runLaunch(ctx context.Context, args []string) error {
 }
 
 // waitForExtension polls status until an extension that connected after
-// the browser started is there.
-func waitForExtension(ctx context.Context, layout paths.Layout, b *launcher.Browser, started time.Time) (any, error) {
+// the browser started is there. Another browser may be connected to the
+// same daemon (and be its default one): the new one is found in status's
+// list of browsers, and its own status read.
+func waitForExtension(ctx context.Context, layout paths.Layout, b *launcher.Browser, started time.Time) (map[string]any, error) {
 	c, err := client.Connect(ctx, layout, "session:launch")
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
 	deadline := time.Now().Add(connectTimeout)
+	in := map[string]any{"action": "status"}
 	for time.Now().Before(deadline) {
-		raw, err := c.Call(ctx, map[string]any{"action": "status"}, 5*time.Second, nil)
+		raw, err := c.Call(ctx, in, 5*time.Second, nil)
 		if err != nil && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -95,6 +99,11 @@ func waitForExtension(ctx context.Context, layout paths.Layout, b *launcher.Brow
 				ConnectedAt time.Time `json:"connectedAt"`
 				Mismatch    string    `json:"mismatch"`
 			} `json:"extension"`
+			Browsers []struct {
+				Slot        int       `json:"slot"`
+				Label       string    `json:"label"`
+				ConnectedAt time.Time `json:"connectedAt"`
+			} `json:"browsers"`
 		}
 		if err == nil && json.Unmarshal(raw, &st) == nil && st.Connected && st.Extension.ConnectedAt.After(started) {
 			if st.Extension.Mismatch != "" {
@@ -104,7 +113,18 @@ func waitForExtension(ctx context.Context, layout paths.Layout, b *launcher.Brow
 			json.Unmarshal(raw, &struct {
 				E *map[string]any `json:"extension"`
 			}{&ext})
+			for _, br := range st.Browsers {
+				if ext != nil && br.ConnectedAt.Equal(st.Extension.ConnectedAt) {
+					ext["slot"], ext["label"] = br.Slot, br.Label
+				}
+			}
 			return ext, nil
+		}
+		for _, br := range st.Browsers {
+			if br.ConnectedAt.After(started) {
+				in = map[string]any{"action": "status", "browser": strconv.Itoa(br.Slot)}
+				break
+			}
 		}
 		select {
 		case <-b.Done():

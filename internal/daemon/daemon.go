@@ -32,6 +32,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/secret"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/shots"
+	"github.com/browser-bridge/browser-bridge/internal/slots"
 	"github.com/browser-bridge/browser-bridge/internal/staging"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"github.com/browser-bridge/browser-bridge/internal/version"
@@ -50,6 +51,7 @@ type Daemon struct {
 	secret  string
 	link    *browser.Link
 	reg     *registry.Set
+	slots   *slots.Table
 	started time.Time
 	env     *actions.Env
 	audit   *audit.Log
@@ -74,7 +76,11 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Daemon{layout: layout, log: log, link: browser.NewLink(), reg: reg, started: time.Now(),
+	numbers, err := slots.Open(layout.Browsers())
+	if err != nil {
+		return nil, err
+	}
+	d := &Daemon{layout: layout, log: log, link: browser.NewLink(), reg: reg, slots: numbers, started: time.Now(),
 		handshakes: ipc.NewGate(ipc.MaxHandshakes), drops: logfile.Every{Interval: time.Second},
 		audit: audit.Open(layout, func(err error) { log.Warn("audit trail", "err", err) })}
 	d.link.OnHello = d.reconcile
@@ -95,6 +101,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 			}
 			return m
 		},
+		Browsers: d.browsersFor,
 		Diagnostics: func() any {
 			if d.Diagnostics != nil {
 				return d.Diagnostics()
@@ -241,7 +248,10 @@ func (d *Daemon) reconcile(ext browser.Info) {
 		d.log.Info("the browser restarted: forgot the tabs of its earlier run", "tabs", n)
 	}
 	seen := time.Now()
-	s, err := d.link.Verbs().BrowserState(ctx)
+	// The browser gets its slot now, and this hello's browser is the one
+	// reconciled, whichever is the default.
+	b := d.pinned(d.slotOf(ext))
+	s, err := browser.Verbs{Caller: b}.BrowserState(ctx)
 	if err != nil {
 		d.log.Warn("reconciling registry", "err", err)
 	} else {
@@ -250,7 +260,7 @@ func (d *Daemon) reconcile(ext browser.Info) {
 	// Pages loaded from now on know their DOM's history from the start,
 	// so reading them never waits for no reason (after the reconciliation,
 	// whose snapshot must be taken at the hello).
-	actions.Hello(ctx, d.env)
+	actions.Hello(ctx, d.env, b)
 }
 
 // dropped logs a connection the daemon dropped, at most once a second
@@ -423,12 +433,22 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 	// it starts once one is connected: a command sent while the
 	// extension reconnects waits for it (within its deadline) rather
 	// than book its tabs under no browser at all. Status answers either
-	// way.
-	if in.Action != "status" {
-		err = d.link.Ready(ctx)
+	// way. The call works in one browser (route), with its tab IDs.
+	routed, rt, err := d.route(ctx, in)
+	// Status answers with diagnostics when no browser is connected, but
+	// a browser it names must be there.
+	if err == nil && (in.Action != "status" || in.Browser != "" || in.TabID != nil) {
+		if p, ok := rt.b.(*browser.Pinned); ok {
+			err = p.Ready(ctx)
+		}
 	}
 	if err == nil {
-		res, err = actions.Run(ctx, d.env, session, in, progress)
+		res, err = actions.RunOn(ctx, d.env, rt.b, session, routed, progress)
+	}
+	if err == nil {
+		res, err = rt.qualify(res)
+	} else {
+		err = rt.qualifyError(err)
 	}
 	defer func() { d.auditCall(session, in, reply.Result, errOf(reply), time.Since(start)) }()
 	d.log.Debug("call", "action", in.Action, "session", session, "ms", time.Since(start).Milliseconds(), "err", err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/audit"
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/staging"
@@ -137,10 +138,10 @@ func CheckWebSocketURL(s string) error {
 // DOM.setFileInputFiles before the extension lets it through; and
 // program.admit and program.done around each command of a WebSocket
 // program, so the user's pause and the audit trail hold on that door too.
-func (d *Daemon) answerExtension(typ string, frame []byte) (any, error) {
+func (d *Daemon) answerExtension(from browser.Info, typ string, frame []byte) (any, error) {
 	switch typ {
 	case protocol.TypeUIState, protocol.TypeUIPause:
-		return d.answerUI(typ, frame)
+		return d.answerUI(from, typ, frame)
 	case protocol.TypePathsCheck:
 		var req protocol.PathsCheck
 		if err := json.Unmarshal(frame, &req); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/browser-bridge/browser-bridge/internal/actions"
 	"github.com/browser-bridge/browser-bridge/internal/audit"
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
@@ -84,18 +85,28 @@ func (d *Daemon) sessionGrace() time.Duration {
 func (d *Daemon) cleanupSession(session string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	// The workspace is in the registry of the connected browser: an
-	// extension that is reconnecting at this moment is waited for.
+	// The workspace is in the registry of a connected browser: an
+	// extension that is reconnecting at this moment is waited for. A
+	// session may have worked in several browsers; each has its own
+	// workspace of that name.
 	if err := d.link.Ready(ctx); err != nil {
 		d.log.Warn("could not close the workspace of an ended agent session", "session", session, "err", err)
 		return
 	}
-	reg := d.reg.For(d.link.Info().Instance)
+	for _, info := range d.link.Browsers() {
+		d.cleanupSessionIn(ctx, session, info)
+	}
+}
+
+// cleanupSessionIn closes session's workspace in one browser.
+func (d *Daemon) cleanupSessionIn(ctx context.Context, session string, info browser.Info) {
+	b := d.pinned(d.slotOf(info))
+	reg := d.reg.For(info.Instance)
 	ws, ok := reg.Workspace(session)
 	if !ok || len(reg.Tabs(session)) == 0 {
 		return
 	}
-	if s, err := d.link.Verbs().BrowserState(ctx); err == nil {
+	if s, err := (browser.Verbs{Caller: b}).BrowserState(ctx); err == nil {
 		for _, t := range s.Tabs() {
 			if owned, ok := reg.Owned(t.TabID); ok && owned.Workspace == session && ws.GroupID > 0 && t.GroupID != ws.GroupID {
 				reg.RemoveTab(t.TabID)
@@ -104,7 +115,7 @@ func (d *Daemon) cleanupSession(session string) {
 	}
 	start := time.Now()
 	in := &tool.Input{Action: "close", CloseWorkspace: true}
-	_, err := actions.Run(ctx, d.env, session, in, nil)
+	_, err := actions.RunOn(ctx, d.env, b, session, in, nil)
 	d.log.Info("closed the workspace of an ended agent session", "session", session, "err", err)
 	e := audit.Entry{Session: session, Door: "daemon", Action: "close (session ended)", Workspace: session, Code: codeOf(err), Ms: time.Since(start).Milliseconds()}
 	d.audit.Write(e)

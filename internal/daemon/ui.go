@@ -26,7 +26,7 @@ import (
 // deny.
 //
 // Wiring (three lines elsewhere in the daemon):
-//   - answerExtension: case protocol.TypeUIState, protocol.TypeUIPause: return d.answerUI(typ, frame)
+//   - answerExtension: case protocol.TypeUIState, protocol.TypeUIPause: return d.answerUI(from, typ, frame)
 //   - New: Guard: d.guard (instead of d.guardTab, which it calls)
 //   - Run, beside go d.sweep(ctx): go d.watchPolicy(ctx)
 
@@ -37,10 +37,10 @@ const uiActions = 20
 // over the native link. ui.state is asked every second while the page is
 // open, so it reads only the end of the audit trail and is not audited
 // itself; ui.pause is the user's switch and is.
-func (d *Daemon) answerUI(typ string, frame []byte) (any, error) {
+func (d *Daemon) answerUI(from browser.Info, typ string, frame []byte) (any, error) {
 	switch typ {
 	case protocol.TypeUIState:
-		return d.uiState(), nil
+		return d.uiState(from), nil
 	case protocol.TypeUIPause:
 		var req protocol.UIPause
 		if err := json.Unmarshal(frame, &req); err != nil {
@@ -51,9 +51,9 @@ func (d *Daemon) answerUI(typ string, frame []byte) (any, error) {
 	return nil, protocol.Errorf(protocol.CodeInvalidArgument, "the daemon does not answer %q requests", typ)
 }
 
-// uiState is what the page shows of the daemon.
-func (d *Daemon) uiState() protocol.UIState {
-	ext := d.link.Info()
+// uiState is what the page shows of the daemon, in browser ext (whose
+// page asks): its workspaces, not another browser's.
+func (d *Daemon) uiState(ext browser.Info) protocol.UIState {
 	st := protocol.UIState{
 		Daemon:     protocol.UIDaemon{Version: version.Version, Protocol: protocol.Version, PID: os.Getpid(), Mismatch: ext.Mismatch},
 		Workspaces: []protocol.UIWorkspace{},
@@ -132,35 +132,48 @@ func pushPolicy(ctx context.Context, b browser.Caller, l paths.Layout) (protocol
 // its rule is lifted. The file is read only when it changed.
 const policyEvery = 200 * time.Millisecond
 
-// watchPolicy keeps the extension's copy of the site rules current until
-// ctx ends: after each hello (a new connection, a restarted service
-// worker) and whenever the rules in settings.json change.
+// watchPolicy keeps every connected extension's copy of the site rules
+// current until ctx ends: after each hello (a new connection, a restarted
+// service worker) and whenever the rules in settings.json change.
 func (d *Daemon) watchPolicy(ctx context.Context) {
 	var (
-		conn  time.Time // the connection given the rules
+		given = map[string]time.Time{} // browser → the connection given the rules
 		rules protocol.PolicySetParams
 		seen  os.FileInfo // settings.json when last read
 	)
 	t := time.NewTicker(policyEvery)
 	defer t.Stop()
 	for {
-		ext := d.link.Info()
 		fi, _ := os.Stat(settings.File(d.layout))
 		changed := (fi == nil) != (seen == nil) || (fi != nil && (fi.Size() != seen.Size() || !fi.ModTime().Equal(seen.ModTime())))
-		fresh := !ext.ConnectedAt.Equal(conn)
-		if ext.Connected && ext.Mismatch == "" && (fresh || changed) {
+		var fresh []browser.Info
+		for _, ext := range d.link.Browsers() {
+			if ext.Mismatch == "" && !ext.ConnectedAt.Equal(given[ext.Browser]) {
+				fresh = append(fresh, ext)
+			}
+		}
+		if changed || len(fresh) > 0 {
 			seen = fi
 			if s, err := settings.Load(d.layout); err == nil {
-				if now := rulesOf(s); fresh || !reflect.DeepEqual(now, rules) {
+				now := rulesOf(s)
+				to := fresh
+				if !reflect.DeepEqual(now, rules) {
+					to = d.link.Browsers() // new rules: every browser
+				}
+				for _, ext := range to {
+					if ext.Mismatch != "" {
+						continue
+					}
 					cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-					if _, err := pushPolicy(cctx, d.link, d.layout); err != nil {
+					if _, err := pushPolicy(cctx, d.link.Pin(ext.Browser, ext.Name), d.layout); err != nil {
 						// Once per connection and change, not every tick:
 						// the next hello or change tries again.
 						d.log.Warn("giving the extension the site rules", "err", err)
 					}
-					conn, rules = ext.ConnectedAt, now
 					cancel()
+					given[ext.Browser] = ext.ConnectedAt
 				}
+				rules = now
 			}
 		}
 		select {
@@ -177,8 +190,11 @@ func (d *Daemon) watchPolicy(ctx context.Context) {
 // which the extension stopped a navigation into a denied site is
 // blocked_by_policy naming the rule and the URL it stopped (guardTab
 // would see only an extension page, which it leaves to Chrome).
-func (d *Daemon) guard(ctx context.Context, action string, tab browser.TabInfo) error {
-	if err := d.env.Handoffs().Check(action, tab.TabID); err != nil {
+func (d *Daemon) guard(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error {
+	if b == nil {
+		b = d.link
+	}
+	if err := d.env.Handoffs().Guard(ctx, b, action, tab); err != nil {
 		return err
 	}
 	if rule, stopped, ok := blockedPage(tab.URL, d.link.Info().ID); ok {
@@ -189,7 +205,7 @@ func (d *Daemon) guard(ctx context.Context, action string, tab browser.TabInfo) 
 		}
 		// The user has lifted the rule since: the tab gets the page it
 		// was stopped from, as it would have without the rule.
-		t, err := d.reloadStopped(ctx, tab.TabID, stopped)
+		t, err := d.reloadStopped(ctx, b, tab.TabID, stopped)
 		if err != nil {
 			return err
 		}
@@ -208,15 +224,15 @@ func (d *Daemon) lifted(stopped string) bool {
 // reloadStopped gives the extension the rules as they are now (it may not
 // have them yet: watchPolicy looks every 200 ms) and loads stopped into
 // the tab again.
-func (d *Daemon) reloadStopped(ctx context.Context, tabID int, stopped string) (browser.TabInfo, error) {
-	if _, err := pushPolicy(ctx, d.link, d.layout); err != nil {
+func (d *Daemon) reloadStopped(ctx context.Context, b browser.Caller, tabID int, stopped string) (browser.TabInfo, error) {
+	if _, err := pushPolicy(ctx, b, d.layout); err != nil {
 		return browser.TabInfo{}, err
 	}
 	wait := 10 * time.Second
 	if dl, ok := ctx.Deadline(); ok {
 		wait = min(wait, time.Until(dl)/2)
 	}
-	return d.link.Verbs().TabNavigate(ctx, protocol.TabNavigateParams{TabID: tabID, URL: stopped, WaitMs: int(wait / time.Millisecond)})
+	return browser.Verbs{Caller: b}.TabNavigate(ctx, protocol.TabNavigateParams{TabID: tabID, URL: stopped, WaitMs: int(wait / time.Millisecond)})
 }
 
 // blockedPage recognises the extension's page that stands in for a

@@ -55,7 +55,7 @@ func TestUIState(t *testing.T) {
 	s.Policy.Deny = []string{"bank.example"}
 	settings.Save(d.layout, s)
 
-	res, err := d.answerUI(protocol.TypeUIState, []byte(`{"id":"ext-1","type":"ui.state"}`))
+	res, err := d.answerUI(d.link.Info(), protocol.TypeUIState, []byte(`{"id":"ext-1","type":"ui.state"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestUIState(t *testing.T) {
 func TestUIPause(t *testing.T) {
 	d := uiDaemon(t, nil)
 	for _, paused := range []bool{true, false} {
-		res, err := d.answerUI(protocol.TypeUIPause, []byte(`{"id":"ext-2","type":"ui.pause","paused":`+map[bool]string{true: "true", false: "false"}[paused]+`}`))
+		res, err := d.answerUI(d.link.Info(), protocol.TypeUIPause, []byte(`{"id":"ext-2","type":"ui.pause","paused":`+map[bool]string{true: "true", false: "false"}[paused]+`}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestUIPause(t *testing.T) {
 	if len(all) != 2 || all[0].Action != "pause" || all[1].Action != "resume" {
 		t.Errorf("the switch is not in the trail: %+v", all)
 	}
-	if _, err := d.answerUI("ui.bogus", []byte(`{}`)); protocol.CodeOf(err) != protocol.CodeInvalidArgument {
+	if _, err := d.answerUI(d.link.Info(), "ui.bogus", []byte(`{}`)); protocol.CodeOf(err) != protocol.CodeInvalidArgument {
 		t.Errorf("unknown request: %v", err)
 	}
 }
@@ -120,7 +120,7 @@ func TestGuard(t *testing.T) {
 		{"click", "chrome-extension://" + ext + "/ui/blocked.html?rule=bank.example#https://bank.example/pay", protocol.CodeBlockedByPolicy, "stopped the tab from loading https://bank.example/pay"},
 	}
 	for _, tt := range tests {
-		err := d.guard(ctx, tt.action, browser.TabInfo{TabID: 4, URL: tt.url})
+		err := d.guard(ctx, nil, tt.action, browser.TabInfo{TabID: 4, URL: tt.url})
 		if protocol.CodeOf(err) != tt.code || (err != nil && !strings.Contains(err.Error(), tt.msg)) {
 			t.Errorf("%s on %s: %v, want code %q with %q", tt.action, tt.url, err, tt.code, tt.msg)
 		}
@@ -133,7 +133,7 @@ func TestGuard(t *testing.T) {
 	}))
 	s.Policy.Deny = nil
 	settings.Save(d.layout, s)
-	if err := d.guard(ctx, "click", browser.TabInfo{TabID: 4, URL: tests[len(tests)-1].url}); err != nil {
+	if err := d.guard(ctx, nil, "click", browser.TabInfo{TabID: 4, URL: tests[len(tests)-1].url}); err != nil {
 		t.Errorf("a blocked page whose rule is lifted: %v", err)
 	}
 	if calls := fake.Calls("tab.navigate"); len(calls) != 1 || !strings.Contains(string(calls[0].Frame), `"url":"https://bank.example/pay"`) {
@@ -143,17 +143,17 @@ func TestGuard(t *testing.T) {
 		t.Errorf("the extension was not given the rules first")
 	}
 
-	end, err := d.env.Handoffs().Begin(4, "Sign in", "session:a")
+	end, err := d.env.Handoffs().BeginIn(d.link.Info().Instance, 4, "Sign in", "session:a")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, action := range []string{"click", "open", "screenshot"} {
-		if err := d.guard(ctx, action, browser.TabInfo{TabID: 4, URL: "https://news.example/"}); protocol.CodeOf(err) != protocol.CodeHandoffInProgress {
+		if err := d.guard(ctx, nil, action, browser.TabInfo{TabID: 4, URL: "https://news.example/"}); protocol.CodeOf(err) != protocol.CodeHandoffInProgress {
 			t.Errorf("%s while handed off: %v", action, err)
 		}
 	}
 	end()
-	if err := d.guard(ctx, "click", browser.TabInfo{TabID: 4, URL: "https://news.example/"}); err != nil {
+	if err := d.guard(ctx, nil, "click", browser.TabInfo{TabID: 4, URL: "https://news.example/"}); err != nil {
 		t.Errorf("after the hand-off: %v", err)
 	}
 }

@@ -110,6 +110,9 @@ func (l Layout) SecretExposed() string { return filepath.Join(l.State, exposedNa
 // Registry is the file of the owned-tab registry.
 func (l Layout) Registry() string { return filepath.Join(l.State, "owned-tabs.json") }
 
+// Browsers is the file of the browsers' slot numbers (package slots).
+func (l Layout) Browsers() string { return filepath.Join(l.State, "browsers.json") }
+
 // DaemonLock is held by the running daemon for its whole life.
 func (l Layout) DaemonLock() string { return filepath.Join(l.State, "daemon.lock") }
 

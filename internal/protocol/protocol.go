@@ -50,6 +50,10 @@ const (
 	TypeCancel   = "cancel"   // client → daemon: abandon a call
 	TypeProgress = "progress" // daemon → client: a call is still waiting
 	TypeShutdown = "shutdown" // client → daemon: exit (a newer binary replaces it)
+	// TypeFocused: extension → daemon, {id, type}: the user focused one of
+	// this browser's windows (chrome.windows.onFocusChanged), which makes
+	// it the default browser; answered {id, result: {ok: true}}.
+	TypeFocused = "browser.focused"
 )
 
 // Roles a socket peer announces in Auth.
@@ -136,6 +140,12 @@ type Hello struct {
 	BrowserSession   string `json:"browserSession,omitempty"`
 	IncognitoAllowed bool   `json:"incognitoAllowed"`
 	UserAgent        string `json:"userAgent,omitempty"`
+	// Brand is the browser's name as navigator.userAgentData has it
+	// (Chromium, Google Chrome, Microsoft Edge…), for status's label.
+	Brand string `json:"brand,omitempty"`
+	// Focused: a window of this browser has the focus as it connects
+	// (later changes come as TypeFocused).
+	Focused bool `json:"focused,omitempty"`
 }
 
 // Auth opens every socket connection to the daemon.

@@ -17,7 +17,11 @@ import (
 // coordinates beyond maxCoordinate (CSS pixels) are no place on any page,
 // and CDP input given them stops working for the tab.
 const (
-	maxID         = 1<<31 - 1
+	maxID = 1<<31 - 1
+	// maxTabID: a tab ID of a browser other than the first carries its
+	// slot (n*1e9 + Chrome's ID, package slots), so it may exceed Chrome's
+	// int32; it stays within the integers JSON carries exactly.
+	maxTabID      = 1<<53 - 1
 	maxCoordinate = 10_000_000
 	maxClipSide   = 30_000     // the tallest page tested; JPEG stops at 65,535
 	maxClipArea   = 50_000_000 // pixels: more than a 1280×30,000 full page
@@ -162,7 +166,7 @@ func (in *Input) checkValues() error {
 	if in.TimeoutMs < 0 || in.TimeoutMs > maxTimeout {
 		return invalid("timeoutMs must be between 1 and %d (a call's deadline can only be shortened)", maxTimeout)
 	}
-	if in.TabID != nil && (*in.TabID < 0 || *in.TabID > maxID) {
+	if in.TabID != nil && (*in.TabID < 0 || *in.TabID > maxTabID) {
 		return invalid("tabId must be a tab ID from status or open")
 	}
 	if err := checkFrameID("frameId", in.FrameID); err != nil {
@@ -185,7 +189,7 @@ func (in *Input) checkValues() error {
 		}
 	}
 	if err := checkBlank("", []string{"selector", in.Selector, "text", in.Text, "role", in.Role, "name", in.Name,
-		"label", in.Label, "placeholder", in.Placeholder, "ref", in.Ref, "query", in.Query, "url", in.URL, "message", in.Message}); err != nil {
+		"label", in.Label, "placeholder", in.Placeholder, "ref", in.Ref, "query", in.Query, "url", in.URL, "message", in.Message, "browser", in.Browser}); err != nil {
 		return err
 	}
 	if n := len([]rune(in.Message)); n > MaxMessage {

@@ -208,7 +208,7 @@ func TestValueChecks(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`{"action":"click","x":1e39,"y":5}`, "x must be a number of CSS pixels"},
 		{`{"action":"scroll","deltaY":-1e308}`, "deltaY must be"},
-		{`{"action":"status","tabId":2147483648}`, "tabId must be"},
+		{`{"action":"status","tabId":9007199254740992}`, "tabId must be"},
 		{`{"action":"click","selector":"#a","frameId":-5}`, "frameId must be"},
 		{`{"action":"screenshot","clip":{"x":0,"y":0,"width":100000,"height":10}}`, "between 1 and 30000"},
 		{`{"action":"screenshot","clip":{"x":0,"y":0,"width":20000,"height":20000}}`, "at most 50000000"},

@@ -5,7 +5,7 @@ func init() {
 	declare(
 		Spec{
 			Name:        "status",
-			Summary:     "windows, tabs (tabId, url, title) and workspaces; diagnostics when Chrome is not connected.",
+			Summary:     "windows, tabs (tabId, url, title) and workspaces, and every connected browser (label, slot); diagnostics when Chrome is not connected.",
 			Kind:        KindStatus,
 			Deadline:    StatusDeadline,
 			RunsWhenOff: true,

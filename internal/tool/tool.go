@@ -73,7 +73,7 @@ type Spec struct {
 }
 
 // CommonParams apply to every action (SPEC §2).
-var CommonParams = []string{"action", "tabId", "browserWorkspaceId", "runId", "timeoutMs"}
+var CommonParams = []string{"action", "tabId", "browser", "browserWorkspaceId", "runId", "timeoutMs"}
 
 // LocatorParams are the ways to name one element; a call gives one.
 var LocatorParams = []string{"selector", "text", "role", "label", "placeholder", "ref", "x"}

@@ -1,0 +1,198 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/actions"
+	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/slots"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
+
+// Several browsers may be connected at once (SPEC §3), each with its own
+// extension instance and its own tab IDs. This file is the one place
+// where a call picks its browser and where tab IDs change between the
+// caller's (qualified by the browser's slot, package slots) and Chrome's:
+// below it, the engine works in one browser with Chrome's own IDs.
+
+// route is the browser a call works in.
+type route struct {
+	b    actions.Browser // the Link pinned to that browser, or the Link itself while none is connected
+	slot int
+	// raw is Chrome's ID of the call's tabId (0: none), which the engine's
+	// messages name.
+	raw int
+}
+
+// pinned is the Link pinned to browser b.
+func (d *Daemon) pinned(b slots.Browser) *browser.Pinned {
+	return d.link.Pin(b.Instance, describe(b))
+}
+
+// describe names a browser in messages: "1 (Chromium #1)".
+func describe(b slots.Browser) string {
+	return strconv.Itoa(b.Slot) + " (" + b.Label + ")"
+}
+
+// slotOf is the slot of a connected browser, given on first sight.
+func (d *Daemon) slotOf(info browser.Info) slots.Browser {
+	b, err := d.slots.Assign(info.Browser, info.Name)
+	if err != nil {
+		d.log.Warn("numbering a browser", "err", err)
+	}
+	return b
+}
+
+// route picks the browser of a call: the one its tabId names, else its
+// browser parameter, else the default (the browser the user focused last,
+// see browser.Link). It returns in with Chrome's own tab ID. A default
+// call first waits (within ctx) for a browser to connect, as every call
+// did before there were several.
+func (d *Daemon) route(ctx context.Context, in *tool.Input) (*tool.Input, route, error) {
+	var named *slots.Browser
+	if in.Browser != "" {
+		b, ok := d.slots.Find(in.Browser)
+		if !ok {
+			return nil, route{}, protocol.Errorf(protocol.CodeInvalidArgument,
+				"no browser %q has connected to this daemon: pass a label or slot number that status lists under browsers, or leave browser out", in.Browser)
+		}
+		named = &b
+	}
+	if in.TabID != nil {
+		slot, raw := slots.Split(*in.TabID)
+		b, ok := d.slots.Slot(slot)
+		if !ok {
+			// Checks that come before the browser (upload's paths) still
+			// come first; the browser's first verb fails.
+			return in, route{b: nowhere{protocol.Errorf(protocol.CodeTabNotFound,
+				"tab %d would be in browser %d, which has never connected: use a tabId from status, open or search", *in.TabID, slot)}}, nil
+		}
+		if named != nil && named.Slot != slot {
+			return nil, route{}, protocol.Errorf(protocol.CodeInvalidArgument,
+				"tabId %d is a tab of browser %s, but browser says %s: leave one of them out", *in.TabID, describe(b), describe(*named))
+		}
+		named = &b
+		c := *in
+		c.TabID = &raw
+		in = &c
+	}
+	if named != nil {
+		rt := route{b: d.pinned(*named), slot: named.Slot}
+		if in.TabID != nil {
+			rt.raw = *in.TabID
+		}
+		return in, rt, nil
+	}
+	if in.Action != "status" {
+		if err := d.link.Ready(ctx); err != nil {
+			return nil, route{}, err
+		}
+	} else if wait := actions.StartupGrace - time.Since(d.started); wait > 0 {
+		d.link.WaitConnected(ctx, wait)
+	}
+	info := d.link.Info()
+	if !info.Connected {
+		return in, route{b: d.link}, nil // status then says why
+	}
+	b := d.slotOf(info)
+	return in, route{b: d.pinned(b), slot: b.Slot}, nil
+}
+
+// nowhere is the browser of a tab ID whose slot no browser has: every
+// verb fails with err.
+type nowhere struct{ err error }
+
+func (n nowhere) Call(context.Context, string, any, any) error    { return n.err }
+func (nowhere) Info() browser.Info                                { return browser.Info{} }
+func (nowhere) WaitConnected(context.Context, time.Duration) bool { return false }
+
+// Results of every action are walked for the fields that hold tab IDs:
+// tabKeys hold one, tabLists a list of them (a list of objects has their
+// own tabId fields).
+var (
+	tabKeys  = map[string]bool{"tabId": true, "openerTabId": true}
+	tabLists = map[string]bool{"tabs": true, "closedTabs": true, "debuggedTabs": true, "tabIds": true}
+)
+
+// qualify turns the tab IDs of a result into the caller's: the browser's
+// slot goes in front of Chrome's own ID (package slots). The first
+// browser's IDs stay as Chrome has them, and its results as they are.
+func (rt route) qualify(res any) (any, error) {
+	if rt.slot == 0 || res == nil {
+		return res, nil
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // numbers come back exactly as they went
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return qualifyValue(v, rt.slot, false, false), nil
+}
+
+// qualifyError names the call's tab in err's message as the caller does
+// ("tab 10555482403", not Chrome's "tab 555482403").
+func (rt route) qualifyError(err error) error {
+	var e *protocol.Error
+	if rt.slot == 0 || rt.raw <= 0 || !errors.As(err, &e) {
+		return err
+	}
+	re := regexp.MustCompile(`\b` + strconv.Itoa(rt.raw) + `\b`)
+	return &protocol.Error{Code: e.Code, Message: re.ReplaceAllString(e.Message, strconv.Itoa(slots.Qualify(rt.slot, rt.raw)))}
+}
+
+// qualifyValue rewrites v in place; tab says that v is the value of a
+// tab ID field, list that it is the value of a tab list field.
+func qualifyValue(v any, slot int, tab, list bool) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = qualifyValue(e, slot, tabKeys[k], tabLists[k])
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = qualifyValue(e, slot, list, false)
+		}
+	case json.Number:
+		if n, err := strconv.Atoi(x.String()); tab && err == nil && n > 0 {
+			return json.Number(strconv.Itoa(slots.Qualify(slot, n)))
+		}
+	}
+	return v
+}
+
+// browsersFor is status's list of the connected browsers; shown is the
+// one whose windows and tabs status lists.
+func (d *Daemon) browsersFor(shown string) any {
+	type entry struct {
+		Slot        int       `json:"slot"`
+		Label       string    `json:"label"`
+		Name        string    `json:"name,omitempty"`
+		Instance    string    `json:"instance"`
+		Version     string    `json:"version,omitempty"`
+		UserAgent   string    `json:"userAgent,omitempty"`
+		ConnectedAt time.Time `json:"connectedAt,omitzero"`
+		FocusedAt   time.Time `json:"focusedAt,omitzero"`
+		Default     bool      `json:"default"`
+		Shown       bool      `json:"shown"`
+	}
+	out := []entry{}
+	for _, info := range d.link.Browsers() {
+		b := d.slotOf(info)
+		out = append(out, entry{Slot: b.Slot, Label: b.Label, Name: info.Name, Instance: info.Browser, Version: info.Version,
+			UserAgent: info.UserAgent, ConnectedAt: info.ConnectedAt, FocusedAt: info.FocusedAt, Default: info.Default,
+			Shown: info.Browser == shown})
+	}
+	return out
+}
