@@ -69,7 +69,9 @@ const tallHeight = 55000
 //     second ago (raw: Runtime.evaluate of document.body.innerText);
 //   - click, type, screenshot: on the loaded small page;
 //   - type-fresh: type into a field of a page opened just before (not
-//     timed), so the debugger is not yet attached;
+//     timed), so the debugger is not yet attached (raw: on a page its
+//     session loaded; rawalt: attaching a new session first, as the
+//     bridge must);
 //   - screenshot-full: the whole of a 55,000 px page (raw: getLayoutMetrics
 //     and one captureScreenshot of the whole page at scale 1; rawalt: the
 //     same at the scale of the bridge's image);
@@ -329,6 +331,25 @@ func BenchmarkActionVsRawCDP(b *testing.B) {
 		})
 	}, rawFull(func() float64 { return 1 })})
 	alts["screenshot-full"] = rawFull(func() float64 { return shotScale })
+	// type-fresh's second raw way attaches to the page in the timing, as
+	// the bridge must (its debugger is attached only for input): the
+	// page was loaded by a session that has gone.
+	alts["type-fresh"] = func(i int) (time.Duration, error) {
+		p, err := rawPage(fmt.Sprintf("%s/?freshalt=%d", srv.URL, i))
+		if err != nil {
+			return 0, err
+		}
+		defer p.Close(ctx)
+		if err := p.Detach(ctx); err != nil {
+			return 0, err
+		}
+		return timed(func() error {
+			if err := p.Attach(ctx); err != nil {
+				return err
+			}
+			return rawType(p, "#i", "hello")
+		})
+	}
 
 	missed := 0 // task-10 reads that came before the server's answer
 	ops = append(ops, op{"task-10", func(i int) (time.Duration, error) {

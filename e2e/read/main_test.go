@@ -26,10 +26,13 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	srv := httptest.NewServer(fixtures())
-	site = srv.URL
+	// The addresses are set before the server serves: its handlers read
+	// them.
+	srv := httptest.NewUnstartedServer(fixtures())
+	site = "http://" + srv.Listener.Addr().String()
 	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
 	cross = "http://localhost:" + port
+	srv.Start()
 	// The daemon reads the engine from its environment, which the harness
 	// passes down from ours.
 	os.Setenv("BROWSER_BRIDGE_SEARCH_URL", site+"/search?q={query}")

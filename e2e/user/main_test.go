@@ -33,8 +33,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	srv := httptest.NewServer(fixtures())
-	site = srv.URL
+	// The addresses are set before the fixtures serve: they read them.
+	srv := httptest.NewUnstartedServer(fixtures())
+	site = "http://" + srv.Listener.Addr().String()
 	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		deniedHits.Add(1)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -43,6 +44,7 @@ func TestMain(m *testing.M) {
 	_, port, _ := net.SplitHostPort(bad.Listener.Addr().String())
 	denied = "http://localhost:" + port
 	deniedRule = "localhost:" + port
+	srv.Start()
 	code := browsertest.MainWithDevTools(m, &bridge)
 	srv.Close()
 	bad.Close()

@@ -85,7 +85,7 @@ func (r *run) pageTargetLooking(look func(tabID int) error) (browser.TabInfo, er
 		return t, look(t.TabID)
 	}
 	id := *r.in.TabID
-	if err := r.env.Handoffs().Check(r.in.Action, id); err != nil {
+	if err := r.env.Handoffs().CheckIn(r.instance, r.in.Action, id); err != nil {
 		return browser.TabInfo{}, err
 	}
 	if err := r.mayTouch(id); err != nil {

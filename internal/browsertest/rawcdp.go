@@ -127,6 +127,23 @@ func (c *RawCDP) NewPage(ctx context.Context, newWindow bool) (*RawPage, error) 
 	return p, nil
 }
 
+// Detach ends the page's debugging session (the tab stays).
+func (p *RawPage) Detach(ctx context.Context) error {
+	return p.c.cdp.Detach(ctx, p.Session)
+}
+
+// Attach attaches a new debugging session to the page and enables its
+// Page domain: what a client that did not load the page itself (as the
+// bridge, acting on a tab it finds) does before its first input.
+func (p *RawPage) Attach(ctx context.Context) error {
+	session, err := p.c.cdp.Attach(ctx, p.TargetID)
+	if err != nil {
+		return err
+	}
+	p.Session = session
+	return p.Call(ctx, "Page.enable", nil, nil)
+}
+
 // Close closes the page's tab.
 func (p *RawPage) Close(ctx context.Context) error {
 	return p.c.cdp.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": p.TargetID}, nil)
