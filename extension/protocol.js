@@ -72,7 +72,7 @@ export const VERBS = {
   "websocket.configure": ["enabled", "url", "token"],
   // The WebSocket transport's setting and state → {enabled, url, tokenSet, connected, lastError}.
   "websocket.status": [],
-  // CDP commands [{method, params}] in order in one round trip, stopping at a dialog; with check {before, files, fn, frames: [{frameId, args}]}, a page script in those frames before command before, the rest sent only if each answers {ok: true}; then (unless a dialog or the check stopped them) the page script then (page.run's params), net (the tab's readiness.net) and tab (its tab info) → {results, dialog?, interrupted?, check?, stopped?, then?, net?, tab?}.
+  // CDP commands [{method, params}] in order in one round trip, stopping at a dialog; with check {before, files, fn, frames: [{frameId, args}]}, a page script in those frames before command before, the rest sent only if each answers {ok: true}; then (unless a dialog or the check stopped them) the page script then (page.run's params), net (the tab's readiness.net) and tab (its tab info) → {results, dialog?, interrupted?, check?, stopped?, navigated?, then?, net?, tab?}; navigated: the page went away under a command that did not answer.
   "cdp.batch": ["tabId", "commands", "check", "then", "net", "tab"],
   // Sets files on the file input a page script marked with token → {ok}.
   "dom.setFiles": ["tabId", "token", "files"],

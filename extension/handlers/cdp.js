@@ -361,6 +361,10 @@ export async function send(msg, ctx) {
 // under the pointer once the mouse is there, just before pressing
 // (internal/actions: moveOnto): nothing the daemon could do in another
 // round trip would come as close.
+//
+// A page that begins to navigate away while a command waits for its
+// answer gets NAV_GRACE_MS more; then the batch returns {navigated: true,
+// interrupted: i} and sends nothing more.
 export async function batch(msg, ctx) {
   const tabId = intArg(msg, "tabId");
   const cmds = Array.isArray(msg.commands) ? msg.commands : [];
@@ -368,12 +372,42 @@ export async function batch(msg, ctx) {
   for (const c of cmds) allowed(c && c.method);
   const check = checkArg(msg.check, cmds.length);
   await ensureAttached(tabId);
-  const results = [];
-  let checked;
   // A cancel is honoured before the batch starts, never within it: a click
   // cut after its mousePressed would leave the button held down. (The check
   // comes before the press, so a cancel there stops the batch too.)
   if (ctx?.signal?.aborted) throw cancelled();
+  const nav = leaving(tabId);
+  try {
+    return await runBatch(tabId, msg, cmds, check, ctx, nav);
+  } finally {
+    nav.cancel();
+  }
+}
+
+// NAV_GRACE_MS is how long a command of a batch may still take once the
+// tab's page began to navigate away: input sent to a page as it is being
+// replaced may never be answered (seen with Input.insertText into a field
+// whose focus handler navigates), and the batch must not hang on it.
+const NAV_GRACE_MS = 1000;
+
+// leaving resolves {__navigated: true} NAV_GRACE_MS after the tab's top
+// frame begins a navigation.
+function leaving(tabId) {
+  let timer = null;
+  let done;
+  const promise = new Promise((resolve) => { done = resolve; });
+  const listener = (d) => {
+    if (d.tabId === tabId && d.frameId === 0 && timer === null) {
+      timer = setTimeout(() => done({ __navigated: true }), NAV_GRACE_MS);
+    }
+  };
+  chrome.webNavigation.onBeforeNavigate.addListener(listener);
+  return { promise, cancel: () => { clearTimeout(timer); chrome.webNavigation.onBeforeNavigate.removeListener(listener); } };
+}
+
+async function runBatch(tabId, msg, cmds, check, ctx, nav) {
+  const results = [];
+  let checked;
   for (let i = 0; i <= cmds.length; i++) {
     if (check && i === check.before) {
       if (ctx?.signal?.aborted) throw cancelled();
@@ -388,11 +422,14 @@ export async function batch(msg, ctx) {
     const sent = sendCommand(tabId, c.method, c.params);
     sent.catch(() => {}); // an interrupted command may fail later, unheard
     try {
-      const r = await Promise.race([sent, wait.promise]);
+      const r = await Promise.race([sent, wait.promise, nav.promise]);
       if (r && r.__dialog) {
         interrupted.set(tabId, sent.then(() => {}, () => {}));
         return { results, dialog: r.__dialog, interrupted: i, check: checked };
       }
+      // The page went away under the command, which has not answered:
+      // the rest is not sent (it would reach the next page).
+      if (r && r.__navigated) return { results, navigated: true, interrupted: i, check: checked };
       results.push(r);
     } finally {
       wait.cancel();
@@ -401,15 +438,18 @@ export async function batch(msg, ctx) {
   // then: a page script (page.run's params) run right after the commands,
   // net: the tab's activity (readiness.net) after it, and tab: the tab's
   // info — a look at what the input did in the same round trip as the
-  // input.
-  // The three go out at once: none depends on another.
+  // input. The three go out at once: none depends on another. A page
+  // that went away meanwhile leaves then out.
   const out = { results, check: checked };
+  const look = msg.then && typeof msg.then === "object" ? pageRun({ ...msg.then, tabId }) : undefined;
+  look?.catch(() => {});
   const [then, net, tab] = await Promise.all([
-    msg.then && typeof msg.then === "object" ? pageRun({ ...msg.then, tabId }) : undefined,
+    look && Promise.race([look, nav.promise]),
     msg.net ? netState({ tabId }) : undefined,
     msg.tab ? chrome.tabs.get(tabId).then(info) : undefined,
   ]);
-  if (then) out.then = then;
+  if (then && !then.__navigated) out.then = then;
+  if (then && then.__navigated) out.navigated = true;
   if (net) out.net = net;
   if (tab) out.tab = tab;
   return out;

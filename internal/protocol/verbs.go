@@ -278,6 +278,11 @@ type CDPBatchResult struct {
 	// Check.Before on were not sent.
 	Check   []PageFrameResult `json:"check,omitempty"`
 	Stopped bool              `json:"stopped,omitempty"`
+	// Navigated says the tab's page began to navigate away while command
+	// Interrupted waited for its answer, which did not come within a
+	// second: the commands after it were not sent (they would reach the
+	// next page), nor Then.
+	Navigated bool `json:"navigated,omitempty"`
 }
 
 // DOMSetFilesParams: dom.setFiles sets the files of the file input a page
