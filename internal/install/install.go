@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/extension"
+	"github.com/browser-bridge/browser-bridge/internal/atomicfile"
 	"github.com/browser-bridge/browser-bridge/internal/nmhost"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -185,23 +186,7 @@ func writeOrigins(exe string, extra []string) error {
 		}
 		return nil
 	}
-	f, err := os.CreateTemp(filepath.Dir(p), ".origins-*")
-	if err == nil {
-		_, err = f.WriteString(strings.Join(extra, "\n") + "\n")
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Chmod(f.Name(), 0o644)
-		}
-		if err == nil {
-			err = os.Rename(f.Name(), p)
-		}
-		if err != nil {
-			os.Remove(f.Name())
-		}
-	}
-	if err != nil {
+	if err := atomicfile.Write(p, []byte(strings.Join(extra, "\n")+"\n"), 0o644); err != nil {
 		return fmt.Errorf("the host reads extra origins from %s, beside the binary, and it cannot be written (%w): install the binary in a folder you own", p, err)
 	}
 	return nil

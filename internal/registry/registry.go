@@ -15,11 +15,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/atomicfile"
 )
 
 // TTL is how long an owned-tab entry lives without use (SPEC §1).
@@ -383,18 +384,5 @@ func (s *Set) saveLocked() {
 	if err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".registry-*")
-	if err != nil {
-		return
-	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), s.path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
+	atomicfile.Write(s.path, b, 0o600)
 }

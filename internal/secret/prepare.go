@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/browser-bridge/browser-bridge/internal/atomicfile"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 )
 
@@ -100,19 +100,7 @@ func replace(path string) (string, error) {
 		return "", err
 	}
 	s := hex.EncodeToString(raw[:])
-	f, err := os.CreateTemp(filepath.Dir(path), ".secret-*") // mode 0600
-	if err != nil {
-		return "", err
-	}
-	_, err = f.WriteString(s + "\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.Write(path, []byte(s+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("%w (if %s is a folder, remove it)", err, path)
 	}
 	return s, nil

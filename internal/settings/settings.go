@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/browser-bridge/browser-bridge/internal/atomicfile"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/policy"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -125,20 +126,7 @@ func Save(l paths.Layout, s Settings) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(l.State, "settings-*.json")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), File(l))
+	return atomicfile.Write(File(l), append(b, '\n'), 0o600)
 }
 
 // Off returns the bridge_disabled error when the bridge is turned off, by

@@ -16,12 +16,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/atomicfile"
 )
 
 // Stride separates the slots' tab IDs: 10 decimal digits, above any
@@ -211,19 +212,7 @@ func (t *Table) saveLocked() error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(t.path), ".browsers-*")
-	if err != nil {
-		return fmt.Errorf("saving the browsers' slots: %w", err)
-	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), t.path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(t.path, b, 0o600); err != nil {
 		return fmt.Errorf("saving the browsers' slots: %w", err)
 	}
 	return nil
