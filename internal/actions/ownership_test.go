@@ -119,3 +119,36 @@ func TestPageActionsOnAnotherSessionsTabAreRefused(t *testing.T) {
 		t.Errorf("naming the workspace: %v", err)
 	}
 }
+
+// type takes the quick way on the bridge's own tabs (pageTargetLooking:
+// the field is looked for beside the look at the tab), but another
+// session's tab is refused before anything is sent at all.
+func TestTypeOnAnotherSessionsTabSendsNothing(t *testing.T) {
+	t.Parallel()
+	fake, env := ownedTabs(t)
+	_, err := Run(context.Background(), env, "session:b", input(t, `{"action":"type","tabId":2,"selector":"#q","value":"x"}`), nil)
+	wantCode(t, err, protocol.CodeNotOwned)
+	if v := verbs(fake); len(v) != 0 {
+		t.Errorf("a refused tab got %v; nothing may be sent", v)
+	}
+}
+
+// On the quick way, the guards still judge the tab before anything acts
+// on it: a tab a site rule refuses (here: Env.Guard) gets the look, but
+// no input.
+func TestTypeOnARefusedPageTypesNothing(t *testing.T) {
+	t.Parallel()
+	fake, env := ownedTabs(t)
+	refused := protocol.Errorf(protocol.CodeBlockedByPolicy, "the site rules refuse example.com")
+	env.Guard = func(context.Context, browser.Caller, string, browser.TabInfo) error { return refused }
+	_, err := Run(context.Background(), env, "session:a", input(t, `{"action":"type","tabId":2,"selector":"#q","value":"x"}`), nil)
+	wantCode(t, err, protocol.CodeBlockedByPolicy)
+	for _, v := range verbs(fake) {
+		if v == "cdp.batch" || v == "cdp" || v == "tab.activate" {
+			t.Errorf("a refused page got %s (all: %v)", v, verbs(fake))
+		}
+	}
+	if v := verbs(fake); !slices.Contains(v, "tab.get") {
+		t.Errorf("the tab was not looked at: %v", v)
+	}
+}
