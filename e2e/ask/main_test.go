@@ -13,7 +13,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -104,53 +103,20 @@ func setAsk(t *testing.T, on bool) {
 	}
 }
 
-var (
-	devOnce sync.Once
-	dev     *browsertest.DevTools
-	devErr  error
-)
-
 // devtools is the test binary's own DevTools connection.
-func devtools(t *testing.T) *browsertest.DevTools {
-	t.Helper()
-	devOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		dev, devErr = bridge.DevTools(ctx)
-	})
-	if devErr != nil {
-		t.Fatal(devErr)
-	}
-	return dev
-}
+func devtools(t *testing.T) *browsertest.DevTools { return bridge.SharedDevTools(t) }
 
 // extURL is a page of the extension.
-func extURL(path string) string {
-	return "chrome-extension://" + bridge.Launch.ExtensionID + "/" + path
-}
+func extURL(path string) string { return bridge.ExtensionURL(path) }
 
 // ctxFor bounds one test's waits.
-func ctxFor(t *testing.T, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
-}
+func ctxFor(t *testing.T, d time.Duration) context.Context { return browsertest.Ctx(t, d) }
 
 // workspace is a workspace of the test's own, closed at its end.
-func workspace(t *testing.T, id string) string {
-	t.Helper()
-	t.Cleanup(func() {
-		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": id})
-	})
-	return id
-}
+func workspace(t *testing.T, id string) string { return bridge.Workspace(t, id) }
 
 // openPage opens a fixture in the test's workspace and returns its tabId.
-func openPage(t *testing.T, ws, path string) int {
-	t.Helper()
-	res := bridge.MustCall(t, map[string]any{"action": "open", "url": site + path, "browserWorkspaceId": ws})
-	return num(t, res, "tabId")
-}
+func openPage(t *testing.T, ws, path string) int { return bridge.OpenIn(t, ws, site+path) }
 
 // failCode runs input and wants it to fail with code; it returns the
 // message.
@@ -171,19 +137,9 @@ func wantCode(t *testing.T, r browsertest.Result, code string) string {
 	return r.Err.Message
 }
 
-func num(t *testing.T, m map[string]any, key string) int {
-	t.Helper()
-	v, ok := m[key].(float64)
-	if !ok {
-		t.Fatalf("result has no number %q: %v", key, m)
-	}
-	return int(v)
-}
+func num(t *testing.T, m map[string]any, key string) int { return browsertest.Num(t, m, key) }
 
-func str(m map[string]any, key string) string {
-	s, _ := m[key].(string)
-	return s
-}
+func str(m map[string]any, key string) string { return browsertest.Str(m, key) }
 
 func jsString(s string) string {
 	return "\"" + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + "\""

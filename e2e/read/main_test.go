@@ -102,18 +102,13 @@ func serveSearch(w http.ResponseWriter, r *http.Request) {
 // their timers throttled).
 func workspace(t *testing.T) string {
 	t.Helper()
-	id := "read-" + strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
-	t.Cleanup(func() {
-		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": id})
-	})
-	return id
+	return bridge.Workspace(t, "read-"+strings.NewReplacer("/", "-", " ", "-").Replace(t.Name()))
 }
 
 // openPage opens a fixture in the test's workspace and returns its tabId.
 func openPage(t *testing.T, path string) int {
 	t.Helper()
-	res := bridge.MustCall(t, map[string]any{"action": "open", "url": site + path, "browserWorkspaceId": workspace(t)})
-	return num(t, res, "tabId")
+	return bridge.OpenIn(t, workspace(t), site+path)
 }
 
 // call runs input and fails the test unless it succeeds; it also returns
@@ -130,29 +125,12 @@ func call(t *testing.T, input map[string]any) (map[string]any, string) {
 // failCode runs input and wants it to fail with code.
 func failCode(t *testing.T, input map[string]any, code string) string {
 	t.Helper()
-	r := bridge.Call(t, input)
-	if r.Exit == 0 || r.Err == nil {
-		t.Fatalf("call %v succeeded, want error %s: %s", input, code, r.Stdout)
-	}
-	if r.Err.Code != code {
-		t.Fatalf("call %v: error %s %q, want %s", input, r.Err.Code, r.Err.Message, code)
-	}
-	return r.Err.Message
+	return bridge.MustFail(t, input, code)
 }
 
-func num(t *testing.T, m map[string]any, key string) int {
-	t.Helper()
-	v, ok := m[key].(float64)
-	if !ok {
-		t.Fatalf("result has no number %q: %v", key, m)
-	}
-	return int(v)
-}
+func num(t *testing.T, m map[string]any, key string) int { return browsertest.Num(t, m, key) }
 
-func str(m map[string]any, key string) string {
-	s, _ := m[key].(string)
-	return s
-}
+func str(m map[string]any, key string) string { return browsertest.Str(m, key) }
 
 func list(m map[string]any, key string) []map[string]any {
 	raw, _ := m[key].([]any)

@@ -48,6 +48,11 @@ type Bridge struct {
 	opts    Options
 	browser *launcher.Browser // with Options.DebugPipe
 	shared  bool              // Another's: the Env is another Bridge's
+
+	// The shared DevTools connection (SharedDevTools).
+	devOnce sync.Once
+	dev     *DevTools
+	devErr  error
 }
 
 // Env is a BROWSER_BRIDGE_HOME and the environment to run the binary in.
