@@ -446,32 +446,8 @@ func TestPageScriptFixture(t *testing.T) {
 	}
 }
 
-// shot saves a PNG of the page under the test's temp dir, or under
-// $BROWSER_BRIDGE_TEST_SHOTS when set. width, when not 0, renders the
-// page that wide and as tall as its content.
+// shot saves a PNG of the page (browsertest.DevTools.Shot).
 func shot(t *testing.T, page, name string, width int) {
 	t.Helper()
-	d := devtools(t)
-	ctx := ctxFor(t, 20*time.Second)
-	if width > 0 {
-		metrics := func(h int) {
-			d.Call(ctx, page, "Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": h, "deviceScaleFactor": 1, "mobile": false}, nil)
-		}
-		metrics(600)
-		var h int
-		d.Eval(ctx, page, "document.documentElement.scrollHeight", &h)
-		metrics(min(max(h, 200), 1600))
-		defer d.Call(ctx, page, "Emulation.clearDeviceMetricsOverride", nil, nil)
-	}
-	png, err := d.Screenshot(ctx, page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := os.Getenv("BROWSER_BRIDGE_TEST_SHOTS")
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	devtools(t).Shot(t, page, name, width)
 }

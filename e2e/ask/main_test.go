@@ -141,18 +141,7 @@ func num(t *testing.T, m map[string]any, key string) int { return browsertest.Nu
 
 func str(m map[string]any, key string) string { return browsertest.Str(m, key) }
 
-func jsString(s string) string {
-	return "\"" + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + "\""
-}
+func jsString(s string) string { return browsertest.JSString(s) }
 
-// waitPage waits until expr is true in session's page.
-func waitPage(t *testing.T, page, expr string) {
-	t.Helper()
-	d := devtools(t)
-	ctx := ctxFor(t, 15*time.Second)
-	if err := d.WaitEval(ctx, page, expr); err != nil {
-		var text string
-		d.Eval(ctxFor(t, 5*time.Second), page, "document.body.innerText", &text)
-		t.Fatalf("%v\nthe page says:\n%s", err, text)
-	}
-}
+// waitPage waits until expr is true in the page (browsertest.DevTools.WaitPage).
+func waitPage(t *testing.T, page, expr string) { t.Helper(); devtools(t).WaitPage(t, page, expr) }

@@ -1,12 +1,11 @@
 package user
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/browsertest"
 )
 
 // The extension's page, opened as a page, says the bridge is connected,
@@ -79,53 +78,13 @@ func active(t *testing.T, tab int) bool {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// waitPage waits up to 15 s for expr to be true on the page, and fails
-// the test with the page's text when it is not.
-func waitPage(t *testing.T, page, expr string) {
-	t.Helper()
-	d := devtools(t)
-	ctx := ctxFor(t, 15*time.Second)
-	if err := d.WaitEval(ctx, page, expr); err != nil {
-		var text string
-		d.Eval(ctxFor(t, 5*time.Second), page, "document.body.innerText", &text)
-		t.Fatalf("%v\nthe page says:\n%s", err, text)
-	}
-}
+// waitPage waits until expr is true in the page (browsertest.DevTools.WaitPage).
+func waitPage(t *testing.T, page, expr string) { t.Helper(); devtools(t).WaitPage(t, page, expr) }
 
-// shot saves a PNG of the page under the test's temp dir, or under
-// $BROWSER_BRIDGE_TEST_SHOTS when set (to look at it afterwards). width,
-// when not 0, renders the page that wide and as tall as its content (the
-// extension's page as a popup or side panel shows it); the page's own
-// size comes back afterwards.
+// shot saves a PNG of the page (browsertest.DevTools.Shot).
 func shot(t *testing.T, page, name string, width int) {
 	t.Helper()
-	d := devtools(t)
-	ctx := ctxFor(t, 20*time.Second)
-	if width > 0 {
-		metrics := func(h int) {
-			d.Call(ctx, page, "Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": h, "deviceScaleFactor": 1, "mobile": false}, nil)
-		}
-		metrics(600)
-		var h int
-		d.Eval(ctx, page, "document.documentElement.scrollHeight", &h)
-		metrics(min(max(h, 200), 1600))
-		defer d.Call(ctx, page, "Emulation.clearDeviceMetricsOverride", nil, nil)
-	}
-	png, err := d.Screenshot(ctx, page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := os.Getenv("BROWSER_BRIDGE_TEST_SHOTS")
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s (%d bytes)", path, len(png))
+	devtools(t).Shot(t, page, name, width)
 }
 
-func jsString(s string) string {
-	return "\"" + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + "\""
-}
+func jsString(s string) string { return browsertest.JSString(s) }

@@ -2,6 +2,9 @@ package browsertest
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -79,4 +82,53 @@ func Num(t testing.TB, m map[string]any, key string) int {
 func Str(m map[string]any, key string) string {
 	s, _ := m[key].(string)
 	return s
+}
+
+// WaitPage waits up to 15 s for expr to be true in session's page, and
+// fails the test with the page's text when it is not.
+func (d *DevTools) WaitPage(t testing.TB, session, expr string) {
+	t.Helper()
+	if err := d.WaitEval(Ctx(t, 15*time.Second), session, expr); err != nil {
+		var text string
+		d.Eval(Ctx(t, 5*time.Second), session, "document.body.innerText", &text)
+		t.Fatalf("%v\nthe page says:\n%s", err, text)
+	}
+}
+
+// Shot saves a PNG of session's page under the test's temp dir, or under
+// $BROWSER_BRIDGE_TEST_SHOTS when set (to look at it afterwards). width,
+// when not 0, renders the page that wide and as tall as its content (as
+// a popup or side panel shows the extension's page); the page's own size
+// comes back afterwards.
+func (d *DevTools) Shot(t testing.TB, session, name string, width int) {
+	t.Helper()
+	ctx := Ctx(t, 20*time.Second)
+	if width > 0 {
+		metrics := func(h int) {
+			d.Call(ctx, session, "Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": h, "deviceScaleFactor": 1, "mobile": false}, nil)
+		}
+		metrics(600)
+		var h int
+		d.Eval(ctx, session, "document.documentElement.scrollHeight", &h)
+		metrics(min(max(h, 200), 1600))
+		defer d.Call(ctx, session, "Emulation.clearDeviceMetricsOverride", nil, nil)
+	}
+	png, err := d.Screenshot(ctx, session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := os.Getenv("BROWSER_BRIDGE_TEST_SHOTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s (%d bytes)", path, len(png))
+}
+
+// JSString is s as a JavaScript string literal.
+func JSString(s string) string {
+	return "\"" + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + "\""
 }
