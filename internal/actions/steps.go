@@ -85,13 +85,7 @@ func (r *run) pageTargetLooking(look func(tabID int) error) (browser.TabInfo, er
 		return t, look(t.TabID)
 	}
 	id := *r.in.TabID
-	if err := r.env.Handoffs().CheckIn(r.instance, r.in.Action, id); err != nil {
-		return browser.TabInfo{}, err
-	}
-	if err := r.mayTouch(id); err != nil {
-		return browser.TabInfo{}, err
-	}
-	if _, err := r.takeTurn(browser.TabInfo{TabID: id}); err != nil {
+	if _, err := r.admit(id); err != nil {
 		return browser.TabInfo{}, err
 	}
 	var t browser.TabInfo
@@ -106,7 +100,7 @@ func (r *run) pageTargetLooking(look func(tabID int) error) (browser.TabInfo, er
 	if err != nil {
 		return browser.TabInfo{}, err
 	}
-	if t, err = r.guard(t); err != nil {
+	if err := r.judge(t, true); err != nil {
 		return browser.TabInfo{}, err
 	}
 	return t, lookErr
@@ -129,25 +123,46 @@ func (r *run) guardNavigation(t browser.TabInfo) (browser.TabInfo, error) {
 }
 
 func (r *run) guardTab(t browser.TabInfo, reading bool) (browser.TabInfo, error) {
-	// A tab in the user's hands, or waiting for their answer (ask.go), is
-	// refused at once rather than after the turn of the action asking.
-	if err := r.env.Handoffs().CheckIn(r.instance, r.in.Action, t.TabID); err != nil {
-		return browser.TabInfo{}, err
-	}
-	// Another session's tab is refused before its turn is waited for.
-	if err := r.mayTouch(t.TabID); err != nil { // ownership.go
-		return browser.TabInfo{}, err
-	}
-	t, err := r.takeTurn(t)
+	waited, err := r.admit(t.TabID)
 	if err != nil {
 		return browser.TabInfo{}, err
 	}
-	if err := r.notPrivate(t); err != nil {
+	if waited {
+		// The action before may have changed the tab: read it again.
+		if t, err = r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: t.TabID}); err != nil {
+			return browser.TabInfo{}, err
+		}
+	}
+	if err := r.judge(t, reading); err != nil {
 		return browser.TabInfo{}, err
+	}
+	return t, nil
+}
+
+// admit is the first half of the guards, which needs only the tab's ID:
+// a tab in the user's hands, or waiting for their answer (ask.go), and
+// another session's tab are refused at once, before the action waits
+// for its turn on the tab, which it takes then; waited says it had to.
+func (r *run) admit(tabID int) (waited bool, err error) {
+	if err := r.env.Handoffs().CheckIn(r.instance, r.in.Action, tabID); err != nil {
+		return false, err
+	}
+	if err := r.mayTouch(tabID); err != nil { // ownership.go
+		return false, err
+	}
+	return r.takeTurn(tabID)
+}
+
+// judge is the second half of the guards, on the tab as it is once the
+// action has its turn: the user's own incognito tabs, a page the bridge
+// may not read (reading), then Env.Guard.
+func (r *run) judge(t browser.TabInfo, reading bool) error {
+	if err := r.notPrivate(t); err != nil {
+		return err
 	}
 	if reading {
 		if err := readable(t); err != nil {
-			return browser.TabInfo{}, err
+			return err
 		}
 	}
 	// A navigation is judged by where it goes, not by the page it leaves.
@@ -155,10 +170,7 @@ func (r *run) guardTab(t browser.TabInfo, reading bool) (browser.TabInfo, error)
 	if !reading && r.in.URL != "" {
 		judged.URL = r.in.URL
 	}
-	if err := r.askGuard(judged); err != nil {
-		return browser.TabInfo{}, err
-	}
-	return t, nil
+	return r.askGuard(judged)
 }
 
 // askGuard asks Env.Guard (site rules, a hand-off in progress) about the
@@ -171,22 +183,19 @@ func (r *run) askGuard(t browser.TabInfo) error {
 }
 
 // takeTurn waits, for an action whose spec ChangesPage, until no other
-// such action holds tab t, and holds the tab until the action ends (Run
-// lets go of it). After a wait the tab is read again: the action before
-// may have changed it. Reading actions do not wait.
-func (r *run) takeTurn(t browser.TabInfo) (browser.TabInfo, error) {
+// such action holds tab tabID, and holds the tab until the action ends
+// (Run lets go of it); waited says it had to wait, when the action before
+// may have changed the tab. Reading actions do not wait.
+func (r *run) takeTurn(tabID int) (waited bool, err error) {
 	if r.unlockTab != nil || !r.spec().ChangesPage {
-		return t, nil
+		return false, nil
 	}
-	unlock, waited, err := r.env.tabs.lock(r.ctx, tabKey{r.browser.Info().Instance, t.TabID}, r.progress)
+	unlock, waited, err := r.env.tabs.lock(r.ctx, tabKey{r.browser.Info().Instance, tabID}, r.progress)
 	if err != nil {
-		return browser.TabInfo{}, err
+		return false, err
 	}
 	r.unlockTab = unlock
-	if waited {
-		return r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: t.TabID})
-	}
-	return t, nil
+	return waited, nil
 }
 
 // notPrivate refuses the user's own incognito tabs: that browsing stays
