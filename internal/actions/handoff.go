@@ -146,12 +146,6 @@ func (h *Handoffs) begin(o Handoff) (end func(), err error) {
 	}, nil
 }
 
-// Check fails with handoff_in_progress while tabID (of the browser whose
-// instance Begin was not told) is handed off.
-func (h *Handoffs) Check(action string, tabID int) error {
-	return h.CheckIn("", action, tabID)
-}
-
 // CheckIn fails with handoff_in_progress while tabID of the browser of
 // extension instance inst is handed off.
 func (h *Handoffs) CheckIn(inst, action string, tabID int) error {

@@ -17,7 +17,7 @@ import (
 
 func TestHandoffsSet(t *testing.T) {
 	var h Handoffs
-	if err := h.Check("click", 5); err != nil {
+	if err := h.CheckIn("", "click", 5); err != nil {
 		t.Fatalf("an empty set refuses: %v", err)
 	}
 	end, err := h.Begin(5, "Please sign in", "session:a")
@@ -28,7 +28,7 @@ func TestHandoffsSet(t *testing.T) {
 	if protocol.CodeOf(err) != protocol.CodeHandoffInProgress || !strings.Contains(err.Error(), "Please sign in") || !strings.Contains(err.Error(), "click of tab 5") {
 		t.Errorf("guard while handed off: %v", err)
 	}
-	if err := h.Check("click", 6); err != nil {
+	if err := h.CheckIn("", "click", 6); err != nil {
 		t.Errorf("another tab is refused: %v", err)
 	}
 	if _, err := h.Begin(5, "again", "session:b"); protocol.CodeOf(err) != protocol.CodeHandoffInProgress {
@@ -39,7 +39,7 @@ func TestHandoffsSet(t *testing.T) {
 	}
 	end()
 	end() // twice is harmless
-	if err := h.Check("click", 5); err != nil {
+	if err := h.CheckIn("", "click", 5); err != nil {
 		t.Errorf("after the end: %v", err)
 	}
 	if l := h.List(); len(l) != 0 {
