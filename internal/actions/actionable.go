@@ -233,7 +233,8 @@ func (r *run) moveOnto(tabID int, el Element, needHit bool, then func(x, y float
 		// top where the mouse is, look after look, is pressed there.
 		ignoreMoved := unsteady >= 5
 		check := &protocol.BatchCheck{Before: 1, Files: recheckScript.files, Fn: recheckScript.fn, Frames: el.aim.recheckFrames(needHit, ignoreMoved)}
-		answers, sent, err := r.cdpChecked(tabID, check, cmds)
+		c, err := r.cdpChecked(tabID, check, nil, cmds)
+		answers, sent := c.answers, c.sent
 		var b blocker
 		switch {
 		case err != nil && (!retryable(err) || r.ctx.Err() != nil):
@@ -270,39 +271,81 @@ func (r *run) moveOnto(tabID int, el Element, needHit bool, then func(x, y float
 	}
 }
 
-// cdpChecked sends cmds with check, in one round trip: the commands from
-// check.Before on go out only if the check passes. It returns the check's
-// answers (frames at refused file: URLs blanked, as every page script's)
-// and whether those commands were sent. A dialog that opens meanwhile is
-// answered: before the check passed, nothing more was sent; after, the
-// rest of the commands are sent as cdpBatch does.
-func (r *run) cdpChecked(tabID int, check *protocol.BatchCheck, cmds []protocol.CDPCommand) ([]protocol.PageFrameResult, bool, error) {
+// lookAfter, given to cdpChecked, is a look at what the commands did in
+// the same round trip: the page script script in frame frameID right
+// after them (cdp.batch's then), with the tab's activity and the tab.
+type lookAfter struct {
+	script  pageScript
+	frameID int
+	args    any
+}
+
+// checkedBatch is what cdpChecked saw: the check's answers (frames at
+// refused file: URLs blanked, as every page script's), whether the
+// commands from check.Before on were sent, and what the look after them
+// saw (nothing when a dialog or the check stopped them, or when it was
+// not asked for).
+type checkedBatch struct {
+	answers []protocol.PageFrameResult
+	sent    bool
+	seen    batchLook
+}
+
+// cdpChecked sends cmds in one round trip, with check (when not nil): the
+// commands from check.Before on go out only if it passes; and with after
+// (when not nil), the look at what they did. A dialog that opens
+// meanwhile is answered: before the check passed, nothing more was sent;
+// after, the rest of the commands are sent as cdpBatch does, and the
+// caller looks on its own for what it did not see.
+func (r *run) cdpChecked(tabID int, check *protocol.BatchCheck, after *lookAfter, cmds []protocol.CDPCommand) (checkedBatch, error) {
+	params := protocol.CDPBatchParams{TabID: tabID, Commands: cmds, Check: check}
+	if after != nil {
+		fid := after.frameID
+		params.Then = &protocol.PageRunParams{TabID: tabID, Files: after.script.files, Fn: after.script.fn, Args: after.args, FrameID: &fid}
+		params.Net, params.Tab = true, true
+	}
 	var out protocol.CDPBatchResult
 	err := r.unheld(tabID, func() (err error) {
-		out, err = r.b.CDPBatch(r.ctx, protocol.CDPBatchParams{TabID: tabID, Commands: cmds, Check: check})
+		out, err = r.b.CDPBatch(r.ctx, params)
 		return err
 	})
 	if err != nil {
-		return nil, false, err
+		return checkedBatch{}, err
 	}
 	answers, err := refuseFrames(tabID, out.Check)
 	if err != nil {
-		return nil, false, err
+		return checkedBatch{}, err
 	}
+	c := checkedBatch{answers: answers}
 	if out.Dialog != nil {
 		if err := r.answerDialog(tabID, out.Dialog); err != nil {
-			return nil, false, err
+			return checkedBatch{}, err
 		}
-		if out.Stopped || out.Interrupted < check.Before {
-			// The move finishes by itself now; nothing was pressed.
-			return answers, false, nil
+		if check != nil && (out.Stopped || out.Interrupted < check.Before) {
+			// The commands before the check finish by themselves now;
+			// nothing after it was sent.
+			return c, nil
 		}
+		c.sent = true
 		if rest := cmds[min(out.Interrupted+1, len(cmds)):]; len(rest) > 0 {
-			return answers, true, r.cdpBatch(tabID, rest...)
+			return c, r.cdpBatch(tabID, rest...)
 		}
-		return answers, true, r.answerDialogsAfter(tabID)
+		return c, r.answerDialogsAfter(tabID)
 	}
-	return answers, !out.Stopped, nil
+	if c.sent = !out.Stopped; !c.sent {
+		return c, nil
+	}
+	c.seen = batchLook{net: out.Net, tab: out.Tab}
+	if out.Then != nil {
+		res, err := refuseFrames(tabID, out.Then.Frames)
+		if err != nil {
+			return checkedBatch{}, err
+		}
+		if len(res) > 0 && res[0].Error == "" {
+			c.seen.look = &res[0]
+		}
+	}
+	return c, nil
 }
 
 // remeasure measures el again after a failed recheck, waiting (within w)

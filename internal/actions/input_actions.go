@@ -73,33 +73,8 @@ type batchLook struct {
 // nil when its frame did not answer. The caller looks on its own for
 // what it did not see.
 func (r *run) cdpBatchLook(tabID, frameID int, look pageScript, args any, cmds ...protocol.CDPCommand) (batchLook, error) {
-	fid := frameID
-	then := &protocol.PageRunParams{TabID: tabID, Files: look.files, Fn: look.fn, Args: args, FrameID: &fid}
-	out, err := r.b.CDPBatch(r.ctx, protocol.CDPBatchParams{TabID: tabID, Commands: cmds, Then: then, Net: true, Tab: true})
-	if err != nil {
-		return batchLook{}, err
-	}
-	if out.Dialog != nil {
-		if err := r.answerDialog(tabID, out.Dialog); err != nil {
-			return batchLook{}, err
-		}
-		if rest := cmds[min(out.Interrupted+1, len(cmds)):]; len(rest) > 0 {
-			return batchLook{}, r.cdpBatch(tabID, rest...)
-		}
-		return batchLook{}, r.answerDialogsAfter(tabID)
-	}
-	seen := batchLook{net: out.Net, tab: out.Tab}
-	if out.Then == nil {
-		return seen, nil
-	}
-	res, err := refuseFrames(tabID, out.Then.Frames)
-	if err != nil {
-		return batchLook{}, err
-	}
-	if len(res) > 0 && res[0].Error == "" {
-		seen.look = &res[0]
-	}
-	return seen, nil
+	c, err := r.cdpChecked(tabID, nil, &lookAfter{script: look, frameID: frameID, args: args}, cmds)
+	return c.seen, err
 }
 
 // cdpCmd is one command of a batch; params is the CDP method's own

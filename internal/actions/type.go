@@ -217,7 +217,7 @@ const typingRef = "@typing"
 // at the page's reaction in one round trip: prepareTyping runs as the
 // batch's check, which passes for a plain text field that has the focus
 // once readied, and only then is the text inserted; the reaction script
-// runs after it (cdpBatchLook's then). When the check did not pass,
+// runs after it (cdpChecked's look after). When the check did not pass,
 // nothing was inserted and p holds the field's answer (kind "" when
 // there is none: a dialog held the page), for typeIntoElement to go on
 // with as when prepareTyping ran alone.
@@ -226,57 +226,29 @@ func (r *run) typeAtOnce(tabID int, el Element, p *preparedTyping) (typed, bool,
 	check := &protocol.BatchCheck{Files: actScript.files, Fn: "prepareTyping", Frames: []protocol.BatchCheckFrame{{FrameID: fid,
 		Args: map[string]any{"ref": el.localRef, "selectAll": r.in.Clear, "watch": true, "check": true}}}}
 	w := reactionWait{tabID: tabID, frameID: fid, watched: time.Now(), fromInput: true, ref: typingRef}
-	then := &protocol.PageRunParams{TabID: tabID, Files: reactionScript.files, Fn: reactionScript.fn, Args: w.args(w.watched), FrameID: &fid}
 	insert := cdpCmd("Input.insertText", insertText{Text: r.in.Value})
-	var out protocol.CDPBatchResult
-	err := r.unheld(tabID, func() (err error) {
-		out, err = r.b.CDPBatch(r.ctx, protocol.CDPBatchParams{TabID: tabID, Commands: []protocol.CDPCommand{insert}, Check: check, Then: then, Net: true, Tab: true})
-		return err
-	})
+	c, err := r.cdpChecked(tabID, check, &lookAfter{script: reactionScript, frameID: fid, args: w.args(w.watched)}, []protocol.CDPCommand{insert})
 	if err != nil {
 		return typed{}, false, err
 	}
-	answers, err := refuseFrames(tabID, out.Check)
-	if err != nil {
-		return typed{}, false, err
-	}
-	if len(answers) > 0 && answers[0].Error == "" {
-		if err := json.Unmarshal(answers[0].Value, p); err != nil {
+	if len(c.answers) > 0 && c.answers[0].Error == "" {
+		if err := json.Unmarshal(c.answers[0].Value, p); err != nil {
 			*p = preparedTyping{}
 		}
 	}
-	if out.Dialog != nil {
-		if err := r.answerDialog(tabID, out.Dialog); err != nil {
-			return typed{}, false, err
+	if !c.sent {
+		if len(c.answers) == 0 {
+			*p = preparedTyping{} // a dialog held the page before the check answered
 		}
-		if out.Stopped {
-			// Held before the text went out: nothing was typed.
-			*p = preparedTyping{}
-			return typed{}, false, nil
-		}
-		// The text goes in by itself once the dialog is answered; the
-		// reaction is looked at in calls of its own.
-		target := el.withLocalRef(p.Ref)
-		w.ref = target.localRef
-		return typed{el: el, target: target, how: "typed", settle: func() (Reaction, json.RawMessage) {
-			return r.awaitReactionReading(w)
-		}}, true, r.answerDialogsAfter(tabID)
-	}
-	if out.Stopped {
 		return typed{}, false, nil
 	}
 	target := el.withLocalRef(p.Ref)
-	ty := typed{el: el, target: target, editor: p.Editor, how: "typed", after: out.Tab}
-	var look *protocol.PageFrameResult
-	if out.Then != nil {
-		if res, err := refuseFrames(tabID, out.Then.Frames); err == nil && len(res) > 0 && res[0].Error == "" {
-			look = &res[0]
-		}
-	}
-	// Later looks read the field by its own ref.
+	// The look after the input read the readied field; later looks read
+	// it by its own ref.
 	w.ref = target.localRef
+	ty := typed{el: el, target: target, editor: p.Editor, how: "typed", after: c.seen.tab}
 	ty.settle = func() (Reaction, json.RawMessage) {
-		w.first, w.firstNet = look, out.Net
+		w.first, w.firstNet = c.seen.look, c.seen.net
 		return r.awaitReactionReading(w)
 	}
 	return ty, true, nil
