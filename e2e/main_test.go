@@ -47,15 +47,9 @@ func num(t *testing.T, m map[string]any, key string) int {
 // statusTab finds a tab in a status result.
 func statusTab(t *testing.T, status map[string]any, tabID int) map[string]any {
 	t.Helper()
-	ws, _ := status["windows"].([]any)
-	for _, w := range ws {
-		tabs, _ := w.(map[string]any)["tabs"].([]any)
-		for _, tab := range tabs {
-			tm := tab.(map[string]any)
-			if int(tm["tabId"].(float64)) == tabID {
-				tm["windowId"] = w.(map[string]any)["windowId"]
-				return tm
-			}
+	for _, tm := range browsertest.StatusTabs(status) {
+		if int(tm["tabId"].(float64)) == tabID {
+			return tm
 		}
 	}
 	return nil

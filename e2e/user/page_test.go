@@ -63,13 +63,9 @@ func TestExtensionPageShowsConnectionWorkspacesAndActions(t *testing.T) {
 func active(t *testing.T, tab int) bool {
 	t.Helper()
 	st := bridge.MustCall(t, map[string]any{"action": "status"})
-	ws, _ := st["windows"].([]any)
-	for _, w := range ws {
-		tabs, _ := w.(map[string]any)["tabs"].([]any)
-		for _, x := range tabs {
-			if m := x.(map[string]any); num(t, m, "tabId") == tab {
-				return m["active"] == true
-			}
+	for _, m := range browsertest.StatusTabs(st) {
+		if num(t, m, "tabId") == tab {
+			return m["active"] == true
 		}
 	}
 	t.Fatalf("tab %d is not in status", tab)

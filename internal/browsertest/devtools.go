@@ -53,6 +53,39 @@ type DevTools struct {
 	nextID  int
 	pending map[int]chan devReply
 	closed  bool
+	// watchers get the events of one method (Watch).
+	watchers map[string][]chan Event
+}
+
+// Event is a DevTools event: its method, params and the session it came
+// from ("" for the browser's).
+type Event struct {
+	Method    string          `json:"method"`
+	Params    json.RawMessage `json:"params"`
+	SessionID string          `json:"sessionId"`
+}
+
+// Watch delivers the events of method from now on, until stop; events
+// beyond the channel's room (256) are dropped, never waited for.
+func (d *DevTools) Watch(method string) (events <-chan Event, stop func()) {
+	ch := make(chan Event, 256)
+	d.mu.Lock()
+	if d.watchers == nil {
+		d.watchers = map[string][]chan Event{}
+	}
+	d.watchers[method] = append(d.watchers[method], ch)
+	d.mu.Unlock()
+	return ch, func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		list := d.watchers[method]
+		for i, c := range list {
+			if c == ch {
+				d.watchers[method] = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+	}
 }
 
 type devReply struct {
@@ -104,8 +137,12 @@ func (d *DevTools) read() {
 			return
 		}
 		var r devReply
-		if json.Unmarshal(msg, &r) != nil || r.ID == 0 {
-			continue // an event
+		if json.Unmarshal(msg, &r) != nil {
+			continue
+		}
+		if r.ID == 0 {
+			d.deliver(msg)
+			continue
 		}
 		d.mu.Lock()
 		ch := d.pending[r.ID]
@@ -113,6 +150,22 @@ func (d *DevTools) read() {
 		d.mu.Unlock()
 		if ch != nil {
 			ch <- r
+		}
+	}
+}
+
+// deliver hands an event to its method's watchers.
+func (d *DevTools) deliver(msg []byte) {
+	var e Event
+	if json.Unmarshal(msg, &e) != nil || e.Method == "" {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, ch := range d.watchers[e.Method] {
+		select {
+		case ch <- e:
+		default:
 		}
 	}
 }

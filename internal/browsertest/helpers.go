@@ -132,3 +132,21 @@ func (d *DevTools) Shot(t testing.TB, session, name string, width int) {
 func JSString(s string) string {
 	return "\"" + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + "\""
 }
+
+// StatusTabs is every tab a status result lists, window by window, each
+// with its window's ID added as windowId.
+func StatusTabs(status map[string]any) []map[string]any {
+	var out []map[string]any
+	ws, _ := status["windows"].([]any)
+	for _, w := range ws {
+		wm, _ := w.(map[string]any)
+		tabs, _ := wm["tabs"].([]any)
+		for _, tab := range tabs {
+			if tm, ok := tab.(map[string]any); ok {
+				tm["windowId"] = wm["windowId"]
+				out = append(out, tm)
+			}
+		}
+	}
+	return out
+}
