@@ -98,9 +98,9 @@ export const VERBS = {
   "window.close": ["windowId"],
   // Calls page function fn(args) of the extension's page scripts files in the tab's frames → {frames: [{frameId, documentId, value | error, code?}]}.
   "page.run": ["tabId", "files", "fn", "args", "frameId", "allFrames"],
-  // Registers the content scripts (page/quiet.js; the action scripts in top frames) → {ok, registered}.
+  // Registers page/quiet.js as a content script and puts the action scripts in the bridge's tabs as their documents commit → {ok, registered}.
   "readiness.enable": [],
-  // Unregisters it → {ok}.
+  // Undoes both → {ok}.
   "readiness.disable": [],
   // The tab's network and navigation activity → {watching, inflightMs, quietMs, navigatingMs?, watchedMs}.
   "readiness.net": ["tabId"],

@@ -92,6 +92,13 @@ function follow(tabId) {
   return sync();
 }
 
+// bridgeTab says whether tabId is one of the bridge's tabs, once the set
+// is restored (handlers/readiness.js puts the action scripts in those).
+export async function bridgeTab(tabId) {
+  await ready;
+  return tabs.has(tabId);
+}
+
 // ---- Verbs ----
 
 // set is policy.set: the daemon's rules, kept for this browser session.

@@ -2,23 +2,31 @@
 // navigation activity. What counts as ready is the daemon's business
 // (internal/actions/readiness.go and react.go); these only report.
 //
-// Two content scripts are registered dynamically, only while the bridge
-// is in use (the daemon calls readiness.enable when the extension says
-// hello; disabling the bridge calls readiness.disable), never as static
-// entries that would run in every page forever:
-//   - page/quiet.js, in every frame from document_start: it records when
-//     the DOM last changed, the last input, the page's responses and the
-//     load event from the document's start, so extract returns at once on
-//     a page that is quiet;
-//   - the action scripts (page/dom.js, page/locate.js, page/act.js), in
-//     top frames at document_end: they only define the functions the
-//     daemon's page.run calls (and note the DOM's and the mouse's last
-//     moves), so the first click or type on a freshly opened page does
-//     not wait for ~80 KB of script to be injected and compiled.
-// persistAcrossSessions: false drops them when Chrome restarts, so a
+// Two kinds of script are put in pages ahead of the first action, only
+// while the bridge is in use (the daemon calls readiness.enable when the
+// extension says hello; disabling the bridge calls readiness.disable),
+// never as static manifest entries that would run in every page forever:
+//   - page/quiet.js, a content script registered for every frame from
+//     document_start: it records when the DOM last changed, the last
+//     input, the page's responses and the load event from the document's
+//     start, so extract returns at once on a page that is quiet — any
+//     page, the user's own tabs too, which an agent may read;
+//   - the action scripts (page/dom.js, page/locate.js, page/act.js, about
+//     80 KB), only in the bridge's own tabs (policy.js bridgeTab: the tabs
+//     it opened, the tabs their pages opened, the tabs it loaded a page
+//     into), injected into each top-frame document as it commits: they
+//     only define the functions the daemon's page.run calls (and note the
+//     DOM's and the mouse's last moves), so the first click or type on a
+//     freshly opened page does not wait for them to be injected and
+//     compiled. The pages of the user's own browsing are spared them —
+//     their parsing, a mouse-move listener and a DOM observer in every
+//     page — until an action needs them there (page.run injects what is
+//     missing).
+// persistAcrossSessions: false drops quiet.js when Chrome restarts, so a
 // bridge that is no longer used leaves nothing behind; the daemon
-// registers them again on its next hello.
-import { intArg } from "./tabinfo.js";
+// registers it again on its next hello.
+import { bridgeTab } from "./policy.js";
+import { intArg, readyBeside } from "./tabinfo.js";
 
 const SCRIPTS = [
   {
@@ -33,18 +41,43 @@ const SCRIPTS = [
     persistAcrossSessions: false,
     world: "ISOLATED",
   },
-  {
-    id: "browser-bridge-act",
-    js: ["page/dom.js", "page/locate.js", "page/act.js"],
-    matches: ["<all_urls>"],
-    runAt: "document_end",
-    allFrames: false,
-    persistAcrossSessions: false,
-    world: "ISOLATED",
-  },
 ];
 
+// The action scripts, and the ID under which an older extension
+// registered them for every page (enable drops that registration).
+const ACT_FILES = ["page/dom.js", "page/locate.js", "page/act.js"];
+const OLD_ACT_ID = "browser-bridge-act";
+
+// actIn says whether the action scripts go into the bridge's tabs as
+// their documents commit: between enable and disable. A worker Chrome
+// restarted learns it from quiet.js's registration, which enable made.
+let actIn = false;
+const actKnown = chrome.scripting.getRegisteredContentScripts({ ids: [SCRIPTS[0].id] })
+  .then((s) => { actIn = actIn || s.length > 0; })
+  .catch(() => {});
+
+chrome.webNavigation.onCommitted.addListener((d) => {
+  if (d.frameId !== 0) return;
+  // A wait for the tab's load (open) answers once the scripts are in, as
+  // it did when Chrome ran them before the load event: the first action
+  // after an open must not wait for them to compile.
+  readyBeside(d.tabId, (async () => {
+    await actKnown;
+    if (!actIn || !(await bridgeTab(d.tabId))) return;
+    // The committed document itself: a later one of the tab gets its own.
+    const target = d.documentId ? { tabId: d.tabId, documentIds: [d.documentId] } : { tabId: d.tabId, frameIds: [0] };
+    // injectImmediately: not at document_idle, which the first action may
+    // come before. A page the extension may not script (the browser's own,
+    // the Web Store) refuses: nothing to do there.
+    await chrome.scripting.executeScript({ target, files: ACT_FILES, injectImmediately: true }).catch(() => {});
+  })());
+});
+
 export async function enable() {
+  actIn = true;
+  try {
+    await chrome.scripting.unregisterContentScripts({ ids: [OLD_ACT_ID] });
+  } catch (_) { /* not registered: the usual case */ }
   const have = new Set((await chrome.scripting.getRegisteredContentScripts({ ids: SCRIPTS.map((s) => s.id) })).map((s) => s.id));
   const missing = SCRIPTS.filter((s) => !have.has(s.id));
   if (!missing.length) return { ok: true, registered: false };
@@ -60,7 +93,8 @@ export async function enable() {
 }
 
 export async function disable() {
-  for (const { id } of SCRIPTS) {
+  actIn = false;
+  for (const { id } of [...SCRIPTS, { id: OLD_ACT_ID }]) {
     try {
       await chrome.scripting.unregisterContentScripts({ ids: [id] });
     } catch (_) { /* not registered: nothing to do */ }

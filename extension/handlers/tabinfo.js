@@ -50,6 +50,27 @@ export function activateBeside(tabId) {
   activating.set(tabId, p);
 }
 
+// readying: tabId -> the promise of the work a page needs before the
+// bridge acts on it (the action scripts' injection, handlers/readiness.js),
+// which a wait for the tab's load waits for too. It never rejects.
+const readying = new Map();
+
+// readyBeside has waitLoad's answer for the tab wait for p as well, for
+// at most READY_WAIT_MS (a page stuck on a script must not hold the load
+// up).
+export function readyBeside(tabId, p) {
+  let timer;
+  const capped = Promise.race([p, new Promise((resolve) => { timer = setTimeout(resolve, READY_WAIT_MS); })])
+    .catch(() => {})
+    .finally(() => {
+      clearTimeout(timer);
+      if (readying.get(tabId) === capped) readying.delete(tabId);
+    });
+  readying.set(tabId, capped);
+}
+
+const READY_WAIT_MS = 1000;
+
 function loaded(t) {
   return t.status === "complete" && !t.pendingUrl;
 }
@@ -83,9 +104,11 @@ export function waitLoad(tabId, ms, signal) {
       cleanup();
       const answer = (t, active) => resolve({ ...info(t), ...(active ? { active: true } : {}), loaded: ok });
       const pending = activating.get(tabId);
-      if (pending) {
-        // The activation tab.create started: done before the answer.
-        pending.then((active) => t ? answer(t, active) : chrome.tabs.get(tabId).then((t) => answer(t, false), reject));
+      const readied = readying.get(tabId);
+      if (pending || readied) {
+        // The activation tab.create started and the page's readying:
+        // done before the answer.
+        Promise.all([pending, readied]).then(([active]) => t ? answer(t, !!active) : chrome.tabs.get(tabId).then((t) => answer(t, false), reject));
         return;
       }
       if (t) {

@@ -454,9 +454,10 @@ type PageFrameResult struct {
 	Code  string          `json:"code"`
 }
 
-// ReadinessEnableParams: readiness.enable registers the extension's content
-// scripts (page/quiet.js in every frame; the action scripts, page/dom.js,
-// locate.js and act.js, in top frames) until Chrome restarts.
+// ReadinessEnableParams: readiness.enable registers page/quiet.js as a
+// content script of every frame until Chrome restarts, and from then on
+// puts the action scripts (page/dom.js, locate.js and act.js) in the top
+// frame of each document that commits in one of the bridge's own tabs.
 type ReadinessEnableParams struct{}
 
 // ReadinessEnableResult says whether this call registered it.
@@ -466,7 +467,7 @@ type ReadinessEnableResult struct {
 }
 
 // ReadinessDisableParams: readiness.disable unregisters the quiet-DOM
-// content script.
+// content script and stops putting the action scripts in new documents.
 type ReadinessDisableParams struct{}
 
 // ReadinessNetParams: readiness.net reports a tab's network and navigation
