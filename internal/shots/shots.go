@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/paths"
@@ -31,7 +32,25 @@ type Dir struct {
 	MaxAge   time.Duration
 	MaxBytes int64
 	now      func() time.Time
+
+	// What Write knows of the folder: its files, oldest first, as the
+	// last look at it (list) found them plus those written since, and
+	// their total size. Listing a folder near its cap (~10,000 files)
+	// costs ~40 ms, as much as a screenshot itself, so Write looks again
+	// only every rescanEvery and prunes from what it knows meanwhile. A
+	// file added behind its back (by hand) counts only from the next look,
+	// so the folder may run over its cap until then; one removed behind
+	// its back (`browser-bridge clean`) still counts until then, so an
+	// older one may go a little early.
+	mu      sync.Mutex
+	known   []entry
+	total   int64
+	scanned time.Time // zero: never
+	looks   int       // how many times Write listed the folder
 }
+
+// rescanEvery is how old what Write knows of the folder may get.
+const rescanEvery = time.Minute
 
 // New returns the folder at path with limits from the environment.
 func New(path string) *Dir {
@@ -51,10 +70,18 @@ func (d *Dir) Write(data []byte, ext string) (string, error) {
 	if err := paths.EnsurePrivateDir(d.Path); err != nil {
 		return "", err
 	}
-	d.prune(int64(len(data)))
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	now := d.now()
+	if d.scanned.IsZero() || now.Sub(d.scanned) >= rescanEvery || now.Before(d.scanned) {
+		d.known, d.scanned = d.list(), now
+		d.total = size(d.known)
+		d.looks++
+	}
+	d.known, d.total, _ = d.pruned(d.known, d.total, int64(len(data)))
 	var b [6]byte
 	rand.Read(b[:])
-	name := fmt.Sprintf("%s%s-%s%s", prefix, d.now().UTC().Format("20060102-150405.000"), hex.EncodeToString(b[:]), ext)
+	name := fmt.Sprintf("%s%s-%s%s", prefix, now.UTC().Format("20060102-150405.000"), hex.EncodeToString(b[:]), ext)
 	p := filepath.Join(d.Path, name)
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
@@ -65,6 +92,8 @@ func (d *Dir) Write(data []byte, ext string) (string, error) {
 		os.Remove(p)
 		return "", fmt.Errorf("writing screenshot: %w", err)
 	}
+	d.known = append(d.known, entry{p, int64(len(data)), now})
+	d.total += int64(len(data))
 	return p, f.Close()
 }
 
@@ -87,29 +116,44 @@ func (d *Dir) list() []entry {
 		}
 		out = append(out, entry{filepath.Join(d.Path, e.Name()), fi.Size(), fi.ModTime()})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].mod.After(out[j].mod) }) // newest first
+	sort.Slice(out, func(i, j int) bool { return out[i].mod.Before(out[j].mod) }) // oldest first
 	return out
 }
 
 // Prune removes screenshots older than MaxAge, then the oldest ones until
-// the folder is under MaxBytes. It returns how many it removed.
-func (d *Dir) Prune() int { return d.prune(0) }
-
-// prune is Prune leaving room for reserve more bytes.
-func (d *Dir) prune(reserve int64) int {
-	removed := 0
-	total := reserve
-	cut := d.now().Add(-d.MaxAge)
-	for _, e := range d.list() {
-		if e.mod.Before(cut) || total+e.size > d.MaxBytes {
-			if os.Remove(e.path) == nil {
-				removed++
-			}
-			continue
-		}
-		total += e.size
-	}
+// the folder is under MaxBytes, as it is now. It returns how many it
+// removed.
+func (d *Dir) Prune() int {
+	list := d.list()
+	_, _, removed := d.pruned(list, size(list), 0)
 	return removed
+}
+
+// size is the files' total size.
+func size(list []entry) (n int64) {
+	for _, e := range list {
+		n += e.size
+	}
+	return n
+}
+
+// pruned removes from the folder the oldest files of list (oldest first,
+// total bytes in all) while they are older than MaxAge or the files do
+// not leave room under MaxBytes for reserve more bytes. It returns the
+// files kept, their total size and how many files it removed (a file
+// already gone, removed behind Write's back, leaves the list all the
+// same).
+func (d *Dir) pruned(list []entry, total, reserve int64) ([]entry, int64, int) {
+	cut := d.now().Add(-d.MaxAge)
+	removed := 0
+	for len(list) > 0 && (list[0].mod.Before(cut) || total+reserve > d.MaxBytes) {
+		if os.Remove(list[0].path) == nil {
+			removed++
+		}
+		total -= list[0].size
+		list = list[1:]
+	}
+	return list, total, removed
 }
 
 // Clean removes every screenshot and returns how many and how many bytes.
