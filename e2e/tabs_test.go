@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/browsertest"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
@@ -237,5 +238,46 @@ func TestTabsOpenedByOwnPagesAreOwned(t *testing.T) {
 	st := bridge.MustCall(t, map[string]any{"action": "status"})
 	if strings.Contains(fmt.Sprint(st["windows"]), srv.URL) {
 		t.Fatalf("a tab of the workspace is still open: %v", st["windows"])
+	}
+}
+
+// Closing a workspace's tabs, or the workspace, takes its group with it.
+// Chrome saves every named group and keeps a saved group when its window
+// closes, so without care every workspace the bridge emptied would stay
+// in the user's saved tab groups (and sync with them), one more per
+// round of open and close.
+func TestClosingLeavesNoSavedGroup(t *testing.T) {
+	srv := site(t)
+	for _, how := range []string{"tab", "workspace"} {
+		t.Run(how, func(t *testing.T) {
+			ws := fmt.Sprintf("saved-%s-%d", how, time.Now().UnixNano()%1_000_000)
+			tab := num(t, bridge.MustCall(t, map[string]any{"action": "open", "url": srv.URL + "/page/Saved", "browserWorkspaceId": ws}), "tabId")
+			// Chrome saved the group while it is open: the count can be
+			// trusted to fall.
+			waitSavedGroups(t, ws, 1)
+			if how == "tab" {
+				bridge.MustCall(t, map[string]any{"action": "close", "tabId": tab})
+			} else {
+				bridge.MustCall(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+			}
+			waitSavedGroups(t, ws, 0)
+		})
+	}
+}
+
+// waitSavedGroups waits up to 10 s until the profile's saved tab groups
+// hold want groups titled title.
+func waitSavedGroups(t *testing.T, title string, want int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n, err := browsertest.SavedGroupsTitled(bridge.Launch.Profile, title)
+		if err == nil && n == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the saved tab groups hold %d groups titled %q (%v), want %d", n, title, err, want)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -36,8 +36,21 @@ export async function create(msg, ctx) {
 
 export async function close(msg) {
   const ids = Array.isArray(msg.tabIds) ? msg.tabIds : [intArg(msg, "tabId")];
+  await ungroupFirst(ids);
   await chrome.tabs.remove(ids);
   return { ok: true };
+}
+
+// ungroupFirst takes the tabs the bridge is about to close out of their
+// groups. Chrome saves every named group (Saved Tab Groups) and keeps a
+// saved group when its last tab or its window closes, so every workspace
+// window the bridge emptied stayed in the user's saved groups, and
+// synced with them: one more per open after a close, and a pile that
+// slows Chrome down. A group its tabs leave by ungrouping is deleted
+// instead. (The program door keeps Hive's way: its programs reuse saved
+// groups, recycleGroupId.)
+export async function ungroupFirst(tabIds) {
+  if (tabIds.length) await chrome.tabs.ungroup(tabIds).catch(() => {});
 }
 
 export async function list(msg) {

@@ -1,6 +1,7 @@
 // Window primitives.
 import { BridgeError, Codes } from "../protocol.js";
 import { info, intArg, waitLoad } from "./tabinfo.js";
+import { ungroupFirst } from "./tabs.js";
 
 // create opens a normal window, unfocused unless asked, so the user keeps
 // working in their own window.
@@ -25,7 +26,13 @@ export async function create(msg, ctx) {
 }
 
 export async function close(msg) {
-  await chrome.windows.remove(intArg(msg, "windowId"));
+  const windowId = intArg(msg, "windowId");
+  // Its groups go with it, not into the user's saved groups (see
+  // tabs.ungroupFirst). The daemon closes only windows that hold nothing
+  // but the bridge's tabs.
+  const grouped = (await chrome.tabs.query({ windowId }).catch(() => [])).filter((t) => t.groupId >= 0).map((t) => t.id);
+  await ungroupFirst(grouped);
+  await chrome.windows.remove(windowId);
   return { ok: true };
 }
 
