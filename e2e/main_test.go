@@ -35,14 +35,7 @@ func site(t *testing.T) *httptest.Server {
 }
 
 // num reads a JSON number field as int.
-func num(t *testing.T, m map[string]any, key string) int {
-	t.Helper()
-	v, ok := m[key].(float64)
-	if !ok {
-		t.Fatalf("result has no number %q: %v", key, m)
-	}
-	return int(v)
-}
+func num(t *testing.T, m map[string]any, key string) int { return browsertest.Num(t, m, key) }
 
 // statusTab finds a tab in a status result.
 func statusTab(t *testing.T, status map[string]any, tabID int) map[string]any {

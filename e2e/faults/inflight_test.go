@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/browsertest"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
@@ -213,11 +214,4 @@ func (o outcome) must(t *testing.T) map[string]any {
 }
 
 // num reads a JSON number field as int.
-func num(t *testing.T, m map[string]any, key string) int {
-	t.Helper()
-	v, ok := m[key].(float64)
-	if !ok {
-		t.Fatalf("result has no number %q: %v", key, m)
-	}
-	return int(v)
-}
+func num(t *testing.T, m map[string]any, key string) int { return browsertest.Num(t, m, key) }

@@ -138,11 +138,4 @@ func site(t testing.TB) *httptest.Server {
 	return srv
 }
 
-func num(t testing.TB, m map[string]any, key string) int {
-	t.Helper()
-	v, ok := m[key].(float64)
-	if !ok {
-		t.Fatalf("result has no number %q: %v", key, m)
-	}
-	return int(v)
-}
+func num(t testing.TB, m map[string]any, key string) int { return browsertest.Num(t, m, key) }
