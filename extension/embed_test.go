@@ -110,3 +110,32 @@ func TestWriteTo(t *testing.T) {
 		t.Fatal("a folder holding someone's data was cleared")
 	}
 }
+
+// The action scripts that handlers/readiness.js injects into the bridge's
+// tabs at each commit begin with V8's compile hint, so their functions
+// are compiled then and not on the first action. V8 reads the hint only
+// as a file's first line: a header comment put above it would silently
+// turn it off.
+func TestActionScriptsCarryTheCompileHint(t *testing.T) {
+	src, err := fs.ReadFile(FS(), "handlers/readiness.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := regexp.MustCompile(`const ACT_FILES = \[([^\]]*)\]`).FindSubmatch(src)
+	if list == nil {
+		t.Fatal("handlers/readiness.js has no ACT_FILES list")
+	}
+	files := regexp.MustCompile(`"([^"]+)"`).FindAllSubmatch(list[1], -1)
+	if len(files) == 0 {
+		t.Fatal("ACT_FILES names no file")
+	}
+	for _, f := range files {
+		b, err := fs.ReadFile(FS(), string(f[1]))
+		if err != nil {
+			t.Fatalf("ACT_FILES names %s: %v", f[1], err)
+		}
+		if first, _, _ := strings.Cut(string(b), "\n"); first != "//# allFunctionsCalledOnLoad" {
+			t.Errorf("%s begins with %q, not the compile hint //# allFunctionsCalledOnLoad", f[1], first)
+		}
+	}
+}

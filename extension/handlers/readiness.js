@@ -44,7 +44,11 @@ const SCRIPTS = [
 ];
 
 // The action scripts, and the ID under which an older extension
-// registered them for every page (enable drops that registration).
+// registered them for every page (enable drops that registration). Each
+// begins with V8's compile hint //# allFunctionsCalledOnLoad: its
+// functions are compiled when it is injected, at the commit, which the
+// load wait covers anyway, instead of one by one when the first action
+// calls them, on a freshly loaded page's busy main thread.
 const ACT_FILES = ["page/dom.js", "page/locate.js", "page/act.js"];
 const OLD_ACT_ID = "browser-bridge-act";
 

@@ -1,3 +1,5 @@
+//# allFunctionsCalledOnLoad
+// (The line above is V8's compile hint: see handlers/readiness.js.)
 // Injected DOM actions (SPEC §2): select, check, scroll, focus/clear before
 // typing, value read-back, the DOM-event click of inputMode "dom", and
 // marking a file input for upload. Each works on an element named by a

@@ -1,3 +1,5 @@
+//# allFunctionsCalledOnLoad
+// (The line above is V8's compile hint: see handlers/readiness.js.)
 // Shared page-side helpers: visibility, roles, accessible names, a walk that
 // pierces shadow roots, and element refs. Injected before every other page
 // script into the extension's isolated world, where globalThis.__bb lives

@@ -1,3 +1,5 @@
+//# allFunctionsCalledOnLoad
+// (The line above is V8's compile hint: see handlers/readiness.js.)
 // Locators (SPEC §2): find elements by selector, visible text, role + name,
 // label, placeholder, ref or a point; scroll one into view and give a point
 // to click; and the frame handshake that translates a point in a child
