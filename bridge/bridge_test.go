@@ -663,3 +663,48 @@ func TestEveryProtocolCodeIsExported(t *testing.T) {
 		t.Errorf("protocol has %d codes, package bridge %d", n, len(exported))
 	}
 }
+
+// bridge.Browser mirrors the entry the daemon's status lists under
+// browsers (internal/daemon/browsers.go, browsersFor): the public client
+// may not expose the daemon's types, so the two lists of fields must be
+// kept in step by hand, and this test says when they are not.
+func TestBrowserMatchesTheDaemonsStatusEntry(t *testing.T) {
+	t.Parallel()
+	f, err := parser.ParseFile(token.NewFileSet(), "../internal/daemon/browsers.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var daemon []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		fn, ok := n.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "browsersFor" {
+			return true
+		}
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok || ts.Name.Name != "entry" {
+				return true
+			}
+			for _, field := range ts.Type.(*ast.StructType).Fields.List {
+				tag, _ := strconv.Unquote(field.Tag.Value)
+				for _, name := range field.Names {
+					daemon = append(daemon, name.Name+" "+reflect.StructTag(tag).Get("json"))
+				}
+			}
+			return false
+		})
+		return false
+	})
+	if len(daemon) == 0 {
+		t.Fatal("found no type entry in browsersFor (internal/daemon/browsers.go): update this test")
+	}
+	var client []string
+	bt := reflect.TypeFor[bridge.Browser]()
+	for i := range bt.NumField() {
+		client = append(client, bt.Field(i).Name+" "+bt.Field(i).Tag.Get("json"))
+	}
+	if strings.Join(daemon, "\n") != strings.Join(client, "\n") {
+		t.Errorf("bridge.Browser's fields differ from the daemon's status entry:\ndaemon:\n  %s\nbridge.Browser:\n  %s",
+			strings.Join(daemon, "\n  "), strings.Join(client, "\n  "))
+	}
+}
