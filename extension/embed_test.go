@@ -113,9 +113,10 @@ func TestWriteTo(t *testing.T) {
 
 // The action scripts that handlers/readiness.js injects into the bridge's
 // tabs at each commit begin with V8's compile hint, so their functions
-// are compiled then and not on the first action. V8 reads the hint only
-// as a file's first line: a header comment put above it would silently
-// turn it off.
+// are compiled then and not on the first action. V8 takes the hint at
+// the top of a file; the test keeps it on the first line, where it
+// certainly counts, so that no header comment or code pushes it down and
+// silently turns it off.
 func TestActionScriptsCarryTheCompileHint(t *testing.T) {
 	src, err := fs.ReadFile(FS(), "handlers/readiness.js")
 	if err != nil {
