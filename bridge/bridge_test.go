@@ -31,11 +31,12 @@ import (
 // message is what a client sends the daemon: a call (Input) or a verb
 // (Verb, Params).
 type message struct {
-	ID     string          `json:"id"`
-	Type   string          `json:"type"`
-	Input  json.RawMessage `json:"input"`
-	Verb   string          `json:"verb"`
-	Params json.RawMessage `json:"params"`
+	ID      string          `json:"id"`
+	Type    string          `json:"type"`
+	Input   json.RawMessage `json:"input"`
+	Verb    string          `json:"verb"`
+	Params  json.RawMessage `json:"params"`
+	Browser string          `json:"browser"`
 }
 
 // fake starts a fake daemon (ipctest) that hands every message to seen and
@@ -473,6 +474,39 @@ func TestVerbsSendTheirParams(t *testing.T) {
 	for _, v := range protocol.ProgramVerbs {
 		if !sent[v] {
 			t.Errorf("no method of Client sends the program verb %q", v)
+		}
+	}
+}
+
+// WithVerbsIn names its browser in every verb the client sends, and a
+// client without it names none (the daemon then keeps the connection's
+// verbs in one browser); the actions are not affected.
+func TestWithVerbsInNamesTheBrowserOfEveryVerb(t *testing.T) {
+	t.Parallel()
+	seen := make(chan message, 4)
+	layout := fake(t, seen, result(map[string]any{"tabs": []any{}}))
+	ctx := context.Background()
+	for _, tt := range []struct {
+		opts []bridge.Option
+		want string
+	}{
+		{[]bridge.Option{bridge.WithHome(layout.State)}, ""},
+		{[]bridge.Option{bridge.WithHome(layout.State), bridge.WithVerbsIn("Edge")}, "Edge"},
+	} {
+		c := dial(t, tt.opts...)
+		for range 2 {
+			if _, err := c.TabList(ctx, 0); err != nil {
+				t.Fatal(err)
+			}
+			if m := next(t, seen); m.Verb != "tab.list" || m.Browser != tt.want {
+				t.Errorf("sent verb %q to browser %q, want tab.list to %q", m.Verb, m.Browser, tt.want)
+			}
+		}
+		if _, err := c.Status(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if m := next(t, seen); m.Type != protocol.TypeCall || m.Browser != "" || strings.Contains(string(m.Input), "Edge") {
+			t.Errorf("Status sent %s with browser %q and input %s, want a call naming no browser", m.Type, m.Browser, m.Input)
 		}
 	}
 }

@@ -23,6 +23,8 @@ import (
 // by ctx, whose cancellation also stops the call in the daemon.
 type Client struct {
 	c *client.Client
+	// verbsIn is WithVerbsIn's browser ("": the connection's default).
+	verbsIn string
 }
 
 // Option changes how Dial connects.
@@ -32,12 +34,23 @@ type options struct {
 	session            string
 	home               string
 	socket, secretFile string
+	verbsIn            string
 }
 
 // WithSession names the program's session: its default workspace (its own
 // window and tab group, labelled with the name) and its lines in the audit
 // log. The default is "program:" and the base name of os.Args[0].
 func WithSession(name string) Option { return func(o *options) { o.session = name } }
+
+// WithVerbsIn sends the client's Hive-compatible verbs (ContextCreate,
+// TabCreate, CDP and the rest of verbs.go) and its WebSocket settings to
+// one browser: a label or slot number from Status's Browsers. Without it
+// the Hive verbs go to the browser that was the default (the one the
+// user focused last) at the client's first verb, and stay there while
+// the client is connected: a program's tab and group IDs are one
+// browser's. The actions are not affected: they pick their browser by
+// Target.
+func WithVerbsIn(browser string) Option { return func(o *options) { o.verbsIn = browser } }
 
 // WithHome uses the install whose state is in dir, as BROWSER_BRIDGE_HOME
 // does for the command line; a daemon Dial starts for it gets the same.
@@ -68,7 +81,7 @@ func Dial(ctx context.Context, opts ...Option) (*Client, error) {
 		if o.socket == "" || o.secretFile == "" {
 			return nil, errors.New("bridge: WithSocket needs both the socket and the secret file")
 		}
-		return dialSocket(ctx, o.socket, o.secretFile, o.session)
+		return dialSocket(ctx, o.socket, o.secretFile, o)
 	}
 	if o.home == "" {
 		socket, secretFile, ok, err := client.Forwarded()
@@ -76,7 +89,7 @@ func Dial(ctx context.Context, opts ...Option) (*Client, error) {
 			return nil, fmt.Errorf("bridge: %w", err)
 		}
 		if ok {
-			return dialSocket(ctx, socket, secretFile, o.session)
+			return dialSocket(ctx, socket, secretFile, o)
 		}
 	}
 	var layout paths.Layout
@@ -95,7 +108,7 @@ func Dial(ctx context.Context, opts ...Option) (*Client, error) {
 		layout = l
 	}
 	if c, err := client.ConnectSocket(ctx, layout.Socket, layout.Secret(), o.session); err == nil {
-		return &Client{c: c}, nil
+		return &Client{c: c, verbsIn: o.verbsIn}, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -107,15 +120,15 @@ func Dial(ctx context.Context, opts ...Option) (*Client, error) {
 	if err := client.EnsureDaemonWith(ctx, layout, bin, env); err != nil {
 		return nil, fmt.Errorf("bridge: starting the daemon with %s: %w", bin, err)
 	}
-	return dialSocket(ctx, layout.Socket, layout.Secret(), o.session)
+	return dialSocket(ctx, layout.Socket, layout.Secret(), o)
 }
 
-func dialSocket(ctx context.Context, socket, secretFile, session string) (*Client, error) {
-	c, err := client.ConnectSocket(ctx, socket, secretFile, session)
+func dialSocket(ctx context.Context, socket, secretFile string, o options) (*Client, error) {
+	c, err := client.ConnectSocket(ctx, socket, secretFile, o.session)
 	if err != nil {
 		return nil, fmt.Errorf("bridge: %w", err)
 	}
-	return &Client{c: c}, nil
+	return &Client{c: c, verbsIn: o.verbsIn}, nil
 }
 
 // binary finds the browser-bridge binary that starts a daemon: the one on
@@ -209,7 +222,7 @@ func deadline(action string, input map[string]json.RawMessage) time.Duration {
 
 // verb runs a program verb and decodes its result into out (nil: drop it).
 func (c *Client) verb(ctx context.Context, verb string, params, out any) error {
-	raw, err := c.c.Verb(ctx, verb, params, nil)
+	raw, err := c.c.VerbIn(ctx, c.verbsIn, verb, params, nil)
 	if err != nil {
 		return fromInternal(err)
 	}

@@ -15,7 +15,9 @@
 //     TabClose, TabList, TabActivate, TabGet, TabGroupList, CDPAttach,
 //     CDPDetach, CDP) and the extension's WebSocket transport
 //     (WebSocketEnable, WebSocketDisable, WebSocketStatus). A program works
-//     there only in the tabs it created.
+//     there only in the tabs it created, with Chrome's own IDs of one
+//     browser: the one WithVerbsIn names, else the default browser at
+//     the client's first verb, for as long as the client is connected.
 //
 // Every method takes a context first and fails with an *Error that has a
 // stable Code; compare with errors.Is(err, bridge.ErrElementNotFound) or

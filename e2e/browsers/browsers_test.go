@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	bb "github.com/browser-bridge/browser-bridge/bridge"
 	"github.com/browser-bridge/browser-bridge/internal/browsertest"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
@@ -180,5 +181,88 @@ func TestTwoBrowsersOnOneDaemon(t *testing.T) {
 	}
 	if r := bridge.Call(t, map[string]any{"action": "extract", "tabId": t0, "include": []string{"text"}}); r.Err != nil {
 		t.Errorf("browser 0 after browser 1 quit: %s", r.Stdout)
+	}
+}
+
+// The Go client's Hive verbs work in one browser's own IDs: the browser
+// bb.WithVerbsIn names, else the default one at the client's first verb,
+// and they stay there when the user then focuses the other browser.
+func TestProgramVerbsStayInOneBrowser(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	second, err := bridge.Another("verbs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	waitDefault := func(slot int) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); defaultSlot(t) != slot; {
+			if time.Now().After(deadline) {
+				t.Fatalf("browser %d never became the default", slot)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	// shows says whether browser sel's status lists the tab (as callers
+	// name it).
+	shows := func(sel string, tab int) bool {
+		for _, tm := range browsertest.StatusTabs(bridge.MustCall(t, map[string]any{"action": "status", "browser": sel})) {
+			if int(tm["tabId"].(float64)) == tab {
+				return true
+			}
+		}
+		return false
+	}
+	dial := func(opts ...bb.Option) *bb.Client {
+		t.Helper()
+		c, err := bb.Dial(ctx, append([]bb.Option{bb.WithHome(bridge.Home)}, opts...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	// The second browser's slot: 1, or more when an earlier test's second
+	// browser took slot 1 (slots are kept for every profile ever seen).
+	list := browsers(t, bridge.MustCall(t, map[string]any{"action": "status"}))
+	if len(list) != 2 {
+		t.Fatalf("status lists %d browsers, want 2: %v", len(list), list)
+	}
+	slot := int(list[1]["slot"].(float64))
+	sel := fmt.Sprint(slot)
+	focus(t, bridge)
+	waitDefault(0)
+
+	// Named: the second browser, though browser 0 is the default.
+	named := dial(bb.WithVerbsIn(sel))
+	one, err := named.ContextCreate(ctx, "verbs-named", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer named.ContextDestroy(context.Background(), one.GroupID)
+	if !shows(sel, slot*10_000_000_000+one.TabID) {
+		t.Errorf("the context's tab %d is not in browser %s's status", one.TabID, sel)
+	}
+
+	// Unnamed: the default at its first verb (browser 0), and still there
+	// once the user focused browser 1.
+	plain := dial()
+	zero, err := plain.ContextCreate(ctx, "verbs-default", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.ContextDestroy(context.Background(), zero.GroupID)
+	if !shows("0", zero.TabID) {
+		t.Errorf("the context's tab %d is not in browser 0's status", zero.TabID)
+	}
+	focus(t, second)
+	waitDefault(slot)
+	tabs, err := plain.TabList(ctx, zero.GroupID)
+	if err != nil {
+		t.Fatalf("listing the context's group after browser %s got the focus: %v", sel, err)
+	}
+	if len(tabs) != 1 || tabs[0].TabID != zero.TabID {
+		t.Errorf("the context's group lists %+v, want its tab %d", tabs, zero.TabID)
 	}
 }

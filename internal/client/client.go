@@ -174,12 +174,19 @@ func (c *Client) Call(ctx context.Context, input any, deadline time.Duration, pr
 // the Hive-compatible context, tab and cdp verbs, and the WebSocket
 // settings. params must marshal to a JSON object.
 func (c *Client) Verb(ctx context.Context, verb string, params any, progress func(string)) (json.RawMessage, error) {
+	return c.VerbIn(ctx, "", verb, params, progress)
+}
+
+// VerbIn is Verb in the browser named by browser (a label or slot from
+// status); "" is the browser of the connection's first verb (the default
+// browser then).
+func (c *Client) VerbIn(ctx context.Context, browser, verb string, params any, progress func(string)) (json.RawMessage, error) {
 	raw, err := json.Marshal(params)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the params of %s: %w", verb, err)
 	}
 	return c.roundTrip(ctx, tool.DefaultDeadline, progress, func(id string) any {
-		return protocol.VerbCall{ID: id, Type: protocol.TypeVerb, Verb: verb, Params: raw}
+		return protocol.VerbCall{ID: id, Type: protocol.TypeVerb, Verb: verb, Params: raw, Browser: browser}
 	})
 }
 

@@ -216,3 +216,68 @@ func TestEveryBrowserGetsTheSiteRules(t *testing.T) {
 		}
 	}
 }
+
+// A program's verbs stay in one browser: the default one at the
+// connection's first verb, even after the user focuses another; a verb
+// that names a browser goes there; a new connection starts from the
+// default of its own first verb.
+func TestVerbsStayInTheirBrowser(t *testing.T) {
+	t.Parallel()
+	layout := start(t)
+	a, b := fakebrowser.New(), fakebrowser.New()
+	for _, f := range []*fakebrowser.Browser{a, b} {
+		f.Hello.Brand = "Chromium"
+		f.Handle("program.call", fakebrowser.Reply(map[string]any{"tabs": []any{}}))
+		host(t, layout, f)
+	}
+	c := connect(t, layout)
+	verb := func(c *client.Client, browser string) error {
+		_, err := c.VerbIn(context.Background(), browser, "tab.list", map[string]any{}, nil)
+		return err
+	}
+	calls := func() (int, int) { return len(a.Calls("program.call")), len(b.Calls("program.call")) }
+
+	// B connected last: it is the default, and the connection's browser.
+	if err := verb(c, ""); err != nil {
+		t.Fatal(err)
+	}
+	if na, nb := calls(); na != 0 || nb != 1 {
+		t.Fatalf("the first verb reached A %d and B %d times, want B once", na, nb)
+	}
+
+	// The user focuses A; the connection's verbs stay with B.
+	if err := a.Send(map[string]any{"type": protocol.TypeFocused}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !status(t, c, map[string]any{}).Browsers[0].Default; {
+		if time.Now().After(deadline) {
+			t.Fatal("A never became the default after its focus event")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := verb(c, ""); err != nil {
+		t.Fatal(err)
+	}
+	if na, nb := calls(); na != 0 || nb != 2 {
+		t.Fatalf("after A got the focus, the connection's verb reached A %d and B %d times, want B again", na, nb)
+	}
+
+	// A verb that names a browser goes there, by slot or by label.
+	for _, sel := range []string{"0", "chromium"} {
+		if err := verb(c, sel); err != nil {
+			t.Fatalf("verb in browser %q: %v", sel, err)
+		}
+	}
+	if na, nb := calls(); na != 2 || nb != 2 {
+		t.Fatalf("verbs naming browser 0 reached A %d and B %d times, want A twice", na, nb)
+	}
+	wantCode(t, verb(c, "Firefox"), protocol.CodeInvalidArgument)
+
+	// A new connection starts at today's default, A.
+	if err := verb(connect(t, layout), ""); err != nil {
+		t.Fatal(err)
+	}
+	if na, nb := calls(); na != 3 || nb != 2 {
+		t.Fatalf("a new connection's verb reached A %d and B %d times in all, want A", na, nb)
+	}
+}

@@ -320,6 +320,7 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 	defer cancel()
 	var mu sync.Mutex
 	calls := map[string]context.CancelFunc{}
+	var verbs verbRoute
 	for {
 		frame, err := c.Recv()
 		if err != nil {
@@ -385,7 +386,7 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 					vcancel()
 				}()
 				start := time.Now()
-				r := d.handleVerb(vctx, v)
+				r := d.handleVerb(vctx, v, &verbs)
 				d.auditVerb(session, v, errOf(r), time.Since(start))
 				c.SendJSON(r)
 			}()

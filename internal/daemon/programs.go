@@ -8,21 +8,64 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/audit"
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
+	"github.com/browser-bridge/browser-bridge/internal/slots"
 	"github.com/browser-bridge/browser-bridge/internal/staging"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
+// verbRoute is the browser a client connection's verbs go to when they
+// name none: the default browser (the one the user focused last) as the
+// connection's first such verb found it, for the rest of the connection.
+// A program's tab, group and window IDs are Chrome's IDs in one browser,
+// so its verbs must not follow the user's focus to another one midway;
+// when that browser goes away they fail naming it.
+type verbRoute struct {
+	mu sync.Mutex
+	b  *slots.Browser
+}
+
+// verbBrowser is the browser verb v runs in: the one it names, else the
+// connection's (route), found at its first verb.
+func (d *Daemon) verbBrowser(ctx context.Context, v protocol.VerbCall, route *verbRoute) (browser.Caller, error) {
+	if v.Browser != "" {
+		b, ok := d.slots.Find(v.Browser)
+		if !ok {
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument,
+				"no browser %q has connected to this daemon: name a label or slot number that status lists under browsers, or none", v.Browser)
+		}
+		return d.pinned(b), nil
+	}
+	route.mu.Lock()
+	defer route.mu.Unlock()
+	if route.b == nil {
+		if err := d.link.Ready(ctx); err != nil {
+			return nil, err
+		}
+		info := d.link.Info()
+		if !info.Connected { // it went away since Ready
+			return nil, protocol.Errorf(protocol.CodeExtensionNotConnected, "the browser's extension disconnected before %s could run; try again", v.Verb)
+		}
+		b := d.slotOf(info)
+		route.b = &b
+	}
+	return d.pinned(*route.b), nil
+}
+
 // handleVerb relays one extension verb for a local program (the public Go
 // client, `browser-bridge websocket`). Only protocol.ProgramVerbs pass;
 // the Hive-compatible ones run in the extension's program door, where a
-// program works only in tabs it created.
-func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall) (reply protocol.Reply) {
+// program works only in tabs it created. They run in the browser
+// verbBrowser picks; the websocket ones configure the browser they name,
+// else the default browser's extension, as `browser-bridge websocket`
+// always did.
+func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall, route *verbRoute) (reply protocol.Reply) {
 	reply.ID = v.ID
 	defer func() {
 		if p := recover(); p != nil {
@@ -52,14 +95,23 @@ func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall) (reply pro
 	var out json.RawMessage
 	switch v.Verb {
 	case "websocket.configure", "websocket.status":
-		err = d.env.Browser.Call(ctx, v.Verb, params, &out)
+		var b browser.Caller = d.env.Browser
+		if v.Browser != "" {
+			b, err = d.verbBrowser(ctx, v, route)
+		}
+		if err == nil {
+			err = b.Call(ctx, v.Verb, params, &out)
+		}
 	default:
 		cmd := map[string]json.RawMessage{}
 		for k, val := range params {
 			cmd[k] = val
 		}
 		cmd["type"], _ = json.Marshal(v.Verb)
-		err = d.env.Browser.Call(ctx, "program.call", map[string]any{"command": cmd}, &out)
+		var b browser.Caller
+		if b, err = d.verbBrowser(ctx, v, route); err == nil {
+			err = b.Call(ctx, "program.call", map[string]any{"command": cmd}, &out)
+		}
 	}
 	if err != nil {
 		e := protocol.AsError(err)

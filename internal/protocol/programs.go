@@ -44,11 +44,15 @@ type ProgramCommand struct {
 }
 
 // VerbCall asks the daemon to run one extension verb for a local program.
+// Browser, when set, names the browser it runs in (a label or slot, as
+// status lists them); without it the verb goes where the connection's
+// first verb went (see the daemon's verbRoute).
 type VerbCall struct {
-	ID     string          `json:"id"`
-	Type   string          `json:"type"`
-	Verb   string          `json:"verb"`
-	Params json.RawMessage `json:"params,omitempty"`
+	ID      string          `json:"id"`
+	Type    string          `json:"type"`
+	Verb    string          `json:"verb"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Browser string          `json:"browser,omitempty"`
 }
 
 // ProgramVerbs are the verbs a local program may ask the daemon for.
