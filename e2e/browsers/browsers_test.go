@@ -46,6 +46,18 @@ func defaultSlot(t *testing.T) int {
 	return -1
 }
 
+// secondSlot is the slot of the one connected browser besides the
+// test's own: 1, or more when an earlier test's second browser took slot
+// 1 (slots are kept for every profile ever seen).
+func secondSlot(t *testing.T) int {
+	t.Helper()
+	list := browsers(t, bridge.MustCall(t, map[string]any{"action": "status"}))
+	if len(list) != 2 || int(list[0]["slot"].(float64)) != 0 {
+		t.Fatalf("status lists %v, want browser 0 and one more", list)
+	}
+	return int(list[1]["slot"].(float64))
+}
+
 // focus focuses a window of browser b, as a user clicking it would (its
 // extension hears chrome.windows.onFocusChanged).
 func focus(t *testing.T, b *browsertest.Bridge) {
@@ -223,13 +235,7 @@ func TestProgramVerbsStayInOneBrowser(t *testing.T) {
 		t.Cleanup(func() { c.Close() })
 		return c
 	}
-	// The second browser's slot: 1, or more when an earlier test's second
-	// browser took slot 1 (slots are kept for every profile ever seen).
-	list := browsers(t, bridge.MustCall(t, map[string]any{"action": "status"}))
-	if len(list) != 2 {
-		t.Fatalf("status lists %d browsers, want 2: %v", len(list), list)
-	}
-	slot := int(list[1]["slot"].(float64))
+	slot := secondSlot(t)
 	sel := fmt.Sprint(slot)
 	focus(t, bridge)
 	waitDefault(0)
@@ -264,5 +270,42 @@ func TestProgramVerbsStayInOneBrowser(t *testing.T) {
 	}
 	if len(tabs) != 1 || tabs[0].TabID != zero.TabID {
 		t.Errorf("the context's group lists %+v, want its tab %d", tabs, zero.TabID)
+	}
+}
+
+// Each browser's extension keeps its own WebSocket setting, and
+// `websocket --browser B` configures and reads browser B's.
+func TestWebSocketSettingPerBrowser(t *testing.T) {
+	second, err := bridge.Another("websocket")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	sel := fmt.Sprint(secondSlot(t))
+	ws := func(args ...string) browsertest.Result {
+		t.Helper()
+		return bridge.Run(t, append([]string{"websocket"}, args...)...)
+	}
+	enabled := func(sel string) bool {
+		t.Helper()
+		r := ws("status", "--browser", sel)
+		if r.Exit != 0 || r.JSON == nil {
+			t.Fatalf("websocket status --browser %s: exit %d %s %s", sel, r.Exit, r.Stdout, r.Stderr)
+		}
+		return r.JSON["enabled"] == true
+	}
+	// Nothing listens there: the setting is what is checked, not a link.
+	if r := ws("enable", "--url", "ws://127.0.0.1:9/nobody", "--browser", sel); r.Exit != 0 {
+		t.Fatalf("websocket enable --browser %s: exit %d %s %s", sel, r.Exit, r.Stdout, r.Stderr)
+	}
+	defer ws("disable", "--browser", sel)
+	if !enabled(sel) || enabled("0") {
+		t.Errorf("after enabling browser %s's WebSocket: browser %s enabled %v, browser 0 enabled %v; want only %s", sel, sel, enabled(sel), enabled("0"), sel)
+	}
+	if r := ws("disable", "--browser", sel); r.Exit != 0 || enabled(sel) {
+		t.Errorf("websocket disable --browser %s: exit %d %s, enabled after: %v", sel, r.Exit, r.Stdout, enabled(sel))
+	}
+	if r := ws("status", "--browser", "Firefox"); r.Exit == 0 || r.Err == nil || r.Err.Code != protocol.CodeInvalidArgument {
+		t.Errorf("websocket status of a browser nobody has: exit %d %s", r.Exit, r.Stdout)
 	}
 }

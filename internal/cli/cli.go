@@ -46,7 +46,7 @@ var commands = map[string]command{
 	"doctor":          {runDoctor, "check every link of the chain (state, secret, daemon, host manifests, extension) and say how to fix a broken one; --json"},
 	"disable":         {runDisable, "turn the bridge off: every action fails with bridge_disabled and browsers stop starting the host"},
 	"enable":          {runEnable, "turn the bridge back on and register the host again"},
-	"websocket":       {runWebSocket, "the opt-in WebSocket transport for Hive-compatible programs: enable [--url ws://127.0.0.1:14829/bridge] [--token T] | disable | status"},
+	"websocket":       {runWebSocket, "the opt-in WebSocket transport for Hive-compatible programs: enable [--url ws://127.0.0.1:14829/bridge] [--token T] | disable | status, each [--browser B]"},
 	"pause":           {runPause, "pause the agent: every action but status fails with paused_by_user until resume"},
 	"resume":          {runResume, "let the agent act again after pause"},
 	"policy":          {runPolicy, "site rules: policy allow|deny PATTERN, policy remove PATTERN, policy list"},

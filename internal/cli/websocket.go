@@ -12,10 +12,11 @@ import (
 )
 
 // runWebSocket runs `websocket enable [--url URL] [--token T] | disable |
-// status`: the extension's opt-in WebSocket transport, which serves the
-// Hive-compatible protocol to a server on this machine. The daemon tells
-// the extension, which keeps the setting; the extension dials exactly the
-// URL given (loopback only).
+// status [--browser B]`: the extension's opt-in WebSocket transport, which
+// serves the Hive-compatible protocol to a server on this machine. The
+// daemon tells the extension (of the default browser, or of B), which
+// keeps the setting; the extension dials exactly the URL given (loopback
+// only).
 func runWebSocket(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "websocket needs enable [--url URL] [--token T], disable or status"), 2)
@@ -23,6 +24,9 @@ func runWebSocket(ctx context.Context, args []string) error {
 	sub, args := args[0], args[1:]
 	fs := flag.NewFlagSet("websocket "+sub, flag.ContinueOnError)
 	fs.SetOutput(Stderr)
+	// With several browsers connected, each extension keeps its own
+	// setting: --browser picks one (default: the default browser).
+	browser := fs.String("browser", "", "the browser whose extension to configure: a label or slot from status (default: the default browser)")
 	var verb string
 	var params any
 	switch sub {
@@ -30,7 +34,7 @@ func runWebSocket(ctx context.Context, args []string) error {
 		u := fs.String("url", protocol.DefaultWebSocketURL, "the WebSocket server to dial (loopback only)")
 		token := fs.String("token", "", "a token the server expects (sent in hello and as Sec-WebSocket-Protocol)")
 		if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-			return printError(protocol.Errorf(protocol.CodeInvalidArgument, "usage: websocket enable [--url URL] [--token T]"), 2)
+			return printError(protocol.Errorf(protocol.CodeInvalidArgument, "usage: websocket enable [--url URL] [--token T] [--browser B]"), 2)
 		}
 		if err := daemon.CheckWebSocketURL(*u); err != nil {
 			return printError(protocol.AsError(err), 2)
@@ -38,7 +42,7 @@ func runWebSocket(ctx context.Context, args []string) error {
 		verb, params = "websocket.configure", protocol.WebSocketConfig{Enabled: true, URL: *u, Token: *token}
 	case "disable", "status":
 		if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-			return printError(protocol.Errorf(protocol.CodeInvalidArgument, "websocket %s takes no arguments", sub), 2)
+			return printError(protocol.Errorf(protocol.CodeInvalidArgument, "websocket %s takes no arguments but --browser B", sub), 2)
 		}
 		verb, params = "websocket.status", struct{}{}
 		if sub == "disable" {
@@ -48,6 +52,6 @@ func runWebSocket(ctx context.Context, args []string) error {
 		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "unknown websocket command %q: use %s", sub, strings.Join([]string{"enable", "disable", "status"}, ", ")), 2)
 	}
 	return viaDaemon(ctx, func(c *client.Client, progress func(string)) (json.RawMessage, error) {
-		return c.Verb(ctx, verb, params, progress)
+		return c.VerbIn(ctx, *browser, verb, params, progress)
 	})
 }
