@@ -78,7 +78,7 @@ func (d *Dir) Write(data []byte, ext string) (string, error) {
 		d.total = size(d.known)
 		d.looks++
 	}
-	d.known, d.total, _ = d.pruned(d.known, d.total, int64(len(data)))
+	d.known, d.total = d.pruned(d.known, d.total, int64(len(data)))
 	var b [6]byte
 	rand.Read(b[:])
 	name := fmt.Sprintf("%s%s-%s%s", prefix, now.UTC().Format("20060102-150405.000"), hex.EncodeToString(b[:]), ext)
@@ -120,15 +120,6 @@ func (d *Dir) list() []entry {
 	return out
 }
 
-// Prune removes screenshots older than MaxAge, then the oldest ones until
-// the folder is under MaxBytes, as it is now. It returns how many it
-// removed.
-func (d *Dir) Prune() int {
-	list := d.list()
-	_, _, removed := d.pruned(list, size(list), 0)
-	return removed
-}
-
 // size is the files' total size.
 func size(list []entry) (n int64) {
 	for _, e := range list {
@@ -140,20 +131,16 @@ func size(list []entry) (n int64) {
 // pruned removes from the folder the oldest files of list (oldest first,
 // total bytes in all) while they are older than MaxAge or the files do
 // not leave room under MaxBytes for reserve more bytes. It returns the
-// files kept, their total size and how many files it removed (a file
-// already gone, removed behind Write's back, leaves the list all the
-// same).
-func (d *Dir) pruned(list []entry, total, reserve int64) ([]entry, int64, int) {
+// files kept and their total size (a file already gone, removed behind
+// Write's back, leaves the list all the same).
+func (d *Dir) pruned(list []entry, total, reserve int64) ([]entry, int64) {
 	cut := d.now().Add(-d.MaxAge)
-	removed := 0
 	for len(list) > 0 && (list[0].mod.Before(cut) || total+reserve > d.MaxBytes) {
-		if os.Remove(list[0].path) == nil {
-			removed++
-		}
+		os.Remove(list[0].path)
 		total -= list[0].size
 		list = list[1:]
 	}
-	return list, total, removed
+	return list, total
 }
 
 // Clean removes every screenshot and returns how many and how many bytes.
