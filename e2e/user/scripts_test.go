@@ -41,14 +41,7 @@ func TestActionScriptsGoOnlyIntoTheBridgesTabs(t *testing.T) {
 	ws := bridge.Workspace(t, "scripts")
 	bridgeURL := site + "/page?bridge=" + run
 	bridge.OpenIn(t, ws, bridgeURL)
-	target, err := d.WaitTarget(ctx, "page", bridgeURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bridgePage, err := d.Attach(ctx, target.TargetID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bridgePage := pageSession(t, ctx, bridgeURL)
 	if got := scriptsIn(ctx, t, d, bridgePage); !got.Quiet || !got.Act {
 		t.Fatalf("in the bridge's tab right after open: %+v, want quiet.js and the action scripts", got)
 	}
