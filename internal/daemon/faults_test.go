@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,7 +21,22 @@ func TestCommandSentWhileReconnectingWaitsAndOwnsItsTab(t *testing.T) {
 	layout := start(t)
 	fake := fakebrowser.New()
 	tab := browser.TabInfo{TabID: 5, WindowID: 2, URL: "https://example.com/", Title: "Example", GroupID: -1, Status: "complete"}
-	fake.Handle("window.create", fakebrowser.Reply(tab))
+	// The browser's state after the hello, which the daemon reconciles
+	// its registry with, shows the tab once the open has created it: a
+	// fake whose state never did would have it forgotten whenever the
+	// open is booked before the reconciliation's look.
+	var created atomic.Bool
+	fake.Handle("window.create", fakebrowser.Typed(func(context.Context, protocol.WindowCreateParams) (any, error) {
+		created.Store(true)
+		return tab, nil
+	}))
+	fake.Handle("browser.state", fakebrowser.Typed(func(context.Context, struct{}) (any, error) {
+		st := protocol.BrowserState{LastFocusedWindowID: -1, Windows: []protocol.WindowInfo{}, Running: []string{}}
+		if created.Load() {
+			st.Windows = append(st.Windows, protocol.WindowInfo{WindowID: 2, Tabs: []protocol.TabInfo{tab}})
+		}
+		return st, nil
+	}))
 	fake.Handle("tab.group", fakebrowser.Reply(protocol.TabGroupResult{GroupID: 9}))
 	fake.Handle("tab.waitLoad", fakebrowser.Reply(tab))
 	fake.Handle("tab.get", fakebrowser.Reply(tab))
