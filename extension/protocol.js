@@ -26,7 +26,7 @@
 //     errors as strings, events), and program.call from the daemon for
 //     local programs. Its cdp passes everything but SPEC §4's refusals,
 //     and only on tabs the same program created (handlers/programs.js).
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 
 // VERBS: every command type this extension runs, with the JSON names of
@@ -72,8 +72,8 @@ export const VERBS = {
   "websocket.configure": ["enabled", "url", "token"],
   // The WebSocket transport's setting and state → {enabled, url, tokenSet, connected, lastError}.
   "websocket.status": [],
-  // CDP commands [{method, params}] in order in one round trip, stopping at a dialog; with check {before, files, fn, frames: [{frameId, args}]}, a page script in those frames before command before, the rest sent only if each answers {ok: true}; then (unless a dialog or the check stopped them) the page script then (page.run's params), net (the tab's readiness.net) and tab (its tab info) → {results, dialog?, interrupted?, check?, stopped?, navigated?, then?, net?, tab?}; navigated: the page went away under a command that did not answer.
-  "cdp.batch": ["tabId", "commands", "check", "then", "net", "tab"],
+  // CDP commands [{method, params}] in order in one round trip, stopping at a dialog; with check {before, files, fn, frames: [{frameId, args}]}, a page script in those frames before command before, the rest sent only if each answers {ok: true}; then (unless a dialog or the check stopped them) the page script then (page.run's params), net (the tab's readiness.net) and tab (its tab info) → {results, dialog?, interrupted?, check?, stopped?, navigated?, then?, net?, tab?, stale?, before?}; navigated: the page went away under a command that did not answer; expectURL: the URL the daemon judged the tab by, else nothing runs and the answer is {stale, tab}, with it before is the tab as judged; activate: make the tab active before the first command.
+  "cdp.batch": ["tabId", "commands", "check", "then", "net", "tab", "expectURL", "activate"],
   // Sets files on the file input a page script marked with token → {ok}.
   "dom.setFiles": ["tabId", "token", "files"],
   // Clicks (Input.dispatchMouseEvent commands) an element that opens a file chooser and gives it files → {files, emptied?}.

@@ -365,20 +365,49 @@ export async function send(msg, ctx) {
 // A page that begins to navigate away while a command waits for its
 // answer gets NAV_GRACE_MS more; then the batch returns {navigated: true,
 // interrupted: i} and sends nothing more.
+//
+// expectURL (optional) is the URL the daemon judged the tab by before it
+// sent the batch without a look at the tab of its own (type in one round
+// trip): when the tab shows another, nothing runs and the batch answers
+// {stale: true, tab}; with it, the answer carries the tab as it was
+// judged (before). activate makes the tab the active one of its window,
+// if it is not, before the first command (input to a background tab is
+// slow, see E2E.md).
+//
+// The debugger is attached while a check that comes first runs: the
+// check is a page script, which needs no debugger, and no command goes
+// out before both are done. A dialog open meanwhile still ends the check
+// (the attach's Page.enable announces it); a failed attach ends it too.
 export async function batch(msg, ctx) {
   const tabId = intArg(msg, "tabId");
   const cmds = Array.isArray(msg.commands) ? msg.commands : [];
   const allowed = policyOf(ctx);
   for (const c of cmds) allowed(c && c.method);
   const check = checkArg(msg.check, cmds.length);
-  await ensureAttached(tabId);
+  let tab = null;
+  if (typeof msg.expectURL === "string" || msg.activate) {
+    tab = ctx?.tab || await chrome.tabs.get(tabId);
+    if (typeof msg.expectURL === "string" && info(tab).url !== msg.expectURL) {
+      return { results: [], stale: true, stopped: true, tab: info(tab) };
+    }
+  }
+  const attaching = ensureAttached(tabId);
+  attaching.catch(() => {}); // awaited before the first command
+  if (!check || check.before > 0) await attaching;
   // A cancel is honoured before the batch starts, never within it: a click
   // cut after its mousePressed would leave the button held down. (The check
   // comes before the press, so a cancel there stops the batch too.)
   if (ctx?.signal?.aborted) throw cancelled();
+  let readied = null;
+  const ready = () => {
+    readied ||= attaching.then(() => (msg.activate && !tab.active ? chrome.tabs.update(tabId, { active: true }) : null));
+    return readied;
+  };
   const nav = leaving(tabId);
   try {
-    return await runBatch(tabId, msg, cmds, check, ctx, nav);
+    const out = await runBatch(tabId, msg, cmds, check, ctx, nav, attaching, ready);
+    if (typeof msg.expectURL === "string") out.before = info(tab);
+    return out;
   } finally {
     nav.cancel();
   }
@@ -405,18 +434,21 @@ function leaving(tabId) {
   return { promise, cancel: () => { clearTimeout(timer); chrome.webNavigation.onBeforeNavigate.removeListener(listener); } };
 }
 
-async function runBatch(tabId, msg, cmds, check, ctx, nav) {
+// attaching is the debugger's attach; ready resolves once commands may go
+// out: attached, and the tab activated when asked.
+async function runBatch(tabId, msg, cmds, check, ctx, nav, attaching, ready) {
   const results = [];
   let checked;
   for (let i = 0; i <= cmds.length; i++) {
     if (check && i === check.before) {
       if (ctx?.signal?.aborted) throw cancelled();
-      const got = await runCheck(tabId, check);
+      const got = await runCheck(tabId, check, attaching);
       if (got.dialog) return { results, dialog: got.dialog, interrupted: i, stopped: true };
       if (!got.ok) return { results, check: got.frames, stopped: true };
       checked = got.frames;
     }
     if (i === cmds.length) break;
+    await ready();
     const c = cmds[i];
     const wait = untilDialog(tabId);
     const sent = sendCommand(tabId, c.method, c.params);
@@ -471,12 +503,17 @@ function checkArg(check, n) {
 
 // runCheck runs a batch's check in its frames at once. A dialog that holds
 // the page meanwhile ends it: {dialog}.
-async function runCheck(tabId, check) {
+//
+// attaching is the debugger's attach when it goes on beside the check: a
+// failed attach ends the check too, since without the Page domain no
+// dialog that holds the page would be heard.
+async function runCheck(tabId, check, attaching) {
   const wait = untilDialog(tabId);
   try {
     const runs = Promise.all(check.frames.map((f) => pageRun({ tabId, files: check.files, fn: check.fn, frameId: f.frameId, args: f.args })));
     runs.catch(() => {}); // one a dialog cut short may fail later, unheard
-    const r = await Promise.race([runs, wait.promise]);
+    const failed = attaching.then(() => new Promise(() => {}));
+    const r = await Promise.race([runs, wait.promise, failed]);
     if (r && r.__dialog) return { dialog: r.__dialog };
     const frames = r.map((x, i) => (x.frames && x.frames[0]) || { frameId: check.frames[i].frameId, error: "the check ran in no frame" });
     return { frames, ok: frames.every((f) => !f.error && f.value && f.value.ok === true) };

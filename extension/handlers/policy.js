@@ -175,7 +175,9 @@ const DRIVING = new Set(["page.run", "cdp", "cdp.batch", "cdp.attach", "dom.setF
 // guardVerbs wraps the page-driving handlers of dispatch.js's table: a tab
 // that shows a denied site, or the blocked page that stopped one, is
 // refused with blocked_by_policy naming the rule (protected_page for the
-// browser's own pages, as Chrome would refuse them).
+// browser's own pages, as Chrome would refuse them). The handler gets the
+// tab as the guard judged it, as ctx.tab (cdp.batch's expectURL compares
+// with it, without a second look).
 export function guardVerbs(handlers) {
   for (const verb of DRIVING) {
     const h = handlers[verb];
@@ -184,6 +186,7 @@ export function guardVerbs(handlers) {
       if (Number.isInteger(msg && msg.tabId)) {
         const tab = await chrome.tabs.get(msg.tabId);
         refuse(tab.id, tab.url || tab.pendingUrl || "");
+        return h(msg, { ...ctx, tab });
       }
       return h(msg, ctx);
     };

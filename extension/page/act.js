@@ -172,6 +172,32 @@
     return out;
   };
 
+  // locateToType is type's way in one round trip (the daemon's
+  // typeInOneTrip), run as cdp.batch's check before Input.insertText: it
+  // locates a.locate (page/locate.js) and readies the match for typing as
+  // prepareTyping with check does — but only where the daemon would
+  // choose the same element and go on the same way, and it touches
+  // nothing otherwise ({ok: false, skip: why}). That is: a web page (the
+  // daemon refuses file: pages the bridge may not read), the top frame
+  // of a page without frames when every frame was to be searched (a
+  // frame's match could be the one chosen), the element the daemon would
+  // pick (a.nth, else the first visible match: find/pick in
+  // internal/actions), and a plain text field, enabled. The answer
+  // carries the locate's result for the daemon to describe the element.
+  bb.locateToType = (a) => {
+    if (!/^https?:$/.test(location.protocol)) return { ok: false, skip: "not a web page" };
+    if (a.everyFrame && window.frames.length > 0) return { ok: false, skip: "the page has frames" };
+    const found = bb.locate(a.locate);
+    const i = Number.isInteger(a.nth) ? a.nth : found.matches.findIndex((m) => m.visible);
+    const m = found.matches[i];
+    if (!m) return { ok: false, skip: "no match to choose", found };
+    const e = bb.byRef(m.ref);
+    const t = e && typingTarget(e);
+    if (!t || t.kind !== "text" || t.target !== e || disabled(e)) return { ok: false, skip: "not a plain text field", found };
+    const prepared = bb.prepareTyping({ ref: m.ref, selectAll: a.selectAll, watch: true, check: true });
+    return { ok: prepared.ok, found, index: i, prepared };
+  };
+
   // The old focus verb (press focuses its target this way).
   bb.focus = (a) => {
     const e = el(a);

@@ -289,6 +289,9 @@ type checkedBatch struct {
 	answers []protocol.PageFrameResult
 	sent    bool
 	seen    batchLook
+	// stale and before answer the params' ExpectURL (see cdpCheckedWith).
+	stale  bool
+	before *protocol.TabInfo
 }
 
 // cdpChecked sends cmds in one round trip, with check (when not nil): the
@@ -298,7 +301,14 @@ type checkedBatch struct {
 // after, the rest of the commands are sent as cdpBatch does, and the
 // caller looks on its own for what it did not see.
 func (r *run) cdpChecked(tabID int, check *protocol.BatchCheck, after *lookAfter, cmds []protocol.CDPCommand) (checkedBatch, error) {
-	params := protocol.CDPBatchParams{TabID: tabID, Commands: cmds, Check: check}
+	return r.cdpCheckedWith(protocol.CDPBatchParams{TabID: tabID, Commands: cmds, Check: check}, after)
+}
+
+// cdpCheckedWith is cdpChecked for params that say more (ExpectURL,
+// Activate): a tab that no longer showed ExpectURL got nothing, and the
+// result says stale, with the tab as it is in seen.tab.
+func (r *run) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) (checkedBatch, error) {
+	tabID, check, cmds := params.TabID, params.Check, params.Commands
 	if after != nil {
 		fid := after.frameID
 		params.Then = &protocol.PageRunParams{TabID: tabID, Files: after.script.files, Fn: after.script.fn, Args: after.args, FrameID: &fid}
@@ -316,7 +326,11 @@ func (r *run) cdpChecked(tabID int, check *protocol.BatchCheck, after *lookAfter
 	if err != nil {
 		return checkedBatch{}, err
 	}
-	c := checkedBatch{answers: answers}
+	c := checkedBatch{answers: answers, before: out.Before}
+	if out.Stale {
+		c.stale, c.seen.tab = true, out.Tab
+		return c, nil
+	}
 	if out.Dialog != nil {
 		if err := r.answerDialog(tabID, out.Dialog); err != nil {
 			return checkedBatch{}, err

@@ -126,24 +126,9 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 	if loc.X != nil {
 		return r.locatePoint(tabID, loc)
 	}
-	prefer := r.prefersClickable()
-	args := map[string]any{"selector": loc.Selector, "text": loc.Text, "role": loc.Role, "name": loc.Name,
-		"label": loc.Label, "placeholder": loc.Placeholder, "exact": loc.Exact, "suggest": true,
-		"point": scroll && loc.Nth == nil, "prefer": prefer}
-	where := frames{all: true}
-	if loc.FrameID != nil {
-		where = frames{frameID: loc.FrameID}
-	}
-	if loc.Ref != "" {
-		fid, ref, err := tool.ParseRef(loc.Ref)
-		if err != nil {
-			return Element{}, err
-		}
-		if loc.FrameID != nil && fid == 0 {
-			fid = *loc.FrameID
-		}
-		args["ref"] = ref
-		where = frames{frameID: &fid}
+	args, where, err := r.locateArgs(loc, scroll)
+	if err != nil {
+		return Element{}, err
 	}
 	res, err := r.runPage(tabID, where, locateScript, args)
 	if err != nil {
@@ -177,9 +162,7 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 			topPoint = &p
 		}
 		for _, m := range lr.Matches {
-			rect := m.Rect
-			all = append(all, Element{FrameID: fr.FrameID, Ref: tool.FrameRef(fr.FrameID, m.Ref), localRef: m.Ref, Tag: m.Tag,
-				Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect, rank: m.Rank, disabled: !m.Enabled})
+			all = append(all, m.element(fr.FrameID))
 		}
 		for _, c := range lr.Candidates {
 			candidates = append(candidates, fmt.Sprintf("%s %q (ref %s)", firstNonEmpty(c.Role, c.Tag), firstNonEmpty(c.Name, c.Text), tool.FrameRef(fr.FrameID, c.Ref)))
@@ -216,6 +199,37 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 		return el.withPoint(*topPoint), nil
 	}
 	return r.measure(tabID, el)
+}
+
+// locateArgs is page/locate.js locate's arguments for loc, and the frames
+// to run it in: every frame, or the one of frameId or of the ref.
+func (r *run) locateArgs(loc tool.Locator, scroll bool) (map[string]any, frames, error) {
+	args := map[string]any{"selector": loc.Selector, "text": loc.Text, "role": loc.Role, "name": loc.Name,
+		"label": loc.Label, "placeholder": loc.Placeholder, "exact": loc.Exact, "suggest": true,
+		"point": scroll && loc.Nth == nil, "prefer": r.prefersClickable()}
+	where := frames{all: true}
+	if loc.FrameID != nil {
+		where = frames{frameID: loc.FrameID}
+	}
+	if loc.Ref != "" {
+		fid, ref, err := tool.ParseRef(loc.Ref)
+		if err != nil {
+			return nil, frames{}, err
+		}
+		if loc.FrameID != nil && fid == 0 {
+			fid = *loc.FrameID
+		}
+		args["ref"] = ref
+		where = frames{frameID: &fid}
+	}
+	return args, where, nil
+}
+
+// element is the match as an Element of frame frameID.
+func (m pageMatch) element(frameID int) Element {
+	rect := m.Rect
+	return Element{FrameID: frameID, Ref: tool.FrameRef(frameID, m.Ref), localRef: m.Ref, Tag: m.Tag,
+		Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect, rank: m.Rank, disabled: !m.Enabled}
 }
 
 // prefersClickable: the call's text matches rank what can be clicked

@@ -176,6 +176,7 @@ func (r *run) group(ws *registry.Workspace, tabID int) error {
 }
 
 func (r *run) result(t browser.TabInfo, workspace string, group *int, owned bool, warnings ...string) openResult {
+	r.saw(t)
 	switch {
 	case t.LoadError != "":
 		warnings = append(warnings, fmt.Sprintf("the page could not be loaded (%s): the tab shows the browser's error page; check the URL, or try again when the site is reachable", t.LoadError))

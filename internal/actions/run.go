@@ -62,6 +62,7 @@ type Env struct {
 	Guard func(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error
 
 	tabs tabLocks // one page action at a time per tab
+	seen tabsSeen // each tab as the last action saw it
 }
 
 // run is one action being carried out.

@@ -390,6 +390,7 @@ func (r *run) observeTab(before browser.TabInfo, after *browser.TabInfo, el *Ele
 		}
 		return actResult{}, err
 	}
+	r.saw(t)
 	res := actResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Element: el, WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: warnings}
 	res.OpenedTabs = opened
 	if d := r.lastDialog(); d != nil {

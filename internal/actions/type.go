@@ -57,6 +57,11 @@ func typeText(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if (mode == "" || mode == "cdp") && r.in.Value != "" && !loc.IsPoint() {
+		if res, ok, err := r.typeInOneTrip(loc); ok || err != nil {
+			return res, err
+		}
+	}
 	if mode == "dom" || loc.IsPoint() {
 		t, err := r.pageTarget()
 		if err != nil {
@@ -242,6 +247,13 @@ func (r *run) typeAtOnce(tabID int, el Element, p *preparedTyping) (typed, bool,
 		}
 		return typed{}, false, nil
 	}
+	return r.typedAtOnce(el, *p, c, w), true, nil
+}
+
+// typedAtOnce is what a batch that readied el, typed and looked in one
+// round trip did (typeAtOnce, typeInOneTrip): p is the readying's answer,
+// c the batch, w the reaction wait the look began.
+func (r *run) typedAtOnce(el Element, p preparedTyping, c checkedBatch, w reactionWait) typed {
 	target := el.withLocalRef(p.Ref)
 	// The look after the input read the readied field; later looks read
 	// it by its own ref.
@@ -251,7 +263,82 @@ func (r *run) typeAtOnce(tabID int, el Element, p *preparedTyping) (typed, bool,
 		w.first, w.firstNet = c.seen.look, c.seen.net
 		return r.awaitReactionReading(w)
 	}
-	return ty, true, nil
+	return ty
+}
+
+// typeInOneTrip types into a plain text field of one of the bridge's
+// tabs in a single round trip to the extension, where typeText's way
+// takes two (the field located beside the look at the tab, then readied
+// and typed into): one cdp.batch whose check (page/act.js locateToType)
+// locates the field and readies it, then Input.insertText, then the
+// first look at the page's reaction — with the debugger attached
+// meanwhile, and the tab made active.
+//
+// The tab is judged before anything is sent, as the last action saw it
+// (lastSeen): the batch's ExpectURL has the extension check, before the
+// check runs, that the tab still shows that URL; the extension's own
+// guards check the site rules and a hand-off on the tab as it is, as
+// for every batch. ok false: the quick way did not apply (a tab never
+// seen, or showing another page now; a locator that could mean a field
+// in a child frame, or a field that is not a plain text field: see
+// locateToType), nothing was typed, and typeText goes its usual way.
+func (r *run) typeInOneTrip(loc tool.Locator) (res typeResult, ok bool, err error) {
+	if r.in.TabID == nil || !r.reg().IsOwned(*r.in.TabID) {
+		return typeResult{}, false, nil
+	}
+	id := *r.in.TabID
+	seen, known := r.lastSeen(id)
+	if !known {
+		return typeResult{}, false, nil
+	}
+	args, where, err := r.locateArgs(loc, false)
+	if err != nil || (!where.all && (where.frameID == nil || *where.frameID != 0)) {
+		return typeResult{}, false, nil
+	}
+	waited, err := r.admit(id)
+	if err != nil {
+		return typeResult{}, false, err
+	}
+	// After another action's turn, or on a tab the guards refuse, the
+	// usual way looks at the tab and judges (or refuses) it as it is.
+	if waited || r.judge(seen, true) != nil {
+		return typeResult{}, false, nil
+	}
+	// No candidates for a locator that matches nothing: the usual way
+	// looks again, and says what is close, when it gives up.
+	args["suggest"] = false
+	a := map[string]any{"locate": args, "everyFrame": where.all, "selectAll": r.in.Clear}
+	if loc.Nth != nil {
+		a["nth"] = *loc.Nth
+	}
+	check := &protocol.BatchCheck{Files: actScript.files, Fn: "locateToType", Frames: []protocol.BatchCheckFrame{{FrameID: 0, Args: a}}}
+	w := reactionWait{tabID: id, frameID: 0, watched: time.Now(), fromInput: true, ref: typingRef}
+	insert := cdpCmd("Input.insertText", insertText{Text: r.in.Value})
+	c, err := r.cdpCheckedWith(protocol.CDPBatchParams{TabID: id, Commands: []protocol.CDPCommand{insert}, Check: check, ExpectURL: seen.URL, Activate: true},
+		&lookAfter{script: reactionScript, frameID: 0, args: w.args(w.watched)})
+	if err != nil {
+		return typeResult{}, false, err
+	}
+	if c.stale && c.seen.tab != nil {
+		r.saw(*c.seen.tab)
+	}
+	if !c.sent || c.before == nil || len(c.answers) == 0 {
+		return typeResult{}, false, nil
+	}
+	var got struct {
+		Found    locateResult   `json:"found"`
+		Index    int            `json:"index"`
+		Prepared preparedTyping `json:"prepared"`
+	}
+	if err := json.Unmarshal(c.answers[0].Value, &got); err != nil || got.Index < 0 || got.Index >= len(got.Found.Matches) {
+		return typeResult{}, false, protocol.Errorf(protocol.CodeInternal, "the extension's answer to locateToType does not name the field typed into: %s", c.answers[0].Value)
+	}
+	el := got.Found.Matches[got.Index].element(0)
+	el.Matches = max(got.Found.Count, len(got.Found.Matches))
+	ty := r.typedAtOnce(el, got.Prepared, c, w)
+	ty.warnings = matchWarnings(el, loc)
+	res, err = r.observeTyped(*c.before, ty, loc)
+	return res, true, err
 }
 
 // withLocalRef is el with the frame-local ref of another element of its

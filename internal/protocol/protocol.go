@@ -24,8 +24,9 @@ import (
 // Version is the protocol version. The extension's hello carries its own;
 // a different number is reported as version_mismatch. 2: the verbs and
 // their parameters are written down on both sides (verbs.go, VERBS in
-// extension/protocol.js).
-const Version = 4
+// extension/protocol.js). 5: cdp.batch takes expectURL and activate
+// (type in one round trip).
+const Version = 5
 
 // EnvDisable forces the bridge off at every layer (client, daemon, native
 // host) when set to 1.

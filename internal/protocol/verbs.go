@@ -242,6 +242,12 @@ type CDPBatchParams struct {
 	// Check, if set, is made in the same round trip before command
 	// Check.Before: the commands from there on are sent only if it passes.
 	Check *BatchCheck `json:"check,omitempty"`
+	// ExpectURL, if set, is the URL the daemon judged the tab by without
+	// a look of its own: a tab that shows another URL gets nothing (the
+	// result says Stale). Activate makes the tab the active one of its
+	// window before the first command.
+	ExpectURL string `json:"expectURL,omitempty"`
+	Activate  bool   `json:"activate,omitempty"`
 }
 
 // BatchCheck is a check cdp.batch makes between two of its commands (or
@@ -283,6 +289,11 @@ type CDPBatchResult struct {
 	// second: the commands after it were not sent (they would reach the
 	// next page), nor Then.
 	Navigated bool `json:"navigated,omitempty"`
+	// Stale says the tab no longer showed the params' ExpectURL: nothing
+	// ran, and Tab is the tab as it is. Before, with ExpectURL, is the
+	// tab as the batch found it before its check and commands.
+	Stale  bool     `json:"stale,omitempty"`
+	Before *TabInfo `json:"before,omitempty"`
 }
 
 // DOMSetFilesParams: dom.setFiles sets the files of the file input a page
