@@ -609,6 +609,13 @@ func TestPauseAndAuditOnTheWebSocketDoor(t *testing.T) {
 	if strings.Contains(log, "typed secret") {
 		t.Error("the audit trail holds a program's CDP params")
 	}
+	// Each of the program's lines names the browser it ran in.
+	for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
+		var e struct{ Door, Action, Browser string }
+		if json.Unmarshal([]byte(line), &e) == nil && e.Door == "websocket" && !strings.HasPrefix(e.Browser, "0 (") {
+			t.Errorf("the audit line of the program's %s names browser %q; want slot 0's", e.Action, e.Browser)
+		}
+	}
 }
 
 // status and doctor say whether the WebSocket transport is on, where it

@@ -33,11 +33,14 @@ type Entry struct {
 	Workspace string    `json:"workspace,omitempty"`
 	// Door is how the command came: "tool" (an action, from MCP or the
 	// CLI), "program" (a verb from a local program) or "websocket".
-	Door   string         `json:"door,omitempty"`
-	Action string         `json:"action"`
-	TabID  int            `json:"tabId,omitempty"`
-	URL    string         `json:"url,omitempty"`
-	Params map[string]any `json:"params,omitempty"`
+	Door   string `json:"door,omitempty"`
+	Action string `json:"action"`
+	// Browser is the browser the command ran in, by its slot and label
+	// as status lists it ("1 (Edge)"); empty when it reached none.
+	Browser string         `json:"browser,omitempty"`
+	TabID   int            `json:"tabId,omitempty"`
+	URL     string         `json:"url,omitempty"`
+	Params  map[string]any `json:"params,omitempty"`
 	// Code is "ok" or the error code.
 	Code string `json:"code"`
 	Ms   int64  `json:"ms"`

@@ -623,6 +623,9 @@ func (p *Pinned) Info() Info {
 	return p.l.infoOf(h)
 }
 
+// Label names the pinned browser, as its messages do.
+func (p *Pinned) Label() string { return p.label }
+
 // WaitConnected waits up to d for the pinned browser to be connected.
 func (p *Pinned) WaitConnected(ctx context.Context, d time.Duration) bool {
 	return p.l.waitConnected(ctx, d, p.browser)

@@ -132,11 +132,14 @@ func runLog(ctx context.Context, args []string) error {
 }
 
 // logLine is one entry as a person reads it:
-// 06:53:01.123  session:cli  click  ok  14ms  tab 12 https://…  {text: "Save"}
+// 06:53:01.123  session:cli  click  ok  14ms  browser 0 (Chrome)  tab 12  https://…  text=Save
 func logLine(e audit.Entry) string {
 	parts := []string{e.Time.Local().Format("2006-01-02 15:04:05.000"), e.Session, e.Action, e.Code, fmt.Sprintf("%dms", e.Ms)}
 	if e.Workspace != "" && e.Workspace != e.Session {
 		parts = append(parts, "workspace "+e.Workspace)
+	}
+	if e.Browser != "" {
+		parts = append(parts, "browser "+e.Browser)
 	}
 	if e.TabID != 0 {
 		parts = append(parts, fmt.Sprintf("tab %d", e.TabID))

@@ -41,6 +41,11 @@ func describe(b slots.Browser) string {
 	return strconv.Itoa(b.Slot) + " (" + b.Label + ")"
 }
 
+// nameOf names a connected browser as describe does, for the audit trail.
+func (d *Daemon) nameOf(info browser.Info) string {
+	return describe(d.slotOf(info))
+}
+
 // slotOf is the slot of a connected browser, given on first sight.
 func (d *Daemon) slotOf(info browser.Info) slots.Browser {
 	b, err := d.slots.Assign(info.Browser, info.Name)

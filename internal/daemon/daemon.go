@@ -386,8 +386,8 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 					vcancel()
 				}()
 				start := time.Now()
-				r := d.handleVerb(vctx, v, &verbs)
-				d.auditVerb(session, v, errOf(r), time.Since(start))
+				r, where := d.handleVerb(vctx, v, &verbs)
+				d.auditVerb(session, where, v, errOf(r), time.Since(start))
 				c.SendJSON(r)
 			}()
 		default:
@@ -423,7 +423,7 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 	}
 	// Status still answers when the bridge is off or paused, and says so.
 	if e := d.gate(in, spec); e != nil {
-		d.auditCall(session, in, nil, e, time.Since(start))
+		d.auditCall(session, "", in, nil, e, time.Since(start))
 		reply.Error = e
 		return reply
 	}
@@ -451,7 +451,11 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 	} else {
 		err = rt.qualifyError(err)
 	}
-	defer func() { d.auditCall(session, in, reply.Result, errOf(reply), time.Since(start)) }()
+	where := ""
+	if p, ok := rt.b.(*browser.Pinned); ok {
+		where = p.Label()
+	}
+	defer func() { d.auditCall(session, where, in, reply.Result, errOf(reply), time.Since(start)) }()
 	d.log.Debug("call", "action", in.Action, "session", session, "ms", time.Since(start).Milliseconds(), "err", err)
 	if err != nil {
 		e := protocol.AsError(err)

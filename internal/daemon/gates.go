@@ -69,9 +69,10 @@ func (d *Daemon) guardTab(ctx context.Context, action string, tab browser.TabInf
 	return nil
 }
 
-// auditCall records one action in the audit trail.
-func (d *Daemon) auditCall(session string, in *tool.Input, res any, err error, took time.Duration) {
-	e := audit.Entry{Time: time.Now().Add(-took), Session: session, Door: "tool", Action: in.Action, Code: codeOf(err), Ms: took.Milliseconds()}
+// auditCall records one action in the audit trail; where is the browser
+// it ran in ("" before it reached one).
+func (d *Daemon) auditCall(session, where string, in *tool.Input, res any, err error, took time.Duration) {
+	e := audit.Entry{Time: time.Now().Add(-took), Session: session, Door: "tool", Action: in.Action, Browser: where, Code: codeOf(err), Ms: took.Milliseconds()}
 	switch {
 	case in.BrowserWorkspaceID != "":
 		e.Workspace = in.BrowserWorkspaceID
@@ -106,9 +107,9 @@ func (d *Daemon) auditCall(session string, in *tool.Input, res any, err error, t
 	d.audit.Write(e)
 }
 
-// auditVerb records one verb a program ran.
-func (d *Daemon) auditVerb(session string, v protocol.VerbCall, err error, took time.Duration) {
-	e := audit.Entry{Time: time.Now().Add(-took), Session: session, Door: "program", Action: v.Verb, Code: codeOf(err), Ms: took.Milliseconds()}
+// auditVerb records one verb a program ran, in browser where.
+func (d *Daemon) auditVerb(session, where string, v protocol.VerbCall, err error, took time.Duration) {
+	e := audit.Entry{Time: time.Now().Add(-took), Session: session, Door: "program", Action: v.Verb, Browser: where, Code: codeOf(err), Ms: took.Milliseconds()}
 	var params map[string]any
 	if json.Unmarshal(v.Params, &params) == nil {
 		if id, ok := params["tabId"].(float64); ok {

@@ -95,4 +95,9 @@ func TestEveryCommandIsAudited(t *testing.T) {
 	if got[2].Action != "tab.list" || got[2].Door != "program" {
 		t.Errorf("verb line: %+v", got[2])
 	}
+	// The action and the verb name the browser they ran in: the only
+	// one, slot 0.
+	if !strings.HasPrefix(got[1].Browser, "0 (") || got[2].Browser != got[1].Browser {
+		t.Errorf("browsers of the type and verb lines: %q, %q; want both the fake's, slot 0", got[1].Browser, got[2].Browser)
+	}
 }

@@ -33,7 +33,7 @@ type verbRoute struct {
 
 // verbBrowser is the browser verb v runs in: the one it names, else the
 // connection's (route), found at its first verb.
-func (d *Daemon) verbBrowser(ctx context.Context, v protocol.VerbCall, route *verbRoute) (browser.Caller, error) {
+func (d *Daemon) verbBrowser(ctx context.Context, v protocol.VerbCall, route *verbRoute) (*browser.Pinned, error) {
 	if v.Browser != "" {
 		b, ok := d.slots.Find(v.Browser)
 		if !ok {
@@ -64,8 +64,9 @@ func (d *Daemon) verbBrowser(ctx context.Context, v protocol.VerbCall, route *ve
 // program works only in tabs it created. They run in the browser
 // verbBrowser picks; the websocket ones configure the browser they name,
 // else the default browser's extension, as `browser-bridge websocket`
-// always did.
-func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall, route *verbRoute) (reply protocol.Reply) {
+// always did. where names the browser the verb went to, for the audit
+// trail ("" when it went to none, or to the default's extension).
+func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall, route *verbRoute) (reply protocol.Reply, where string) {
 	reply.ID = v.ID
 	defer func() {
 		if p := recover(); p != nil {
@@ -76,18 +77,18 @@ func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall, route *ver
 	params, err := verbParams(v)
 	if err != nil {
 		reply.Error = protocol.AsError(err)
-		return reply
+		return reply, where
 	}
 	// Turning the WebSocket off, or asking about it, works while the
 	// bridge is off; everything else is refused then.
 	if !(v.Verb == "websocket.status" || (v.Verb == "websocket.configure" && !enabling(params))) {
 		if off := d.env.Off(); off != nil {
 			reply.Error = off
-			return reply
+			return reply, where
 		}
 		if p := settings.Paused(d.layout); p != nil {
 			reply.Error = p
-			return reply
+			return reply, where
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, tool.DefaultDeadline)
@@ -97,7 +98,10 @@ func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall, route *ver
 	case "websocket.configure", "websocket.status":
 		var b browser.Caller = d.env.Browser
 		if v.Browser != "" {
-			b, err = d.verbBrowser(ctx, v, route)
+			var p *browser.Pinned
+			if p, err = d.verbBrowser(ctx, v, route); err == nil {
+				b, where = p, p.Label()
+			}
 		}
 		if err == nil {
 			err = b.Call(ctx, v.Verb, params, &out)
@@ -108,8 +112,9 @@ func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall, route *ver
 			cmd[k] = val
 		}
 		cmd["type"], _ = json.Marshal(v.Verb)
-		var b browser.Caller
+		var b *browser.Pinned
 		if b, err = d.verbBrowser(ctx, v, route); err == nil {
+			where = b.Label()
 			err = b.Call(ctx, "program.call", map[string]any{"command": cmd}, &out)
 		}
 	}
@@ -119,13 +124,13 @@ func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall, route *ver
 			e = protocol.Errorf(protocol.CodeTimeout, "%s did not finish within %s; try again", v.Verb, tool.DefaultDeadline)
 		}
 		reply.Error = e
-		return reply
+		return reply, where
 	}
 	if len(out) == 0 {
 		out = json.RawMessage("{}")
 	}
 	reply.Result = out
-	return reply
+	return reply, where
 }
 
 // verbParams checks a relayed verb and its params: a known verb, params a
@@ -209,7 +214,7 @@ func (d *Daemon) answerExtension(from browser.Info, typ string, frame []byte) (a
 		if err != nil {
 			return nil, err
 		}
-		d.audit.Write(audit.Entry{Session: "extension", Door: "websocket", Action: "paths.check", Params: audit.Redact(map[string]any{"paths": req.Paths}), Code: "ok"})
+		d.audit.Write(audit.Entry{Session: "extension", Door: "websocket", Action: "paths.check", Browser: d.nameOf(from), Params: audit.Redact(map[string]any{"paths": req.Paths}), Code: "ok"})
 		return protocol.PathsChecked{Paths: checked}, nil
 	case protocol.TypeProgramAdmit, protocol.TypeProgramDone:
 		var c protocol.ProgramCommand
@@ -221,12 +226,12 @@ func (d *Daemon) answerExtension(from browser.Info, typ string, frame []byte) (a
 				return nil, off
 			}
 			if p := settings.Paused(d.layout); p != nil {
-				d.audit.Write(audit.Entry{Session: c.Owner, Door: "websocket", Action: c.Verb, Code: p.Code})
+				d.audit.Write(audit.Entry{Session: c.Owner, Door: "websocket", Action: c.Verb, Browser: d.nameOf(from), Code: p.Code})
 				return nil, p
 			}
 			return protocol.OKResult{OK: true}, nil
 		}
-		e := audit.Entry{Session: c.Owner, Door: "websocket", Action: c.Verb, TabID: c.TabID, Code: c.Code, Ms: c.Ms,
+		e := audit.Entry{Session: c.Owner, Door: "websocket", Action: c.Verb, Browser: d.nameOf(from), TabID: c.TabID, Code: c.Code, Ms: c.Ms,
 			Time: time.Now().Add(-time.Duration(c.Ms) * time.Millisecond)}
 		if c.Method != "" {
 			e.Params = map[string]any{"method": c.Method}
