@@ -66,16 +66,7 @@ func questionFrame(t *testing.T, ctx context.Context, want string) string {
 // page's scripts' world).
 func pageSession(t *testing.T, ctx context.Context, url string) string {
 	t.Helper()
-	d := devtools(t)
-	tgt, err := d.WaitTarget(ctx, "page", url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := d.Attach(ctx, tgt.TargetID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return devtools(t).PageSession(t, ctx, url)
 }
 
 type point struct{ X, Y float64 }

@@ -43,20 +43,11 @@ func overlayFrame(t *testing.T, ctx context.Context) string {
 	return frame
 }
 
-// pageSession attaches to the fixture page's own target (its main world
-// is the page's scripts' world).
+// pageSession attaches to the page's own target (its main world is the
+// page's scripts' world).
 func pageSession(t *testing.T, ctx context.Context, url string) string {
 	t.Helper()
-	d := devtools(t)
-	tgt, err := d.WaitTarget(ctx, "page", url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := d.Attach(ctx, tgt.TargetID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return devtools(t).PageSession(t, ctx, url)
 }
 
 // A hand-off shows its message over the page where the page's scripts

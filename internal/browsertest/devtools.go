@@ -254,6 +254,21 @@ func (d *DevTools) Attach(ctx context.Context, targetID string) (string, error) 
 	return r.SessionID, err
 }
 
+// PageSession waits for the page target whose URL starts with url and
+// attaches to it, failing t when it cannot.
+func (d *DevTools) PageSession(t testing.TB, ctx context.Context, url string) string {
+	t.Helper()
+	tgt, err := d.WaitTarget(ctx, "page", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.Attach(ctx, tgt.TargetID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // Open opens url in a new tab and attaches to it.
 func (d *DevTools) Open(ctx context.Context, url string) (session, targetID string, err error) {
 	var r struct {
