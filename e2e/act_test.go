@@ -425,6 +425,32 @@ func TestDialogsOutsideActions(t *testing.T) {
 	}
 }
 
+// A dialog that opened while the bridge's debugger was away holds the
+// page where the bridge cannot see it (Chrome tells a debugger only of
+// the dialogs that open while it is attached): the next action does not
+// hang, and fails with a timeout that names the dialog as the likely
+// cause and the user as the one to answer it.
+func TestADialogTheBridgeDidNotSeeFailsClearly(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>Unseen</title><input id="i" aria-label="Name">
+<button onclick="setTimeout(() => alert('while nobody looked'), 5600)">Later</button>`)
+	}))
+	t.Cleanup(srv.Close)
+	ws := "dialog-unseen"
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	})
+	tab := num(t, call(t, map[string]any{"action": "open", "url": srv.URL, "browserWorkspaceId": ws}), "tabId")
+	// The click's debugger leaves after 5 s without use; the alert comes
+	// 5.6 s after the click.
+	call(t, map[string]any{"action": "click", "tabId": tab, "text": "Later"})
+	time.Sleep(6500 * time.Millisecond)
+	r := bridge.Call(t, map[string]any{"action": "type", "tabId": tab, "label": "Name", "value": "Ada", "timeoutMs": 15000})
+	if r.Err == nil || r.Err.Code != protocol.CodeTimeout || !strings.Contains(r.Err.Message, "dialog") || !strings.Contains(r.Err.Message, "handoff") {
+		t.Fatalf("type into a page an unseen alert holds: %s", r.Stdout)
+	}
+}
+
 // Actions on one tab take turns: parallel typing into one field leaves one
 // caller's text, not a mix of all.
 func TestActionsOnOneTabTakeTurns(t *testing.T) {

@@ -281,7 +281,9 @@ async function attachAndEnable(tabId) {
   dialog.cancel();
   touch(tabId);
   if (first === "late") {
-    throw new BridgeError(Codes.timeout, "the tab does not answer the debugger (the page may be frozen); reload or close it");
+    // Chrome tells a debugger only of the dialogs that open while it is
+    // attached: one that opened before holds the page unseen.
+    throw new BridgeError(Codes.timeout, "the tab does not answer the debugger: a dialog (alert, confirm, prompt) that opened while the bridge was not attached may hold it — the bridge cannot see or answer such a dialog, so ask the user to (handoff) — or the page is frozen; else reload or close the tab");
   }
 }
 
