@@ -433,7 +433,7 @@ func TestDialogsOutsideActions(t *testing.T) {
 func TestADialogTheBridgeDidNotSeeFailsClearly(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<title>Unseen</title><input id="i" aria-label="Name">
-<button onclick="setTimeout(() => alert('while nobody looked'), 5600)">Later</button>`)
+<button onclick="setTimeout(() => alert('while nobody looked'), 6500)">Later</button>`)
 	}))
 	t.Cleanup(srv.Close)
 	ws := "dialog-unseen"
@@ -442,9 +442,9 @@ func TestADialogTheBridgeDidNotSeeFailsClearly(t *testing.T) {
 	})
 	tab := num(t, call(t, map[string]any{"action": "open", "url": srv.URL, "browserWorkspaceId": ws}), "tabId")
 	// The click's debugger leaves after 5 s without use; the alert comes
-	// 5.6 s after the click.
+	// 6.5 s after the click, with room for a slow machine.
 	call(t, map[string]any{"action": "click", "tabId": tab, "text": "Later"})
-	time.Sleep(6500 * time.Millisecond)
+	time.Sleep(7500 * time.Millisecond)
 	r := bridge.Call(t, map[string]any{"action": "type", "tabId": tab, "label": "Name", "value": "Ada", "timeoutMs": 15000})
 	if r.Err == nil || r.Err.Code != protocol.CodeTimeout || !strings.Contains(r.Err.Message, "dialog") || !strings.Contains(r.Err.Message, "handoff") {
 		t.Fatalf("type into a page an unseen alert holds: %s", r.Stdout)

@@ -20,7 +20,7 @@ var oneTripPages = map[string]string{
 	"/framed": `<!doctype html><title>Framed</title><label>Name <input id="name"></label>
 <iframe srcdoc="<label>Name <input id=inner></label>"></iframe>`,
 	"/moving": `<!doctype html><title>Moving</title><label>Name <input id="name"></label>
-<script>setTimeout(() => history.pushState({}, "", "/moved"), 150);</script>`,
+<script>setTimeout(() => history.pushState({}, "", "/moved"), 1000);</script>`,
 }
 
 func oneTripSite(t *testing.T) string {
@@ -99,7 +99,7 @@ func TestTypeInOneTripJudgesAMovedPageAgain(t *testing.T) {
 	if strings.HasSuffix(fmt.Sprint(o["url"]), "/moved") {
 		t.Fatalf("open = %v; the page moved before open returned, so the test tests nothing", o)
 	}
-	time.Sleep(300 * time.Millisecond) // the page moves itself
+	time.Sleep(1500 * time.Millisecond) // the page moves itself, a second after its load
 	r := call(t, map[string]any{"action": "type", "tabId": num(t, o, "tabId"), "label": "Name", "value": "Ada"})
 	if r["value"] != "Ada" || !strings.HasSuffix(fmt.Sprint(r["url"]), "/moved") {
 		t.Errorf("type = %v; want value Ada on the moved page", r)
