@@ -41,6 +41,16 @@ func describe(b slots.Browser) string {
 	return strconv.Itoa(b.Slot) + " (" + b.Label + ")"
 }
 
+// named is the browser a call or a verb names by label or slot.
+func (d *Daemon) named(name string) (slots.Browser, error) {
+	b, ok := d.slots.Find(name)
+	if !ok {
+		return slots.Browser{}, protocol.Errorf(protocol.CodeInvalidArgument,
+			"no browser %q has connected to this daemon: pass a label or slot number that status lists under browsers, or leave browser out", name)
+	}
+	return b, nil
+}
+
 // nameOf names a connected browser as describe does, for the audit trail.
 func (d *Daemon) nameOf(info browser.Info) string {
 	return describe(d.slotOf(info))
@@ -63,10 +73,9 @@ func (d *Daemon) slotOf(info browser.Info) slots.Browser {
 func (d *Daemon) route(ctx context.Context, in *tool.Input) (*tool.Input, route, error) {
 	var named *slots.Browser
 	if in.Browser != "" {
-		b, ok := d.slots.Find(in.Browser)
-		if !ok {
-			return nil, route{}, protocol.Errorf(protocol.CodeInvalidArgument,
-				"no browser %q has connected to this daemon: pass a label or slot number that status lists under browsers, or leave browser out", in.Browser)
+		b, err := d.named(in.Browser)
+		if err != nil {
+			return nil, route{}, err
 		}
 		named = &b
 	}

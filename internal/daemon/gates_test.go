@@ -101,3 +101,29 @@ func TestEveryCommandIsAudited(t *testing.T) {
 		t.Errorf("browsers of the type and verb lines: %q, %q; want both the fake's, slot 0", got[1].Browser, got[2].Browser)
 	}
 }
+
+// The WebSocket settings of the default browser (no browser named) go
+// into the trail under that browser's name too.
+func TestWebSocketVerbsNameTheirBrowserInTheAudit(t *testing.T) {
+	t.Parallel()
+	layout := start(t)
+	fake := fakebrowser.New()
+	fake.Handle("websocket.status", fakebrowser.Reply(struct{}{}))
+	host(t, layout, fake)
+	c := connect(t, layout)
+	c.Call(context.Background(), map[string]any{"action": "status"}, 5*time.Second, nil) // waits for the browser
+	if _, err := c.Verb(context.Background(), "websocket.status", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var got []audit.Entry
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if got, _ = audit.Read(layout, audit.Filter{}); len(got) >= 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(got) != 2 || got[1].Action != "websocket.status" || !strings.HasPrefix(got[1].Browser, "0 (") {
+		t.Fatalf("audit lines %+v; want the websocket.status line to name browser 0", got)
+	}
+}

@@ -35,10 +35,9 @@ type verbRoute struct {
 // connection's (route), found at its first verb.
 func (d *Daemon) verbBrowser(ctx context.Context, v protocol.VerbCall, route *verbRoute) (*browser.Pinned, error) {
 	if v.Browser != "" {
-		b, ok := d.slots.Find(v.Browser)
-		if !ok {
-			return nil, protocol.Errorf(protocol.CodeInvalidArgument,
-				"no browser %q has connected to this daemon: name a label or slot number that status lists under browsers, or none", v.Browser)
+		b, err := d.named(v.Browser)
+		if err != nil {
+			return nil, err
 		}
 		return d.pinned(b), nil
 	}
@@ -65,7 +64,7 @@ func (d *Daemon) verbBrowser(ctx context.Context, v protocol.VerbCall, route *ve
 // verbBrowser picks; the websocket ones configure the browser they name,
 // else the default browser's extension, as `browser-bridge websocket`
 // always did. where names the browser the verb went to, for the audit
-// trail ("" when it went to none, or to the default's extension).
+// trail ("" when it reached none).
 func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall, route *verbRoute) (reply protocol.Reply, where string) {
 	reply.ID = v.ID
 	defer func() {
@@ -97,11 +96,14 @@ func (d *Daemon) handleVerb(ctx context.Context, v protocol.VerbCall, route *ver
 	switch v.Verb {
 	case "websocket.configure", "websocket.status":
 		var b browser.Caller = d.env.Browser
+		var p *browser.Pinned
 		if v.Browser != "" {
-			var p *browser.Pinned
-			if p, err = d.verbBrowser(ctx, v, route); err == nil {
-				b, where = p, p.Label()
-			}
+			p, err = d.verbBrowser(ctx, v, route)
+		} else if info := d.link.Info(); info.Connected {
+			p = d.pinned(d.slotOf(info)) // the default, named for the audit trail
+		}
+		if p != nil {
+			b, where = p, p.Label()
 		}
 		if err == nil {
 			err = b.Call(ctx, v.Verb, params, &out)
