@@ -2,7 +2,6 @@ package bridge_test
 
 import (
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -22,7 +21,7 @@ var site string
 // that daemon, as a program run in that environment would. The unit tests
 // use fake daemons of their own (WithHome, WithSocket).
 func TestMain(m *testing.M) {
-	srv := httptest.NewServer(fixtures())
+	srv := httptest.NewServer(browsertest.Pages(pages))
 	site = srv.URL
 	code := run(m)
 	srv.Close()
@@ -59,16 +58,4 @@ var pages = map[string]string{
 <a href="/done">Read the terms</a> <a href="/done#faq">FAQ</a>`,
 	"/done": `<!doctype html><title>Terms</title><h1>Terms</h1><p>Be kind.</p>`,
 	"/dom":  `<!doctype html><title>DOM</title><h1 id="h">Hello from the DOM</h1>`,
-}
-
-func fixtures() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		page, ok := pages[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, page)
-	})
 }

@@ -2,11 +2,12 @@ package e2e
 
 import (
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/browsertest"
 )
 
 // Pages for type in one round trip (internal/actions typeInOneTrip):
@@ -25,15 +26,7 @@ var oneTripPages = map[string]string{
 
 func oneTripSite(t *testing.T) string {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		page, ok := oneTripPages[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, page)
-	}))
+	srv := httptest.NewServer(browsertest.Pages(oneTripPages))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }

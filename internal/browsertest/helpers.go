@@ -2,6 +2,8 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -149,4 +151,18 @@ func StatusTabs(status map[string]any) []map[string]any {
 		}
 	}
 	return out
+}
+
+// Pages serves each of pages (path → HTML) as text/html, and 404 for any
+// other path: the fixture server of a suite whose pages fit in its source.
+func Pages(pages map[string]string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, page)
+	})
 }
