@@ -331,7 +331,10 @@ func (r *run) typeInOneTrip(loc tool.Locator) (res typeResult, ok bool, err erro
 		Prepared preparedTyping `json:"prepared"`
 	}
 	if err := json.Unmarshal(c.answers[0].Value, &got); err != nil || got.Index < 0 || got.Index >= len(got.Found.Matches) {
-		return typeResult{}, false, protocol.Errorf(protocol.CodeInternal, "the extension's answer to locateToType does not name the field typed into: %s", c.answers[0].Value)
+		// The text went in, but the answer cannot say where: the
+		// extension and the daemon disagree on locateToType.
+		return typeResult{}, false, protocol.Errorf(protocol.CodeInternal,
+			"the text was typed, but the extension's answer does not name the field (%.200s): check the page with extract before typing again, and if this repeats, write the extension again (browser-bridge install) and reload it in chrome://extensions", c.answers[0].Value)
 	}
 	el := got.Found.Matches[got.Index].element(0)
 	el.Matches = max(got.Found.Count, len(got.Found.Matches))

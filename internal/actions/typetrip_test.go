@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
@@ -130,5 +131,22 @@ func TestTypeInOneTripOnlyWhereItApplies(t *testing.T) {
 				t.Errorf("%s: sent the one-trip batch %+v", in, p)
 			}
 		}
+	}
+}
+
+// An answer that does not name the field typed into (an extension that
+// disagrees with the daemon) fails the call, saying the text went in.
+func TestTypeInOneTripSaysTheTextWentInWhenTheAnswerIsUnclear(t *testing.T) {
+	t.Parallel()
+	fake, env := ownedTabs(t)
+	tab := browser.TabInfo{TabID: 2, WindowID: 9, URL: "https://example.com/", Active: true}
+	seeTab(env, tab)
+	answer := typedAnswer(tab)
+	answer.Check[0].Value = json.RawMessage(`{"ok":true,"index":3,"found":{"count":0,"matches":[]}}`)
+	fake.Handle("cdp.batch", fakebrowser.Reply(answer))
+	_, err := Run(context.Background(), env, "session:a", input(t, `{"action":"type","tabId":2,"label":"Query","value":"hello"}`), nil)
+	wantCode(t, err, protocol.CodeInternal)
+	if !strings.Contains(err.Error(), "the text was typed") {
+		t.Errorf("error %v; want it to say the text went in", err)
 	}
 }
