@@ -311,6 +311,9 @@ func TestProgramLimits(t *testing.T) {
 		p.refused(t, "cdp", map[string]any{"tabId": tabID, "method": m, "params": map[string]any{}}, "method_not_allowed", m)
 	}
 	p.refused(t, "cdp", map[string]any{"tabId": tabID, "method": "Page.navigate", "params": map[string]any{"url": "file:///etc/passwd"}}, "file:")
+	// Nor an extension's page: the bridge's blocked page once loaded the
+	// file: address after its # (issue 26, F1).
+	p.refused(t, "cdp", map[string]any{"tabId": tabID, "method": "Page.navigate", "params": map[string]any{"url": "chrome-extension://" + strings.Repeat("a", 32) + "/ui/blocked.html?rule=x#file:///etc/passwd"}}, "extension pages")
 
 	// Files: the daemon checks every path first; a path it has not
 	// accepted never reaches the page.

@@ -9,18 +9,26 @@
 // tabs their pages opened, the tabs it loaded a page into — never the
 // user's own browsing):
 //   1. declarativeNetRequest session rules scoped with tabIds: a denied
-//      navigation (top frame or frame) never reaches the site; the tab
-//      shows ui/blocked.html naming the rule instead. One regexFilter per
-//      pattern (toRegex below).
+//      navigation (top frame or frame) is blocked before it reaches the
+//      site. A blocked frame shows Chrome's error page; a blocked tab is
+//      then sent to ui/blocked.html, which names the rule (webRequest's
+//      onErrorOccurred below). One regexFilter per pattern (toRegex).
+//      The rules block rather than redirect to the blocked page: a
+//      redirect would need the page to be web-accessible, and then any
+//      site could open or frame it.
 //   2. webNavigation, for what those rules cannot see: a tab whose first
 //      navigation starts before its rules are installed (a new tab's
 //      redirect), file: URLs (outside declarativeNetRequest), and the
 //      few patterns toRegex cannot express. Such a tab is sent to
 //      ui/blocked.html as soon as the navigation is seen.
 //
+// What was stopped, and by which rule, is the extension's own record
+// (handlers/stops.js), never read back from the blocked page's URL.
+//
 // The matching is handlers/siterules.js, a twin of internal/policy.
 import { BridgeError, Codes } from "../protocol.js";
 import { check, toRegex } from "./siterules.js";
+import * as stops from "./stops.js";
 
 // ---- State: the rules and the bridge's tabs ----
 
@@ -38,11 +46,19 @@ function save() {
   return chrome.storage.session.set({ policyRules: rules, policyTabs: [...tabs] });
 }
 
-// blockedURL is the page that stands in for a navigation the rules
-// stopped. The daemon's guard recognises it (internal/daemon/ui.go).
-export function blockedURL(decision, url) {
-  const q = new URLSearchParams({ rule: decision.rule || "", kind: decision.kind || "deny" });
-  return chrome.runtime.getURL("ui/blocked.html") + "?" + q + (url ? "#" + url : "");
+// blockedPage is the page that stands in for a navigation the rules
+// stopped. The daemon's guard recognises it (internal/daemon/ui.go). Its
+// URL carries nothing: what it shows is stops.js's record.
+function blockedPage() {
+  return chrome.runtime.getURL("ui/blocked.html");
+}
+
+// stop sends a bridge tab to the blocked page, for url that the rules
+// refused with dec, and records what was stopped first, so the page and
+// the daemon find it.
+async function stop(tabId, url, dec) {
+  await stops.record(tabId, url, dec);
+  await chrome.tabs.update(tabId, { url: blockedPage() }).catch(() => {});
 }
 
 // ruleSet is the session rules for the current rules on tabIds: deny
@@ -51,12 +67,11 @@ export function blockedURL(decision, url) {
 function ruleSet(tabIds) {
   const out = [];
   const condition = (regexFilter) => ({ regexFilter, isUrlFilterCaseSensitive: true, resourceTypes: ["main_frame", "sub_frame"], tabIds });
-  // \0 is the whole URL: the blocked page shows what was stopped.
-  const redirect = (d) => ({ type: "redirect", redirect: { regexSubstitution: blockedURL(d, "") + "#\\0" } });
-  for (const [kind, list] of [["builtin", rules.builtInDeny], ["deny", rules.deny]]) {
+  const block = { type: "block" };
+  for (const list of [rules.builtInDeny, rules.deny]) {
     for (const p of list || []) {
       const re = toRegex(p);
-      if (re) out.push({ id: out.length + 1, priority: 3, action: redirect({ rule: p, kind }), condition: condition(re) });
+      if (re) out.push({ id: out.length + 1, priority: 3, action: block, condition: condition(re) });
     }
   }
   const allow = rules.allow || [];
@@ -65,7 +80,7 @@ function ruleSet(tabIds) {
   // then webNavigation alone enforces the allow list.
   if (allow.length && res.every((re) => re !== null)) {
     for (const re of res) out.push({ id: out.length + 1, priority: 2, action: { type: "allow" }, condition: condition(re) });
-    out.push({ id: out.length + 1, priority: 1, action: redirect({ rule: "", kind: "allow" }), condition: condition("^(?:https?|wss?)://.*$") });
+    out.push({ id: out.length + 1, priority: 1, action: block, condition: condition("^(?:https?|wss?)://.*$") });
   }
   return out;
 }
@@ -194,11 +209,12 @@ export function guardVerbs(handlers) {
 }
 
 function refuse(tabId, url) {
-  const blocked = chrome.runtime.getURL("ui/blocked.html");
-  if (url.startsWith(blocked)) {
-    const u = new URL(url);
-    const rule = u.searchParams.get("rule");
-    throw new BridgeError(Codes.blockedByPolicy, `tab ${tabId} was stopped from loading ${u.hash.slice(1) || "a page"} by ${rule ? `the site rule "${rule}"` : "the allow list"}; open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)`);
+  if (url.startsWith(blockedPage())) {
+    // The stop as recorded; the URL of the page is not read (see stops.js).
+    // The stopped address is the page's text, so it is quoted.
+    const s = stops.get(tabId);
+    const what = s ? `was stopped from loading ${JSON.stringify(s.url)} by ${s.kind === "allow" ? "the allow list" : `the site rule ${JSON.stringify(s.rule)}`}` : "shows the bridge's blocked page";
+    throw new BridgeError(Codes.blockedByPolicy, `tab ${tabId} ${what}; open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)`);
   }
   if (url.startsWith(chrome.runtime.getURL(""))) return; // the extension's own pages are Chrome's to refuse
   const dec = check(rules, url);
@@ -225,18 +241,37 @@ chrome.tabs.onRemoved.addListener((tabId) => {
 
 // enforce sends a bridge tab whose top frame goes to a denied URL to the
 // blocked page. Before the navigation it leaves http(s) to the session
-// rules when they cover the tab (they stop it without a round trip);
-// once it has committed, anything denied that got through is replaced.
+// rules when they cover the tab (they block it without a round trip, and
+// blocked() below shows the blocked page); once it has committed,
+// anything denied that got through is replaced. A tab that commits
+// anything else after the blocked page has its stop forgotten.
 async function enforce(d, committed) {
   if (d.frameId !== 0 || !tabs.has(d.tabId)) return;
   await ready;
-  if (d.url.startsWith(chrome.runtime.getURL(""))) return; // our own pages: the blocked page itself
+  if (d.url.startsWith(chrome.runtime.getURL(""))) {
+    // Our own pages: the blocked page itself.
+    if (committed && d.url.startsWith(blockedPage())) stops.shown(d.tabId);
+    return;
+  }
   const dec = check(rules, d.url);
   // The browser's own pages (a new tab's chrome://newtab) are Chrome's to
   // refuse to extensions, and no web page can lead to them.
-  if (dec.allowed || (dec.kind === "builtin" && !/^(https?|wss?):/i.test(d.url))) return;
+  if (dec.allowed || (dec.kind === "builtin" && !/^(https?|wss?):/i.test(d.url))) {
+    if (committed) stops.left(d.tabId);
+    return;
+  }
   if (!committed && /^(https?|wss?):/i.test(d.url) && covered.has(d.tabId) && expressible(dec)) return;
-  chrome.tabs.update(d.tabId, { url: blockedURL(dec, d.url) }).catch(() => {});
+  stop(d.tabId, d.url, dec);
+}
+
+// blocked shows the blocked page in a bridge tab whose page load the
+// session rules blocked. webRequest, not webNavigation: its URL is the
+// one that was blocked, after any redirects. (Another extension's block
+// is not ours to explain: the rules must refuse the URL too.)
+function blocked(d) {
+  if (d.type !== "main_frame" || !tabs.has(d.tabId) || !/ERR_BLOCKED_BY_CLIENT/.test(d.error || "")) return;
+  const dec = check(rules, d.url);
+  if (!dec.allowed) stop(d.tabId, d.url, dec);
 }
 
 function expressible(dec) {
@@ -246,6 +281,7 @@ function expressible(dec) {
 
 chrome.webNavigation.onBeforeNavigate.addListener((d) => enforce(d, false));
 chrome.webNavigation.onCommitted.addListener((d) => enforce(d, true));
+chrome.webRequest.onErrorOccurred.addListener((d) => { ready.then(() => blocked(d)); }, { urls: ["<all_urls>"], types: ["main_frame"] });
 
 // For the extension's page: the rules and how many tabs they hold.
 export function summary() {

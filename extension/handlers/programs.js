@@ -13,7 +13,9 @@
 //   - files reach a page (DOM.setFileInputFiles, a drag of files) only
 //     after the daemon checked every path with the upload rules, and
 //     downloads go nowhere the program chooses;
-//   - file: URLs are not opened: a page of one could read the user's files.
+//   - file: URLs are not opened: a page of one could read the user's files;
+//     nor are extension pages (chrome-extension:), which run with an
+//     extension's powers.
 // Every command passes admit() first.
 import { BridgeError, Codes, TYPE_PATHS_CHECK, TYPE_PROGRAM_ADMIT, TYPE_PROGRAM_DONE } from "../protocol.js";
 import { ask } from "../transport/native.js";
@@ -93,8 +95,23 @@ export function programPolicy(method, params) {
 // The URL is read as the browser reads it (new URL drops tabs and line
 // breaks anywhere in it, and spaces around it).
 function checkURL(url) {
-  if (typeof url === "string" && isFileURL(url)) {
+  if (typeof url !== "string") return;
+  if (isFileURL(url)) {
     throw new BridgeError(Codes.blockedByPolicy, "programs may not open file: URLs (a local page could read the user's files); serve the page over http from 127.0.0.1 instead");
+  }
+  // An extension's own pages run with its powers (the bridge's blocked
+  // page once loaded whatever its URL named, file: included: issue 26 F1);
+  // a program has nothing to do there.
+  if (schemeOf(url) === "chrome-extension:") {
+    throw new BridgeError(Codes.blockedByPolicy, "programs may not open extension pages (chrome-extension: URLs); open a web page instead");
+  }
+}
+
+function schemeOf(url) {
+  try {
+    return new URL(url).protocol;
+  } catch (_) {
+    return "";
   }
 }
 

@@ -1,5 +1,6 @@
 // Shared helpers for tab results and load waits.
 import { BridgeError, Codes } from "../protocol.js";
+import * as stops from "./stops.js";
 
 // loadErrors: tabId -> the network error of the top frame's last
 // navigation ("net::ERR_NAME_NOT_RESOLVED"), while the tab shows the
@@ -14,16 +15,24 @@ chrome.webNavigation.onErrorOccurred.addListener((d) => {
 });
 chrome.tabs.onRemoved.addListener((tabId) => loadErrors.delete(tabId));
 
-// info is the shape every tab result uses.
+// info is the shape every tab result uses. A tab on the blocked page
+// carries what the site rules stopped it from loading (stops.js), for
+// the daemon's guard and the agent.
 export function info(t) {
-  const loadError = loadErrors.get(t.id);
+  const url = t.url || t.pendingUrl || "";
+  const onBlocked = url.startsWith(chrome.runtime.getURL("ui/blocked.html"));
+  const stopped = onBlocked ? stops.get(t.id) : undefined;
+  // The blocked page follows the load the rules blocked, whose error
+  // (ERR_BLOCKED_BY_CLIENT) may be reported after it: not the page's.
+  const loadError = onBlocked ? undefined : loadErrors.get(t.id);
   return {
     ...(loadError ? { loadError } : {}),
+    ...(stopped ? { stopped } : {}),
     // The tab whose page opened this one (a link to _blank, window.open).
     ...(Number.isInteger(t.openerTabId) ? { openerTabId: t.openerTabId } : {}),
     tabId: t.id,
     windowId: t.windowId,
-    url: t.url || t.pendingUrl || "",
+    url,
     title: t.title || "",
     active: !!t.active,
     groupId: t.groupId ?? -1,

@@ -93,19 +93,18 @@ func screenshot(r *run) (any, error) {
 
 // refuseFramedFiles refuses a screenshot of a page that frames a file the
 // bridge may not read: the picture would show it (extract and inspect
-// leave such frames out instead). Only file: pages can frame file: URLs,
-// so other pages cost nothing.
+// leave such frames out instead). Every page is looked at, not only file:
+// pages: a web page cannot frame file: itself, but a frame it holds may
+// have been led there (as the extension's old blocked page did, issue 26
+// F1), and the look is one call that reads no page.
 func (r *run) refuseFramedFiles(t browser.TabInfo) error {
-	if !strings.HasPrefix(strings.ToLower(t.URL), "file:") {
-		return nil
-	}
 	frames, err := r.tabFrames(t.TabID)
 	if err != nil {
 		return err
 	}
 	for _, f := range frames {
 		if why := fileURLRefused(f.URL); why != "" {
-			return protocol.Errorf(protocol.CodeBlockedByPolicy, "the page frames %s, which the bridge may not read: %s (the same rules as for uploads); a screenshot would show it — open another page", f.URL, why)
+			return protocol.Errorf(protocol.CodeBlockedByPolicy, "the page frames %q, which the bridge may not read: %s (the same rules as for uploads); a screenshot would show it — open another page", f.URL, why)
 		}
 	}
 	return nil

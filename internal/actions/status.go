@@ -22,6 +22,9 @@ type statusTab struct {
 	Owned    bool   `json:"owned"`
 	GroupID  int    `json:"groupId"`
 	Redacted bool   `json:"redacted,omitempty"`
+	// Stopped is what the site rules stopped the tab from loading, while
+	// it shows the extension's blocked page.
+	Stopped *protocol.Stop `json:"stopped,omitempty"`
 }
 
 type statusWindow struct {
@@ -90,11 +93,11 @@ func status(r *run) (any, error) {
 	for _, w := range s.Windows {
 		sw := statusWindow{WindowID: w.WindowID, Incognito: w.Incognito, Focused: w.Focused, Tabs: []statusTab{}}
 		for _, t := range w.Tabs {
-			st := statusTab{TabID: t.TabID, URL: t.URL, Title: t.Title, Active: t.Active, GroupID: t.GroupID, Owned: reg.IsOwned(t.TabID)}
+			st := statusTab{TabID: t.TabID, URL: t.URL, Title: t.Title, Active: t.Active, GroupID: t.GroupID, Owned: reg.IsOwned(t.TabID), Stopped: t.Stopped}
 			// The user's own incognito browsing is none of the agent's
 			// business; the bridge's incognito tabs are.
 			if w.Incognito && !st.Owned {
-				st.URL, st.Title, st.Redacted = "", "", true
+				st.URL, st.Title, st.Stopped, st.Redacted = "", "", nil, true
 			}
 			sw.Tabs = append(sw.Tabs, st)
 		}

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"reflect"
@@ -197,15 +198,25 @@ func (d *Daemon) guard(ctx context.Context, b browser.Caller, action string, tab
 	if err := d.env.Handoffs().Guard(ctx, b, action, tab); err != nil {
 		return err
 	}
-	if rule, stopped, ok := blockedPage(tab.URL, d.link.Info().ID); ok {
-		if !d.lifted(stopped) {
+	if onBlockedPage(tab.URL, d.link.Info().ID) {
+		stop := tab.Stopped
+		if stop == nil {
+			// Something showed the page with no stop on record (a page
+			// cannot, as it is not web-accessible; a program might): there
+			// is nothing to name and nothing to load again.
 			return protocol.Errorf(protocol.CodeBlockedByPolicy,
-				"%s of tab %d is refused: the extension stopped the tab from loading %s (site rule %q); open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)",
-				action, tab.TabID, stopped, rule)
+				"%s of tab %d is refused: the tab shows the bridge's blocked page; open an allowed page in it", action, tab.TabID)
+		}
+		if !d.lifted(stop.URL) {
+			// The URL is a page's choice: quoted, never taken for the
+			// bridge's own words.
+			return protocol.Errorf(protocol.CodeBlockedByPolicy,
+				"%s of tab %d is refused: the extension stopped the tab from loading %q (%s); open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)",
+				action, tab.TabID, stop.URL, stopRule(stop))
 		}
 		// The user has lifted the rule since: the tab gets the page it
 		// was stopped from, as it would have without the rule.
-		t, err := d.reloadStopped(ctx, b, tab.TabID, stopped)
+		t, err := d.reloadStopped(ctx, b, tab.TabID, stop.URL)
 		if err != nil {
 			return err
 		}
@@ -218,7 +229,15 @@ func (d *Daemon) guard(ctx context.Context, b browser.Caller, action string, tab
 // extension stopped a tab from loading.
 func (d *Daemon) lifted(stopped string) bool {
 	s, err := settings.Load(d.layout)
-	return err == nil && stopped != "" && s.Policy.Check(stopped).Allowed
+	return err == nil && webURL(stopped) && s.Policy.Check(stopped).Allowed
+}
+
+// webURL says whether raw is an http(s) address: the only kind the
+// extension's rules stop and the only kind the guard loads again (never
+// file:, javascript: or an extension page, whatever a record says).
+func webURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // reloadStopped gives the extension the rules as they are now (it may not
@@ -235,16 +254,18 @@ func (d *Daemon) reloadStopped(ctx context.Context, b browser.Caller, tabID int,
 	return browser.Verbs{Caller: b}.TabNavigate(ctx, protocol.TabNavigateParams{TabID: tabID, URL: stopped, WaitMs: int(wait / time.Millisecond)})
 }
 
-// blockedPage recognises the extension's page that stands in for a
-// navigation its site rules stopped (extension/ui/blocked.html?rule=R#URL)
-// and returns the rule and the URL it stopped.
-func blockedPage(raw, extensionID string) (rule, stopped string, ok bool) {
-	if extensionID == "" || !strings.HasPrefix(raw, "chrome-extension://"+extensionID+"/ui/blocked.html") {
-		return "", "", false
+// onBlockedPage says whether raw is the extension's page that stands in
+// for a navigation its site rules stopped (extension/ui/blocked.html).
+// Nothing is read from the rest of the URL: what was stopped is the
+// extension's record (TabInfo.Stopped).
+func onBlockedPage(raw, extensionID string) bool {
+	return extensionID != "" && strings.HasPrefix(raw, "chrome-extension://"+extensionID+"/ui/blocked.html")
+}
+
+// stopRule names the rule of a stop for an error.
+func stopRule(s *protocol.Stop) string {
+	if s.Kind == "allow" || s.Rule == "" {
+		return "not on the allow list"
 	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", "", false
-	}
-	return u.Query().Get("rule"), u.Fragment, true
+	return fmt.Sprintf("site rule %q", s.Rule)
 }

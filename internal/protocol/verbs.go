@@ -108,6 +108,23 @@ type TabInfo struct {
 	// OpenerTabID is the tab whose page opened this one (a link to
 	// _blank, window.open), 0 for none.
 	OpenerTabID int `json:"openerTabId,omitempty"`
+	// Stopped is what the site rules stopped the tab from loading, while
+	// it shows the extension's blocked page: the extension's own record
+	// (extension/handlers/stops.js), never read from the page's URL,
+	// which a page could forge.
+	Stopped *Stop `json:"stopped,omitempty"`
+}
+
+// Stop is a navigation the extension's site rules stopped in one of the
+// bridge's tabs.
+type Stop struct {
+	// URL is the address the tab was stopped from loading: a page's
+	// choice, so it is quoted wherever it is shown.
+	URL string `json:"url"`
+	// Rule is the pattern that refused it ("" for the allow list).
+	Rule string `json:"rule"`
+	// Kind is "deny", "builtin" or "allow".
+	Kind string `json:"kind"`
 }
 
 // WindowInfo is a window and its tabs, in BrowserState.
