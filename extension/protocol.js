@@ -110,7 +110,8 @@ export const VERBS = {
   // Brings the tab's window forward, shows message over the page in an extension frame the page cannot read or click (and on the extension's page), waits up to timeoutMs for Done or Cancel → {outcome: done|cancelled|timeout, tabId, url, title}.
   "handoff.show": ["tabId", "message", "timeoutMs"],
   // The site rules, enforced on the bridge's own tabs before pages load, kept in chrome.storage.session → {ok}.
-  "policy.set": ["allow", "deny", "builtInDeny"],
+  // refuseProgramEvaluate: the program door refuses Runtime.evaluate and callFunctionOn.
+  "policy.set": ["allow", "deny", "builtInDeny", "refuseProgramEvaluate"],
   // Asks the user whether the agent may take a step it cannot take back (kind submit|payment|navigation; message, detail), over the tab's page in an extension frame (or, without tabId or a page to show it on, in a window of the extension's own), waiting up to timeoutMs → {outcome: allowed|declined|timeout, overlay} (handlers/ask.js).
   "ask.show": ["tabId", "kind", "message", "detail", "timeoutMs"],
   // Downloads with ids, or started since (ms since the epoch), newest first, at most limit; waitMs waits for one to start → {downloads}.

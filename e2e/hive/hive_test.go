@@ -117,8 +117,9 @@ func runAgent(t *testing.T, p *peer, title string) {
 	if got := p.eval(t, tabID, "document.title"); got != "Hive fixture" {
 		t.Errorf("document.title = %v, want Hive fixture", got)
 	}
-	// A CDP error is Chrome's own message, as a string.
-	if r := p.call(t, "cdp", map[string]any{"tabId": tabID, "method": "Nonexistent.method", "params": map[string]any{}}); !strings.Contains(r.Err, "wasn't found") {
+	// A CDP error is Chrome's own message, as a string (a method of an
+	// allowed domain that Chrome does not have).
+	if r := p.call(t, "cdp", map[string]any{"tabId": tabID, "method": "Page.nonexistentMethod", "params": map[string]any{}}); !strings.Contains(r.Err, "wasn't found") {
 		t.Errorf("an unknown CDP method: %v (want Chrome's \"wasn't found\")", r.raw)
 	}
 
@@ -633,5 +634,117 @@ func TestStatusAndDoctorShowTheWebSocket(t *testing.T) {
 	doc := string(bridge.Run(t, "doctor", "--json").Stdout)
 	if !strings.Contains(doc, "on, connected to ws://127.0.0.1:14829/bridge") {
 		t.Errorf("doctor does not show the connected WebSocket: %s", doc)
+	}
+}
+
+// The program door's CDP policy is an allow-list (issue 26, F5): what
+// Hive's server sends passes; loading with the user's cookies
+// (Network.loadNetworkResource, then IO.read), Fetch and the rest of
+// Network are refused; Page.navigate obeys the site rules; and the user
+// can turn programs' scripts off and on again.
+func TestProgramDoorAllowList(t *testing.T) {
+	_, p := connect(t, "127.0.0.1:14829", "/bridge")
+	c := p.ok(t, "context.create", map[string]any{"agentId": "allowlist"})
+	groupID, tabID := intOf(t, c, "groupId"), intOf(t, c, "tabId")
+	t.Cleanup(func() { p.call(t, "context.destroy", map[string]any{"groupId": groupID}) })
+	p.cdp(t, tabID, "Page.navigate", map[string]any{"url": site + "/page/allowlist"})
+	waitReady(t, p, tabID)
+
+	// What Hive's server sends (tools/src/gcu/browser/ in aden-hive/hive).
+	for _, m := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"Accessibility.enable", nil},
+		{"Accessibility.getFullAXTree", nil},
+		{"DOM.enable", nil},
+		{"DOM.getDocument", nil},
+		{"Input.dispatchMouseEvent", map[string]any{"type": "mouseMoved", "x": 5, "y": 5}},
+		{"Page.getLayoutMetrics", nil},
+		{"Runtime.callFunctionOn", map[string]any{"functionDeclaration": "function () { return 2 }", "executionContextId": 1}},
+		{"Emulation.setDeviceMetricsOverride", map[string]any{"width": 800, "height": 600, "deviceScaleFactor": 1, "mobile": false}},
+		{"Emulation.clearDeviceMetricsOverride", nil},
+		{"Log.enable", nil},
+		{"Network.enable", nil},
+	} {
+		if r := p.call(t, "cdp", map[string]any{"tabId": tabID, "method": m.method, "params": m.params}); strings.Contains(r.Err, "method_not_allowed") {
+			t.Errorf("%s was refused: %s", m.method, r.Err)
+		}
+	}
+	if v := p.eval(t, tabID, "1 + 1"); v != float64(2) {
+		t.Errorf("Runtime.evaluate = %v", v)
+	}
+	frame := p.cdp(t, tabID, "Page.getFrameTree", nil)["frameTree"].(map[string]any)["frame"].(map[string]any)["id"]
+	for _, m := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"Network.loadNetworkResource", map[string]any{"frameId": frame, "url": site + "/page/x", "options": map[string]any{"disableCache": true, "includeCredentials": true}}},
+		{"IO.read", map[string]any{"handle": "1"}},
+		{"Fetch.enable", nil},
+		{"Network.getResponseBody", map[string]any{"requestId": "1"}},
+		{"Network.setExtraHTTPHeaders", map[string]any{"headers": map[string]any{}}},
+		{"Network.replayXHR", map[string]any{"requestId": "1"}},
+		{"Runtime.compileScript", map[string]any{"expression": "1", "sourceURL": "", "persistScript": false}},
+		{"Debugger.enable", nil},
+		{"Overlay.enable", nil},
+	} {
+		p.refused(t, "cdp", map[string]any{"tabId": tabID, "method": m.method, "params": m.params}, "method_not_allowed", m.method)
+	}
+
+	// Page.navigate to a denied site: refused before it loads.
+	if r := bridge.Run(t, "policy", "deny", "denied-by-rule.invalid"); r.Exit != 0 {
+		t.Fatalf("policy deny: %s %s", r.Stdout, r.Stderr)
+	}
+	t.Cleanup(func() { bridge.Run(t, "policy", "remove", "denied-by-rule.invalid") })
+	// (Once the extension has the rule: before, the session rules would
+	// stop the load, and the tab would show the blocked page.)
+	for i := 0; string(bridge.workerEval(t, `chrome.storage.session.get("policyRules").then((s) => !!s.policyRules && s.policyRules.deny.includes("denied-by-rule.invalid"))`)) != "true"; i++ {
+		if i == 50 {
+			t.Fatal("the extension did not get the rule")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	refusedSoon(t, p, tabID, "Page.navigate", map[string]any{"url": "http://denied-by-rule.invalid/"}, "blocked_by_policy", "denied-by-rule.invalid")
+
+	// Programs' scripts off, then on again.
+	if r := bridge.Run(t, "policy", "program-evaluate", "off"); r.Exit != 0 {
+		t.Fatalf("policy program-evaluate off: %s %s", r.Stdout, r.Stderr)
+	}
+	t.Cleanup(func() { bridge.Run(t, "policy", "program-evaluate", "on") })
+	refusedSoon(t, p, tabID, "Runtime.evaluate", map[string]any{"expression": "document.cookie"}, "method_not_allowed", "program-evaluate on")
+	p.refused(t, "cdp", map[string]any{"tabId": tabID, "method": "Runtime.callFunctionOn", "params": map[string]any{"functionDeclaration": "function () { return document.cookie }", "executionContextId": 1}}, "method_not_allowed")
+	bridge.Run(t, "policy", "program-evaluate", "on")
+	for i := 0; ; i++ {
+		r := p.call(t, "cdp", map[string]any{"tabId": tabID, "method": "Runtime.evaluate", "params": map[string]any{"expression": "1 + 1", "returnByValue": true}})
+		if r.Err == "" {
+			break
+		}
+		if i == 50 {
+			t.Fatalf("Runtime.evaluate after program-evaluate on: %s", r.Err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// refusedSoon waits (the daemon gives the extension changed settings
+// within a second) for a cdp command to be refused with code and the
+// words in want.
+func refusedSoon(t *testing.T, p *peer, tabID int, method string, params map[string]any, code string, want ...string) {
+	t.Helper()
+	for i := 0; ; i++ {
+		r := p.call(t, "cdp", map[string]any{"tabId": tabID, "method": method, "params": params})
+		if strings.Contains(r.Err, code) {
+			for _, w := range want {
+				if !strings.Contains(r.Err, w) {
+					t.Errorf("%s refused without %q: %s", method, w, r.Err)
+				}
+			}
+			return
+		}
+		if i == 50 {
+			t.Fatalf("%s was not refused with %s: %+v", method, code, r)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

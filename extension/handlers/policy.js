@@ -124,7 +124,7 @@ export async function set(msg) {
     return v;
   };
   await ready;
-  rules = { allow: list("allow"), deny: list("deny"), builtInDeny: list("builtInDeny") };
+  rules = { allow: list("allow"), deny: list("deny"), builtInDeny: list("builtInDeny"), refuseProgramEvaluate: msg.refuseProgramEvaluate === true };
   await save();
   await sync();
   return { ok: true };
@@ -282,6 +282,17 @@ function expressible(dec) {
 chrome.webNavigation.onBeforeNavigate.addListener((d) => enforce(d, false));
 chrome.webNavigation.onCommitted.addListener((d) => enforce(d, true));
 chrome.webRequest.onErrorOccurred.addListener((d) => { ready.then(() => blocked(d)); }, { urls: ["<all_urls>"], types: ["main_frame"] });
+
+// decide is the rules' decision on url (handlers/siterules.js check).
+export function decide(url) {
+  return check(rules, url);
+}
+
+// programScriptsOff says whether the user turned off programs' scripts
+// in pages (Runtime.evaluate and callFunctionOn on the program door).
+export function programScriptsOff() {
+  return !!rules.refuseProgramEvaluate;
+}
 
 // For the extension's page: the rules and how many tabs they hold.
 export function summary() {

@@ -22,6 +22,7 @@ import { ask } from "../transport/native.js";
 import { intArg } from "./tabinfo.js";
 import { checkShape, ensureAttached, hold, isAttached, pin, sendCommand, unpin } from "./cdp.js";
 import * as owners from "./owners.js";
+import * as policy from "./policy.js";
 
 const COLORS = ["grey", "blue", "red", "yellow", "green", "pink", "purple", "cyan", "orange"];
 const PATHS_CHECK_MS = 10_000;
@@ -66,26 +67,56 @@ export function record(msg, ctx, err, ms) {
   ask(TYPE_PROGRAM_DONE, { owner: ctx.door.owner, verb: msg.type, tabId: msg.tabId, method: msg.method, code, ms }, ADMIT_MS).catch(() => {});
 }
 
-// The domains and methods no program may use: they read what the bridge
-// never hands out (cookies, site storage) or reach beyond the tab
-// (Target, Browser, SystemInfo). SPEC §4.
-const REFUSED_DOMAINS = new Set(["Storage", "DOMStorage", "IndexedDB", "CacheStorage", "Target", "Browser", "SystemInfo"]);
+// The program door's CDP allow-list (issue 26, F5): the domains Hive's
+// server sends (its tools/src/gcu/browser/ in aden-hive/hive uses
+// Accessibility, DOM, Input, Page, Runtime.evaluate and callFunctionOn,
+// Emulation), Log, and Network's events alone. null is every method of
+// the domain (less the refusals below). Anything else is refused: the
+// deny-list that stood here let Network.loadNetworkResource load a denied
+// site with the user's cookies and IO.read hand it over. SPEC §4.
+const ALLOWED = new Map([
+  ["Accessibility", null],
+  ["DOM", null],
+  ["Input", null],
+  ["Page", null],
+  ["Emulation", null],
+  ["Log", null],
+  // evaluate and callFunctionOn run a program's script in the page (as
+  // Hive's server does for most of what it reads); the rest handles what
+  // they return.
+  ["Runtime", new Set(["enable", "disable", "evaluate", "callFunctionOn", "getProperties", "releaseObject", "releaseObjectGroup", "awaitPromise", "runIfWaitingForDebugger"])],
+  // The events only: nothing that loads (loadNetworkResource, replayXHR),
+  // reads bodies or cookies, or changes what requests carry.
+  ["Network", new Set(["enable", "disable"])],
+]);
+
+// The methods that run a program's own script in the page: refused when
+// the user has turned them off for programs (policy program-evaluate off).
+const SCRIPTS = new Set(["Runtime.evaluate", "Runtime.callFunctionOn"]);
 
 // programPolicy is the program door's CDP policy: it throws unless the
 // method may pass. Methods that set files pass only with files the daemon
-// checked (checkedParams below does that).
+// checked (checkedParams below does that); Page.navigate passes only to
+// an address the site rules allow.
 export function programPolicy(method, params) {
   checkShape(method);
   const domain = method.slice(0, method.indexOf("."));
-  // Network.getCookies, getAllCookies, setCookie(s), deleteCookies,
-  // clearBrowserCookies, and the old Page.getCookies and deleteCookie.
-  if (REFUSED_DOMAINS.has(domain) || /cookie/i.test(method)) {
-    throw new BridgeError(Codes.methodNotAllowed, `CDP method ${method} is not allowed through the bridge: programs may not read cookies or site storage, nor reach beyond their own tabs (${domain}.* and cookie methods are refused)`);
+  const name = method.slice(domain.length + 1);
+  const allowed = ALLOWED.get(domain);
+  if (allowed === undefined || (allowed !== null && !allowed.has(name))) {
+    throw new BridgeError(Codes.methodNotAllowed, `CDP method ${method} is not allowed through the bridge: programs may use ${[...ALLOWED.keys()].join(", ")} (Runtime: evaluate, callFunctionOn and their object handling; Network: events only), never cookies, storage, loading or anything beyond their own tabs`);
+  }
+  // Page.getCookies and deleteCookie (old), should any domain grow more.
+  if (/cookie/i.test(method)) {
+    throw new BridgeError(Codes.methodNotAllowed, `CDP method ${method} is not allowed through the bridge: programs may not read cookies or site storage`);
   }
   // Downloads into a folder the program names would write the user's
   // disk anywhere (Chrome refuses it to extensions too; say so clearly).
   if (method === "Page.setDownloadBehavior") {
     throw new BridgeError(Codes.methodNotAllowed, `CDP method ${method} is not allowed through the bridge: programs may not choose where downloads are written`);
+  }
+  if (SCRIPTS.has(method) && policy.programScriptsOff()) {
+    throw new BridgeError(Codes.methodNotAllowed, `CDP method ${method} is turned off for programs on this computer (the user ran browser-bridge policy program-evaluate off); programs that need it, such as Hive's server, work again after policy program-evaluate on`);
   }
   if (method === "Page.navigate") checkURL(params && params.url);
 }
@@ -105,6 +136,10 @@ function checkURL(url) {
   if (schemeOf(url) === "chrome-extension:") {
     throw new BridgeError(Codes.blockedByPolicy, "programs may not open extension pages (chrome-extension: URLs); open a web page instead");
   }
+  // The site rules hold in programs' tabs too (the session rules would
+  // stop the load; this says why at once).
+  const dec = policy.decide(url);
+  if (!dec.allowed) throw new BridgeError(dec.kind === "builtin" ? Codes.protectedPage : Codes.blockedByPolicy, `${JSON.stringify(url)} may not be opened: ${dec.why}`);
 }
 
 function schemeOf(url) {

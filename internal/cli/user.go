@@ -44,10 +44,12 @@ func setPaused(args []string, paused bool) error {
 	return printJSON(map[string]any{"paused": paused, "settings": settings.File(layout)})
 }
 
-// runPolicy runs `policy allow|deny PATTERN`, `policy remove PATTERN` and
-// `policy list`: the site rules the daemon and the extension enforce.
+// runPolicy runs `policy allow|deny PATTERN`, `policy remove PATTERN`,
+// `policy list` and `policy program-evaluate on|off`: the site rules the
+// daemon and the extension enforce, and whether programs may run scripts
+// in their pages.
 func runPolicy(ctx context.Context, args []string) error {
-	usage := "usage: policy allow PATTERN | deny PATTERN | remove PATTERN | list (a pattern is example.com, *.example.com, example.com/admin/* or https://example.com/pay/*)"
+	usage := "usage: policy allow PATTERN | deny PATTERN | remove PATTERN | list | program-evaluate on|off (a pattern is example.com, *.example.com, example.com/admin/* or https://example.com/pay/*)"
 	if len(args) == 0 {
 		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%s", usage), 2)
 	}
@@ -65,6 +67,10 @@ func runPolicy(ctx context.Context, args []string) error {
 		if _, err := s.Policy.Add(sub, args[1]); err != nil {
 			return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 2)
 		}
+	case sub == "program-evaluate" && len(args) == 2 && (args[1] == "on" || args[1] == "off"):
+		// Programs' scripts in pages (the program door's Runtime.evaluate
+		// and callFunctionOn): on by default, as Hive's server needs them.
+		s.RefuseProgramEvaluate = args[1] == "off"
 	case sub == "remove" && len(args) == 2:
 		if !s.Policy.Remove(args[1]) {
 			return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%q is not a site rule; see browser-bridge policy list", args[1]), 2)
@@ -79,7 +85,8 @@ func runPolicy(ctx context.Context, args []string) error {
 	}
 	return printJSON(map[string]any{
 		"allow": nonNil(s.Policy.Allow), "deny": nonNil(s.Policy.Deny), "builtInDeny": policy.DefaultDeny,
-		"note": "deny wins; with an allow list, only what it matches is allowed",
+		"programEvaluate": !s.RefuseProgramEvaluate,
+		"note":            "deny wins; with an allow list, only what it matches is allowed",
 	})
 }
 

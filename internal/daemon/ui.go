@@ -113,7 +113,8 @@ func rulesOf(s settings.Settings) protocol.PolicySetParams {
 		}
 		return l
 	}
-	return protocol.PolicySetParams{Allow: nonNil(s.Policy.Allow), Deny: nonNil(s.Policy.Deny), BuiltInDeny: policy.DefaultDeny}
+	return protocol.PolicySetParams{Allow: nonNil(s.Policy.Allow), Deny: nonNil(s.Policy.Deny), BuiltInDeny: policy.DefaultDeny,
+		RefuseProgramEvaluate: s.RefuseProgramEvaluate}
 }
 
 // pushPolicy gives the extension the site rules of l.

@@ -115,4 +115,7 @@ type PolicySetParams struct {
 	Allow       []string `json:"allow"`
 	Deny        []string `json:"deny"`
 	BuiltInDeny []string `json:"builtInDeny"`
+	// RefuseProgramEvaluate refuses Runtime.evaluate and callFunctionOn
+	// on the program door (settings.RefuseProgramEvaluate).
+	RefuseProgramEvaluate bool `json:"refuseProgramEvaluate,omitempty"`
 }

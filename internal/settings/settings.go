@@ -45,6 +45,10 @@ type Settings struct {
 	// DownloadMaxBytes caps a file the bridge's actions download: a larger
 	// download is cancelled (0: DefaultDownloadMaxBytes).
 	DownloadMaxBytes int64 `json:"downloadMaxBytes,omitempty"`
+	// RefuseProgramEvaluate refuses programs' scripts in pages: the
+	// program door's Runtime.evaluate and callFunctionOn (`policy
+	// program-evaluate off`). Off by default, as Hive's server needs them.
+	RefuseProgramEvaluate bool `json:"refuseProgramEvaluate,omitempty"`
 
 	// other holds the keys this version does not know (a newer version's,
 	// or the user's own), so that Save writes them back unchanged.
@@ -82,7 +86,7 @@ func Load(l paths.Layout) (Settings, error) {
 	if err := json.Unmarshal(b, &s.other); err != nil {
 		return s, fmt.Errorf("%s is not a JSON object (%v); fix or remove it", File(l), err)
 	}
-	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds", "askBeforeIrreversible", "downloadMaxBytes"} {
+	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds", "askBeforeIrreversible", "downloadMaxBytes", "refuseProgramEvaluate"} {
 		delete(s.other, k)
 	}
 	return s, nil
@@ -121,6 +125,9 @@ func Save(l paths.Layout, s Settings) error {
 	}
 	if s.DownloadMaxBytes != 0 {
 		all["downloadMaxBytes"] = s.DownloadMaxBytes
+	}
+	if s.RefuseProgramEvaluate {
+		all["refuseProgramEvaluate"] = true
 	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -129,5 +130,43 @@ func TestAskBeforeIrreversible(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(File(l)); strings.Contains(string(b), "askBeforeIrreversible") {
 		t.Errorf("a cleared key is still written: %s", b)
+	}
+}
+
+// Every field comes back from Save and Load: Save writes each key by
+// hand, and a field it left out was dropped the next time anything was
+// saved (refuseProgramEvaluate was, for a while).
+func TestEveryFieldRoundTrips(t *testing.T) {
+	l := paths.Layout{State: t.TempDir()}
+	var in Settings
+	v := reflect.ValueOf(&in).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		if !f.CanSet() {
+			continue
+		}
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.String:
+			f.SetString("https://search.example/?q={query}")
+		case reflect.Int, reflect.Int64:
+			f.SetInt(7)
+		case reflect.Struct: // the site rules
+			in.Policy.Deny = []string{"bank.example"}
+		default:
+			t.Fatalf("field %s: a %s this test cannot fill; teach it", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	if err := Save(l, in); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Load(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.other, in.other = nil, nil
+	if !reflect.DeepEqual(in, out) {
+		t.Errorf("after Save and Load:\n got %+v\nwant %+v", out, in)
 	}
 }
