@@ -10,17 +10,17 @@
 // user's own browsing):
 //   1. declarativeNetRequest session rules scoped with tabIds: a denied
 //      navigation (top frame or frame) never reaches the site; the tab
-//      shows ui/blocked.html naming the rule instead. One regexFilter per
-//      pattern (toRegex below).
+//      shows ui/blocked.html naming the rule instead. A regexFilter or
+//      two per pattern (siterules.js toRegexes).
 //   2. webNavigation, for what those rules cannot see: a tab whose first
 //      navigation starts before its rules are installed (a new tab's
 //      redirect), file: URLs (outside declarativeNetRequest), and the
-//      few patterns toRegex cannot express. Such a tab is sent to
+//      few patterns toRegexes cannot express. Such a tab is sent to
 //      ui/blocked.html as soon as the navigation is seen.
 //
 // The matching is handlers/siterules.js, a twin of internal/policy.
 import { BridgeError, Codes } from "../protocol.js";
-import { check, toRegex } from "./siterules.js";
+import { check, toRegexes } from "./siterules.js";
 
 // ---- State: the rules and the bridge's tabs ----
 
@@ -55,16 +55,15 @@ function ruleSet(tabIds) {
   const redirect = (d) => ({ type: "redirect", redirect: { regexSubstitution: blockedURL(d, "") + "#\\0" } });
   for (const [kind, list] of [["builtin", rules.builtInDeny], ["deny", rules.deny]]) {
     for (const p of list || []) {
-      const re = toRegex(p);
-      if (re) out.push({ id: out.length + 1, priority: 3, action: redirect({ rule: p, kind }), condition: condition(re) });
+      for (const re of toRegexes(p)) out.push({ id: out.length + 1, priority: 3, action: redirect({ rule: p, kind }), condition: condition(re) });
     }
   }
   const allow = rules.allow || [];
-  const res = allow.map(toRegex);
+  const res = allow.map((p) => toRegexes(p, "allow"));
   // A pattern the rules cannot express would be blocked by the catch-all:
   // then webNavigation alone enforces the allow list.
-  if (allow.length && res.every((re) => re !== null)) {
-    for (const re of res) out.push({ id: out.length + 1, priority: 2, action: { type: "allow" }, condition: condition(re) });
+  if (allow.length && res.every((r) => r.length > 0)) {
+    for (const re of res.flat()) out.push({ id: out.length + 1, priority: 2, action: { type: "allow" }, condition: condition(re) });
     out.push({ id: out.length + 1, priority: 1, action: redirect({ rule: "", kind: "allow" }), condition: condition("^(?:https?|wss?)://.*$") });
   }
   return out;
@@ -240,8 +239,8 @@ async function enforce(d, committed) {
 }
 
 function expressible(dec) {
-  if (dec.kind === "allow") return (rules.allow || []).every((p) => toRegex(p) !== null);
-  return toRegex(dec.rule) !== null;
+  if (dec.kind === "allow") return (rules.allow || []).every((p) => toRegexes(p, "allow").length > 0);
+  return toRegexes(dec.rule).length > 0;
 }
 
 chrome.webNavigation.onBeforeNavigate.addListener((d) => enforce(d, false));

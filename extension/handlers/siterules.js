@@ -62,6 +62,9 @@ function canonHost(h) {
     const hi = parseInt(m[1], 16), lo = parseInt(m[2], 16);
     return [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
   }
+  if (h.startsWith("[")) return h;
+  // Chrome escapes what no host may have ("exa mple.com"); Go refuses it.
+  if (/[\x00-\x20#/:<>?@[\\\]^|%\x7f]/.test(h)) throw new TypeError(`host ${JSON.stringify(h)} has a character no host may have`);
   const trimmed = h.replace(/\.+$/, "");
   if (trimmed === h || trimmed === "") return trimmed;
   return new URL("http://" + trimmed + "/").hostname;
@@ -170,7 +173,12 @@ const STAR = "zq-star-qz";
 // in lower case.
 function canonURLPattern(pattern) {
   try {
-    return sites(pattern.replaceAll("*", STAR))[0].href.replaceAll(STAR, "*");
+    let s = sites(pattern.replaceAll("*", STAR))[0];
+    // "https://*" names no path: the "/" the parser gives it would
+    // require one.
+    const [, rest, ok] = cut(pattern, "://");
+    if (ok && !/[/?]/.test(rest) && s.path === "/") s = withHref({ ...s, path: "" }, true);
+    return s.href.replaceAll(STAR, "*");
   } catch (_) {
     const i = pattern.indexOf(":");
     return pattern.slice(0, i).toLowerCase() + pattern.slice(i);
@@ -235,34 +243,75 @@ function glob(pattern, s) {
 
 // The same rules as declarativeNetRequest regexFilters.
 //
-// They see request URLs as Chrome writes them: host in lower case and
-// punycode with the IPv4 forms resolved, no default port, dot segments
-// resolved. What Chrome leaves as written, each regex lets through in
-// every spelling: trailing dots after the host, an IPv4 address as an
-// IPv4-mapped IPv6 one, user info, escapes of unreserved characters in
-// the path and query, runs of slashes and encoded slashes between
-// segments, and a ".." segment that an encoded slash keeps from Chrome
-// (the path read from there). The last errs on the side of a match: a
-// URL with "..%2F" in its path may match a deny rule that sites() would
-// not, never the reverse.
+// They see the URLs of navigations (main_frame and sub_frame requests:
+// http and https) as Chrome writes them: host in lower case and punycode
+// with the IPv4 forms resolved, no default port, dot segments resolved.
+// What Chrome leaves as written, a deny rule's regex lets through in
+// every spelling it can afford: trailing dots after the host, an IPv4
+// address as an IPv4-mapped IPv6 one, user info, runs of slashes, and —
+// when the regex stays small enough — encoded slashes between segments
+// and escapes of unreserved characters. An allow rule's regex takes
+// only the spellings that cannot change the path a server reads (host
+// spellings, user info, runs of slashes). A ".." segment that an
+// encoded slash keeps from Chrome ("/x/..%2Fadmin") is beyond a regex:
+// webNavigation stops that one once it sees it.
+//
+// Chrome refuses a regexFilter that compiles to more than a few hundred
+// bytes of RE2 program (isRegexSupported: memoryLimitExceeded), and one
+// refused rule fails the whole update. So each regex is built in the
+// richest form whose cost (an estimate of RE2's instructions: against
+// Chromium 156 every regex of cost 110 or less was taken, and none of
+// more than 122) stays within BUDGET; an IPv4 host's two spellings get
+// a regex each; and a pattern too long for any form gets none:
+// webNavigation enforces it alone.
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const globRe = (g, star) => g.split("*").map(esc).join(star);
 const USERINFO = "(?:[^/?#@]*@)?";
 const NAME_STAR = "[^/?#@:]*";
-// SEP is one slash between segments as a server may read it; DOTS is a
-// path up to a ".." (or ".") segment that Chrome left unresolved.
+// SEP is one slash between segments as a server may read it.
 const SEP = "(?:/|%2[Ff]|%5[Cc])+";
-const DOTS = "(?:[^?]*(?:/|%2[Ff]|%5[Cc])(?:\\.|%2[Ee]){1,2})?";
+const BUDGET = 100;
+// The forms of a path, richest first: encoded slashes and escapes of
+// unreserved characters; encoded slashes; runs of slashes only.
+const ESCAPES = 2, SLASHES = 1, PLAIN = 0;
 
-// toRegex is the RE2 regular expression that matches the whole request
-// URLs (http, https, ws, wss; requests have no fragment) that pattern
-// matches, or null: for a pattern that can match no such URL (a
-// chrome:// or file: pattern), and for a host with a wildcard port, which
-// webNavigation handles alone.
-export function toRegex(pattern) {
+// toRegexes is the RE2 regular expressions that together match the
+// request URLs (http, https; requests have no fragment) that pattern
+// matches as a rule of kind ("deny", the default, or "allow"): one per
+// spelling of the host (an IPv4 address has two), each in the richest
+// form that stays within BUDGET. It is empty for a pattern that can
+// match no such URL (a chrome:// or file: pattern), for a host with a
+// wildcard port, and for a pattern too long for a regex Chrome takes:
+// webNavigation handles those alone.
+export function toRegexes(pattern, kind = "deny") {
   pattern = pattern.trim();
-  if (pattern === "") return null;
+  if (pattern === "") return [];
+  const out = [];
+  for (const host of [NAME, MAPPED]) {
+    const re = fitting(pattern, kind, host);
+    if (re === null) return [];
+    if (re !== undefined) out.push(re);
+  }
+  return out;
+}
+
+// fitting is the regex of pattern for the host spellings hosts in the
+// richest form within BUDGET; null when none fits or the pattern has no
+// regex, undefined when hosts is MAPPED and the host is no IPv4 address.
+function fitting(pattern, kind, hosts) {
+  for (const form of kind === "allow" ? [PLAIN] : [ESCAPES, SLASHES, PLAIN]) {
+    const re = regexOf(pattern, form, hosts);
+    if (re === null || re === undefined || cost(re) <= BUDGET) return re;
+  }
+  return null;
+}
+
+// The spellings of an IPv4 host a regex takes: as written, or as an
+// IPv4-mapped IPv6 address.
+const NAME = 0, MAPPED = 1;
+
+function regexOf(pattern, form, hosts) {
   if (isURLPattern(pattern)) {
     const canon = canonURLPattern(pattern);
     const i = canon.indexOf(":");
@@ -271,75 +320,90 @@ export function toRegex(pattern) {
     if (!WEB.includes(scheme) || !rest.startsWith("//")) return null;
     const head = "^" + scheme + "://" + USERINFO;
     const slash = rest.indexOf("/", 2);
-    const authority = slash < 0 ? rest.slice(2) : rest.slice(2, slash);
-    const [host, port] = splitPatternHost(authority);
-    if (port.includes("*")) return head + globRe(rest.slice(2), ".*") + "$";
-    // A "*" in the host is any run of characters, as in the glob.
-    const name = host.includes("*") ? globRe(host, ".*") + "\\.*" : hostRe(host);
-    return head + name + (port ? ":" + port : "") + (slash < 0 ? "" : pathRe(rest.slice(slash))) + "$";
+    const [host, port] = splitPatternHost(slash < 0 ? rest.slice(2) : rest.slice(2, slash));
+    if (port.includes("*") || host.includes("*")) {
+      // A "*" in the host or port is any run of characters, as in the
+      // glob.
+      if (hosts === MAPPED) return undefined;
+      if (port.includes("*")) return head + globRe(rest.slice(2), ".*") + "$";
+      const name = globRe(host, ".*") + "\\.*" + (port ? ":" + port : "");
+      return head + name + (slash < 0 ? "$" : pathRe(rest.slice(slash), form));
+    }
+    const name = hostRe(host, hosts);
+    if (name === undefined) return undefined;
+    return head + name + (port ? ":" + port : "") + (slash < 0 ? "$" : pathRe(rest.slice(slash), form));
   }
   const [host, rest] = cut(pattern, "/");
-  const authority = authorityRe(host);
-  if (authority === null) return null;
-  return "^" + authority + (rest === "" ? "(?:[/?].*)?" : pathRe(canonPatternPath("/" + rest))) + "$";
+  const authority = authorityRe(host, hosts);
+  if (authority === null || authority === undefined) return authority;
+  return "^" + authority + (rest === "" ? "(?:[/?].*)?$" : pathRe(canonPatternPath("/" + rest), form));
 }
 
 // authorityRe matches scheme, user info, host and port for a host glob.
-function authorityRe(h) {
+function authorityRe(h, hosts) {
   const [host, port] = splitPatternHost(h);
   if (host === "") return null;
-  const name = nameRe(canonPatternHost(host));
-  if (port === "") return "(?:https?|wss?)://" + USERINFO + name + "(?::[0-9]+)?";
+  const name = nameRe(canonPatternHost(host), hosts);
+  if (name === undefined) return undefined;
+  if (port === "") return "https?://" + USERINFO + name + "(?::[0-9]+)?";
   if (!/^[0-9]+$/.test(port)) return null;
   // Go appends the scheme's default port to a URL that has none, and
   // URLs written by Chrome never show a default port.
-  const alts = ["(?:https?|wss?)://" + USERINFO + name + ":" + port];
-  if (port === "80") alts.push("(?:http|ws)://" + USERINFO + name);
-  if (port === "443") alts.push("(?:https|wss)://" + USERINFO + name);
+  const alts = ["https?://" + USERINFO + name + ":" + port];
+  if (port === "80") alts.push("http://" + USERINFO + name);
+  if (port === "443") alts.push("https://" + USERINFO + name);
   return "(?:" + alts.join("|") + ")";
 }
 
-// nameRe matches a host glob's host and its subdomains.
-function nameRe(name) {
-  if (name.includes("*")) return hostRe(name);
-  return "(?:" + NAME_STAR + "\\.)?" + hostRe(name);
+// nameRe matches a host glob's host and its subdomains (an IP address
+// has none).
+function nameRe(name, hosts) {
+  if (name.includes("*") || name.startsWith("[") || IPV4.test(name)) return hostRe(name, hosts);
+  const re = hostRe(name, hosts);
+  return re === undefined ? undefined : "(?:" + NAME_STAR + "\\.)?" + re;
 }
 
+const IPV4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/;
+
 // hostRe matches one canonical host as Chrome may write it: with
-// trailing dots, and an IPv4 address also as an IPv4-mapped IPv6 one.
-function hostRe(name) {
+// trailing dots, and an IPv4 address as an IPv4-mapped IPv6 one (hosts
+// says which; undefined for MAPPED and a host that is no IPv4 address).
+function hostRe(name, hosts) {
+  const ip = IPV4.exec(name);
+  if (hosts === MAPPED && !ip) return undefined;
   if (name.startsWith("[")) return esc(name);
   const dots = "\\.*";
   if (name.includes("*")) return globRe(name, NAME_STAR) + dots;
-  const ip = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(name);
-  if (!ip) return esc(name) + dots;
+  if (!ip || hosts === NAME) return esc(name) + dots;
   const [a, b, c, d] = ip.slice(1).map(Number);
-  const mapped = "\\[::ffff:" + ((a << 8) | b).toString(16) + ":" + ((c << 8) | d).toString(16) + "\\]";
-  return "(?:" + esc(name) + dots + "|" + mapped + ")";
+  return "\\[::ffff:" + ((a << 8) | b).toString(16) + ":" + ((c << 8) | d).toString(16) + "\\]";
 }
 
-// pathRe matches a canonical path (and query) glob in every spelling
-// Chrome leaves as written.
-function pathRe(p) {
+// pathRe matches a canonical path (and query) glob in the spellings of
+// form, to the end of the URL.
+function pathRe(p, form) {
   const [path, query, hasQuery] = cut(p, "?");
-  let re = DOTS;
+  let re = "";
+  const put = (r) => (re += r);
   for (let i = 0; i < path.length; i++) {
     if (path[i] === "/") {
-      re += SEP;
+      re += form >= SLASHES ? SEP : "/+";
       while (path[i + 1] === "/") i++;
     } else {
-      i = charRe(path, i, (r) => (re += r));
+      i = charRe(path, i, form === ESCAPES, put);
     }
   }
-  if (!hasQuery) return re;
-  re += "\\?";
-  for (let i = 0; i < query.length; i++) i = charRe(query, i, (r) => (re += r));
-  return re;
+  if (hasQuery) {
+    re += "\\?";
+    for (let i = 0; i < query.length; i++) i = charRe(query, i, form === ESCAPES, put);
+  }
+  // A final "*" matches any rest: the regex need not say so.
+  return re.endsWith(".*") ? re.slice(0, -2) : re + "$";
 }
 
-// charRe writes the regex for s[i] (a "*", an escape, or a character
-// that may come escaped) and returns the index of its last character.
-function charRe(s, i, put) {
+// charRe puts the regex for s[i] (a "*", an escape, or a character that
+// may come escaped) and returns the index of its last character.
+function charRe(s, i, escapes, put) {
   const c = s[i];
   const anyCase = (h) => (/[A-Fa-f]/.test(h) ? "[" + h.toUpperCase() + h.toLowerCase() + "]" : h);
   if (c === "*") {
@@ -350,11 +414,40 @@ function charRe(s, i, put) {
     put("%" + anyCase(s[i + 1]) + anyCase(s[i + 2]));
     return i + 2;
   }
-  if (/[A-Za-z0-9\-._~]/.test(c)) {
+  if (escapes && /[A-Za-z0-9\-._~]/.test(c)) {
     const hex = c.charCodeAt(0).toString(16).toUpperCase();
     put("(?:" + esc(c) + "|%" + anyCase(hex[0]) + anyCase(hex[1]) + ")");
     return i;
   }
   put(esc(c));
   return i;
+}
+
+// cost estimates the RE2 instructions of re (only the syntax toRegex
+// writes): one per character, quantifier and alternative; a class one
+// per character or range, three more when negated (its complement spans
+// UTF-8).
+export function cost(re) {
+  let n = 0;
+  for (let i = 0; i < re.length; i++) {
+    const c = re[i];
+    if (c === "\\") {
+      n++;
+      i++;
+    } else if (c === "(") {
+      if (re.startsWith("(?:", i)) i += 2;
+    } else if (c === "[") {
+      const j = re.indexOf("]", i + 1);
+      const body = re.slice(i + 1, j);
+      const items = body.replace(/^\^/, "").replace(/.-./g, "r").length;
+      n += body.startsWith("^") ? items + 3 : items;
+      i = j;
+    } else if (c === "{") {
+      n += 2;
+      i = re.indexOf("}", i);
+    } else if (c !== ")") {
+      n++;
+    }
+  }
+  return n;
 }

@@ -168,7 +168,14 @@ func canonURLPattern(pattern string) string {
 		scheme, rest, _ := strings.Cut(pattern, ":")
 		return strings.ToLower(scheme) + ":" + rest
 	}
-	return strings.ReplaceAll(views[0].href, star, "*")
+	s := views[0]
+	// "https://*" names no path: the "/" the parser gives it would
+	// require one.
+	if _, rest, ok := strings.Cut(pattern, "://"); ok && !strings.ContainsAny(rest, "/?") && s.path == "/" {
+		s.path = ""
+		s = s.withHref(true)
+	}
+	return strings.ReplaceAll(s.href, star, "*")
 }
 
 // canonPatternPath writes a host pattern's path (and query) as a URL's
