@@ -168,10 +168,23 @@ function isURLPattern(pattern) {
 // STAR stands in for "*" while a pattern goes through the URL parser.
 const STAR = "zq-star-qz";
 
+// memo keeps the last results of f, a pure function of a pattern: each
+// check reads every rule again, and the URL parser is not free.
+function memo(f) {
+  const seen = new Map();
+  return (p) => {
+    if (!seen.has(p)) {
+      if (seen.size >= 256) seen.clear();
+      seen.set(p, f(p));
+    }
+    return seen.get(p);
+  };
+}
+
 // canonURLPattern writes a URL pattern's literal parts in the one
 // spelling; one the parser cannot read is matched as written, its scheme
 // in lower case.
-function canonURLPattern(pattern) {
+const canonURLPattern = memo((pattern) => {
   try {
     let s = sites(pattern.replaceAll("*", STAR))[0];
     // "https://*" names no path: the "/" the parser gives it would
@@ -183,7 +196,7 @@ function canonURLPattern(pattern) {
     const i = pattern.indexOf(":");
     return pattern.slice(0, i).toLowerCase() + pattern.slice(i);
   }
-}
+});
 
 // canonPatternPath writes a host pattern's path (and query) as a URL's.
 function canonPatternPath(p) {
@@ -193,14 +206,14 @@ function canonPatternPath(p) {
 
 // canonPatternHost is a host glob in the one spelling of hosts, its "*"s
 // kept; a glob the browser could not read as a host is put in lower case.
-function canonPatternHost(h) {
+const canonPatternHost = memo((h) => {
   if (/[/?#@\\]/.test(h)) return h.toLowerCase();
   try {
     return canonHost(new URL("http://" + h.replaceAll("*", STAR) + "/").hostname).replaceAll(STAR, "*");
   } catch (_) {
     return h.toLowerCase();
   }
-}
+});
 
 // splitPatternHost cuts a host pattern into its host glob and port glob
 // ("" for none): "localhost:80*", "[::1]:8080", "::1" (no port).

@@ -112,6 +112,11 @@ func (s site) withHref(authority bool) site {
 	return s
 }
 
+var (
+	dropTabsAndNewlines = strings.NewReplacer("\t", "", "\n", "", "\r", "")
+	encodedSlashes      = strings.NewReplacer("%2F", "/", "%5C", "/")
+)
+
 // browserSpelling undoes what the browser forgives before Go's parser
 // sees a URL: spaces and control characters around it, tabs and newlines
 // inside it, and in a special scheme's URL any number of slashes or
@@ -120,7 +125,7 @@ func (s site) withHref(authority bool) site {
 // path with no host while the browser goes to 127.0.0.1.
 func browserSpelling(raw string) string {
 	raw = strings.TrimFunc(raw, func(r rune) bool { return r <= ' ' })
-	raw = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(raw)
+	raw = dropTabsAndNewlines.Replace(raw)
 	i := strings.Index(raw, ":")
 	if i <= 0 {
 		return raw
@@ -345,5 +350,5 @@ func collapse(p string) string {
 // readSlashes reads the encoded slashes of a canonical path (canonEscapes
 // wrote them in upper case) as slashes.
 func readSlashes(p string) string {
-	return strings.NewReplacer("%2F", "/", "%5C", "/").Replace(p)
+	return encodedSlashes.Replace(p)
 }
