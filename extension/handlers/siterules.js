@@ -27,7 +27,7 @@ function sites(raw) {
   const authority = special || u.href.startsWith(u.protocol + "//");
   if (!authority && !u.pathname.startsWith("/")) {
     // An opaque path: view-source:…, mailto:…, javascript:…
-    s.path = u.pathname;
+    s.path = u.pathname.replace(/ +$/, "");
     return [withHref(s, false)];
   }
   if (special) {

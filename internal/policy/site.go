@@ -44,7 +44,8 @@ var defaultPorts = map[string]string{"http": "80", "https": "443", "ws": "80", "
 // read as slashes too — what a server that decodes them before it routes
 // serves. A URL the browser would refuse to load is an error.
 func sites(raw string) ([]site, error) {
-	u, err := url.Parse(browserSpelling(raw))
+	spelled := browserSpelling(raw)
+	u, err := url.Parse(spelled)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +55,8 @@ func sites(raw string) ([]site, error) {
 	s := site{scheme: strings.ToLower(u.Scheme)}
 	_, special := defaultPorts[s.scheme]
 	if u.Opaque != "" {
-		s.path = u.Opaque
+		// (Trailing spaces end an opaque path, as they end a URL.)
+		s.path = strings.TrimRight(u.Opaque, " ")
 		s.query = canonEscapes(pathEncode(u.RawQuery, true))
 		return []site{s.withHref(false)}, nil
 	}
@@ -86,7 +88,7 @@ func sites(raw string) ([]site, error) {
 	}
 	s.path = collapse(canonEscapes(pathEncode(s.path, false)))
 	s.query = canonEscapes(pathEncode(u.RawQuery, true))
-	authority := special || !u.OmitHost
+	authority := special || strings.HasPrefix(spelled[len(u.Scheme)+1:], "//")
 	out := []site{s.withHref(authority)}
 	if slashed := collapse(readSlashes(s.path)); slashed != s.path {
 		s.path = slashed
