@@ -97,6 +97,8 @@ func sites(raw string) ([]site, error) {
 	return out, nil
 }
 
+// withHref is s with its href written from its parts; authority says
+// whether the URL has one ("//" and a host, perhaps empty: file:///x).
 func (s site) withHref(authority bool) site {
 	var b strings.Builder
 	b.WriteString(s.scheme + ":")
