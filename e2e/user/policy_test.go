@@ -2,6 +2,7 @@ package user
 
 import (
 	"encoding/json"
+	neturl "net/url"
 	"os"
 	"strings"
 	"testing"
@@ -13,12 +14,15 @@ import (
 // denySite denies the denied server for the test (browser-bridge policy
 // deny) and waits until the extension has the rule, which the daemon
 // gives it within a second or so.
-func denySite(t *testing.T) {
+func denySite(t *testing.T) { t.Helper(); denyRule(t, deniedRule) }
+
+// denyRule denies rule for the test and waits until the extension has it.
+func denyRule(t *testing.T, rule string) {
 	t.Helper()
-	if r := bridge.Run(t, "policy", "deny", deniedRule); r.Exit != 0 {
+	if r := bridge.Run(t, "policy", "deny", rule); r.Exit != 0 {
 		t.Fatalf("policy deny: %s %s", r.Stdout, r.Stderr)
 	}
-	t.Cleanup(func() { bridge.Run(t, "policy", "remove", deniedRule) })
+	t.Cleanup(func() { bridge.Run(t, "policy", "remove", rule) })
 	d := devtools(t)
 	ctx := ctxFor(t, 30*time.Second)
 	page, target, err := d.Open(ctx, extURL("ui/popup.html"))
@@ -26,7 +30,7 @@ func denySite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target}, nil)
-	waitPage(t, page, `chrome.storage.session.get("policyRules").then((s) => !!s.policyRules && s.policyRules.deny.includes(`+jsString(deniedRule)+`))`)
+	waitPage(t, page, `chrome.storage.session.get("policyRules").then((s) => !!s.policyRules && s.policyRules.deny.includes(`+jsString(rule)+`))`)
 }
 
 // blockedTab waits for tab to show the extension's blocked page with the
@@ -149,6 +153,62 @@ func visibleTarget(t *testing.T, prefix string) string {
 	return ""
 }
 
+// A site rule holds whatever the spelling of the URL (issue 26, F2 and
+// F3). The daemon refuses to open the denied server as "localhost." or
+// [::ffff:127.0.0.1] or by a path spelled another way, and a redirect
+// from an allowed page into any of those spellings is stopped by the
+// extension before a request reaches the server. A URL the rules allow on
+// the same server gets through, so the server was there to be reached.
+func TestSiteRulesSpellings(t *testing.T) {
+	_, port, _ := strings.Cut(strings.TrimPrefix(denied, "http://"), ":")
+	ws := workspace(t, "user-spellings")
+	tab := openPage(t, ws, "/page")
+	before := deniedHits.Load()
+	stopped := func(spellings ...string) {
+		t.Helper()
+		for _, u := range spellings {
+			msg := failCode(t, map[string]any{"action": "open", "url": u, "browserWorkspaceId": ws}, protocol.CodeBlockedByPolicy)
+			if !strings.Contains(msg, "site rule") {
+				t.Errorf("open %s: %s", u, msg)
+			}
+			bridge.MustCall(t, map[string]any{"action": "open", "tabId": tab, "url": site + "/redirect?to=" + neturl.QueryEscape(u)})
+			blockedTab(t, tab)
+			bridge.MustCall(t, map[string]any{"action": "open", "tabId": tab, "url": site + "/page"})
+		}
+		if n := deniedHits.Load() - before; n != 0 {
+			t.Errorf("the denied server got %d requests", n)
+		}
+	}
+
+	// F2: hosts.
+	denySite(t) // localhost:PORT
+	denyRule(t, "127.0.0.1:"+port)
+	stopped(
+		"http://localhost.:"+port+"/dot",
+		"http://LocalHost..:"+port+"/dots",
+		"http://[::ffff:127.0.0.1]:"+port+"/mapped",
+		"http://2130706433:"+port+"/decimal",
+		"http://0x7f.1:"+port+"/hex",
+	)
+	bridge.Run(t, "policy", "remove", deniedRule)
+	bridge.Run(t, "policy", "remove", "127.0.0.1:"+port)
+
+	// F3: paths and full URLs.
+	denyRule(t, "127.0.0.1:"+port+"/admin/*")
+	denyRule(t, "http://127.0.0.1:"+port+"/private/*")
+	stopped(
+		"http://127.0.0.1:"+port+"/%61dmin/x.html",
+		"http://127.0.0.1:"+port+"//admin/x.html",
+		"http://127.0.0.1:"+port+"/admin%2fx.html",
+		"http://x@127.0.0.1:"+port+"/private/x.html",
+		"http://x@127.0.0.1:"+port+"/%70rivate//x.html",
+	)
+	bridge.MustCall(t, map[string]any{"action": "open", "tabId": tab, "url": "http://127.0.0.1:" + port + "/public"})
+	if deniedHits.Load() == before {
+		t.Errorf("an allowed page of the denied server was not reached")
+	}
+}
+
 // The extension's twin of the site rules gives internal/policy's answers
 // in Chromium too (extension/policy_test.go checks it under node).
 func TestSiteRulesTwinInChromium(t *testing.T) {
@@ -165,14 +225,34 @@ func TestSiteRulesTwinInChromium(t *testing.T) {
 	t.Cleanup(func() { d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target}, nil) })
 	waitPage(t, page, `!!document.getElementById("status")`)
 	var fails []string
-	err = d.Eval(ctx, page, `import(chrome.runtime.getURL("handlers/siterules.js")).then((m) => {
+	err = d.Eval(ctx, page, `import(chrome.runtime.getURL("handlers/siterules.js")).then(async (m) => {
 		const cases = `+string(cases)+`;
 		const builtIn = ["chrome://*", "chrome-untrusted://*", "edge://*", "brave://*", "opera://*", "vivaldi://*", "chrome-extension://*", "devtools://*", "view-source:*", "chromewebstore.google.com", "chrome.google.com/webstore*", "microsoftedge.microsoft.com/addons*", "addons.opera.com"];
 		const out = [];
+		const supported = {};
 		for (const c of cases.match) {
 			let got;
 			try { got = m.match(c.pattern, c.url); } catch (e) { got = "threw " + e.message; }
 			if (got !== c.want) out.push("match(" + JSON.stringify(c.pattern) + ", " + c.url + ") = " + got);
+			// The regexFilters: declarativeNetRequest takes them (RE2, within
+			// its memory limit), and they match the request URL Chrome writes.
+			if (!/^https?:\/\//.test(c.url) || c.url.includes("#")) continue;
+			const res = m.toRegexes(c.pattern), allowRes = m.toRegexes(c.pattern, "allow");
+			for (const re of [...res, ...allowRes]) {
+				if (!(re in supported)) supported[re] = await chrome.declarativeNetRequest.isRegexSupported({ regex: re, isCaseSensitive: true });
+				if (!supported[re].isSupported) out.push("regexFilter " + re + " is refused: " + supported[re].reason);
+			}
+			if (res.length === 0) continue;
+			const hit = res.some((re) => new RegExp(re).test(new URL(c.url).href));
+			if (hit !== c.want && !(c.dnr === false && !hit)) out.push("regexFilters " + JSON.stringify(res) + " on " + c.url + ": want " + c.want);
+		}
+		for (const n of [8, 16, 24, 32, 48, 64, 96]) {
+			for (const p of ["example.com/" + "a/".repeat(n / 2) + "*", "127.0.0.1:8080/" + "ab".repeat(n / 2) + "?q=*", "https://" + "x".repeat(n) + ".example/pay/*"]) {
+				for (const re of [...m.toRegexes(p), ...m.toRegexes(p, "allow")]) {
+					const r = await chrome.declarativeNetRequest.isRegexSupported({ regex: re, isCaseSensitive: true });
+					if (!r.isSupported) out.push("regexFilter of " + p + " (cost " + m.cost(re) + ") is refused: " + r.reason);
+				}
+			}
 		}
 		for (const c of cases.check) {
 			const d = m.check({allow: c.allow || [], deny: c.deny || [], builtInDeny: builtIn}, c.url);

@@ -12,14 +12,14 @@
 //      navigation (top frame or frame) is blocked before it reaches the
 //      site. A blocked frame shows Chrome's error page; a blocked tab is
 //      then sent to ui/blocked.html, which names the rule (webRequest's
-//      onErrorOccurred below). One regexFilter per pattern (toRegex).
-//      The rules block rather than redirect to the blocked page: a
-//      redirect would need the page to be web-accessible, and then any
-//      site could open or frame it.
+//      onErrorOccurred below). A regexFilter or two per pattern
+//      (siterules.js toRegexes). The rules block rather than redirect to
+//      the blocked page: a redirect would need the page to be
+//      web-accessible, and then any site could open or frame it.
 //   2. webNavigation, for what those rules cannot see: a tab whose first
 //      navigation starts before its rules are installed (a new tab's
 //      redirect), file: URLs (outside declarativeNetRequest), and the
-//      few patterns toRegex cannot express. Such a tab is sent to
+//      few patterns toRegexes cannot express. Such a tab is sent to
 //      ui/blocked.html as soon as the navigation is seen.
 //
 // What was stopped, and by which rule, is the extension's own record
@@ -27,7 +27,7 @@
 //
 // The matching is handlers/siterules.js, a twin of internal/policy.
 import { BridgeError, Codes } from "../protocol.js";
-import { check, toRegex } from "./siterules.js";
+import { check, toRegexes } from "./siterules.js";
 import * as stops from "./stops.js";
 
 // ---- State: the rules and the bridge's tabs ----
@@ -70,16 +70,15 @@ function ruleSet(tabIds) {
   const block = { type: "block" };
   for (const list of [rules.builtInDeny, rules.deny]) {
     for (const p of list || []) {
-      const re = toRegex(p);
-      if (re) out.push({ id: out.length + 1, priority: 3, action: block, condition: condition(re) });
+      for (const re of toRegexes(p)) out.push({ id: out.length + 1, priority: 3, action: block, condition: condition(re) });
     }
   }
   const allow = rules.allow || [];
-  const res = allow.map(toRegex);
+  const res = allow.map((p) => toRegexes(p, "allow"));
   // A pattern the rules cannot express would be blocked by the catch-all:
   // then webNavigation alone enforces the allow list.
-  if (allow.length && res.every((re) => re !== null)) {
-    for (const re of res) out.push({ id: out.length + 1, priority: 2, action: { type: "allow" }, condition: condition(re) });
+  if (allow.length && res.every((r) => r.length > 0)) {
+    for (const re of res.flat()) out.push({ id: out.length + 1, priority: 2, action: { type: "allow" }, condition: condition(re) });
     out.push({ id: out.length + 1, priority: 1, action: block, condition: condition("^(?:https?|wss?)://.*$") });
   }
   return out;
@@ -260,7 +259,7 @@ async function enforce(d, committed) {
     if (committed) stops.left(d.tabId);
     return;
   }
-  if (!committed && /^(https?|wss?):/i.test(d.url) && covered.has(d.tabId) && expressible(dec)) return;
+  if (!committed && /^(https?|wss?):/i.test(d.url) && covered.has(d.tabId) && expressible(dec, d.url)) return;
   stop(d.tabId, d.url, dec);
 }
 
@@ -274,9 +273,18 @@ function blocked(d) {
   if (!dec.allowed) stop(d.tabId, d.url, dec);
 }
 
-function expressible(dec) {
-  if (dec.kind === "allow") return (rules.allow || []).every((p) => toRegex(p) !== null);
-  return toRegex(dec.rule) !== null;
+// expressible says whether the session rules stop url, which the rules
+// refused with dec, before it loads: a deny rule's regexes must match
+// url itself (no regex resolves ".." behind an encoded slash, say).
+function expressible(dec, url) {
+  if (dec.kind === "allow") return (rules.allow || []).every((p) => toRegexes(p, "allow").length > 0);
+  return toRegexes(dec.rule).some((re) => {
+    try {
+      return new RegExp(re).test(url);
+    } catch (_) {
+      return false; // RE2 syntax JavaScript does not take: act ourselves
+    }
+  });
 }
 
 chrome.webNavigation.onBeforeNavigate.addListener((d) => enforce(d, false));

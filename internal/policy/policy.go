@@ -11,14 +11,19 @@
 //   - a full URL pattern with a scheme: "https://example.com/pay/*",
 //     "chrome://*".
 //
-// "*" matches any run of characters. Hosts match without regard to case.
-// Deny wins; when the allow list is not empty, only what it matches is
-// allowed.
+// "*" matches any run of characters. Deny wins; when the allow list is
+// not empty, only what it matches is allowed.
+//
+// Patterns and URLs are both matched in one spelling, the URL as the
+// browser resolves it (site.go): "localhost." is localhost,
+// [::ffff:127.0.0.1], 2130706433 and 0x7f.1 are 127.0.0.1, "bücher.de" is
+// its punycode, "/%61dmin//x" is "/admin/x", and user info is not part of
+// the URL matched. A path with an encoded slash ("/admin%2Fx") is read
+// both ways: a deny rule that matches either reading denies it.
 package policy
 
 import (
 	"fmt"
-	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -51,22 +56,25 @@ type Decision struct {
 }
 
 // Check decides whether the bridge may touch rawURL. about:blank and empty
-// URLs (a tab that has not loaded) are always allowed.
+// URLs (a tab that has not loaded) are always allowed. The URL is read as
+// the browser reads it, whatever its spelling (site); when a server may
+// read it two ways (an encoded slash), a deny rule that matches either
+// denies it, and an allow rule must match both.
 func (r Rules) Check(rawURL string) Decision {
 	if rawURL == "" || rawURL == "about:blank" {
 		return Decision{Allowed: true}
 	}
-	u, err := url.Parse(rawURL)
+	views, err := sites(rawURL)
 	if err != nil {
 		return Decision{Why: fmt.Sprintf("its URL cannot be checked against the site rules (%v)", err)}
 	}
 	for _, p := range DefaultDeny {
-		if Match(p, u) {
+		if matchAny(p, views) {
 			return Decision{Rule: p, Why: fmt.Sprintf("the browser's own pages and extension stores are off limits (built-in rule %q)", p)}
 		}
 	}
 	for _, p := range r.Deny {
-		if Match(p, u) {
+		if matchAny(p, views) {
 			return Decision{Rule: p, Why: fmt.Sprintf("denied by your site rule %q (browser-bridge policy list)", p)}
 		}
 	}
@@ -74,51 +82,59 @@ func (r Rules) Check(rawURL string) Decision {
 		return Decision{Allowed: true}
 	}
 	for _, p := range r.Allow {
-		if Match(p, u) {
+		if slices.ContainsFunc(views, func(s site) bool { return match(p, s) }) && !slices.ContainsFunc(views, func(s site) bool { return !match(p, s) }) {
 			return Decision{Allowed: true, Rule: p}
 		}
 	}
 	return Decision{Why: fmt.Sprintf("not on your allow list (%s); add it with browser-bridge policy allow", strings.Join(r.Allow, ", "))}
 }
 
-// Match reports whether pattern matches u.
-func Match(pattern string, u *url.URL) bool {
+// Match reports whether pattern matches rawURL as a deny rule does: in
+// any reading of the URL (Check). A URL the browser would not load
+// matches nothing.
+func Match(pattern, rawURL string) bool {
+	views, err := sites(rawURL)
+	return err == nil && matchAny(pattern, views)
+}
+
+func matchAny(pattern string, views []site) bool {
+	return slices.ContainsFunc(views, func(s site) bool { return match(pattern, s) })
+}
+
+// match reports whether pattern matches one reading of a URL.
+func match(pattern string, s site) bool {
 	pattern = strings.TrimSpace(pattern)
 	if pattern == "" {
 		return false
 	}
 	if isURLPattern(pattern) {
-		// The whole URL, scheme included; the scheme without regard to
-		// case, as URLs have it.
-		scheme, rest, _ := strings.Cut(pattern, ":")
-		return glob(strings.ToLower(scheme)+":"+rest, u.Scheme+":"+strings.TrimPrefix(u.String(), u.Scheme+":"))
+		// The whole URL, both in the one spelling.
+		return glob(canonURLPattern(pattern), s.href)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ws" && u.Scheme != "wss" {
+	if s.scheme != "http" && s.scheme != "https" && s.scheme != "ws" && s.scheme != "wss" {
 		return false // host patterns name web sites
 	}
 	host, rest, _ := strings.Cut(pattern, "/")
-	if !matchHost(strings.ToLower(host), u) {
+	if !matchHost(host, s) {
 		return false
 	}
 	if rest == "" {
 		return true
 	}
-	p := u.EscapedPath()
-	if p == "" {
-		p = "/"
+	p := s.path
+	if s.query != "" {
+		p += "?" + s.query
 	}
-	if u.RawQuery != "" {
-		p += "?" + u.RawQuery
-	}
-	return glob("/"+rest, p)
+	return glob(canonPatternPath("/"+rest), p)
 }
 
 // isURLPattern tells a pattern with a scheme ("https://x/*", "chrome://*",
 // "view-source:*") from a host with a port ("localhost:8080/x",
-// "example.com:8443"): a host has a dot in it or is localhost.
+// "example.com:8443", "[::1]:8080"): a scheme is a letter and then letters,
+// digits, "+-.", and a host has a dot in it or is localhost.
 func isURLPattern(pattern string) bool {
 	head, rest, ok := strings.Cut(pattern, ":")
-	if !ok || head == "" || strings.ContainsAny(head, "/*") {
+	if !ok || !isScheme(head) {
 		return false
 	}
 	if strings.HasPrefix(rest, "//") {
@@ -127,32 +143,104 @@ func isURLPattern(pattern string) bool {
 	return !strings.Contains(head, ".") && !strings.EqualFold(head, "localhost")
 }
 
-// matchHost matches a host glob against u's host.
-func matchHost(pattern string, u *url.URL) bool {
-	host := strings.ToLower(u.Hostname())
-	if strings.Contains(pattern, ":") {
-		host = strings.ToLower(u.Host)
-		if u.Port() == "" {
-			switch u.Scheme {
-			case "http", "ws":
-				host += ":80"
-			case "https", "wss":
-				host += ":443"
-			}
+func isScheme(s string) bool {
+	for i, c := range []byte(s) {
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
 		}
 	}
+	return s != ""
+}
+
+// star stands in for "*" while a pattern goes through the URL parser: a
+// host label, a path segment and a scheme-less word all keep it as it is.
+const star = "zq-star-qz"
+
+// canonURLPattern writes a URL pattern's literal parts in the one
+// spelling (its host in lower case and punycode, its path's escapes, no
+// default port), so that "https://EXAMPLE.com./pay/*" means what it says.
+// A pattern the parser cannot read is matched as written, its scheme in
+// lower case.
+func canonURLPattern(pattern string) string {
+	views, err := sites(strings.ReplaceAll(pattern, "*", star))
+	if err != nil {
+		scheme, rest, _ := strings.Cut(pattern, ":")
+		return strings.ToLower(scheme) + ":" + rest
+	}
+	s := views[0]
+	// "https://*" names no path: the "/" the parser gives it would
+	// require one.
+	if _, rest, ok := strings.Cut(pattern, "://"); ok && !strings.ContainsAny(rest, "/?") && s.path == "/" {
+		s.path = ""
+		s = s.withHref(true)
+	}
+	return strings.ReplaceAll(s.href, star, "*")
+}
+
+// canonPatternPath writes a host pattern's path (and query) as a URL's
+// is written (site).
+func canonPatternPath(p string) string {
+	path, query, hasQuery := strings.Cut(p, "?")
+	path = collapse(canonEscapes(path))
+	if hasQuery {
+		return path + "?" + canonEscapes(query)
+	}
+	return path
+}
+
+// canonPatternHost is a host glob in the one spelling of hosts (canonHost),
+// its "*"s kept; a glob the browser could not read as a host is only put
+// in lower case.
+func canonPatternHost(h string) string {
+	c, err := canonHost(strings.ReplaceAll(h, "*", star))
+	if err != nil {
+		return strings.ToLower(h)
+	}
+	return strings.ReplaceAll(c, star, "*")
+}
+
+// splitPatternHost cuts a host pattern into its host glob and port glob
+// ("" for none): "localhost:80*", "[::1]:8080", and an IPv6 address
+// without brackets ("::1", no port).
+func splitPatternHost(p string) (host, port string) {
+	if strings.HasPrefix(p, "[") {
+		if i := strings.Index(p, "]"); i >= 0 {
+			host, rest := p[:i+1], p[i+1:]
+			port, _ = strings.CutPrefix(rest, ":")
+			return host, port
+		}
+	}
+	if strings.Count(p, ":") > 1 {
+		return "[" + p + "]", ""
+	}
+	host, port, _ = strings.Cut(p, ":")
+	return host, port
+}
+
+// matchHost matches a host pattern (with or without a port) against s's
+// host and port: the host itself or a subdomain, "*.x" for subdomains
+// only, any other "*" as a glob.
+func matchHost(pattern string, s site) bool {
+	pattern, portGlob := splitPatternHost(pattern)
+	if portGlob != "" {
+		port := s.port
+		if port == "" {
+			port = defaultPorts[s.scheme]
+		}
+		if !glob(portGlob, port) {
+			return false
+		}
+	}
+	pattern = canonPatternHost(pattern)
+	host := s.host
 	if strings.HasPrefix(pattern, "*.") {
 		return strings.HasSuffix(host, pattern[1:]) || glob(pattern, host)
 	}
 	if strings.Contains(pattern, "*") {
 		return glob(pattern, host)
 	}
-	bare, _, _ := strings.Cut(pattern, ":")
-	hostOnly, _, _ := strings.Cut(host, ":")
-	if strings.Contains(pattern, ":") {
-		return host == pattern || strings.HasSuffix(host, "."+pattern)
-	}
-	return hostOnly == bare || strings.HasSuffix(hostOnly, "."+bare)
+	return host == pattern || strings.HasSuffix(host, "."+pattern)
 }
 
 // glob matches s against a pattern where "*" is any run of characters

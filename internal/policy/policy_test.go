@@ -1,7 +1,7 @@
 package policy
 
 import (
-	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,11 +39,7 @@ func TestMatch(t *testing.T) {
 		{"*", "https://anything.org/", true},
 		{"", "https://example.com/", false},
 	} {
-		u, err := url.Parse(tt.url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := Match(tt.pattern, u); got != tt.want {
+		if got := Match(tt.pattern, tt.url); got != tt.want {
 			t.Errorf("Match(%q, %q) = %v, want %v", tt.pattern, tt.url, got, tt.want)
 		}
 	}
@@ -107,14 +103,36 @@ func TestAddRemove(t *testing.T) {
 	}
 }
 
+// FuzzCheck: any pattern and URL get a decision without a panic, a
+// refusal says why, and a URL is judged as its one spelling is (sites is
+// idempotent): no rule is passed by writing the same URL another way.
 func FuzzCheck(f *testing.F) {
 	f.Add("example.com/admin/*", "https://example.com/admin/x?y=1")
 	f.Add("*.x", "chrome://settings")
+	f.Add("localhost", "http://LocalHost..:8080/%61dmin//x/../y")
+	f.Add("127.0.0.1", "http://[::ffff:127.0.0.1]:80/")
+	f.Add("127.0.0.1/admin/*", "http://x@0x7f.1/x/..%2Fadmin%2fy")
+	f.Add("http://127.0.0.1:8080/admin/*", "http:\\\\2130706433:08080\\admin\\x")
+	f.Add("bücher.de", "https://BÜCHER.de./")
 	f.Fuzz(func(t *testing.T, pattern, u string) {
 		r := Rules{Deny: []string{pattern}}
 		d := r.Check(u)
 		if !d.Allowed && d.Why == "" {
 			t.Fatalf("refused without saying why: %q %q", pattern, u)
+		}
+		views, err := sites(u)
+		if err != nil {
+			return
+		}
+		again, err := sites(views[0].href)
+		if err != nil {
+			t.Fatalf("%q reads as %q, which does not read: %v", u, views[0].href, err)
+		}
+		if !slices.Equal(again, views) {
+			t.Fatalf("%q reads as %+v, and that as %+v", u, views, again)
+		}
+		if d2 := r.Check(views[0].href); d2.Allowed != d.Allowed {
+			t.Fatalf("deny %q: %q is %+v but its spelling %q is %+v", pattern, u, d, views[0].href, d2)
 		}
 	})
 }
