@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/browser-bridge/browser-bridge/internal/audit"
 	"github.com/browser-bridge/browser-bridge/internal/client"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -69,7 +70,11 @@ func viaDaemon(ctx context.Context, req func(c *client.Client, progress func(str
 	if err != nil {
 		return printError(protocol.AsError(err), 1)
 	}
-	c, err := client.Connect(ctx, layout, session())
+	sess, err := session()
+	if err != nil {
+		return printError(protocol.AsError(err), 2)
+	}
+	c, err := client.Connect(ctx, layout, sess)
 	if err != nil {
 		return printError(protocol.Errorf(protocol.CodeInternal, "cannot reach the daemon: %v", err), 1)
 	}
@@ -90,11 +95,19 @@ func printRaw(res json.RawMessage) error {
 	return printJSON(res)
 }
 
-func session() string {
-	if w := os.Getenv(EnvWorkspace); w != "" {
-		return w
+// session is the CLI's session: BROWSER_BRIDGE_WORKSPACE or session:cli.
+// A name with a control character is refused: it would be printed in the
+// audit trail and in errors, where a newline or an ESC could forge lines
+// or drive the reader's terminal (issue 26, F10).
+func session() (string, error) {
+	w := os.Getenv(EnvWorkspace)
+	if w == "" {
+		return "session:cli", nil
 	}
-	return "session:cli"
+	if p := audit.Printable(w); p != w {
+		return "", protocol.Errorf(protocol.CodeInvalidArgument, "%s holds a control character (%s); name the workspace with printable text", EnvWorkspace, p)
+	}
+	return w, nil
 }
 
 func printJSON(v any) error {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"sort"
@@ -109,7 +108,7 @@ func runLog(ctx context.Context, args []string) error {
 	f := audit.Filter{Session: *sess}
 	print := func(e audit.Entry) {
 		if *asJSON {
-			b, _ := json.Marshal(e)
+			b, _ := audit.MarshalLine(e)
 			fmt.Fprintln(Stdout, string(b))
 			return
 		}
@@ -133,6 +132,8 @@ func runLog(ctx context.Context, args []string) error {
 
 // logLine is one entry as a person reads it:
 // 06:53:01.123  session:cli  click  ok  14ms  browser 0 (Chrome)  tab 12  https://…  text=Save
+// Every field may hold outside text (a page's words, a workspace name), so
+// the line is escaped whole: it stays one line and drives no terminal.
 func logLine(e audit.Entry) string {
 	parts := []string{e.Time.Local().Format("2006-01-02 15:04:05.000"), e.Session, e.Action, e.Code, fmt.Sprintf("%dms", e.Ms)}
 	if e.Workspace != "" && e.Workspace != e.Session {
@@ -150,7 +151,7 @@ func logLine(e audit.Entry) string {
 	if len(e.Params) > 0 {
 		parts = append(parts, compactParams(e.Params))
 	}
-	return strings.Join(parts, "  ")
+	return audit.Printable(strings.Join(parts, "  "))
 }
 
 func compactParams(p map[string]any) string {
