@@ -3,11 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -43,6 +43,10 @@ func runCall(ctx context.Context, args []string) error {
 func actionCommand(action string) func(context.Context, []string) error {
 	return func(ctx context.Context, args []string) error {
 		input, err := parseFlags(action, args)
+		if errors.Is(err, errHelped) {
+			actionHelp(Stdout, action)
+			return err
+		}
 		if err != nil {
 			return printError(protocol.AsError(err), 2)
 		}
@@ -135,10 +139,13 @@ func parseFlags(action string, args []string) (map[string]any, error) {
 		if !strings.HasPrefix(a, "-") {
 			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unexpected argument %q: parameters are flags such as --url URL", a)
 		}
+		if isHelpFlag(a) {
+			return nil, errHelped
+		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		kind, ok := kinds[name]
 		if !ok || name == "action" {
-			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unknown flag --%s; the flags are the JSON parameters: %s", name, strings.Join(sortedKeys(kinds), ", "))
+			return nil, unknownFlag(action, name)
 		}
 		if _, dup := input[name]; dup {
 			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "flag --%s is given twice; give it once", name)
@@ -223,16 +230,5 @@ func paramKinds() map[string]reflect.Kind {
 			out[f.Name] = reflect.Interface // a string or an object
 		}
 	}
-	return out
-}
-
-func sortedKeys(m map[string]reflect.Kind) []string {
-	var out []string
-	for k := range m {
-		if k != "action" {
-			out = append(out, "--"+k)
-		}
-	}
-	sort.Strings(out)
 	return out
 }

@@ -18,10 +18,9 @@ import (
 
 func runDaemon(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("daemon", flag.ContinueOnError)
-	fs.SetOutput(Stderr)
 	verbose := fs.Bool("v", false, "log every call")
-	if err := fs.Parse(args); err != nil {
-		return &ExitError{Code: 2}
+	if err := parseFlagSet(fs, args, -1); err != nil {
+		return err
 	}
 	layout, err := paths.Default()
 	if err != nil {

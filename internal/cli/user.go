@@ -93,13 +93,12 @@ func nonNil(l []string) []string {
 // JSON lines with --json; --follow keeps printing new ones.
 func runLog(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("log", flag.ContinueOnError)
-	fs.SetOutput(Stderr)
 	follow := fs.Bool("follow", false, "keep printing commands as they run")
 	sess := fs.String("session", "", "only this session (e.g. session:cli, or an MCP session id)")
 	asJSON := fs.Bool("json", false, "print the JSON lines as stored")
 	n := fs.Int("n", 50, "how many of the latest commands to print first (0: all)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return &ExitError{Code: 2}
+	if err := parseFlagSet(fs, args, 0); err != nil {
+		return err
 	}
 	layout, err := paths.Default()
 	if err != nil {
