@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,9 +63,40 @@ func callAndPrint(ctx context.Context, raw json.RawMessage) error {
 	if err != nil {
 		return printError(protocol.AsError(err), 2)
 	}
+	if raw, err = absolutePaths(in, raw); err != nil {
+		return printError(protocol.AsError(err), 2)
+	}
 	return viaDaemon(ctx, func(c *client.Client, progress func(string)) (json.RawMessage, error) {
 		return c.Call(ctx, raw, in.Deadline(), progress)
 	})
+}
+
+// absolutePaths resolves upload's relative paths against the working
+// directory, as a person at a shell means them (docs/report.pdf). Only
+// the CLI does: an agent over MCP has no working directory the user can
+// see, so there a relative path stays refused. The daemon checks the
+// resolved paths by the same rules as any other.
+func absolutePaths(in *tool.Input, raw json.RawMessage) (json.RawMessage, error) {
+	if !slices.ContainsFunc(in.Paths, func(p string) bool { return p != "" && !filepath.IsAbs(p) }) {
+		return raw, nil
+	}
+	abs := make([]string, len(in.Paths))
+	for i, p := range in.Paths {
+		abs[i] = p
+		if p != "" && !filepath.IsAbs(p) {
+			a, err := filepath.Abs(p)
+			if err != nil {
+				return nil, protocol.Errorf(protocol.CodeInvalidArgument, "resolving the upload path %q against the working directory: %v; give an absolute path", p, err)
+			}
+			abs[i] = a
+		}
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, protocol.Errorf(protocol.CodeInvalidArgument, "%v", err)
+	}
+	obj["paths"], _ = json.Marshal(abs)
+	return json.Marshal(obj)
 }
 
 // viaDaemon connects to the daemon (starting it if needed) as the CLI's
