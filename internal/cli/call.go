@@ -67,8 +67,31 @@ func callAndPrint(ctx context.Context, raw json.RawMessage) error {
 		return printError(protocol.AsError(err), 2)
 	}
 	return viaDaemon(ctx, func(c *client.Client, progress func(string)) (json.RawMessage, error) {
-		return c.Call(ctx, raw, in.Deadline(), progress)
+		res, err := c.Call(ctx, raw, in.Deadline(), progress)
+		if err == nil && in.Action == "status" {
+			sayNotConnected(res)
+		}
+		return res, err
 	})
+}
+
+// sayNotConnected puts the one thing a user must do on stderr when status
+// finds no browser: the JSON on stdout has it too, under a screenful of
+// diagnostics.
+func sayNotConnected(res json.RawMessage) {
+	var st struct {
+		Connected   bool
+		Reason      string
+		Diagnostics struct{ Hint string }
+	}
+	if json.Unmarshal(res, &st) != nil || st.Connected {
+		return
+	}
+	what := st.Diagnostics.Hint
+	if what == "" {
+		what = st.Reason
+	}
+	fmt.Fprintln(Stderr, "browser-bridge: no browser is connected: "+what)
 }
 
 // absolutePaths resolves upload's relative paths against the working

@@ -161,3 +161,12 @@ func TestPageCannotForgeTheBridgesWords(t *testing.T) {
 		t.Errorf("text:\n%s", got)
 	}
 }
+
+// Not connected, status's first line is what the user must do (issue 25).
+func TestStatusTextSaysWhatToDo(t *testing.T) {
+	m := decode(t, `{"connected":false,"reason":"no Browser Bridge extension is connected","diagnostics":{"enabled":true,"hint":"run `+"`browser-bridge install`"+`"}}`)
+	want := "Not connected: no browser is connected. Ask the user to run `browser-bridge install`.\ndiagnostics: {\"enabled\":true}"
+	if got := statusText(m); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

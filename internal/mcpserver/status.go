@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 )
 
@@ -16,8 +17,17 @@ const maxStatusTabs = 150
 func statusText(m map[string]any) string {
 	var b strings.Builder
 	if m["connected"] != true {
-		fmt.Fprintf(&b, "Not connected: %v\n", orString(m["reason"], "no extension is connected"))
-		b.WriteString("diagnostics: " + compactJSON(m["diagnostics"], maxRestChars))
+		// The first line is what the user must do, for the agent to pass
+		// on; the diagnostics after it are for a closer look.
+		diag, _ := m["diagnostics"].(map[string]any)
+		if hint, ok := diag["hint"].(string); ok && hint != "" {
+			fmt.Fprintf(&b, "Not connected: no browser is connected. Ask the user to %s.\n", hint)
+			diag = maps.Clone(diag)
+			delete(diag, "hint")
+		} else {
+			fmt.Fprintf(&b, "Not connected: %v\n", orString(m["reason"], "no extension is connected"))
+		}
+		b.WriteString("diagnostics: " + compactJSON(diag, maxRestChars))
 		return b.String()
 	}
 	b.WriteString("Connected to Chrome.")
