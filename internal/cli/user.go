@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"sort"
@@ -166,7 +167,21 @@ func compactParams(p map[string]any) string {
 		if i > 0 {
 			b.WriteString(" ")
 		}
-		fmt.Fprintf(&b, "%s=%v", k, p[k])
+		fmt.Fprintf(&b, "%s=%s", k, paramText(p[k]))
 	}
 	return b.String()
+}
+
+// paramText is one parameter as the log line shows it: a string as it is,
+// anything else as JSON, so IDs read as the integers they are
+// (tabId=1207056650, not %v's 1.20705665e+09).
+func paramText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }

@@ -80,13 +80,14 @@ func TestLogPrintsTheTrail(t *testing.T) {
 	lg := audit.Open(layout, nil)
 	lg.Write(audit.Entry{Time: time.Date(2026, 12, 1, 6, 0, 0, 0, time.UTC), Session: "session:cli", Action: "click", Browser: "1 (Edge)", TabID: 4, URL: "https://x.example/", Params: map[string]any{"text": "Save"}, Code: "ok", Ms: 9})
 	lg.Write(audit.Entry{Session: "session:other", Action: "open", Code: "ok"})
+	lg.Write(audit.Entry{Session: "session:cli", Action: "close", Params: map[string]any{"tabId": float64(1207056650)}, Code: "ok"})
 	lg.Close()
 	out, err := runCLI(t, "log", "--session", "session:cli")
-	if err != nil || !strings.Contains(out, "click") || !strings.Contains(out, "tab 4") || !strings.Contains(out, "browser 1 (Edge)") || !strings.Contains(out, "text=Save") || strings.Contains(out, "open") {
+	if err != nil || !strings.Contains(out, "tabId=1207056650") || !strings.Contains(out, "click") || !strings.Contains(out, "tab 4") || !strings.Contains(out, "browser 1 (Edge)") || !strings.Contains(out, "text=Save") || strings.Contains(out, "open") {
 		t.Fatalf("log: %q %v", out, err)
 	}
 	out, _ = runCLI(t, "log", "--json")
-	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[0], `{"time"`) {
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[0], `{"time"`) {
 		t.Errorf("log --json: %q", out)
 	}
 }
