@@ -217,7 +217,7 @@ func headline(m map[string]any) string {
 	}
 	for _, k := range []string{"title", "url"} {
 		if s, ok := m[k].(string); ok && s != "" {
-			parts = append(parts, s)
+			parts = append(parts, oneLine(s))
 		}
 	}
 	return strings.Join(parts, " · ")
