@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -111,6 +112,32 @@ func TestClosest(t *testing.T) {
 	for typo, want := range map[string]string{"tab-id": "[tabId]", "URL": "[url]", "clik": "[click]", "tabid": "[tabId]", "zzzz": "[]", "clos": "[close]"} {
 		if got := closest(typo, names); strings.Join(got, " ") != strings.Trim(want, "[]") {
 			t.Errorf("closest(%q) = %v, want %s", typo, got, want)
+		}
+	}
+}
+
+// Every flag a command's help lists is in the README (issue 25: --help
+// and the README disagreed), and so is every command.
+func TestREADMENamesEveryCommandAndFlag(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range commands {
+		if !bytes.Contains(readme, []byte("`"+name)) {
+			t.Errorf("the README does not name the command %s", name)
+		}
+		if !c.flags {
+			continue
+		}
+		out, _, err := runBoth(t, name, "--help")
+		if err != nil {
+			t.Fatalf("%s --help: %v", name, err)
+		}
+		for _, m := range regexp.MustCompile(`(?m)^  (--\S+)`).FindAllStringSubmatch(out, -1) {
+			if !bytes.Contains(readme, []byte(m[1])) {
+				t.Errorf("the README does not name %s %s", name, m[1])
+			}
 		}
 	}
 }
