@@ -64,7 +64,8 @@ func init() {
 		"uninstall":       {runUninstall, "stop the daemon and remove what install wrote (the manifests, the extension folder, the secret)", true},
 	}
 	for _, a := range tool.Names() {
-		commands[a] = command{actionCommand(a), "the " + a + " action; its flags are the tool's JSON parameters (" + flagsOf(a) + ")", false}
+		spec, _ := tool.Lookup(a)
+		commands[a] = command{actionCommand(a), "action: " + strings.TrimSuffix(spec.Summary, ".") + " (flags: " + a + " --help)", false}
 	}
 }
 
@@ -112,20 +113,4 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\nbrowser-bridge COMMAND --help (or browser-bridge help COMMAND) says what a command does and lists its flags.")
 	fmt.Fprintln(w, "\nEnvironment: BROWSER_BRIDGE_HOME moves all state (socket, secret, registry, logs) under one folder.")
-}
-
-// flagsOf names an action's own flags for the usage text.
-func flagsOf(action string) string {
-	spec, _ := tool.Lookup(action)
-	var own []string
-	for _, n := range spec.Params {
-		own = append(own, "--"+n)
-	}
-	if spec.Locator {
-		own = append(own, "a locator: --selector, --text, --role/--name, --label, --ref, …")
-	}
-	if len(own) == 0 {
-		return "--tabId, --timeoutMs"
-	}
-	return strings.Join(own, ", ")
 }
