@@ -232,6 +232,11 @@ func TestLocatorErrors(t *testing.T) {
 		msg  string
 	}{
 		{map[string]any{"action": "click", "tabId": tab, "text": "Trusted onyl"}, protocol.CodeElementNotFound, "Trusted only"},
+		// role+name lists the closest too (issue 25): a wrong role, a typo.
+		{map[string]any{"action": "click", "tabId": tab, "role": "button", "name": "Go next"}, protocol.CodeElementNotFound, `closest: link "Go next"`},
+		{map[string]any{"action": "click", "tabId": tab, "role": "link", "name": "Go nxet"}, protocol.CodeElementNotFound, `closest: link "Go next"`},
+		// A name that shares no word: the elements of that role are the closest.
+		{map[string]any{"action": "click", "tabId": tab, "role": "switch", "name": "Theme"}, protocol.CodeElementNotFound, `closest: switch "Dark mode"`},
 		{map[string]any{"action": "click", "tabId": tab}, protocol.CodeInvalidArgument, "needs a locator"},
 		{map[string]any{"action": "click", "tabId": tab, "text": "a", "selector": "b"}, protocol.CodeInvalidArgument, "exactly one"},
 		{map[string]any{"action": "click", "tabId": tab, "selector": "#[bad"}, protocol.CodeInvalidArgument, "not valid CSS"},

@@ -53,6 +53,10 @@ func TestNoExtensionStatusGivesDiagnostics(t *testing.T) {
 	if took > 8*time.Second {
 		t.Errorf("status took %s", took)
 	}
+	// One line on stderr says what the user must do (issue 25).
+	if !strings.Contains(string(r.Stderr), "browser-bridge: no browser is connected: run `browser-bridge install`") || !strings.Contains(string(r.Stderr), "`browser-bridge launch`") {
+		t.Errorf("status does not say what to do: %q", r.Stderr)
+	}
 	d, _ := r.JSON["diagnostics"].(map[string]any)
 	for _, k := range []string{"hostname", "ipcEndpoint", "allowedExtensionIds", "hostBinary", "hostManifests", "enabled"} {
 		if _, ok := d[k]; !ok {

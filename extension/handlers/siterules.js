@@ -122,7 +122,9 @@ export function check(rules, raw) {
   for (const p of allow) {
     if (views.every((s) => matchSite(p, s))) return { allowed: true, rule: p };
   }
-  return { allowed: false, rule: "", kind: "allow", why: `not on your allow list (${allow.join(", ")}); add it with browser-bridge policy allow` };
+  // The pattern that adds the site, or how to lift the list (policy.go's notAllowed).
+  const add = u.hostname ? u.hostname.toLowerCase() : "PATTERN";
+  return { allowed: false, rule: "", kind: "allow", why: `not on your allow list (${allow.join(", ")}): add it with browser-bridge policy allow ${add}, or take patterns off the list with browser-bridge policy remove PATTERN (an empty list allows every site)` };
 }
 
 // match reports whether pattern matches the URL raw as a deny rule does

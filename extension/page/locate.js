@@ -271,15 +271,18 @@
 
   // candidates suggests what the caller may have meant when nothing
   // matched: visible interactive elements whose names share the most words.
-  function candidates(want) {
+  // With a role, the elements of that role come too, whatever their name
+  // (role "switch", name "Theme" finds the switch named "Dark mode").
+  function candidates(want, role) {
     const words = bb.norm(want).toLowerCase().split(" ").filter(Boolean);
     const scored = [];
     for (const el of bb.elements(bb.root())) {
       try {
-        if (!bb.matches(el, INTERACTIVE) || !bb.isVisible(el)) continue;
+        const sameRole = !!role && bb.role(el) === role;
+        if (!(sameRole || bb.matches(el, INTERACTIVE)) || !bb.isVisible(el)) continue;
         const name = (bb.accessibleName(el) || bb.visibleText(el)).toLowerCase();
         if (!name) continue;
-        let score = 0;
+        let score = sameRole ? 0.05 : 0;
         for (const w of words) if (name.includes(w)) score += w.length;
         for (let i = 0; i < Math.min(3, name.length); i++) if (words.join(" ").includes(name.slice(i, i + 3))) score += 0.1;
         if (score > 0) scored.push([score, el]);
@@ -323,7 +326,7 @@
     const rank = a.prefer && a.text;
     if (rank) out.matches.forEach((m, i) => { m.rank = bb.clickRank(els[i]); });
     if (note.sensitive) out.note = bb.SENSITIVE_NOTE;
-    if (!els.length && a.suggest) out.candidates = candidates(want);
+    if (!els.length && a.suggest) out.candidates = candidates(want, a.role);
     // In the top frame, measure the point of the element the daemon will
     // pick when nothing else decides (the first visible match, of the
     // highest rank when ranked) right away: one round trip less for the

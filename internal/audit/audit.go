@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/keys"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 )
 
@@ -76,7 +77,7 @@ func (lg *Log) Write(e Entry) {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
-	b, err := json.Marshal(e)
+	b, err := MarshalLine(e)
 	if err != nil {
 		lg.fail(err)
 		return
@@ -163,8 +164,8 @@ func Redact(params map[string]any) map[string]any {
 		case "value", "token", "secret", "password", "expression", "data":
 			out[k] = redactedNote(v)
 		case "keys":
-			// Chords and named keys say what the agent did; single
-			// characters are typing.
+			// Chords and named keys say what the agent did; characters,
+			// alone or with Shift, are typing.
 			if s, ok := v.(string); ok && typesCharacters(s) {
 				out[k] = redactedNote(v)
 			} else {
@@ -199,12 +200,22 @@ func Redact(params map[string]any) map[string]any {
 	return out
 }
 
-// typesCharacters reports whether keys holds a single character of its
-// own (not a chord such as Control+A).
-func typesCharacters(keys string) bool {
-	for _, f := range strings.Fields(keys) {
-		if len([]rune(f)) == 1 {
-			return true
+// typesCharacters reports whether the keys of a press type text: a
+// character of its own ("h") or with Shift ("Shift+H Shift+I" spells HI),
+// the way keys.Chord.Events types it. Shortcuts (Control+A), named keys
+// (Enter, Tab, Space) and chords of them say what the agent did and are
+// kept. Keys that do not parse are kept out too: the agent may have tried
+// to type words with press.
+func typesCharacters(s string) bool {
+	chords, err := keys.Parse(s)
+	if err != nil {
+		return true
+	}
+	for _, c := range chords {
+		for _, ev := range c.Events() {
+			if ev.Text != "" && ev.Text != "\r" && ev.Text != " " {
+				return true
+			}
 		}
 	}
 	return false

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 )
@@ -110,6 +111,59 @@ func FuzzDecode(f *testing.F) {
 		e, ok := Decode(b)
 		if ok && e.Action == "" {
 			t.Fatalf("decoded an entry without an action from %q", b)
+		}
+	})
+}
+
+// TestRedactSpelledChords is issue 26's F10: chords that type characters
+// (Shift+H Shift+U …) are typing, kept out of the trail like type's value;
+// shortcuts and named keys say what the agent did and stay.
+func TestRedactSpelledChords(t *testing.T) {
+	for keys, redacted := range map[string]bool{
+		"Shift+H Shift+U Shift+N Shift+T Shift+E Shift+R": true,
+		"Shift+1":                   true,
+		"ShiftLeft+a ShiftRight+b":  true,
+		"h":                         true,
+		"Tab Shift+x":               true,
+		"Control+A Enter":           false,
+		"Shift+Tab":                 false,
+		"Meta+Shift+Z":              false,
+		"Enter Escape ArrowDown F5": false,
+		"Space":                     false,
+	} {
+		got := Redact(map[string]any{"keys": keys})["keys"]
+		if (got != keys) != redacted {
+			t.Errorf("keys %q: the trail keeps %q, want redacted %v", keys, got, redacted)
+		}
+	}
+}
+
+// FuzzPrintable checks the two escaped forms of outside text: the
+// readable one has no unsafe character and no second line, and the JSON
+// one has none raw and decodes to the same text.
+func FuzzPrintable(f *testing.F) {
+	f.Add("Save\n2026-12-01  user  resume  ok\u001b[31m")
+	f.Add("\u009b31m\u202e\x7f\xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		p := Printable(s)
+		for _, r := range p {
+			if unsafeRune(r) {
+				t.Fatalf("Printable(%q) = %q holds %U", s, p, r)
+			}
+		}
+		b, err := MarshalLine(Entry{Action: "click", Session: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range string(b) {
+			if unsafeRune(r) {
+				t.Fatalf("MarshalLine holds %U raw: %q", r, b)
+			}
+		}
+		e, ok := Decode(b)
+		// (encoding/json makes each byte that is not UTF-8 a U+FFFD.)
+		if !ok || utf8.ValidString(s) && e.Session != s {
+			t.Fatalf("MarshalLine(%q) decodes to %q", s, e.Session)
 		}
 	})
 }

@@ -3,14 +3,17 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/browser-bridge/browser-bridge/internal/audit"
 	"github.com/browser-bridge/browser-bridge/internal/client"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -42,6 +45,10 @@ func runCall(ctx context.Context, args []string) error {
 func actionCommand(action string) func(context.Context, []string) error {
 	return func(ctx context.Context, args []string) error {
 		input, err := parseFlags(action, args)
+		if errors.Is(err, errHelped) {
+			actionHelp(Stdout, action)
+			return err
+		}
 		if err != nil {
 			return printError(protocol.AsError(err), 2)
 		}
@@ -56,9 +63,63 @@ func callAndPrint(ctx context.Context, raw json.RawMessage) error {
 	if err != nil {
 		return printError(protocol.AsError(err), 2)
 	}
+	if raw, err = absolutePaths(in, raw); err != nil {
+		return printError(protocol.AsError(err), 2)
+	}
 	return viaDaemon(ctx, func(c *client.Client, progress func(string)) (json.RawMessage, error) {
-		return c.Call(ctx, raw, in.Deadline(), progress)
+		res, err := c.Call(ctx, raw, in.Deadline(), progress)
+		if err == nil && in.Action == "status" {
+			sayNotConnected(res)
+		}
+		return res, err
 	})
+}
+
+// sayNotConnected puts the one thing a user must do on stderr when status
+// finds no browser: the JSON on stdout has it too, under a screenful of
+// diagnostics.
+func sayNotConnected(res json.RawMessage) {
+	var st struct {
+		Connected   bool
+		Reason      string
+		Diagnostics struct{ Hint string }
+	}
+	if json.Unmarshal(res, &st) != nil || st.Connected {
+		return
+	}
+	what := st.Diagnostics.Hint
+	if what == "" {
+		what = st.Reason
+	}
+	fmt.Fprintln(Stderr, "browser-bridge: no browser is connected: "+what)
+}
+
+// absolutePaths resolves upload's relative paths against the working
+// directory, as a person at a shell means them (docs/report.pdf). Only
+// the CLI does: an agent over MCP has no working directory the user can
+// see, so there a relative path stays refused. The daemon checks the
+// resolved paths by the same rules as any other.
+func absolutePaths(in *tool.Input, raw json.RawMessage) (json.RawMessage, error) {
+	if !slices.ContainsFunc(in.Paths, func(p string) bool { return p != "" && !filepath.IsAbs(p) }) {
+		return raw, nil
+	}
+	abs := make([]string, len(in.Paths))
+	for i, p := range in.Paths {
+		abs[i] = p
+		if p != "" && !filepath.IsAbs(p) {
+			a, err := filepath.Abs(p)
+			if err != nil {
+				return nil, protocol.Errorf(protocol.CodeInvalidArgument, "resolving the upload path %q against the working directory: %v; give an absolute path", p, err)
+			}
+			abs[i] = a
+		}
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, protocol.Errorf(protocol.CodeInvalidArgument, "%v", err)
+	}
+	obj["paths"], _ = json.Marshal(abs)
+	return json.Marshal(obj)
 }
 
 // viaDaemon connects to the daemon (starting it if needed) as the CLI's
@@ -69,7 +130,11 @@ func viaDaemon(ctx context.Context, req func(c *client.Client, progress func(str
 	if err != nil {
 		return printError(protocol.AsError(err), 1)
 	}
-	c, err := client.Connect(ctx, layout, session())
+	sess, err := session()
+	if err != nil {
+		return printError(protocol.AsError(err), 2)
+	}
+	c, err := client.Connect(ctx, layout, sess)
 	if err != nil {
 		return printError(protocol.Errorf(protocol.CodeInternal, "cannot reach the daemon: %v", err), 1)
 	}
@@ -90,11 +155,19 @@ func printRaw(res json.RawMessage) error {
 	return printJSON(res)
 }
 
-func session() string {
-	if w := os.Getenv(EnvWorkspace); w != "" {
-		return w
+// session is the CLI's session: BROWSER_BRIDGE_WORKSPACE or session:cli.
+// A name with a control character is refused: it would be printed in the
+// audit trail and in errors, where a newline or an ESC could forge lines
+// or drive the reader's terminal (issue 26, F10).
+func session() (string, error) {
+	w := os.Getenv(EnvWorkspace)
+	if w == "" {
+		return "session:cli", nil
 	}
-	return "session:cli"
+	if p := audit.Printable(w); p != w {
+		return "", protocol.Errorf(protocol.CodeInvalidArgument, "%s holds a control character (%s); name the workspace with printable text", EnvWorkspace, p)
+	}
+	return w, nil
 }
 
 func printJSON(v any) error {
@@ -122,10 +195,13 @@ func parseFlags(action string, args []string) (map[string]any, error) {
 		if !strings.HasPrefix(a, "-") {
 			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unexpected argument %q: parameters are flags such as --url URL", a)
 		}
+		if isHelpFlag(a) {
+			return nil, errHelped
+		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		kind, ok := kinds[name]
 		if !ok || name == "action" {
-			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unknown flag --%s; the flags are the JSON parameters: %s", name, strings.Join(sortedKeys(kinds), ", "))
+			return nil, unknownFlag(action, name)
 		}
 		if _, dup := input[name]; dup {
 			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "flag --%s is given twice; give it once", name)
@@ -210,16 +286,5 @@ func paramKinds() map[string]reflect.Kind {
 			out[f.Name] = reflect.Interface // a string or an object
 		}
 	}
-	return out
-}
-
-func sortedKeys(m map[string]reflect.Kind) []string {
-	var out []string
-	for k := range m {
-		if k != "action" {
-			out = append(out, "--"+k)
-		}
-	}
-	sort.Strings(out)
 	return out
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -47,5 +48,35 @@ func TestEveryParameterIsAFlag(t *testing.T) {
 		if _, ok := kinds[name]; !ok {
 			t.Errorf("no flag --%s", name)
 		}
+	}
+}
+
+// The CLI resolves upload's relative paths against the working directory
+// (issue 25); absolute ones and other actions are sent as given.
+func TestUploadPathsResolved(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	raw := json.RawMessage(`{"action":"upload","selector":"#f","paths":["a.pdf","/abs/b.pdf","sub/../c.pdf"]}`)
+	in, _, err := tool.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := absolutePaths(in, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Paths []string }
+	json.Unmarshal(out, &got)
+	want := []string{filepath.Join(dir, "a.pdf"), "/abs/b.pdf", filepath.Join(dir, "c.pdf")}
+	if strings.Join(got.Paths, "|") != strings.Join(want, "|") {
+		t.Errorf("paths %v, want %v", got.Paths, want)
+	}
+	if again, _, err := tool.Parse(out); err != nil || again.Selector != "#f" {
+		t.Errorf("the rewritten input: %s %v", out, err)
+	}
+	same := json.RawMessage(`{"action":"upload","selector":"#f","paths":["/abs/b.pdf"]}`)
+	in, _, _ = tool.Parse(same)
+	if out, _ := absolutePaths(in, same); string(out) != string(same) {
+		t.Errorf("absolute paths rewritten: %s", out)
 	}
 }

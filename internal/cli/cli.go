@@ -5,9 +5,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -30,33 +32,40 @@ func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code
 type command struct {
 	run     func(ctx context.Context, args []string) error
 	summary string
+	// flags: the command parses flags with parseFlagSet, which answers
+	// --help itself; Run answers it for the others.
+	flags bool
 }
 
-// commands is the route table of subcommands (actions are added in init).
-var commands = map[string]command{
-	"daemon":          {runDaemon, "run the broker in the foreground (started on demand by every other command)"},
-	"host":            {runHost, "the native messaging host (Chrome starts it; not for people)"},
-	"launch":          {runLaunch, "start Chromium with the extension in a fresh profile and wait until it is connected"},
-	"call":            {runCall, "run one action given as a JSON object: call '{\"action\":\"open\",\"url\":\"…\"}'"},
-	"mcp":             {runMCP, "serve the use_user_browser tool to an agent over MCP (stdio); --print-config claude|codex|cursor|vscode"},
-	"version":         {runVersion, "print the version"},
-	"clean":           {runClean, "remove the screenshot files the bridge has written"},
-	"write-extension": {runWriteExtension, "write the extension to a folder for Load unpacked (default: the state folder)"},
-	"install":         {runInstall, "write the extension and register the native host with every Chromium browser found; prints the next step"},
-	"doctor":          {runDoctor, "check every link of the chain (state, secret, daemon, host manifests, extension) and say how to fix a broken one; --json"},
-	"disable":         {runDisable, "turn the bridge off: every action fails with bridge_disabled and browsers stop starting the host"},
-	"enable":          {runEnable, "turn the bridge back on and register the host again"},
-	"websocket":       {runWebSocket, "the opt-in WebSocket transport for Hive-compatible programs: enable [--url ws://127.0.0.1:14829/bridge] [--token T] | disable | status, each [--browser B]"},
-	"pause":           {runPause, "pause the agent: every action but status fails with paused_by_user until resume"},
-	"resume":          {runResume, "let the agent act again after pause"},
-	"policy":          {runPolicy, "site rules: policy allow|deny PATTERN, policy remove PATTERN, policy list"},
-	"log":             {runLog, "the audit trail, one line per command: [--follow] [--session ID] [--json] [-n N]"},
-	"uninstall":       {runUninstall, "stop the daemon and remove what install wrote (the manifests, the extension folder, the secret)"},
-}
+// commands is the route table of subcommands, actions included.
+var commands map[string]command
 
+// The table is filled in init: the commands' help reads it, so a
+// declaration with a value would refer to itself.
 func init() {
+	commands = map[string]command{
+		"daemon":          {runDaemon, "run the broker in the foreground (started on demand by every other command)", true},
+		"host":            {runHost, "the native messaging host (Chrome starts it; not for people)", false},
+		"launch":          {runLaunch, "start Chromium with the extension in a fresh profile and wait until it is connected", true},
+		"call":            {runCall, "run one action given as a JSON object: call '{\"action\":\"open\",\"url\":\"…\"}'", false},
+		"mcp":             {runMCP, "serve the use_user_browser tool to an agent over MCP (stdio); --print-config claude|codex|cursor|vscode", true},
+		"version":         {runVersion, "print the version", false},
+		"clean":           {runClean, "remove the screenshot files the bridge has written", false},
+		"write-extension": {runWriteExtension, "write the extension to a folder for Load unpacked (default: the state folder)", false},
+		"install":         {runInstall, "write the extension and register the native host with every Chromium browser found; prints the next step", true},
+		"doctor":          {runDoctor, "check every link of the chain (state, secret, daemon, host manifests, extension) and say how to fix a broken one; --json", true},
+		"disable":         {runDisable, "turn the bridge off: every action fails with bridge_disabled and browsers stop starting the host", true},
+		"enable":          {runEnable, "turn the bridge back on and register the host again", true},
+		"websocket":       {runWebSocket, "the opt-in WebSocket transport for Hive-compatible programs: enable [--url ws://127.0.0.1:14829/bridge] [--token T] | disable | status, each [--browser B]", true},
+		"pause":           {runPause, "pause the agent: every action but status fails with paused_by_user until resume", false},
+		"resume":          {runResume, "let the agent act again after pause", false},
+		"policy":          {runPolicy, "site rules: policy allow|deny PATTERN, policy remove PATTERN, policy list", false},
+		"log":             {runLog, "the audit trail, one line per command: [--follow] [--session ID] [--json] [-n N]", true},
+		"uninstall":       {runUninstall, "stop the daemon and remove what install wrote (the manifests, the extension folder, the secret)", true},
+	}
 	for _, a := range tool.Names() {
-		commands[a] = command{actionCommand(a), "the " + a + " action; its flags are the tool's JSON parameters (" + flagsOf(a) + ")"}
+		spec, _ := tool.Lookup(a)
+		commands[a] = command{actionCommand(a), "action: " + strings.TrimSuffix(spec.Summary, ".") + " (flags: " + a + " --help)", false}
 	}
 }
 
@@ -67,16 +76,28 @@ func Run(ctx context.Context, args []string) error {
 	if len(args) > 0 && strings.HasPrefix(args[0], "chrome-extension://") {
 		return runHost(ctx, args)
 	}
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || isHelpFlag(args[0]) || args[0] == "help" && len(args) == 1 {
 		usage(Stdout)
 		return nil
 	}
+	if args[0] == "help" {
+		return help(ctx, args[1])
+	}
 	c, ok := commands[args[0]]
 	if !ok {
-		usage(Stderr)
-		return fmt.Errorf("unknown command %q", args[0])
+		return unknownCommand(args[0])
 	}
-	return c.run(ctx, args[1:])
+	// Actions and commands with flags see --help where a flag may be (not
+	// as a value: type --value --help types it); the rest take none, so
+	// --help anywhere is a question (write-extension --help once made a
+	// folder named --help).
+	if _, isAction := tool.Lookup(args[0]); !isAction && !c.flags && slices.ContainsFunc(args[1:], isHelpFlag) {
+		return help(ctx, args[0])
+	}
+	if err := c.run(ctx, args[1:]); !errors.Is(err, errHelped) {
+		return err
+	}
+	return nil
 }
 
 func usage(w io.Writer) {
@@ -90,21 +111,6 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-16s %s\n", n, commands[n].summary)
 	}
+	fmt.Fprintln(w, "\nbrowser-bridge COMMAND --help (or browser-bridge help COMMAND) says what a command does and lists its flags.")
 	fmt.Fprintln(w, "\nEnvironment: BROWSER_BRIDGE_HOME moves all state (socket, secret, registry, logs) under one folder.")
-}
-
-// flagsOf names an action's own flags for the usage text.
-func flagsOf(action string) string {
-	spec, _ := tool.Lookup(action)
-	var own []string
-	for _, n := range spec.Params {
-		own = append(own, "--"+n)
-	}
-	if spec.Locator {
-		own = append(own, "a locator: --selector, --text, --role/--name, --label, --ref, …")
-	}
-	if len(own) == 0 {
-		return "--tabId, --timeoutMs"
-	}
-	return strings.Join(own, ", ")
 }

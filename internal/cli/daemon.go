@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/daemon"
 	"github.com/browser-bridge/browser-bridge/internal/logfile"
@@ -18,10 +19,9 @@ import (
 
 func runDaemon(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("daemon", flag.ContinueOnError)
-	fs.SetOutput(Stderr)
 	verbose := fs.Bool("v", false, "log every call")
-	if err := fs.Parse(args); err != nil {
-		return &ExitError{Code: 2}
+	if err := parseFlagSet(fs, args, -1); err != nil {
+		return err
 	}
 	layout, err := paths.Default()
 	if err != nil {
@@ -86,11 +86,16 @@ func diagnostics(layout paths.Layout) map[string]any {
 		ids = append(ids, nmhost.IDOf(o))
 	}
 	var manifests []map[string]any
+	var registered []string
 	for _, b := range paths.Browsers() {
 		p := b.ManifestDir + "/" + protocol.NativeHostName + ".json"
 		_, err := os.Stat(p)
 		manifests = append(manifests, map[string]any{"browser": b.Name, "path": p, "installed": err == nil})
+		if err == nil {
+			registered = append(registered, b.Name)
+		}
 	}
+	enabled := settings.Off(layout) == nil
 	return map[string]any{
 		"hostname":            host,
 		"ipcEndpoint":         layout.Socket,
@@ -99,7 +104,20 @@ func diagnostics(layout paths.Layout) map[string]any {
 		"hostBinary":          exe,
 		"nativeHostName":      protocol.NativeHostName,
 		"hostManifests":       manifests,
-		"enabled":             settings.Off(layout) == nil,
-		"hint":                "run `browser-bridge install`, load the extension it writes in Chrome (or run `browser-bridge launch`) and keep Chrome open; the extension connects through the native host registered in the manifests above",
+		"enabled":             enabled,
+		"hint":                connectHint(enabled, registered),
 	}
+}
+
+// connectHint is the one line status gives a user whose browser is not
+// connected: the step they have not taken yet, as a command to run.
+func connectHint(enabled bool, registered []string) string {
+	switch {
+	case !enabled:
+		return "the bridge is turned off: run `browser-bridge enable`, then keep your browser open with the extension loaded"
+	case len(registered) == 0:
+		return "run `browser-bridge install`, load the extension it writes (chrome://extensions, Developer mode, Load unpacked) and keep the browser open; or run `browser-bridge launch` and leave it running"
+	}
+	return fmt.Sprintf("open %s with the Browser Bridge extension loaded and keep it open (the host is registered for it; `browser-bridge doctor` checks each link), or run `browser-bridge launch` and leave it running",
+		strings.Join(registered, " or "))
 }

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/browser-bridge/browser-bridge/internal/paths"
@@ -37,5 +40,32 @@ func TestRotatingLogOnlyForTheDaemonLog(t *testing.T) {
 	Stderr = other
 	if w, err := rotatingLog(l); w != nil || err != nil {
 		t.Errorf("stderr is another file: %v %v", w, err)
+	}
+}
+
+// Status with no browser says in one line what the user must do: the
+// step not yet taken (issue 25).
+func TestConnectHint(t *testing.T) {
+	for _, c := range []struct {
+		enabled    bool
+		registered []string
+		want       string
+	}{
+		{false, []string{"Chromium"}, "browser-bridge enable"},
+		{true, nil, "run `browser-bridge install`, load the extension"},
+		{true, []string{"Google Chrome", "Chromium"}, "open Google Chrome or Chromium with the Browser Bridge extension loaded"},
+	} {
+		if got := connectHint(c.enabled, c.registered); !strings.Contains(got, c.want) || strings.Contains(got, "\n") {
+			t.Errorf("connectHint(%v, %v) = %q, want one line with %q", c.enabled, c.registered, got, c.want)
+		}
+	}
+	var errOut bytes.Buffer
+	old := Stderr
+	Stderr = &errOut
+	defer func() { Stderr = old }()
+	sayNotConnected(json.RawMessage(`{"connected":false,"reason":"r","diagnostics":{"hint":"run ` + "`browser-bridge launch`" + `"}}`))
+	sayNotConnected(json.RawMessage(`{"connected":true}`))
+	if got := errOut.String(); got != "browser-bridge: no browser is connected: run `browser-bridge launch`\n" {
+		t.Errorf("stderr %q", got)
 	}
 }

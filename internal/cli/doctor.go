@@ -13,10 +13,9 @@ import (
 // and how to fix it; it exits 1 when one is.
 func runDoctor(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(Stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return &ExitError{Code: 2}
+	if err := parseFlagSet(fs, args, 0); err != nil {
+		return err
 	}
 	layout, err := paths.Default()
 	if err != nil {

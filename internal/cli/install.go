@@ -56,12 +56,11 @@ func runInstall(ctx context.Context, args []string) error {
 		return err
 	}
 	fs := flag.NewFlagSet("install", flag.ContinueOnError)
-	fs.SetOutput(Stderr)
 	var f installFlags
 	f.register(fs, layout)
 	origins := fs.String("origins", os.Getenv(nmhost.EnvOrigins), "extra extension IDs or origins the host accepts, comma separated (a published or self-packed build)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return &ExitError{Code: 2}
+	if err := parseFlagSet(fs, args, 0); err != nil {
+		return err
 	}
 	exe, err := hostBinary()
 	if err != nil {
@@ -117,11 +116,10 @@ func runUninstall(ctx context.Context, args []string) error {
 		return err
 	}
 	fs := flag.NewFlagSet("uninstall", flag.ContinueOnError)
-	fs.SetOutput(Stderr)
 	var f installFlags
 	f.register(fs, layout)
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return &ExitError{Code: 2}
+	if err := parseFlagSet(fs, args, 0); err != nil {
+		return err
 	}
 	exe, err := hostBinary()
 	if err != nil {
@@ -211,10 +209,9 @@ func enableFlags(name string, args []string) (paths.Layout, installFlags, error)
 		return layout, f, err
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(Stderr)
 	f.register(fs, layout)
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return layout, f, &ExitError{Code: 2}
+	if err := parseFlagSet(fs, args, 0); err != nil {
+		return layout, f, err
 	}
 	return layout, f, nil
 }

@@ -25,13 +25,12 @@ const connectTimeout = 30 * time.Second
 // foreground until interrupted; then it stops the browser.
 func runLaunch(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("launch", flag.ContinueOnError)
-	fs.SetOutput(Stderr)
 	headless := fs.Bool("headless", false, "run without a window (new headless mode)")
 	browser := fs.String("browser", "", "browser binary (default: $"+launcher.EnvBrowser+", else Chromium found on this machine)")
 	profile := fs.String("profile", "", "user data folder to use (default: a fresh temporary one, removed on exit)")
 	startURL := fs.String("url", "about:blank", "the page of the first tab")
-	if err := fs.Parse(args); err != nil {
-		return &ExitError{Code: 2}
+	if err := parseFlagSet(fs, args, 0); err != nil {
+		return err
 	}
 	layout, err := paths.Default()
 	if err != nil {

@@ -19,16 +19,12 @@ import (
 // or with --print-config the snippet that registers it with a client.
 func runMCP(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.SetOutput(Stderr)
 	tools := fs.String("tools", mcpserver.ModeSingle, "single: one use_user_browser tool; split: one tool per action (browser_open, …)")
 	imageMax := imageMaxFlag(mcpserver.DefaultImageMax)
 	fs.Var(&imageMax, "image-max", "longest side in `px` of the image a screenshot returns (0: only the file path)")
 	printConfig := fs.String("print-config", "", "print the config for a client ("+strings.Join(mcpserver.Clients, ", ")+") and exit")
-	if err := fs.Parse(args); err != nil {
-		return &ExitError{Code: 2}
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("mcp takes only flags, not %q", fs.Arg(0))
+	if err := parseFlagSet(fs, args, 0); err != nil {
+		return err
 	}
 	if *printConfig != "" {
 		return printMCPConfig(fs, *printConfig)

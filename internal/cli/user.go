@@ -101,13 +101,12 @@ func nonNil(l []string) []string {
 // JSON lines with --json; --follow keeps printing new ones.
 func runLog(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("log", flag.ContinueOnError)
-	fs.SetOutput(Stderr)
 	follow := fs.Bool("follow", false, "keep printing commands as they run")
 	sess := fs.String("session", "", "only this session (e.g. session:cli, or an MCP session id)")
 	asJSON := fs.Bool("json", false, "print the JSON lines as stored")
 	n := fs.Int("n", 50, "how many of the latest commands to print first (0: all)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return &ExitError{Code: 2}
+	if err := parseFlagSet(fs, args, 0); err != nil {
+		return err
 	}
 	layout, err := paths.Default()
 	if err != nil {
@@ -116,7 +115,7 @@ func runLog(ctx context.Context, args []string) error {
 	f := audit.Filter{Session: *sess}
 	print := func(e audit.Entry) {
 		if *asJSON {
-			b, _ := json.Marshal(e)
+			b, _ := audit.MarshalLine(e)
 			fmt.Fprintln(Stdout, string(b))
 			return
 		}
@@ -140,6 +139,8 @@ func runLog(ctx context.Context, args []string) error {
 
 // logLine is one entry as a person reads it:
 // 06:53:01.123  session:cli  click  ok  14ms  browser 0 (Chrome)  tab 12  https://…  text=Save
+// Every field may hold outside text (a page's words, a workspace name), so
+// the line is escaped whole: it stays one line and drives no terminal.
 func logLine(e audit.Entry) string {
 	parts := []string{e.Time.Local().Format("2006-01-02 15:04:05.000"), e.Session, e.Action, e.Code, fmt.Sprintf("%dms", e.Ms)}
 	if e.Workspace != "" && e.Workspace != e.Session {
@@ -157,7 +158,7 @@ func logLine(e audit.Entry) string {
 	if len(e.Params) > 0 {
 		parts = append(parts, compactParams(e.Params))
 	}
-	return strings.Join(parts, "  ")
+	return audit.Printable(strings.Join(parts, "  "))
 }
 
 func compactParams(p map[string]any) string {
@@ -173,7 +174,21 @@ func compactParams(p map[string]any) string {
 		if i > 0 {
 			b.WriteString(" ")
 		}
-		fmt.Fprintf(&b, "%s=%v", k, p[k])
+		fmt.Fprintf(&b, "%s=%s", k, paramText(p[k]))
 	}
 	return b.String()
+}
+
+// paramText is one parameter as the log line shows it: a string as it is,
+// anything else as JSON, so IDs read as the integers they are
+// (tabId=1207056650, not %v's 1.20705665e+09).
+func paramText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }

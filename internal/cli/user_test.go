@@ -80,13 +80,62 @@ func TestLogPrintsTheTrail(t *testing.T) {
 	lg := audit.Open(layout, nil)
 	lg.Write(audit.Entry{Time: time.Date(2026, 12, 1, 6, 0, 0, 0, time.UTC), Session: "session:cli", Action: "click", Browser: "1 (Edge)", TabID: 4, URL: "https://x.example/", Params: map[string]any{"text": "Save"}, Code: "ok", Ms: 9})
 	lg.Write(audit.Entry{Session: "session:other", Action: "open", Code: "ok"})
+	lg.Write(audit.Entry{Session: "session:cli", Action: "close", Params: map[string]any{"tabId": float64(1207056650)}, Code: "ok"})
 	lg.Close()
 	out, err := runCLI(t, "log", "--session", "session:cli")
-	if err != nil || !strings.Contains(out, "click") || !strings.Contains(out, "tab 4") || !strings.Contains(out, "browser 1 (Edge)") || !strings.Contains(out, "text=Save") || strings.Contains(out, "open") {
+	if err != nil || !strings.Contains(out, "tabId=1207056650") || !strings.Contains(out, "click") || !strings.Contains(out, "tab 4") || !strings.Contains(out, "browser 1 (Edge)") || !strings.Contains(out, "text=Save") || strings.Contains(out, "open") {
 		t.Fatalf("log: %q %v", out, err)
 	}
 	out, _ = runCLI(t, "log", "--json")
-	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[0], `{"time"`) {
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[0], `{"time"`) {
 		t.Errorf("log --json: %q", out)
+	}
+}
+
+// TestLogEscapesControlCharacters is the forged-line finding of issue 26
+// (F10): a page's text, a workspace name from BROWSER_BRIDGE_WORKSPACE or
+// a URL with a newline, an ESC or a C1 control must not start a line of
+// its own or reach the terminal raw, in the readable form or in --json.
+func TestLogEscapesControlCharacters(t *testing.T) {
+	t.Setenv("BROWSER_BRIDGE_HOME", t.TempDir())
+	layout, _ := paths.Default()
+	forged := "Save\n2026-12-01 22:09:00.000  user  resume  ok  0ms\u001b[31m"
+	lg := audit.Open(layout, nil)
+	lg.Write(audit.Entry{Time: time.Date(2026, 12, 1, 6, 0, 0, 0, time.UTC), Session: "session:\u001b]0;x\u0007", Workspace: "ws\u001b[2J",
+		Action: "click", Browser: "1 (\u009b31m)", TabID: 4, URL: "https://x.example/\u202e\u007f", Params: map[string]any{"text": forged, "k\u001b": []any{"\r"}}, Code: "ok\n", Ms: 9})
+	lg.Close()
+	raw := func(s string) bool {
+		for _, r := range s {
+			if r != '\n' && (r < 0x20 || r >= 0x7f && r < 0xa0 || r == '\u202e') {
+				return true
+			}
+		}
+		return false
+	}
+	out, err := runCLI(t, "log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw(out) || strings.Count(out, "\n") != 1 || !strings.Contains(out, `Save\n2026`) || !strings.Contains(out, `\x1b[31m`) {
+		t.Errorf("log printed control characters or a second line: %q", out)
+	}
+	out, err = runCLI(t, "log", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back audit.Entry
+	if raw(out) || strings.Count(out, "\n") != 1 || json.Unmarshal([]byte(out), &back) != nil || back.Params["text"] != forged || back.URL != "https://x.example/\u202e\u007f" {
+		t.Errorf("log --json printed control characters or does not decode to the entry: %q", out)
+	}
+}
+
+// TestWorkspaceWithControlCharacters: a workspace named with an ESC or a
+// newline is refused before it reaches the daemon and the trail.
+func TestWorkspaceWithControlCharacters(t *testing.T) {
+	t.Setenv("BROWSER_BRIDGE_HOME", t.TempDir())
+	t.Setenv(EnvWorkspace, "ws\u001b[2J\nuser")
+	out, err := runCLI(t, "status")
+	if err == nil || !strings.Contains(out, "invalid_argument") || !strings.Contains(out, EnvWorkspace) || strings.Contains(out, "\u001b") {
+		t.Fatalf("status with a control character in the workspace: %q %v", out, err)
 	}
 }

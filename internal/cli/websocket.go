@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/client"
@@ -21,9 +22,12 @@ func runWebSocket(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "websocket needs enable [--url URL] [--token T], disable or status"), 2)
 	}
+	if isHelpFlag(args[0]) {
+		fmt.Fprintf(Stdout, "browser-bridge websocket: %s\n(browser-bridge websocket enable --help lists the flags of enable)\n", commands["websocket"].summary)
+		return errHelped
+	}
 	sub, args := args[0], args[1:]
 	fs := flag.NewFlagSet("websocket "+sub, flag.ContinueOnError)
-	fs.SetOutput(Stderr)
 	// With several browsers connected, each extension keeps its own
 	// setting: --browser picks one (default: the default browser).
 	browser := fs.String("browser", "", "the browser whose extension to configure: a label or slot from status (default: the default browser)")
@@ -33,16 +37,16 @@ func runWebSocket(ctx context.Context, args []string) error {
 	case "enable":
 		u := fs.String("url", protocol.DefaultWebSocketURL, "the WebSocket server to dial (loopback only)")
 		token := fs.String("token", "", "a token the server expects (sent in hello and as Sec-WebSocket-Protocol)")
-		if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-			return printError(protocol.Errorf(protocol.CodeInvalidArgument, "usage: websocket enable [--url URL] [--token T] [--browser B]"), 2)
+		if err := parseFlagSet(fs, args, 0); err != nil {
+			return err
 		}
 		if err := daemon.CheckWebSocketURL(*u); err != nil {
 			return printError(protocol.AsError(err), 2)
 		}
 		verb, params = "websocket.configure", protocol.WebSocketConfig{Enabled: true, URL: *u, Token: *token}
 	case "disable", "status":
-		if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-			return printError(protocol.Errorf(protocol.CodeInvalidArgument, "websocket %s takes no arguments but --browser B", sub), 2)
+		if err := parseFlagSet(fs, args, 0); err != nil {
+			return err
 		}
 		verb, params = "websocket.status", struct{}{}
 		if sub == "disable" {

@@ -327,8 +327,15 @@ func checkStatus(raw json.RawMessage) []Check {
 			Fix: "load the extension (see `browser-bridge install`) and keep the browser open, or run `browser-bridge launch`"})
 	}
 	ext := Check{Name: "extension", OK: st.Error == nil, Detail: fmt.Sprintf("connected, version %s, protocol %d", st.Extension.Version, st.Extension.Protocol)}
-	if st.Error != nil {
+	switch {
+	case st.Error != nil:
 		ext.Detail, ext.Fix = st.Error.Message, "reload the extension from the folder `browser-bridge install` writes, or update the binary"
+	case st.Extension.Version != "" && st.Extension.Version != version.Version:
+		// The same protocol works, but the two ship together: an
+		// extension left behind by an update lacks the binary's fixes.
+		ext.Warn = true
+		ext.Detail = fmt.Sprintf("connected, but the extension is version %s and this binary %s (protocol %d)", st.Extension.Version, version.Version, st.Extension.Protocol)
+		ext.Fix = "run `browser-bridge install` again, then reload Browser Bridge in chrome://extensions (or restart `browser-bridge launch`)"
 	}
 	out = append(out, ext)
 	if st.Extension.FileAccess != nil {

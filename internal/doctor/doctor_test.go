@@ -60,8 +60,11 @@ func TestStatusChecks(t *testing.T) {
 		status string
 		want   map[string]string // check -> "ok", "warn" or "fail"
 	}{
-		{`{"connected":true,"daemon":{"pid":1,"version":"` + version.Version + `"},"extension":{"version":"1","protocol":1,"incognitoAllowed":true,"fileAccess":true}}`,
+		{`{"connected":true,"daemon":{"pid":1,"version":"` + version.Version + `"},"extension":{"version":"` + version.Version + `","protocol":1,"incognitoAllowed":true,"fileAccess":true}}`,
 			map[string]string{"daemon": "ok", "extension": "ok", "file access": "ok", "incognito": "ok"}},
+		// An extension left behind by an update (issue 25).
+		{`{"connected":true,"daemon":{"pid":1,"version":"` + version.Version + `"},"extension":{"version":"0.0.1-old","protocol":1,"incognitoAllowed":true}}`,
+			map[string]string{"daemon": "ok", "extension": "warn"}},
 		{`{"connected":true,"daemon":{"pid":1,"version":"0.0.0-old"},"extension":{"incognitoAllowed":false,"fileAccess":false}}`,
 			map[string]string{"daemon": "fail", "extension": "ok", "file access": "warn", "incognito": "warn"}},
 		{`{"connected":true,"daemon":{"pid":1,"version":"` + version.Version + `"},"error":{"code":"version_mismatch","message":"old"}}`,
@@ -88,6 +91,11 @@ func TestStatusChecks(t *testing.T) {
 			if got[k] != v {
 				t.Errorf("case %d: %s is %q, want %q (all: %v)", i, k, got[k], v, got)
 			}
+		}
+	}
+	for _, ch := range checkStatus([]byte(cases[1].status)) {
+		if ch.Name == "extension" && (!strings.Contains(ch.Detail, "0.0.1-old") || !strings.Contains(ch.Detail, version.Version) || !strings.Contains(ch.Fix, "install")) {
+			t.Errorf("the skew is not named: %+v", ch)
 		}
 	}
 }

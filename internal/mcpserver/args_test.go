@@ -31,7 +31,7 @@ func TestDecodeArgs(t *testing.T) {
 		{name: "none of a group", raw: `{"action":"close"}`, err: "close needs tabId or closeWorkspace"},
 		{name: "locator group", raw: `{"action":"click"}`, err: "click needs a locator: selector, text, role+name, label, placeholder, ref or x+y"},
 		{name: "foreign parameter", raw: `{"action":"status","url":"https://a/"}`, err: `"url" does not apply to status; it is for extract, open`},
-		{name: "foreign parameter in other case", raw: `{"action":"status","URL":"https://a/"}`, err: `"url" does not apply to status`},
+		{name: "parameter in other case", raw: `{"action":"status","URL":"https://a/"}`, err: `unknown parameter "URL"; did you mean "url"?`},
 		{name: "trailing data", raw: `{"action":"status"} {}`, err: "data after"},
 		{name: "string", raw: `"status"`, err: "must be a JSON object"},
 		{name: "broken JSON", raw: `{"action":`, err: "not valid JSON"},
@@ -115,7 +115,7 @@ func FuzzDecodeArgs(f *testing.F) {
 func TestReserveBudget(t *testing.T) {
 	for _, c := range []struct{ args, want string }{
 		{`{"action":"extract","tabId":1}`, `{"action":"extract","maxChars":19700,"tabId":1}`},
-		{`{"action":"inspect","tabId":1,"maxchars":5000}`, `{"action":"inspect","maxChars":4700,"tabId":1}`},
+		{`{"action":"inspect","tabId":1,"maxChars":5000}`, `{"action":"inspect","maxChars":4700,"tabId":1}`},
 		{`{"action":"extract","tabId":1,"maxChars":600}`, `{"action":"extract","maxChars":500,"tabId":1}`},
 		{`{"action":"open","url":"https://a/"}`, `{"action":"open","url":"https://a/"}`},
 	} {

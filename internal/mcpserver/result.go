@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -88,25 +89,49 @@ func resultText(m map[string]any) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// pageText is the headline, each content part as text (the markdown as it
-// is, then each other part under a "--- part ---" line), and the other
-// fields as compact JSON.
+// pageText is the headline, each content part as text inside a fence,
+// and the other fields as compact JSON.
+//
+// The fence marks the page's words as the page's (issue 26, F12): a page
+// that prints "--- warnings ---" or "SYSTEM: …" must not read as the
+// bridge talking. Each part is wrapped as
+//
+//	<page-k3vq7xw2mb5r part="markdown">
+//	…the page's text, as it is…
+//	</page-k3vq7xw2mb5r>
+//
+// with a name drawn at random for each result, after the page was read,
+// so no page can write the closing line. The tool's description tells the
+// model what the fence means.
 func pageText(m map[string]any, parts []string) string {
+	bodies := make([]string, len(parts))
+	for i, p := range parts {
+		bodies[i] = renderPart(p, m[p])
+	}
+	fence := fenceName(bodies)
 	var out []string
 	if h := headline(m); h != "" {
 		out = append(out, h)
 	}
 	for i, p := range parts {
-		body := renderPart(p, m[p])
-		if i > 0 || p != "markdown" {
-			body = "--- " + p + " ---\n" + body
-		}
-		out = append(out, body)
+		out = append(out, fmt.Sprintf("<%s part=%q>\n%s\n</%s>", fence, p, bodies[i], fence))
 	}
 	if rest := restJSON(m, parts); rest != "" {
 		out = append(out, rest)
 	}
 	return strings.Join(out, "\n\n")
+}
+
+// fenceName draws the name of a result's page fence: 60 random bits the
+// page cannot know, drawn again in the (vanishing) case that the page
+// holds it.
+func fenceName(bodies []string) string {
+	for {
+		name := "page-" + strings.ToLower(rand.Text()[:12])
+		if !slices.ContainsFunc(bodies, func(b string) bool { return strings.Contains(b, name) }) {
+			return name
+		}
+	}
 }
 
 // renderPart writes one content part as text: links as markdown links,
@@ -192,7 +217,7 @@ func headline(m map[string]any) string {
 	}
 	for _, k := range []string{"title", "url"} {
 		if s, ok := m[k].(string); ok && s != "" {
-			parts = append(parts, s)
+			parts = append(parts, oneLine(s))
 		}
 	}
 	return strings.Join(parts, " · ")

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -207,8 +208,9 @@ func TestMarkdownComesFirst(t *testing.T) {
 	}}
 	cs := connect(t, Options{Dial: fake.dial}, nil)
 	res := call(t, cs, ToolName, `{"action":"extract","tabId":1}`)
-	want := "tab 1 · T · https://t/\n\n# Hello\n\nworld\n\n--- links ---\n[a](https://a/)\n\n--- text ---\nHello world\n\n{\"totalChars\":20}"
-	if got := text(res); got != want {
+	want := "tab 1 · T · https://t/\n\n<F part=\"markdown\">\n# Hello\n\nworld\n</F>\n\n<F part=\"links\">\n[a](https://a/)\n</F>\n\n<F part=\"text\">\nHello world\n</F>\n\n{\"totalChars\":20}"
+	// F is the result's fence, a random name (see pageText).
+	if got := regexp.MustCompile(`page-[a-z2-7]{12}`).ReplaceAllString(text(res), "F"); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
 	// The page's content is in the text only; the structured content is

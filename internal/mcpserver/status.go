@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
+	"unicode"
 )
 
 // maxStatusTabs bounds the tab lines of a status text; a user with
@@ -16,8 +18,17 @@ const maxStatusTabs = 150
 func statusText(m map[string]any) string {
 	var b strings.Builder
 	if m["connected"] != true {
-		fmt.Fprintf(&b, "Not connected: %v\n", orString(m["reason"], "no extension is connected"))
-		b.WriteString("diagnostics: " + compactJSON(m["diagnostics"], maxRestChars))
+		// The first line is what the user must do, for the agent to pass
+		// on; the diagnostics after it are for a closer look.
+		diag, _ := m["diagnostics"].(map[string]any)
+		if hint, ok := diag["hint"].(string); ok && hint != "" {
+			fmt.Fprintf(&b, "Not connected: no browser is connected. Ask the user to %s.\n", hint)
+			diag = maps.Clone(diag)
+			delete(diag, "hint")
+		} else {
+			fmt.Fprintf(&b, "Not connected: %v\n", orString(m["reason"], "no extension is connected"))
+		}
+		b.WriteString("diagnostics: " + compactJSON(diag, maxRestChars))
 		return b.String()
 	}
 	b.WriteString("Connected to Chrome.")
@@ -55,7 +66,7 @@ func statusText(m map[string]any) string {
 		for _, w := range ws {
 			w, _ := w.(map[string]any)
 			tabs, _ := json.Marshal(w["tabs"])
-			fmt.Fprintf(&b, "\n  %v: window %v, tabs %s", w["id"], w["windowId"], tabs)
+			fmt.Fprintf(&b, "\n  %s: window %v, tabs %s", oneLine(fmt.Sprint(w["id"])), w["windowId"], tabs)
 		}
 	}
 	return b.String()
@@ -73,7 +84,7 @@ func tabLine(t any) string {
 	if tm["redacted"] == true {
 		return fmt.Sprintf("[%v] (the user's incognito tab)%s", tm["tabId"], paren(flags))
 	}
-	return fmt.Sprintf("[%v] %v — %v%s", tm["tabId"], orString(tm["title"], "(untitled)"), tm["url"], paren(flags))
+	return fmt.Sprintf("[%v] %s — %s%s", tm["tabId"], oneLine(orString(tm["title"], "(untitled)")), oneLine(fmt.Sprint(tm["url"])), paren(flags))
 }
 
 func paren(flags []string) string {
@@ -89,3 +100,21 @@ func orString(v any, def string) string {
 	}
 	return def
 }
+
+// oneLine keeps text from a page or an agent (a title, a URL, a
+// workspace name) on the line the bridge gives it: control characters and
+// line separators become spaces, so such text cannot start a line that
+// reads as the bridge's own (issue 26, F12).
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, breaksLine) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if breaksLine(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+func breaksLine(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }

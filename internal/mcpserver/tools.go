@@ -64,7 +64,7 @@ func singleDescription() string {
 	for _, a := range orderedActions() {
 		b.WriteString("\n- " + a + ": " + summary(a))
 	}
-	b.WriteString("\n" + toolHow)
+	b.WriteString("\n" + toolHow + pageHow)
 	return b.String()
 }
 
@@ -73,6 +73,9 @@ func splitDescription(action string) string {
 	d := strings.ToUpper(s[:1]) + s[1:]
 	if spec, ok := contract.Lookup(action); ok && spec.Locator {
 		d += splitHow
+	}
+	if slices.Contains(pageActions, action) {
+		d += pageHow
 	}
 	return d
 }

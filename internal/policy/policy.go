@@ -86,7 +86,18 @@ func (r Rules) Check(rawURL string) Decision {
 			return Decision{Allowed: true, Rule: p}
 		}
 	}
-	return Decision{Why: fmt.Sprintf("not on your allow list (%s); add it with browser-bridge policy allow", strings.Join(r.Allow, ", "))}
+	return Decision{Why: notAllowed(r.Allow, u)}
+}
+
+// notAllowed says that u is off the allow list and what to type: the
+// pattern that adds its site, or how to lift the list (siterules.js says
+// the same words).
+func notAllowed(allow []string, u *url.URL) string {
+	add := "PATTERN"
+	if h := strings.ToLower(u.Hostname()); h != "" {
+		add = h
+	}
+	return fmt.Sprintf("not on your allow list (%s): add it with browser-bridge policy allow %s, or take patterns off the list with browser-bridge policy remove PATTERN (an empty list allows every site)", strings.Join(allow, ", "), add)
 }
 
 // Match reports whether pattern matches rawURL as a deny rule does: in

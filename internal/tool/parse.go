@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -43,6 +44,9 @@ func Parse(raw []byte) (*Input, *Spec, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, nil, invalid("the input must be a JSON object such as {\"action\":\"status\"}")
+	}
+	if err := exactNames(raw, reflect.TypeFor[Input](), ""); err != nil {
+		return nil, nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()

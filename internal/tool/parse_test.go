@@ -98,7 +98,8 @@ func TestParseChecksParamsPerAction(t *testing.T) {
 		{`{"action":"select","selector":"#s"}`, "select needs option or options"},
 		{`{"action":"click"}`, "click needs a locator: selector, text, role+name, label, placeholder, ref or x+y"},
 		{`{"action":"close"}`, "close needs tabId or closeWorkspace"},
-		{`{"action":"status","URL":"http://a/"}`, `parameter "url" does not apply to status`},
+		{`{"action":"status","url":"http://a/"}`, `parameter "url" does not apply to status`},
+		{`{"action":"status","URL":"http://a/"}`, `unknown parameter "URL"; did you mean "url"?`},
 	} {
 		_, _, err := Parse([]byte(tt.in))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -1,0 +1,276 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
+
+// This file is help and the suggestions on a typo. Help goes to stdout
+// and exits 0 only when asked for (`ACTION --help`, `help ACTION`); on an
+// error stdout keeps carrying only JSON, and the sentence for people,
+// with "did you mean", goes to stderr.
+
+// errHelped ends a command that printed the help asked for: Run turns it
+// into a clean exit.
+var errHelped = errors.New("help printed")
+
+// isHelpFlag reports whether arg asks for help.
+func isHelpFlag(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
+
+// help prints the help of one command or action on stdout.
+func help(ctx context.Context, name string) error {
+	c, ok := commands[name]
+	if !ok {
+		return unknownCommand(name)
+	}
+	if _, isAction := tool.Lookup(name); isAction {
+		actionHelp(Stdout, name)
+		return nil
+	}
+	if c.flags {
+		// A command with flags prints them from its own flag set.
+		if err := c.run(ctx, []string{"--help"}); !errors.Is(err, errHelped) {
+			return err
+		}
+		return nil
+	}
+	fmt.Fprintf(Stdout, "browser-bridge %s: %s\n", name, c.summary)
+	return nil
+}
+
+// unknownCommand says so on stdout (JSON) and stderr (with the closest
+// names), and exits 2.
+func unknownCommand(name string) error {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	msg := fmt.Sprintf("unknown command %q", name)
+	if s := closest(name, names); len(s) > 0 {
+		msg += "; did you mean " + orList(s) + "?"
+	}
+	msg += " (browser-bridge help lists the commands)"
+	fmt.Fprintln(Stderr, "browser-bridge: "+msg)
+	return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%s", msg), 2)
+}
+
+// actionHelp is an action's own help: what it does and the flags it takes
+// (its JSON parameters), its own first, then the locator's and the common
+// ones.
+func actionHelp(w io.Writer, action string) {
+	spec, _ := tool.Lookup(action)
+	fmt.Fprintf(w, "browser-bridge %s: %s\n\n", action, strings.TrimSuffix(spec.Summary, "."))
+	fmt.Fprintf(w, "Usage: browser-bridge %s [--flag value]…   or   browser-bridge call '{\"action\":%q,…}'\n", action, action)
+	for _, group := range spec.Needs {
+		what := tool.Alternatives(group)
+		if slices.Equal(group, tool.LocatorParams) {
+			what = "a locator"
+		}
+		fmt.Fprintf(w, "Needs %s.\n", what)
+	}
+	var own, locator, common []tool.Field
+	for _, f := range tool.Fields() {
+		switch {
+		case f.Name == "action" || !spec.Takes(f.Name):
+		case slices.Contains(spec.Params, f.Name):
+			own = append(own, f)
+		case slices.Contains(tool.CommonParams, f.Name):
+			common = append(common, f)
+		default:
+			locator = append(locator, f)
+		}
+	}
+	section := func(title string, fields []tool.Field) {
+		if len(fields) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\n%s:\n", title)
+		for _, f := range fields {
+			fmt.Fprintf(w, "  --%s %s\n", f.Name, flagType(f))
+			if f.Doc != "" {
+				fmt.Fprintf(w, "      %s\n", f.Doc)
+			}
+		}
+	}
+	section("Flags", own)
+	section("Locator (one of selector, text, role+name, label, placeholder, ref, x+y)", locator)
+	section("Common flags", common)
+	fmt.Fprintln(w, "\nOutput: the JSON result on stdout, or {\"error\":{\"code\",\"message\"}} and exit 1 (2 for bad input).")
+}
+
+// flagType names what a flag's value is, as people write it.
+func flagType(f tool.Field) string {
+	if len(f.Enum) > 0 {
+		return strings.Join(f.Enum, "|")
+	}
+	switch k := paramKinds()[f.Name]; k {
+	case reflect.Int:
+		return "N"
+	case reflect.Float64:
+		return "NUMBER"
+	case reflect.Bool:
+		return "[true|false]"
+	case reflect.Slice:
+		return "A,B,… or JSON array"
+	case reflect.Struct:
+		return "JSON object"
+	case reflect.Interface:
+		return "VALUE or JSON object"
+	}
+	return "TEXT"
+}
+
+// unknownFlag is the message for a flag an action does not know, with the
+// closest flags the action takes.
+func unknownFlag(action, name string) error {
+	spec, _ := tool.Lookup(action)
+	var takes []string
+	for _, f := range tool.Fields() {
+		if f.Name != "action" && spec.Takes(f.Name) {
+			takes = append(takes, f.Name)
+		}
+	}
+	msg := fmt.Sprintf("unknown flag --%s", name)
+	if s := closest(name, takes); len(s) > 0 {
+		msg += "; did you mean --" + strings.Join(s, " or --") + "?"
+	}
+	msg += fmt.Sprintf(" (browser-bridge %s --help lists its flags)", action)
+	fmt.Fprintln(Stderr, "browser-bridge "+action+": "+msg)
+	return protocol.Errorf(protocol.CodeInvalidArgument, "%s", msg)
+}
+
+// parseFlagSet parses the flags of a command that is not an action, with
+// at most maxArgs arguments after them (-1: any). --help prints the
+// command's help on stdout (errHelped); a bad flag or argument is said on
+// stderr, with the closest flag, and exits 2.
+func parseFlagSet(fs *flag.FlagSet, args []string, maxArgs int) error {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	name := fs.Name()
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		flagSetHelp(Stdout, fs)
+		return errHelped
+	}
+	if err == nil && maxArgs >= 0 && fs.NArg() > maxArgs {
+		err = fmt.Errorf("unexpected argument %q", fs.Arg(maxArgs))
+	}
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if bad, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		bad = strings.TrimLeft(bad, "-")
+		msg = "unknown flag --" + bad
+		var known []string
+		fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
+		if s := closest(bad, known); len(s) > 0 {
+			msg += "; did you mean --" + strings.Join(s, " or --") + "?"
+		}
+	}
+	fmt.Fprintf(Stderr, "browser-bridge %s: %s (browser-bridge %s --help lists its flags)\n", name, msg, name)
+	return &ExitError{Code: 2}
+}
+
+// flagSetHelp is a command's help: its summary and its flags.
+func flagSetHelp(w io.Writer, fs *flag.FlagSet) {
+	first, _, _ := strings.Cut(fs.Name(), " ")
+	fmt.Fprintf(w, "browser-bridge %s: %s\n", fs.Name(), commands[first].summary)
+	n := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		if n++; n == 1 {
+			fmt.Fprintln(w, "\nFlags:")
+		}
+		typ, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(w, "  %s\n      %s", strings.TrimSpace("--"+f.Name+" "+typ), usage)
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+			fmt.Fprintf(w, " (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
+// closest returns the names a typo most likely meant: those equal to it
+// but for case, dashes and underscores (--tab-id, --URL), else those
+// within an edit distance of a third of its length (clik), best first.
+func closest(typo string, names []string) []string {
+	fold := func(s string) string {
+		return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(s))
+	}
+	var same []string
+	for _, n := range names {
+		if fold(n) == fold(typo) {
+			same = append(same, n)
+		}
+	}
+	if len(same) > 0 {
+		sort.Strings(same)
+		return same
+	}
+	limit := max(1, len([]rune(typo))/3)
+	type scored struct {
+		name string
+		d    int
+	}
+	var near []scored
+	for _, n := range names {
+		if d := editDistance(fold(typo), fold(n)); d <= limit {
+			near = append(near, scored{n, d})
+		}
+	}
+	sort.Slice(near, func(i, j int) bool {
+		if near[i].d != near[j].d {
+			return near[i].d < near[j].d
+		}
+		return near[i].name < near[j].name
+	})
+	var out []string
+	for _, s := range near[:min(3, len(near))] {
+		out = append(out, s.name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance of a and b, by runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// orList is "a", "a or b", "a, b or c", each quoted.
+func orList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
