@@ -123,7 +123,7 @@ export function check(rules, raw) {
     if (views.every((s) => matchSite(p, s))) return { allowed: true, rule: p };
   }
   // The pattern that adds the site, or how to lift the list (policy.go's notAllowed).
-  const add = u.hostname ? u.hostname.toLowerCase() : "PATTERN";
+  const add = views[0].host || "PATTERN";
   return { allowed: false, rule: "", kind: "allow", why: `not on your allow list (${allow.join(", ")}): add it with browser-bridge policy allow ${add}, or take patterns off the list with browser-bridge policy remove PATTERN (an empty list allows every site)` };
 }
 

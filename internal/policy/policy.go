@@ -86,16 +86,16 @@ func (r Rules) Check(rawURL string) Decision {
 			return Decision{Allowed: true, Rule: p}
 		}
 	}
-	return Decision{Why: notAllowed(r.Allow, u)}
+	return Decision{Why: notAllowed(r.Allow, views[0].host)}
 }
 
-// notAllowed says that u is off the allow list and what to type: the
-// pattern that adds its site, or how to lift the list (siterules.js says
-// the same words).
-func notAllowed(allow []string, u *url.URL) string {
+// notAllowed says that a URL of host is off the allow list and what to
+// type: the pattern that adds its site, or how to lift the list
+// (siterules.js says the same words).
+func notAllowed(allow []string, host string) string {
 	add := "PATTERN"
-	if h := strings.ToLower(u.Hostname()); h != "" {
-		add = h
+	if host != "" {
+		add = host
 	}
 	return fmt.Sprintf("not on your allow list (%s): add it with browser-bridge policy allow %s, or take patterns off the list with browser-bridge policy remove PATTERN (an empty list allows every site)", strings.Join(allow, ", "), add)
 }
