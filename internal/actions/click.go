@@ -13,7 +13,7 @@ var mouseButtons = map[string]bool{"left": true, "right": true, "middle": true}
 // clicks a point inside its own boxes where it is on top, with real
 // (trusted) CDP mouse events: moved, checked again, pressed, released.
 // inputMode "dom" dispatches DOM events instead, for pages that need that.
-func click(r *run) (any, error) {
+func click(r *run) (*tool.ActResult, error) {
 	loc, err := r.needLocator()
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // Dialogs (alert, confirm, prompt, leave page) stop a page until someone
@@ -15,12 +16,9 @@ import (
 // action comes to the tab (prepareInput), and one holding a page script
 // or a navigation (unheld).
 
-// Dialog is a JavaScript dialog the page opened.
-type Dialog struct {
-	Type    string `json:"type"` // alert, confirm, prompt, beforeunload
-	Message string `json:"message"`
-	Answer  string `json:"answer"` // accepted or dismissed
-}
+// Dialog is a JavaScript dialog the page opened, and how the bridge
+// answered it.
+type Dialog = tool.Dialog
 
 // maxDialogs bounds the dialogs one call answers: a page may open one after
 // another, but not forever.
@@ -101,7 +99,7 @@ func (r *run) answerDialogs(tabID int, settle bool) error {
 			// A dialog on the user's own tab that the action did not
 			// open: the user may be answering it. Say so rather than
 			// answer for them.
-			return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows a %s dialog (%q) that the bridge did not open; answer it in the browser, or pass dialog: \"accept\" or \"dismiss\" to let the bridge answer it", tabID, d.Type, d.Message)
+			return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows a %s dialog (%q) that the bridge did not open; answer it in the browser, or pass dialog: \"accept\" or \"dismiss\" to let the bridge answer it", protocol.Tab(tabID), d.Type, d.Message)
 		}
 		if err := r.answerDialog(tabID, d); err != nil {
 			return err

@@ -1,6 +1,9 @@
 package actions
 
-import "github.com/browser-bridge/browser-bridge/internal/browser"
+import (
+	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
 
 func init() {
 	register("select", selectOption)
@@ -27,7 +30,7 @@ func (r *run) domTarget() (browser.TabInfo, Element, error) {
 }
 
 // selectOption picks options of a <select> by value or label.
-func selectOption(r *run) (any, error) {
+func selectOption(r *run) (*tool.SelectResult, error) {
 	opts := r.in.Options
 	if r.in.Option != "" {
 		if len(opts) > 0 {
@@ -53,15 +56,11 @@ func selectOption(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return struct {
-		actResult
-		Selected []string `json:"selected"`
-		Labels   []string `json:"selectedLabels"`
-	}{res, out.Values, out.Labels}, nil
+	return &tool.SelectResult{ActResult: *res, Selected: out.Values, SelectedLabels: out.Labels}, nil
 }
 
 // check sets a checkbox, radio or switch, idempotently.
-func check(r *run) (any, error) {
+func check(r *run) (*tool.CheckResult, error) {
 	want := true
 	if r.in.Checked != nil {
 		want = *r.in.Checked
@@ -81,16 +80,12 @@ func check(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return struct {
-		actResult
-		Checked bool `json:"checked"`
-		Changed bool `json:"changed"`
-	}{res, out.Checked, out.Changed}, nil
+	return &tool.CheckResult{ActResult: *res, Checked: out.Checked, Changed: out.Changed}, nil
 }
 
 // scroll scrolls to the top or bottom, by a delta, or an element into
 // view, in the scrollable container that holds it.
-func scroll(r *run) (any, error) {
+func scroll(r *run) (*tool.ScrollResult, error) {
 	if r.in.To.Drop() != nil {
 		return nil, invalid("to for scroll is \"top\" or \"bottom\"; to scroll an element into view, give its locator (an object to is drag's drop target)")
 	}
@@ -146,12 +141,5 @@ func scroll(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return struct {
-		actResult
-		ScrollX   float64 `json:"scrollX"`
-		ScrollY   float64 `json:"scrollY"`
-		MaxX      float64 `json:"maxScrollX"`
-		MaxY      float64 `json:"maxScrollY"`
-		Container string  `json:"container"`
-	}{res, pos.X, pos.Y, pos.MaxX, pos.MaxY, pos.Container}, nil
+	return &tool.ScrollResult{ActResult: *res, ScrollX: pos.X, ScrollY: pos.Y, MaxScrollX: pos.MaxX, MaxScrollY: pos.MaxY, Container: pos.Container}, nil
 }

@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"math"
 	"time"
 
@@ -9,13 +10,6 @@ import (
 )
 
 func init() { register("drag", drag) }
-
-// dragResult is a page action's result with both ends of the drag.
-type dragResult struct {
-	actResult
-	From *Element `json:"from,omitempty"`
-	To   *Element `json:"to,omitempty"`
-}
 
 // dragSteps is how many moves a drag makes on its way: pages that sort on
 // pointer events follow the pointer, and native drag and drop sends
@@ -29,7 +23,7 @@ const dragSteps = 12
 // interception is needed in Chromium 156, headless or not) and lists that
 // sort on pointer or mouse events both work. The drop target is measured
 // again once the drag has started, since the page may move it then.
-func drag(r *run) (any, error) {
+func drag(r *run) (*tool.DragResult, error) {
 	from, drop := r.in.From, r.in.To.Drop()
 	switch {
 	case from == nil:
@@ -104,7 +98,7 @@ func drag(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return dragResult{actResult: res, From: pointed(src, *from), To: pointed(dst, *drop)}, nil
+	return &tool.DragResult{ActResult: *res, From: resultElement(pointed(src, *from)), To: resultElement(pointed(dst, *drop))}, nil
 }
 
 type pt struct{ x, y float64 }

@@ -1,19 +1,13 @@
 package actions
 
-func init() { register("hover", hover) }
+import "github.com/browser-bridge/browser-bridge/internal/tool"
 
-// hoverResult is a page action's result plus what the pointer rests on.
-type hoverResult struct {
-	actResult
-	// Under is the element under the pointer after the move, once the page
-	// has reacted (a menu that opened over the target shows here).
-	Under *pageMatch `json:"under,omitempty"`
-}
+func init() { register("hover", hover) }
 
 // hover moves the mouse onto the element with a trusted CDP mouse move,
 // so CSS :hover rules and mouseover/mouseenter handlers react as they do
 // for a person; nothing is pressed.
-func hover(r *run) (any, error) {
+func hover(r *run) (*tool.HoverResult, error) {
 	loc, err := r.needLocator()
 	if err != nil {
 		return nil, err
@@ -39,7 +33,7 @@ func hover(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return hoverResult{actResult: res, Under: under}, nil
+	return &tool.HoverResult{ActResult: *res, Under: under}, nil
 }
 
 var underPointerScript = script("underPointer", "page/locate.js")

@@ -10,21 +10,12 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// Element is what a locator found.
+// Element is what a locator found: the element as results name it
+// (tool.Element), and what the engine keeps of it to act on it.
 type Element struct {
-	FrameID int     `json:"frameId"`
-	Ref     string  `json:"ref,omitempty"`
-	Tag     string  `json:"tag,omitempty"`
-	Role    string  `json:"role,omitempty"`
-	Name    string  `json:"name,omitempty"`
-	Text    string  `json:"text,omitempty"`
-	Visible bool    `json:"visible"`
-	Matches int     `json:"matches,omitempty"` // how many elements matched
-	Rect    *Rect   `json:"rect,omitempty"`
-	X       float64 `json:"-"` // the point to act on, in top-level viewport coordinates
-	Y       float64 `json:"-"`
-	// ObscuredBy names what covers the element, when something does.
-	ObscuredBy string `json:"obscuredBy,omitempty"`
+	tool.Element
+	X float64 // the point to act on, in top-level viewport coordinates
+	Y float64
 
 	localRef string // the frame's own ref ("e12")
 	rank     int    // clickRank of a text match (page/locate.js)
@@ -41,24 +32,9 @@ type Element struct {
 }
 
 // Rect is a box in CSS pixels.
-type Rect struct {
-	X      float64 `json:"x"`
-	Y      float64 `json:"y"`
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-}
+type Rect = tool.Rect
 
-type pageMatch struct {
-	Ref     string `json:"ref"`
-	Tag     string `json:"tag"`
-	Role    string `json:"role"`
-	Name    string `json:"name"`
-	Text    string `json:"text"`
-	Visible bool   `json:"visible"`
-	Enabled bool   `json:"enabled"`
-	Rect    Rect   `json:"rect"`
-	Rank    int    `json:"rank"`
-}
+type pageMatch = tool.Match
 
 type locateResult struct {
 	Count      int         `json:"count"`
@@ -162,7 +138,7 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 			topPoint = &p
 		}
 		for _, m := range lr.Matches {
-			all = append(all, m.element(fr.FrameID))
+			all = append(all, elementOf(m, fr.FrameID))
 		}
 		for _, c := range lr.Candidates {
 			candidates = append(candidates, fmt.Sprintf("%s %q (ref %s)", firstNonEmpty(c.Role, c.Tag), firstNonEmpty(c.Name, c.Text), tool.FrameRef(fr.FrameID, c.Ref)))
@@ -226,10 +202,10 @@ func (r *run) locateArgs(loc tool.Locator, scroll bool) (map[string]any, frames,
 }
 
 // element is the match as an Element of frame frameID.
-func (m pageMatch) element(frameID int) Element {
+func elementOf(m pageMatch, frameID int) Element {
 	rect := m.Rect
-	return Element{FrameID: frameID, Ref: tool.FrameRef(frameID, m.Ref), localRef: m.Ref, Tag: m.Tag,
-		Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect, rank: m.Rank, disabled: !m.Enabled}
+	return Element{Element: tool.Element{FrameID: frameID, Ref: tool.FrameRef(frameID, m.Ref), Tag: m.Tag,
+		Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect}, localRef: m.Ref, rank: m.Rank, disabled: !m.Enabled}
 }
 
 // prefersClickable: the call's text matches rank what can be clicked
@@ -558,7 +534,7 @@ func (r *run) locatePoint(tabID int, loc tool.Locator) (Element, error) {
 		}
 		x, y = p.X, p.Y
 	}
-	el := Element{X: x, Y: y, Visible: true, Matches: 1}
+	el := Element{Element: tool.Element{Visible: true, Matches: 1}, X: x, Y: y}
 	var at *struct {
 		Ref string `json:"ref"`
 	}

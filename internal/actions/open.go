@@ -2,6 +2,7 @@ package actions
 
 import (
 	"fmt"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"sync"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
@@ -17,24 +18,7 @@ const (
 	windowHeight = 900
 )
 
-type openResult struct {
-	TabID     int    `json:"tabId"`
-	WindowID  int    `json:"windowId"`
-	URL       string `json:"url"`
-	Title     string `json:"title"`
-	Workspace string `json:"workspace,omitempty"`
-	GroupID   *int   `json:"groupId,omitempty"`
-	Owned     bool   `json:"owned"`
-	// Incognito says the tab is incognito (after a search, the
-	// workspace's window is; SPEC §3).
-	Incognito bool `json:"incognito,omitempty"`
-	// LoadError is the network error when the page could not be loaded
-	// (the tab shows the browser's error page).
-	LoadError string   `json:"loadError,omitempty"`
-	Warnings  []string `json:"warnings,omitempty"`
-}
-
-func open(r *run) (any, error) {
+func open(r *run) (*tool.OpenResult, error) {
 	if err := CheckURL(r.in.URL); err != nil {
 		return nil, err
 	}
@@ -58,7 +42,7 @@ func open(r *run) (any, error) {
 
 // navigate loads the URL in an existing tab (not one of the user's own
 // incognito tabs), taking its turn with other actions on the tab.
-func (r *run) navigate(tabID int) (any, error) {
+func (r *run) navigate(tabID int) (*tool.OpenResult, error) {
 	// A navigation is judged by where it goes (guardNavigation): of the
 	// tab as it is, only whether it is the user's own incognito tab
 	// counts, which the bridge's own tabs never are. So the bridge's own
@@ -92,7 +76,7 @@ func (r *run) navigate(tabID int) (any, error) {
 // openInWorkspace opens a new tab in the workspace's own window, creating
 // the window (unfocused, labelled group) when there is none or when the
 // call asks for another profile (incognito or not) than the window has.
-func (r *run) openInWorkspace() (any, error) {
+func (r *run) openInWorkspace() (*tool.OpenResult, error) {
 	if err := r.askBeforeOpen(); err != nil { // ask.go
 		return nil, err
 	}
@@ -175,7 +159,7 @@ func (r *run) group(ws *registry.Workspace, tabID int) error {
 	return nil
 }
 
-func (r *run) result(t browser.TabInfo, workspace string, group *int, owned bool, warnings ...string) openResult {
+func (r *run) result(t browser.TabInfo, workspace string, group *int, owned bool, warnings ...string) *tool.OpenResult {
 	r.saw(t)
 	switch {
 	case t.LoadError != "":
@@ -183,7 +167,8 @@ func (r *run) result(t browser.TabInfo, workspace string, group *int, owned bool
 	case t.Loaded != nil && !*t.Loaded:
 		warnings = append(warnings, "the page had not finished loading before the deadline; it may still be loading")
 	}
-	return openResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Incognito: t.Incognito, LoadError: t.LoadError, Warnings: warnings}
+	return &tool.OpenResult{TabID: tool.TabID(t.TabID), WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Incognito: t.Incognito, LoadError: t.LoadError,
+		Outcome: tool.Outcome{Warnings: warnings}}
 }
 
 // workspaceLocks serialise the window and group bookkeeping of one

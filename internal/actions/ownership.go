@@ -29,5 +29,5 @@ func (r *run) mayTouch(tabID int) error {
 	}
 	return protocol.Errorf(protocol.CodeNotOwned,
 		"tab %d belongs to workspace %q, which another session opened; leave it to that agent (status lists your own tabs), or name the workspace (browserWorkspaceId: %q) to %s it anyway",
-		tabID, t.Workspace, t.Workspace, r.in.Action)
+		protocol.Tab(tabID), t.Workspace, t.Workspace, r.in.Action)
 }

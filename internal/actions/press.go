@@ -11,7 +11,7 @@ func init() { register("press", press) }
 
 // press sends real key events (keys like "Enter", "Control+A",
 // "Shift+Tab"), after focusing an element when a locator is given.
-func press(r *run) (any, error) {
+func press(r *run) (*tool.ActResult, error) {
 	if _, err := keys.Parse(r.in.Keys); err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package actions
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"time"
 
@@ -38,7 +37,7 @@ type Env struct {
 	Daemon func() any
 	// Browsers, if set, lists every connected browser for status; shown
 	// is the one the rest of status describes (browser.Info.Browser).
-	Browsers func(shown string) any
+	Browsers func(shown string) []tool.Browser
 	// Started is when the daemon started.
 	Started time.Time
 	// Screenshots is where screenshot files go.
@@ -120,13 +119,15 @@ func RunOn(ctx context.Context, env *Env, b Browser, session string, in *tool.In
 	started := time.Now()
 	res, err := handlers[in.Action](r)
 	if err != nil {
-		return res, err
+		return nil, err
 	}
-	if r.spec().StartsDownloads {
-		res = r.reportDownloads(res, started) // downloads.go
-	}
-	if w := r.dialogWarnings(); len(w) > 0 {
-		return withWarnings(res, w)
+	// What every page action reports goes into the result's Outcome.
+	if o, ok := res.(tool.Outcomer); ok {
+		out := o.Out()
+		if p, ok := res.(tool.Paged); ok && r.spec().StartsDownloads {
+			out.Downloads = r.reportDownloads(*p.PageOf(), started) // downloads.go
+		}
+		out.Warnings = append(out.Warnings, r.dialogWarnings()...)
 	}
 	return res, nil
 }
@@ -141,26 +142,6 @@ func newRun(ctx context.Context, env *Env, b Browser, session string, in *tool.I
 	}
 	return &run{ctx: ctx, env: env, in: in, browser: b, b: browser.Verbs{Caller: b}, session: session, progress: progress,
 		instance: b.Info().Instance}
-}
-
-// withWarnings adds warnings to a result that has not said them (a dialog
-// answered while reading a page, say): the result becomes its JSON object
-// with the warnings appended.
-func withWarnings(res any, warnings []string) (any, error) {
-	b, err := json.Marshal(res)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return res, nil // not an object: leave it
-	}
-	old, _ := m["warnings"].([]any)
-	for _, w := range warnings {
-		old = append(old, w)
-	}
-	m["warnings"] = old
-	return m, nil
 }
 
 // reg is the registry of the extension instance this call talks to.

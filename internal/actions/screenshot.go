@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"image/jpeg"
 	"math"
 	"strings"
@@ -15,25 +16,10 @@ import (
 
 func init() { register("screenshot", screenshot) }
 
-type shotResult struct {
-	TabID  int    `json:"tabId"`
-	URL    string `json:"url"`
-	Title  string `json:"title"`
-	Path   string `json:"path"`
-	Width  int    `json:"width"`
-	Height int    `json:"height"`
-	Bytes  int    `json:"bytes"`
-	Mode   string `json:"mode"`
-	// Scale is, for the whole page, the image's px per CSS px of the page
-	// (below the screen's ratio when a long page was scaled down to fit
-	// the bounds): a clip of another part is in CSS px.
-	Scale float64 `json:"scale,omitempty"`
-}
-
 // screenshot captures the whole page (default), the viewport, or a clip
 // through CDP, as JPEG quality 70, into a 0600 file; the result names the
 // file and its size, never the image bytes.
-func screenshot(r *run) (any, error) {
+func screenshot(r *run) (*tool.ScreenshotResult, error) {
 	mode := r.in.Mode
 	switch {
 	case r.in.Clip != nil:
@@ -87,7 +73,7 @@ func screenshot(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return shotResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Path: path, Width: cfg.Width, Height: cfg.Height, Bytes: len(data), Mode: mode,
+	return &tool.ScreenshotResult{Page: pageOf(t), Path: path, Width: cfg.Width, Height: cfg.Height, Bytes: len(data), Mode: mode,
 		Scale: math.Round(scale*1000) / 1000}, nil
 }
 

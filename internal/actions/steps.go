@@ -204,7 +204,7 @@ func (r *run) takeTurn(tabID int) (waited bool, err error) {
 func (r *run) notPrivate(t browser.TabInfo) error {
 	_, owned := r.reg().Owned(t.TabID) // renews the entry if it is ours
 	if t.Incognito && !owned {
-		return protocol.Errorf(protocol.CodeIncognitoNotAllowed, "tab %d is one of your own incognito tabs; the bridge only works in incognito tabs it opened (search, or open with incognito: true)", t.TabID)
+		return protocol.Errorf(protocol.CodeIncognitoNotAllowed, "tab %d is one of your own incognito tabs; the bridge only works in incognito tabs it opened (search, or open with incognito: true)", protocol.Tab(t.TabID))
 	}
 	return nil
 }
@@ -213,7 +213,7 @@ func (r *run) notPrivate(t browser.TabInfo) error {
 // nothing of the site in it) or a file the bridge may not read.
 func readable(t browser.TabInfo) error {
 	if t.LoadError != "" {
-		return protocol.Errorf(protocol.CodeProtectedPage, "tab %d shows the browser's error page: %s could not be loaded (%s); check the URL or try again when the site is reachable (open it again)", t.TabID, t.URL, t.LoadError)
+		return protocol.Errorf(protocol.CodeProtectedPage, "tab %d shows the browser's error page: %s could not be loaded (%s); check the URL or try again when the site is reachable (open it again)", protocol.Tab(t.TabID), t.URL, t.LoadError)
 	}
 	return refuseFileURL(t.TabID, t.URL)
 }
@@ -327,45 +327,22 @@ func pointed(el Element, loc tool.Locator) *Element {
 	return &el
 }
 
-// actResult is what a page action returns: the tab (SPEC: every result
-// that concerns a tab has tabId, url and title), what it acted on, and
-// whether a navigation followed.
-type actResult struct {
-	TabID     int      `json:"tabId"`
-	URL       string   `json:"url"`
-	Title     string   `json:"title"`
-	Element   *Element `json:"element,omitempty"`
-	Navigated bool     `json:"navigated,omitempty"`
-	// Dialog is the alert/confirm/prompt the action opened, and how the
-	// bridge answered it.
-	Dialog *Dialog `json:"dialog,omitempty"`
-	// OpenedTabs are tabs the page opened during the action (a link to
-	// _blank, a pop-up); the bridge takes them as its own.
-	OpenedTabs []browser.TabInfo `json:"openedTabs,omitempty"`
-	// WaitedMs is how long the input waited for its target to be ready
-	// (to appear, to stop being covered, …), and WaitedFor what it waited
-	// for last; both absent when it did not wait.
-	WaitedMs  int64    `json:"waitedMs,omitempty"`
-	WaitedFor string   `json:"waitedFor,omitempty"`
-	Warnings  []string `json:"warnings,omitempty"`
-}
-
 // observe is the last step: the result of an act on tab before (and on
 // el, if not nil). It reads the tab as it is now and, for actions whose
 // spec OpensTabs, the tabs its page opened; it reports the dialogs the
 // act answered, and when the act started a navigation, follows it to the
 // page it led to (waiting for its load within the call's deadline, at
 // most 10 s).
-func (r *run) observe(before browser.TabInfo, el *Element, warnings ...string) (actResult, error) {
+func (r *run) observe(before browser.TabInfo, el *Element, warnings ...string) (*tool.ActResult, error) {
 	return r.observeTab(before, nil, el, warnings...)
 }
 
 // observeTab is observe with the tab as it is now already read (after,
 // when not nil: an input's batch read it in its own round trip).
-func (r *run) observeTab(before browser.TabInfo, after *browser.TabInfo, el *Element, warnings ...string) (actResult, error) {
+func (r *run) observeTab(before browser.TabInfo, after *browser.TabInfo, el *Element, warnings ...string) (*tool.ActResult, error) {
 	warnings = append(warnings, r.notes...)
 	var t browser.TabInfo
-	var opened []browser.TabInfo
+	var opened []tool.Tab
 	err := both(func() (err error) {
 		if after != nil {
 			t = *after
@@ -385,14 +362,13 @@ func (r *run) observeTab(before browser.TabInfo, after *browser.TabInfo, el *Ele
 		if protocol.CodeOf(err) == protocol.CodeTabNotFound {
 			// The action itself worked and closed the tab (a "close"
 			// button, window.close()): report it, so nobody retries it.
-			return actResult{TabID: before.TabID, URL: before.URL, Title: before.Title, Element: el, OpenedTabs: opened,
-				WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: append(warnings, "the tab closed after the action")}, nil
+			return &tool.ActResult{Page: pageOf(before), Element: resultElement(el), Outcome: tool.Outcome{OpenedTabs: opened,
+				WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: append(warnings, "the tab closed after the action")}}, nil
 		}
-		return actResult{}, err
+		return nil, err
 	}
 	r.saw(t)
-	res := actResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Element: el, WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: warnings}
-	res.OpenedTabs = opened
+	res := &tool.ActResult{Page: pageOf(t), Element: resultElement(el), Outcome: tool.Outcome{OpenedTabs: opened, WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: warnings}}
 	if d := r.lastDialog(); d != nil {
 		res.Dialog = d
 		res.Warnings = append(res.Warnings, r.dialogWarnings()...)
@@ -417,7 +393,7 @@ func (r *run) observeTab(before browser.TabInfo, after *browser.TabInfo, el *Ele
 // openedTabs adopts and returns the tabs that tabID's page has opened and
 // the bridge did not know yet — when tabID is the bridge's own. A tab
 // that appears only later is adopted by the next status.
-func (r *run) openedTabs(tabID int) []browser.TabInfo {
+func (r *run) openedTabs(tabID int) []tool.Tab {
 	reg := r.reg()
 	if !reg.IsOwned(tabID) {
 		return nil
@@ -426,11 +402,31 @@ func (r *run) openedTabs(tabID int) []browser.TabInfo {
 	if err != nil {
 		return nil // a report, not the action: status adopts them too
 	}
-	var fresh []browser.TabInfo
+	var fresh []tool.Tab
 	for _, t := range tabs {
 		if slices.Contains(adoptOpened(reg, []browser.TabInfo{t}), t.TabID) {
-			fresh = append(fresh, t)
+			fresh = append(fresh, openedTab(t))
 		}
 	}
 	return fresh
+}
+
+// pageOf is the tab a result concerns.
+func pageOf(t browser.TabInfo) tool.Page {
+	return tool.Page{TabID: tool.TabID(t.TabID), URL: t.URL, Title: t.Title}
+}
+
+// openedTab is a tab as results describe it.
+func openedTab(t browser.TabInfo) tool.Tab {
+	return tool.Tab{TabID: tool.TabID(t.TabID), WindowID: t.WindowID, URL: t.URL, Title: t.Title, Active: t.Active,
+		GroupID: t.GroupID, Incognito: t.Incognito, Status: t.Status, Loaded: t.Loaded, LoadError: t.LoadError,
+		OpenerTabID: tool.TabID(t.OpenerTabID)}
+}
+
+// resultElement is the element a result names (nil: none).
+func resultElement(el *Element) *tool.Element {
+	if el == nil {
+		return nil
+	}
+	return &el.Element
 }

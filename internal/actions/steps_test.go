@@ -254,7 +254,7 @@ func TestObserveFollowsANavigation(t *testing.T) {
 	fake.Handle("tab.waitLoad", fakebrowser.Reply(browser.TabInfo{TabID: 2, URL: "https://example.com/next", Title: "Next", Loaded: &notYet}))
 	env := engine(t, fake)
 	r := start(t, env, `{"action":"click","tabId":2,"selector":"a"}`)
-	res, err := r.observe(browser.TabInfo{TabID: 2, URL: "https://example.com/", Status: "complete"}, &Element{Tag: "a"})
+	res, err := r.observe(browser.TabInfo{TabID: 2, URL: "https://example.com/", Status: "complete"}, &Element{Element: tool.Element{Tag: "a"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func TestClickBatchInterruptedByADialogSendsTheRestAfterTheAnswer(t *testing.T) 
 	if len(first.Commands) != 3 || len(rest.Commands) != 1 || rest.Commands[0].Params.Type != "mouseReleased" {
 		t.Errorf("batches %+v then %+v; want moved, pressed, released, then the release alone", first, rest)
 	}
-	got := res.(actResult)
+	got := res.(*tool.ActResult)
 	if got.Dialog == nil || got.Dialog.Type != "alert" || got.Dialog.Answer != "accepted" || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], `"pressed"`) {
 		t.Errorf("result %+v; want the alert reported, accepted", got)
 	}
@@ -381,7 +381,7 @@ func TestAFailedCallOfAClickSurfacesItsCode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if w := res.(actResult).Warnings; !slices.Contains(w, "the tab closed after the action") {
+			if w := res.(*tool.ActResult).Warnings; !slices.Contains(w, "the tab closed after the action") {
 				t.Errorf("warnings %q: want the closed tab said", w)
 			}
 		})
@@ -414,7 +414,7 @@ func TestADialogOnTheUsersTabIsLeftToTheUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := res.(actResult).Dialog; d == nil || d.Answer != "dismissed" {
+	if d := res.(*tool.ActResult).Dialog; d == nil || d.Answer != "dismissed" {
 		t.Errorf("result %+v; want the confirm dismissed", res)
 	}
 }

@@ -13,27 +13,6 @@ import (
 
 func init() { register("type", typeText) }
 
-type typeResult struct {
-	actResult
-	// Value is the field's value read back: for a code editor, its
-	// rendered lines. Hidden says it is a password's or a card's, never
-	// read; Unreadable why it could not be read (an editor showing part
-	// of its text) — never a false empty value.
-	Value      *string `json:"value,omitempty"`
-	Hidden     bool    `json:"valueHidden,omitempty"`
-	Unreadable string  `json:"valueUnreadable,omitempty"`
-	// Inserted says how the text went in: "typed" (CDP Input.insertText,
-	// as a keyboard's text), "pasted" (a paste event, verbatim), "set"
-	// (the value of a date, time, color, range … input, as its picker
-	// sets it) or "dom" (inputMode dom).
-	Inserted string `json:"inserted,omitempty"`
-	// Editor names the code editor typed into (monaco, codemirror, …).
-	Editor string `json:"editor,omitempty"`
-	// SettledMs is how long the action waited after the input for the
-	// page to stop changing (see react.go).
-	SettledMs *int `json:"settledMs,omitempty"`
-}
-
 // typeText types value into the target. A text field, textarea or
 // contenteditable is focused (unless it has the focus already), its
 // content selected with clear, and the text inserted through CDP
@@ -45,7 +24,7 @@ type typeResult struct {
 // range inputs get their value set as their picker sets it. inputMode
 // "paste" pastes into any field; "cdp" types even into an editor; "dom"
 // sets the value and fires input/change.
-func typeText(r *run) (any, error) {
+func typeText(r *run) (*tool.TypeResult, error) {
 	loc, err := r.needLocator()
 	if err != nil {
 		return nil, err
@@ -282,27 +261,27 @@ func (r *run) typedAtOnce(el Element, p preparedTyping, c checkedBatch, w reacti
 // seen, or showing another page now; a locator that could mean a field
 // in a child frame, or a field that is not a plain text field: see
 // locateToType), nothing was typed, and typeText goes its usual way.
-func (r *run) typeInOneTrip(loc tool.Locator) (res typeResult, ok bool, err error) {
+func (r *run) typeInOneTrip(loc tool.Locator) (res *tool.TypeResult, ok bool, err error) {
 	if r.in.TabID == nil || !r.reg().IsOwned(*r.in.TabID) {
-		return typeResult{}, false, nil
+		return nil, false, nil
 	}
 	id := *r.in.TabID
 	seen, known := r.lastSeen(id)
 	if !known {
-		return typeResult{}, false, nil
+		return nil, false, nil
 	}
 	args, where, err := r.locateArgs(loc, false)
 	if err != nil || (!where.all && (where.frameID == nil || *where.frameID != 0)) {
-		return typeResult{}, false, nil
+		return nil, false, nil
 	}
 	waited, err := r.admit(id)
 	if err != nil {
-		return typeResult{}, false, err
+		return nil, false, err
 	}
 	// After another action's turn, or on a tab the guards refuse, the
 	// usual way looks at the tab and judges (or refuses) it as it is.
 	if waited || r.judge(seen, true) != nil {
-		return typeResult{}, false, nil
+		return nil, false, nil
 	}
 	// No candidates for a locator that matches nothing: the usual way
 	// looks again, and says what is close, when it gives up.
@@ -317,13 +296,13 @@ func (r *run) typeInOneTrip(loc tool.Locator) (res typeResult, ok bool, err erro
 	c, err := r.cdpCheckedWith(protocol.CDPBatchParams{TabID: id, Commands: []protocol.CDPCommand{insert}, Check: check, ExpectURL: seen.URL, Activate: true},
 		&lookAfter{script: reactionScript, frameID: 0, args: w.args(w.watched)})
 	if err != nil {
-		return typeResult{}, false, err
+		return nil, false, err
 	}
 	if c.stale && c.seen.tab != nil {
 		r.saw(*c.seen.tab)
 	}
 	if !c.sent || c.before == nil || len(c.answers) == 0 {
-		return typeResult{}, false, nil
+		return nil, false, nil
 	}
 	var got struct {
 		Found    locateResult   `json:"found"`
@@ -333,10 +312,10 @@ func (r *run) typeInOneTrip(loc tool.Locator) (res typeResult, ok bool, err erro
 	if err := json.Unmarshal(c.answers[0].Value, &got); err != nil || got.Index < 0 || got.Index >= len(got.Found.Matches) {
 		// The text went in, but the answer cannot say where: the
 		// extension and the daemon disagree on locateToType.
-		return typeResult{}, false, protocol.Errorf(protocol.CodeInternal,
+		return nil, false, protocol.Errorf(protocol.CodeInternal,
 			"the text was typed, but the extension's answer does not name the field (%.200s): check the page with extract before typing again, and if this repeats, write the extension again (browser-bridge install) and reload it in chrome://extensions", c.answers[0].Value)
 	}
-	el := got.Found.Matches[got.Index].element(0)
+	el := elementOf(got.Found.Matches[got.Index], 0)
 	el.Matches = max(got.Found.Count, len(got.Found.Matches))
 	ty := r.typedAtOnce(el, got.Prepared, c, w)
 	ty.warnings = matchWarnings(el, loc)
@@ -513,8 +492,8 @@ func (r *run) typeAtPoint(tabID int, el Element, mode string, warnings []string)
 // The tab's state and, beside it, the page's reaction with the field's
 // value (read in the reaction's last look, or on its own) are read at
 // once; a value read from a page that navigated away is dropped.
-func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (typeResult, error) {
-	var res actResult
+func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (*tool.TypeResult, error) {
+	var res *tool.ActResult
 	var v struct {
 		Value      *string `json:"value"`
 		Hidden     bool    `json:"hidden"`
@@ -540,7 +519,7 @@ func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (typeR
 		return nil
 	})
 	if err != nil {
-		return typeResult{}, err
+		return nil, err
 	}
 	if w := ty.reaction.Warning(); w != "" {
 		res.Warnings = append(res.Warnings, w)
@@ -548,9 +527,9 @@ func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (typeR
 	if loc.IsPoint() {
 		res.Element = nil
 	}
-	out := typeResult{actResult: res, Inserted: ty.how, Editor: ty.editor, SettledMs: ty.reaction.Ms()}
+	out := &tool.TypeResult{ActResult: *res, Inserted: ty.how, Editor: ty.editor, SettledMs: ty.reaction.Ms()}
 	if valueErr == nil && !res.Navigated {
-		out.Value, out.Hidden, out.Unreadable = v.Value, v.Hidden, v.Unreadable
+		out.Value, out.ValueHidden, out.ValueUnreadable = v.Value, v.Hidden, v.Unreadable
 		if ty.editor != "" && v.Value != nil && !holdsTyped(*v.Value, r.in.Value, r.in.Clear) {
 			out.Warnings = append(out.Warnings, "the editor now holds other text than was typed (it may have indented it, closed brackets or completed words); check value")
 		}

@@ -4,6 +4,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/staging"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 func init() { register("upload", upload) }
@@ -15,7 +16,7 @@ func init() { register("upload", upload) }
 // later, when the page does, and by then a path may name another file. No
 // file content ever enters a result, only names and sizes as the page
 // sees them.
-func upload(r *run) (any, error) {
+func upload(r *run) (*tool.UploadResult, error) {
 	paths, cleanup, err := staging.Stage(r.in.Paths)
 	if err != nil {
 		return nil, err
@@ -62,7 +63,7 @@ func upload(r *run) (any, error) {
 
 // uploaded is the result of an upload of want files that the page
 // reports as got: an error when the input does not hold them all.
-func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFilesResult, want int, warnings ...string) (any, error) {
+func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFilesResult, want int, warnings ...string) (*tool.UploadResult, error) {
 	if len(got.Files) != want {
 		// Not "retry": the page may have taken the files in another way,
 		// and a retry could upload them twice.
@@ -75,10 +76,11 @@ func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFile
 	if err != nil {
 		return nil, err
 	}
-	return struct {
-		actResult
-		Files any `json:"files"`
-	}{res, got.Files}, nil
+	files := make([]tool.File, len(got.Files))
+	for i, f := range got.Files {
+		files[i] = tool.File(f)
+	}
+	return &tool.UploadResult{ActResult: *res, Files: files}, nil
 }
 
 // uploadByChooser uploads through an element that is not a file input but
@@ -86,7 +88,7 @@ func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFile
 // hidden input): the extension clicks it with trusted input while Chrome
 // hands file choosers to the debugger instead of showing them, and sets
 // the files on the input behind the chooser.
-func (r *run) uploadByChooser(t browser.TabInfo, paths []string, handed *bool) (any, error) {
+func (r *run) uploadByChooser(t browser.TabInfo, paths []string, handed *bool) (*tool.UploadResult, error) {
 	loc, err := r.needLocator()
 	if err != nil {
 		return nil, err

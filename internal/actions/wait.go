@@ -2,18 +2,11 @@ package actions
 
 import (
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 func init() { register("wait", wait) }
-
-type waitResult struct {
-	TabID    int      `json:"tabId"`
-	URL      string   `json:"url"`
-	Title    string   `json:"title"`
-	Waited   string   `json:"waited"` // the condition, in words
-	WaitedMs int64    `json:"waitedMs"`
-	Element  *Element `json:"element,omitempty"`
-}
 
 // waitMargin is kept from the call's deadline so that a wait that runs
 // out answers with its own timeout error, naming the condition, rather
@@ -22,7 +15,7 @@ const waitMargin = 300 * time.Millisecond
 
 // wait waits for one condition (SPEC §2): load, a locator, or urlContains,
 // until timeoutMs (or the default deadline) runs out.
-func wait(r *run) (any, error) {
+func wait(r *run) (*tool.WaitResult, error) {
 	loc, hasLoc := r.in.Locator, r.in.Locator.Present()
 	n := 0
 	var c condition
@@ -53,6 +46,6 @@ func wait(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return waitResult{TabID: w.Tab.TabID, URL: w.Tab.URL, Title: w.Tab.Title, Waited: c.describe(),
-		WaitedMs: time.Since(start).Milliseconds(), Element: w.Element}, nil
+	return &tool.WaitResult{Page: pageOf(w.Tab), Waited: c.describe(),
+		WaitedMs: time.Since(start).Milliseconds(), Element: resultElement(w.Element)}, nil
 }

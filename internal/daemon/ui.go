@@ -201,7 +201,7 @@ func (d *Daemon) guard(ctx context.Context, b browser.Caller, action string, tab
 		if !d.lifted(stopped) {
 			return protocol.Errorf(protocol.CodeBlockedByPolicy,
 				"%s of tab %d is refused: the extension stopped the tab from loading %s (site rule %q); open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)",
-				action, tab.TabID, stopped, rule)
+				action, protocol.Tab(tab.TabID), stopped, rule)
 		}
 		// The user has lifted the rule since: the tab gets the page it
 		// was stopped from, as it would have without the rule.
