@@ -36,7 +36,7 @@ func closeTabs(r *run) (*tool.CloseResult, error) {
 		return nil, err
 	}
 	r.reg().RemoveTab(id)
-	return &tool.CloseResult{TabID: tool.TabID(id), URL: t.URL, Title: t.Title, ClosedTabs: []tool.TabID{tool.TabID(id)}}, nil
+	return &tool.CloseResult{TabID: id, URL: t.URL, Title: t.Title, ClosedTabs: []int{id}}, nil
 }
 
 func (r *run) closeWorkspace() (*tool.CloseResult, error) {
@@ -46,7 +46,7 @@ func (r *run) closeWorkspace() (*tool.CloseResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &tool.CloseResult{Workspace: id, ClosedTabs: []tool.TabID{}}
+	res := &tool.CloseResult{Workspace: id, ClosedTabs: []int{}}
 	mine := map[int]bool{}
 	for _, t := range reg.Tabs(id) {
 		mine[t.TabID] = true
@@ -74,7 +74,7 @@ func (r *run) closeWorkspace() (*tool.CloseResult, error) {
 			return nil, err
 		}
 		for _, t := range owned {
-			res.ClosedTabs = append(res.ClosedTabs, tool.TabID(t))
+			res.ClosedTabs = append(res.ClosedTabs, t)
 			reg.RemoveTab(t)
 		}
 	}

@@ -92,7 +92,7 @@ func downloadKey(instance string, id int) string { return instance + "/" + strco
 // to complete, and moves the complete ones into the bridge's folder. It
 // never fails the action: a download it cannot look at is not reported.
 func (r *run) reportDownloads(page tool.Page, started time.Time) []Download {
-	tabID, tabURL := int(page.TabID), page.URL
+	tabID, tabURL := page.TabID, page.URL
 	if tabID == 0 {
 		return nil
 	}
@@ -356,7 +356,7 @@ func (b *downloadBook) catch(it protocol.DownloadItem, windows []actionWindow) (
 		if start.Before(w.start.Add(-50*time.Millisecond)) || start.After(w.end.Add(downloadLate)) || !w.started(it) {
 			continue
 		}
-		c := &caughtDownload{instance: w.instance, at: time.Now(), d: fromItem(it, Download{TabID: tool.TabID(w.tabID)})}
+		c := &caughtDownload{instance: w.instance, at: time.Now(), d: fromItem(it, Download{TabID: w.tabID})}
 		b.caught[key] = c
 		b.prune()
 		return c, true

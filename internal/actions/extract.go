@@ -71,7 +71,7 @@ func extractPage(r *run) (*tool.ExtractResult, error) {
 		if o.LoadError != "" {
 			return nil, protocol.Errorf(protocol.CodeProtectedPage, "%s could not be loaded (%s): tab %d shows the browser's error page; check the URL, or try again when the site is reachable", o.URL, o.LoadError, protocol.Tab(o.TabID))
 		}
-		tab = browser.TabInfo{TabID: int(o.TabID), WindowID: o.WindowID, URL: o.URL, Title: o.Title}
+		tab = browser.TabInfo{TabID: o.TabID, WindowID: o.WindowID, URL: o.URL, Title: o.Title}
 		warnings = append(warnings, o.Warnings...)
 	} else if tab, err = r.pageTarget(); err != nil {
 		return nil, err
@@ -190,7 +190,7 @@ func (r *run) tabInfo(tabID int) (browser.TabInfo, error) {
 func shapeExtract(tab browser.TabInfo, c *extract.Content, include map[string]bool, offset, maxChars int, warnings []string) *tool.ExtractResult {
 	// The URL stays whole (it must be exact); the title and the warnings,
 	// which pages fill, are bounded.
-	res := tool.ExtractResult{Page: tool.Page{TabID: tool.TabID(tab.TabID), URL: firstNonEmpty(c.URL, tab.URL),
+	res := tool.ExtractResult{Page: tool.Page{TabID: tab.TabID, URL: firstNonEmpty(c.URL, tab.URL),
 		Title: extract.Shorten(firstNonEmpty(c.Title, tab.Title), min(maxTitle, max(40, maxChars/10)))}, Offset: offset}
 	res.Warnings = boundWarnings(warnings, maxChars/5)
 	if offset == 0 && include[extract.PartFrames] {

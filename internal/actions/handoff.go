@@ -64,7 +64,7 @@ func handoff(r *run) (*tool.HandoffResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tool.HandoffResult{Outcome: out.Outcome, Page: tool.Page{TabID: tool.TabID(out.TabID), URL: out.URL, Title: out.Title}}, nil
+	return &tool.HandoffResult{Outcome: out.Outcome, Page: tool.Page{TabID: out.TabID, URL: out.URL, Title: out.Title}}, nil
 }
 
 // keepTelling sends msg as progress now and every interval until stop.

@@ -167,7 +167,7 @@ func (r *run) result(t browser.TabInfo, workspace string, group *int, owned bool
 	case t.Loaded != nil && !*t.Loaded:
 		warnings = append(warnings, "the page had not finished loading before the deadline; it may still be loading")
 	}
-	return &tool.OpenResult{TabID: tool.TabID(t.TabID), WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Incognito: t.Incognito, LoadError: t.LoadError,
+	return &tool.OpenResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Incognito: t.Incognito, LoadError: t.LoadError,
 		Outcome: tool.Outcome{Warnings: warnings}}
 }
 

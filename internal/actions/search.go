@@ -84,7 +84,7 @@ func search(r *run) (*tool.SearchResult, error) {
 		return nil, err
 	}
 	r.ensureQuietScript()
-	tabID := int(o.TabID)
+	tabID := o.TabID
 	warnings, err := r.settle(tabID, r.readReserve())
 	if err != nil {
 		return nil, err

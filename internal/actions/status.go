@@ -62,7 +62,7 @@ func status(r *run) (*tool.StatusResult, error) {
 	for _, w := range s.Windows {
 		sw := tool.Window{WindowID: w.WindowID, Incognito: w.Incognito, Focused: w.Focused, Tabs: []tool.StatusTab{}}
 		for _, t := range w.Tabs {
-			st := tool.StatusTab{TabID: tool.TabID(t.TabID), URL: t.URL, Title: t.Title, Active: t.Active, GroupID: t.GroupID, Owned: reg.IsOwned(t.TabID)}
+			st := tool.StatusTab{TabID: t.TabID, URL: t.URL, Title: t.Title, Active: t.Active, GroupID: t.GroupID, Owned: reg.IsOwned(t.TabID)}
 			// The user's own incognito browsing is none of the agent's
 			// business; the bridge's incognito tabs are.
 			if w.Incognito && !st.Owned {
@@ -75,11 +75,9 @@ func status(r *run) (*tool.StatusResult, error) {
 	out.ExtensionRunning = s.Running
 	// DevTools or another debugger on a tab: the bridge works beside it,
 	// but a page it pauses answers nobody (doctor says so too).
-	for _, id := range s.DebuggedTabs {
-		out.DebuggedTabs = append(out.DebuggedTabs, tool.TabID(id))
-	}
+	out.DebuggedTabs = s.DebuggedTabs
 	if t, ok := s.ActiveTab(); ok {
-		a := &tool.ActiveTab{TabID: tool.TabID(t.TabID), WindowID: t.WindowID, URL: t.URL, Title: t.Title}
+		a := &tool.ActiveTab{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title}
 		if t.Incognito && !reg.IsOwned(t.TabID) {
 			a.URL, a.Title, a.Redacted = "", "", true
 		}
@@ -87,9 +85,9 @@ func status(r *run) (*tool.StatusResult, error) {
 	}
 	out.Workspaces = []tool.Workspace{}
 	for _, w := range reg.Workspaces() {
-		sw := tool.Workspace{ID: w.ID, WindowID: w.WindowID, Incognito: w.Incognito, GroupID: w.GroupID, Title: w.Title, Color: w.Color, Tabs: []tool.TabID{}}
+		sw := tool.Workspace{ID: w.ID, WindowID: w.WindowID, Incognito: w.Incognito, GroupID: w.GroupID, Title: w.Title, Color: w.Color, Tabs: []int{}}
 		for _, t := range reg.Tabs(w.ID) {
-			sw.Tabs = append(sw.Tabs, tool.TabID(t.TabID))
+			sw.Tabs = append(sw.Tabs, t.TabID)
 		}
 		out.Workspaces = append(out.Workspaces, sw)
 	}

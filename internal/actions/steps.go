@@ -405,7 +405,7 @@ func (r *run) openedTabs(tabID int) []tool.Tab {
 	var fresh []tool.Tab
 	for _, t := range tabs {
 		if slices.Contains(adoptOpened(reg, []browser.TabInfo{t}), t.TabID) {
-			fresh = append(fresh, openedTab(t))
+			fresh = append(fresh, tool.Tab(t)) // the same fields
 		}
 	}
 	return fresh
@@ -413,15 +413,9 @@ func (r *run) openedTabs(tabID int) []tool.Tab {
 
 // pageOf is the tab a result concerns.
 func pageOf(t browser.TabInfo) tool.Page {
-	return tool.Page{TabID: tool.TabID(t.TabID), URL: t.URL, Title: t.Title}
+	return tool.Page{TabID: t.TabID, URL: t.URL, Title: t.Title}
 }
 
-// openedTab is a tab as results describe it.
-func openedTab(t browser.TabInfo) tool.Tab {
-	return tool.Tab{TabID: tool.TabID(t.TabID), WindowID: t.WindowID, URL: t.URL, Title: t.Title, Active: t.Active,
-		GroupID: t.GroupID, Incognito: t.Incognito, Status: t.Status, Loaded: t.Loaded, LoadError: t.LoadError,
-		OpenerTabID: tool.TabID(t.OpenerTabID)}
-}
 
 // resultElement is the element a result names (nil: none).
 func resultElement(el *Element) *tool.Element {

@@ -17,10 +17,10 @@ func TestQualifyResult(t *testing.T) {
 	res := func() *tool.StatusResult {
 		return &tool.StatusResult{
 			Connected:    true,
-			DebuggedTabs: []tool.TabID{5, 7},
+			DebuggedTabs: []int{5, 7},
 			ActiveTab:    &tool.ActiveTab{TabID: 5, WindowID: 5},
 			Windows:      []tool.Window{{WindowID: 1, Tabs: []tool.StatusTab{{TabID: 2, GroupID: -1}}}},
-			Workspaces:   []tool.Workspace{{ID: "w", Tabs: []tool.TabID{2, 3}}},
+			Workspaces:   []tool.Workspace{{ID: "w", Tabs: []int{2, 3}}},
 		}
 	}
 	want := `{"connected":true,"windows":[{"windowId":1,"incognito":false,"focused":false,"tabs":[{"tabId":10000000002,"url":"","title":"","active":false,"owned":false,"groupId":-1}]}],` +
@@ -34,16 +34,7 @@ func TestQualifyResult(t *testing.T) {
 		t.Errorf("slot 0 changed the result: %v", same)
 	}
 
-	act := &tool.ActResult{Page: tool.Page{TabID: 5}, Element: &tool.Element{FrameID: 4}, Outcome: tool.Outcome{
-		OpenedTabs: []tool.Tab{{TabID: 7, OpenerTabID: 5, GroupID: 3, WindowID: 5}},
-		Downloads:  []tool.Download{{TabID: 5, Bytes: 12}, {Bytes: 1}},
-	}}
-	route{slot: 2}.qualify(act)
-	if act.TabID != 20000000005 || act.Element.FrameID != 4 || act.OpenedTabs[0] != (tool.Tab{TabID: 20000000007, OpenerTabID: 20000000005, GroupID: 3, WindowID: 5}) ||
-		act.Downloads[0].TabID != 20000000005 || act.Downloads[1].TabID != 0 || act.Downloads[0].Bytes != 12 {
-		t.Errorf("qualified act result %+v", act)
-	}
-	closed := &tool.CloseResult{TabID: 8, ClosedTabs: []tool.TabID{8}, ClosedWindows: []int{8}}
+	closed := &tool.CloseResult{TabID: 8, ClosedTabs: []int{8}, ClosedWindows: []int{8}}
 	route{slot: 1}.qualify(closed)
 	if closed.TabID != 10000000008 || closed.ClosedTabs[0] != 10000000008 || closed.ClosedWindows[0] != 8 {
 		t.Errorf("qualified close result %+v", closed)

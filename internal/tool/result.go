@@ -6,20 +6,21 @@ import "reflect"
 // per file, as the specs), built from the shared parts below: the tab a
 // result concerns (Page), the element it acted on (Element) and what the
 // action set off (Outcome). The engine fills them, the daemon qualifies
-// their tab IDs by type (TabID), and the public Go client re-exports them,
+// their tab IDs by their tag, and the public Go client re-exports them,
 // so what the engine sends and what a program reads are one declaration.
 // Their json names are the contract (SPEC §2).
 
-// TabID is a tab's ID in a result. It is a type of its own so that the
-// daemon finds every tab ID of a result by its type (see QualifyTabs):
-// with several browsers connected, a result's tab IDs carry the slot of
-// the browser they are in.
-type TabID int
+// A result's tab IDs are in fields tagged tab:"id" (an int, or a list of
+// them): the daemon finds them by that tag (see QualifyTabs), so that with
+// several browsers connected, a result's tab IDs carry the slot of the
+// browser they are in. A result type with a tab ID that lacks the tag
+// would show Chrome's own ID, which names another tab of the first
+// browser; TestEveryTabIDIsTagged keeps them tagged.
 
 // Page is the tab a result concerns: every result that concerns a tab has
 // tabId, url and title (SPEC §2).
 type Page struct {
-	TabID TabID  `json:"tabId"`
+	TabID int    `json:"tabId" tab:"id"`
 	URL   string `json:"url"`
 	Title string `json:"title"`
 }
@@ -66,7 +67,7 @@ type Outcomer interface{ Out() *Outcome }
 
 // Tab is a tab an action's page opened, as the extension describes it.
 type Tab struct {
-	TabID     TabID  `json:"tabId"`
+	TabID     int    `json:"tabId" tab:"id"`
 	WindowID  int    `json:"windowId"`
 	URL       string `json:"url"`
 	Title     string `json:"title"`
@@ -80,7 +81,7 @@ type Tab struct {
 	// LoadError is the network error when the page could not be loaded.
 	LoadError string `json:"loadError,omitempty"`
 	// OpenerTabID is the tab whose page opened this one (0: none).
-	OpenerTabID TabID `json:"openerTabId,omitempty"`
+	OpenerTabID int `json:"openerTabId,omitempty" tab:"id"`
 }
 
 // Element is the element an action located.
@@ -128,7 +129,7 @@ type Download struct {
 	// State is done, failed or in_progress.
 	State string `json:"state"`
 	Error string `json:"error,omitempty"`
-	TabID TabID  `json:"tabId,omitempty"`
+	TabID int    `json:"tabId,omitempty" tab:"id"`
 	URL   string `json:"url,omitempty"`
 	// SavedBy says whose folder holds the file: "bridge" (moved into the
 	// bridge's downloads folder) or "browser" (where Chrome saved it).
@@ -144,16 +145,15 @@ type ActResult struct {
 	Outcome
 }
 
-// QualifyTabs rewrites, in place, every TabID of the value res points to
-// (through structs, pointers, slices and arrays) with show. The daemon
-// uses it to give a result's tab IDs the slot of their browser; nothing
-// is parsed back. Values behind interfaces and maps are not walked: a
-// result keeps its tab IDs in typed fields.
+// QualifyTabs rewrites, in place, every tab ID of the value res points
+// to (the fields tagged tab:"id", found through structs, pointers,
+// slices and arrays) with show. The daemon uses it to give a result's tab
+// IDs the slot of their browser; nothing is parsed back. Values behind
+// interfaces and maps are not walked: a result keeps its tab IDs in
+// typed fields.
 func QualifyTabs(res any, show func(int) int) {
 	qualifyValue(reflect.ValueOf(res), show)
 }
-
-var tabIDType = reflect.TypeFor[TabID]()
 
 func qualifyValue(v reflect.Value, show func(int) int) {
 	switch v.Kind() {
@@ -163,7 +163,12 @@ func qualifyValue(v reflect.Value, show func(int) int) {
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
+			f := v.Type().Field(i)
+			switch {
+			case !f.IsExported():
+			case f.Tag.Get("tab") == "id":
+				qualifyIDs(v.Field(i), show)
+			default:
 				qualifyValue(v.Field(i), show)
 			}
 		}
@@ -171,9 +176,19 @@ func qualifyValue(v reflect.Value, show func(int) int) {
 		for i := range v.Len() {
 			qualifyValue(v.Index(i), show)
 		}
+	}
+}
+
+// qualifyIDs rewrites a tab ID field: an int (0, none, stays) or a list.
+func qualifyIDs(v reflect.Value, show func(int) int) {
+	switch v.Kind() {
 	case reflect.Int:
-		if v.Type() == tabIDType && v.CanSet() && v.Int() > 0 {
+		if v.CanSet() && v.Int() > 0 {
 			v.SetInt(int64(show(int(v.Int()))))
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			qualifyIDs(v.Index(i), show)
 		}
 	}
 }

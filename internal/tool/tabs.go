@@ -71,7 +71,7 @@ type StatusResult struct {
 	// ExtensionRunning lists the commands in flight in the extension.
 	ExtensionRunning []string `json:"extensionRunning,omitempty"`
 	// DebuggedTabs are tabs another debugger (DevTools) is attached to.
-	DebuggedTabs []TabID     `json:"debuggedTabs,omitempty"`
+	DebuggedTabs []int       `json:"debuggedTabs,omitempty" tab:"id"`
 	ActiveTab    *ActiveTab  `json:"activeTab,omitempty"`
 	Workspaces   []Workspace `json:"workspaces,omitzero"`
 	// WebSocket is the WebSocket transport for Hive-compatible programs:
@@ -114,7 +114,7 @@ type Window struct {
 // StatusTab is a tab as status lists it. Redacted marks a user's
 // incognito tab whose URL and title are withheld.
 type StatusTab struct {
-	TabID    TabID  `json:"tabId"`
+	TabID    int    `json:"tabId" tab:"id"`
 	URL      string `json:"url"`
 	Title    string `json:"title"`
 	Active   bool   `json:"active"`
@@ -125,7 +125,7 @@ type StatusTab struct {
 
 // ActiveTab is the active tab of Chrome's current window.
 type ActiveTab struct {
-	TabID    TabID  `json:"tabId"`
+	TabID    int    `json:"tabId" tab:"id"`
 	WindowID int    `json:"windowId"`
 	URL      string `json:"url"`
 	Title    string `json:"title"`
@@ -135,13 +135,13 @@ type ActiveTab struct {
 // Workspace is one of the bridge's workspaces: its window, tab group and
 // tabs.
 type Workspace struct {
-	ID        string  `json:"id"`
-	WindowID  int     `json:"windowId"`
-	Incognito bool    `json:"incognito"`
-	GroupID   int     `json:"groupId"`
-	Title     string  `json:"title"`
-	Color     string  `json:"color"`
-	Tabs      []TabID `json:"tabs"`
+	ID        string `json:"id"`
+	WindowID  int    `json:"windowId"`
+	Incognito bool   `json:"incognito"`
+	GroupID   int    `json:"groupId"`
+	Title     string `json:"title"`
+	Color     string `json:"color"`
+	Tabs      []int  `json:"tabs" tab:"id"`
 }
 
 // SearchResult is the results page and what it lists.
@@ -167,7 +167,7 @@ type Hit struct {
 
 // OpenResult is the tab that was opened (or loaded).
 type OpenResult struct {
-	TabID     TabID  `json:"tabId"`
+	TabID     int    `json:"tabId" tab:"id"`
 	WindowID  int    `json:"windowId"`
 	URL       string `json:"url"`
 	Title     string `json:"title"`
@@ -186,10 +186,10 @@ type OpenResult struct {
 // CloseResult lists what close closed: one tab (TabID, URL, Title), or a
 // workspace's tabs and windows.
 type CloseResult struct {
-	TabID         TabID   `json:"tabId,omitempty"`
-	URL           string  `json:"url,omitempty"`
-	Title         string  `json:"title,omitempty"`
-	Workspace     string  `json:"workspace,omitempty"`
-	ClosedTabs    []TabID `json:"closedTabs"`
-	ClosedWindows []int   `json:"closedWindows,omitempty"`
+	TabID         int    `json:"tabId,omitempty" tab:"id"`
+	URL           string `json:"url,omitempty"`
+	Title         string `json:"title,omitempty"`
+	Workspace     string `json:"workspace,omitempty"`
+	ClosedTabs    []int  `json:"closedTabs" tab:"id"`
+	ClosedWindows []int  `json:"closedWindows,omitempty"`
 }
