@@ -220,12 +220,7 @@ func shapeExtract(tab browser.TabInfo, c *extract.Content, include map[string]bo
 		res = head
 		ch := c.Slice(include, offset, budget)
 		res.Markdown, res.Reader, res.Text = ch.Markdown, ch.Reader, ch.Text
-		if ch.Links != nil {
-			res.Links = &ch.Links
-		}
-		if ch.Headings != nil {
-			res.Headings = &ch.Headings
-		}
+		res.Links, res.Headings = ch.Links, ch.Headings
 		res.TotalChars = ch.Total
 		if ch.Next > 0 {
 			next := ch.Next
@@ -285,7 +280,7 @@ const (
 // result's metadata would otherwise take more than room characters, so
 // that the whole result keeps to its budget. It returns res's warnings
 // with a note when frames were left out of the list.
-func listFrames(res tool.ExtractResult, all []extract.FrameInfo, room int) (*[]extract.FrameInfo, []string) {
+func listFrames(res tool.ExtractResult, all []extract.FrameInfo, room int) ([]extract.FrameInfo, []string) {
 	frames := make([]extract.FrameInfo, 0, min(len(all), maxFramesListed))
 	for _, f := range all[:min(len(all), maxFramesListed)] {
 		f.URL = extract.Shorten(f.URL, maxFrameURL)
@@ -293,8 +288,7 @@ func listFrames(res tool.ExtractResult, all []extract.FrameInfo, room int) (*[]e
 	}
 	warnings := res.Warnings
 	for n := len(frames); ; n /= 2 {
-		res.Frames = &[]extract.FrameInfo{}
-		*res.Frames = frames[:n]
+		res.Frames = frames[:n]
 		if n < len(all) {
 			res.Warnings = append(warnings[:len(warnings):len(warnings)], fmt.Sprintf("the page has %d frames; frames lists the first %d", len(all), n))
 		}

@@ -416,7 +416,6 @@ func pageOf(t browser.TabInfo) tool.Page {
 	return tool.Page{TabID: t.TabID, URL: t.URL, Title: t.Title}
 }
 
-
 // resultElement is the element a result names (nil: none).
 func resultElement(el *Element) *tool.Element {
 	if el == nil {

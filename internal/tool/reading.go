@@ -40,12 +40,14 @@ func init() {
 // maxChars, NextOffset is where the next extract continues.
 type ExtractResult struct {
 	Page
-	Markdown *string      `json:"markdown,omitempty"`
-	Reader   *Reader      `json:"reader,omitempty"`
-	Links    *[]Link      `json:"links,omitempty"`
-	Headings *[]Heading   `json:"headings,omitempty"`
-	Text     *string      `json:"text,omitempty"`
-	Frames   *[]FrameInfo `json:"frames,omitempty"`
+	Markdown *string `json:"markdown,omitempty"`
+	Reader   *Reader `json:"reader,omitempty"`
+	// Links, Headings and Frames are nil when not read (left out), and
+	// empty when read and there are none ([] on the wire).
+	Links    []Link      `json:"links,omitzero"`
+	Headings []Heading   `json:"headings,omitzero"`
+	Text     *string     `json:"text,omitempty"`
+	Frames   []FrameInfo `json:"frames,omitzero"`
 	Outcome
 	TotalChars int  `json:"totalChars"`
 	Offset     int  `json:"offset,omitempty"`
