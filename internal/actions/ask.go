@@ -117,10 +117,10 @@ func (r *run) askBeforePress(t browser.TabInfo, loc tool.Locator) error {
 	}
 	return r.askIf(t, func() (pageFacts, error) {
 		var f pageFacts
-		args := map[string]any{"how": how}
+		args := irreversibleArgs{How: how}
 		frame := 0
 		if loc.Present() && !loc.IsPoint() {
-			args["ref"], frame = el.localRef, el.FrameID
+			args.Ref, frame = el.localRef, el.FrameID
 		}
 		err := r.runPageTop(t.TabID, &frame, irreversibleScript, args, &f)
 		return f, err
@@ -209,7 +209,7 @@ func (r *run) askIf(t browser.TabInfo, facts func() (pageFacts, error)) error {
 func (r *run) clickFacts(tabID int, el Element, loc tool.Locator, dom bool) (pageFacts, error) {
 	var f pageFacts
 	if !dom && (loc.IsPoint() || el.FrameID == 0) {
-		if err := r.runPageTop(tabID, nil, irreversibleAtScript, map[string]any{"x": el.X, "y": el.Y, "how": "click"}, &f); err != nil {
+		if err := r.runPageTop(tabID, nil, irreversibleAtScript, irreversibleArgs{X: &el.X, Y: &el.Y, How: "click"}, &f); err != nil {
 			return f, err
 		}
 		if !(f.Opaque && el.localRef != "") {
@@ -221,7 +221,7 @@ func (r *run) clickFacts(tabID int, el Element, loc tool.Locator, dom bool) (pag
 	}
 	frame := el.FrameID
 	f = pageFacts{}
-	err := r.runPageTop(tabID, &frame, irreversibleScript, map[string]any{"ref": el.localRef, "how": "click"}, &f)
+	err := r.runPageTop(tabID, &frame, irreversibleScript, irreversibleArgs{Ref: el.localRef, How: "click"}, &f)
 	return f, err
 }
 

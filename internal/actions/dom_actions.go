@@ -49,7 +49,7 @@ func selectOption(r *run) (*tool.SelectResult, error) {
 		Values []string `json:"values"`
 		Labels []string `json:"labels"`
 	}
-	if err := r.act(t.TabID, el, "select", map[string]any{"options": opts}, &out); err != nil {
+	if err := r.act(t.TabID, el, "select", actArgs{Options: opts}, &out); err != nil {
 		return nil, err
 	}
 	res, err := r.observe(t, &el)
@@ -73,7 +73,7 @@ func check(r *run) (*tool.CheckResult, error) {
 		Checked bool `json:"checked"`
 		Changed bool `json:"changed"`
 	}
-	if err := r.act(t.TabID, el, "check", map[string]any{"checked": want}, &out); err != nil {
+	if err := r.act(t.TabID, el, "check", actArgs{Checked: &want}, &out); err != nil {
 		return nil, err
 	}
 	res, err := r.observe(t, &el)
@@ -105,13 +105,7 @@ func scroll(r *run) (*tool.ScrollResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := map[string]any{"to": r.in.To.Edge()}
-	if r.in.DeltaX != nil {
-		args["deltaX"] = *r.in.DeltaX
-	}
-	if r.in.DeltaY != nil {
-		args["deltaY"] = *r.in.DeltaY
-	}
+	args := actArgs{To: r.in.To.Edge(), DeltaX: r.in.DeltaX, DeltaY: r.in.DeltaY}
 	var pos struct {
 		X         float64 `json:"x"`
 		Y         float64 `json:"y"`

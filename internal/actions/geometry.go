@@ -133,8 +133,7 @@ func (r *run) ownerMap(tabID int, probeX, probeY float64, info frameInfo, parent
 		BackendNodeID int    `json:"backendNodeId"`
 		FrameID       string `json:"frameId"`
 	}
-	if err := r.cdpCall(tabID, "DOM.getNodeForLocation", map[string]any{"x": math.Round(probeX), "y": math.Round(probeY),
-		"includeUserAgentShadowDOM": false, "ignorePointerEventsNone": false}, &hit); err != nil || hit.BackendNodeID == 0 {
+	if err := r.cdpCall(tabID, "DOM.getNodeForLocation", nodeForLocation{X: math.Round(probeX), Y: math.Round(probeY)}, &hit); err != nil || hit.BackendNodeID == 0 {
 		return mat3{}, "", false
 	}
 	owner := hit.BackendNodeID
@@ -146,13 +145,13 @@ func (r *run) ownerMap(tabID int, probeX, probeY float64, info frameInfo, parent
 		var o struct {
 			BackendNodeID int `json:"backendNodeId"`
 		}
-		if err := r.cdpCall(tabID, "DOM.getFrameOwner", map[string]any{"frameId": child}, &o); err != nil || o.BackendNodeID == 0 {
+		if err := r.cdpCall(tabID, "DOM.getFrameOwner", frameOwner{FrameID: child}, &o); err != nil || o.BackendNodeID == 0 {
 			return mat3{}, "", false
 		}
 		owner, childFrame = o.BackendNodeID, child
 	}
 	var bm boxModel
-	if err := r.cdpCall(tabID, "DOM.getBoxModel", map[string]any{"backendNodeId": owner}, &bm); err != nil {
+	if err := r.cdpCall(tabID, "DOM.getBoxModel", boxModelOf{BackendNodeID: owner}, &bm); err != nil {
 		return mat3{}, "", false
 	}
 	if math.Abs(bm.Model.Width-info.Border.Width) > 1 || math.Abs(bm.Model.Height-info.Border.Height) > 1 {
@@ -221,7 +220,7 @@ func (r *run) frameTree(tabID int) (cdpFrames, error) {
 // cdpCall sends one CDP command to the tab and decodes its result.
 func (r *run) cdpCall(tabID int, method string, params, out any) error {
 	if params == nil {
-		params = map[string]any{}
+		params = noArgs{}
 	}
 	res, err := r.b.CDPBatch(r.ctx, protocol.CDPBatchParams{TabID: tabID, Commands: []protocol.CDPCommand{cdpCmd(method, params)}})
 	if err != nil {

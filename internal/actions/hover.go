@@ -26,7 +26,7 @@ func hover(r *run) (*tool.HoverResult, error) {
 		return nil, err
 	}
 	var under *pageMatch
-	if err := r.runPageTop(t.TabID, nil, underPointerScript, map[string]any{"x": el.X, "y": el.Y}, &under); err != nil {
+	if err := r.runPageTop(t.TabID, nil, underPointerScript, xy{X: el.X, Y: el.Y}, &under); err != nil {
 		warnings = append(warnings, "could not tell what is under the pointer: "+err.Error())
 	}
 	res, err := r.observe(t, pointed(el, loc), warnings...)

@@ -12,13 +12,10 @@ import (
 var actScript = script("", "page/locate.js", "page/act.js")
 
 // act runs an act.js function on el (in its frame) and decodes the value.
-func (r *run) act(tabID int, el Element, fn string, args map[string]any, out any) error {
+func (r *run) act(tabID int, el Element, fn string, args actArgs, out any) error {
 	s := actScript
 	s.fn = fn
-	if args == nil {
-		args = map[string]any{}
-	}
-	args["ref"] = el.localRef
+	args.Ref = el.localRef
 	fid := el.FrameID
 	return r.runPageTop(tabID, &fid, s, args, out)
 }

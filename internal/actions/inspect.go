@@ -118,7 +118,7 @@ func inspect(r *run) (*tool.InspectResult, error) {
 		}
 		warnings = append(warnings, "the earlier inspect of this tab has expired or the page has changed, so it was read again")
 	}
-	res, err := r.runPage(tab.TabID, frames{all: true}, inspectScript, map[string]any{"max": maxInspectPerFrame})
+	res, err := r.runPage(tab.TabID, frames{all: true}, inspectScript, maxArgs{Max: maxInspectPerFrame})
 	if err != nil {
 		return nil, err
 	}

@@ -179,10 +179,10 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 
 // locateArgs is page/locate.js locate's arguments for loc, and the frames
 // to run it in: every frame, or the one of frameId or of the ref.
-func (r *run) locateArgs(loc tool.Locator, scroll bool) (map[string]any, frames, error) {
-	args := map[string]any{"selector": loc.Selector, "text": loc.Text, "role": loc.Role, "name": loc.Name,
-		"label": loc.Label, "placeholder": loc.Placeholder, "exact": loc.Exact, "suggest": true,
-		"point": scroll && loc.Nth == nil, "prefer": r.prefersClickable()}
+func (r *run) locateArgs(loc tool.Locator, scroll bool) (locateQuery, frames, error) {
+	args := locateQuery{Selector: loc.Selector, Text: loc.Text, Role: loc.Role, Name: loc.Name,
+		Label: loc.Label, Placeholder: loc.Placeholder, Exact: loc.Exact, Suggest: true,
+		Point: scroll && loc.Nth == nil, Prefer: r.prefersClickable()}
 	where := frames{all: true}
 	if loc.FrameID != nil {
 		where = frames{frameID: loc.FrameID}
@@ -190,12 +190,12 @@ func (r *run) locateArgs(loc tool.Locator, scroll bool) (map[string]any, frames,
 	if loc.Ref != "" {
 		fid, ref, err := tool.ParseRef(loc.Ref)
 		if err != nil {
-			return nil, frames{}, err
+			return locateQuery{}, frames{}, err
 		}
 		if loc.FrameID != nil && fid == 0 {
 			fid = *loc.FrameID
 		}
-		args["ref"] = ref
+		args.Ref = ref
 		where = frames{frameID: &fid}
 	}
 	return args, where, nil
@@ -271,7 +271,7 @@ func (el Element) withPoint(p pagePoint) Element {
 func (r *run) measure(tabID int, el Element) (Element, error) {
 	var p pagePoint
 	fid := el.FrameID
-	if err := r.runPageTop(tabID, &fid, pointScript, map[string]any{"ref": el.localRef}, &p); err != nil {
+	if err := r.runPageTop(tabID, &fid, pointScript, refArgs{Ref: el.localRef}, &p); err != nil {
 		return Element{}, err
 	}
 	el = el.withPoint(p)
@@ -328,16 +328,16 @@ func (r *run) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCover)
 		if !ok {
 			continue
 		}
-		var at []map[string]float64
+		var at []xy
 		for _, p := range pts {
 			x, y := inv.apply(c.toTop.apply(p.X, p.Y))
-			at = append(at, map[string]float64{"x": x, "y": y})
+			at = append(at, xy{X: x, Y: y})
 		}
 		fid := l.parent
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.runPageTop(tabID, &fid, hitsAtScript, map[string]any{"ref": l.iframeRef, "points": at}, &answers[i])
+			r.runPageTop(tabID, &fid, hitsAtScript, hitsArgs{Ref: l.iframeRef, Points: at}, &answers[i])
 		}()
 	}
 	wg.Wait()
@@ -370,7 +370,6 @@ func (r *run) pointOf(tabID int, el Element) (Element, error) {
 		p, err := r.measure(tabID, el)
 		switch {
 		case err == nil && p.blocked.kind == "":
-			r.aimed = &p
 			w.done(r)
 			return p, nil
 		case err == nil:
@@ -509,11 +508,11 @@ func (r *run) iframeOf(tabID, childID, parentID int, x, y float64) (frameInfo, e
 	if err := r.runPageTop(tabID, &parentID, script("ready", "page/locate.js"), nil, nil); err != nil {
 		return frameInfo{}, err
 	}
-	if err := r.runPageTop(tabID, &childID, script("announce", "page/locate.js"), map[string]any{"token": token}, nil); err != nil {
+	if err := r.runPageTop(tabID, &childID, script("announce", "page/locate.js"), tokenArgs{Token: token}, nil); err != nil {
 		return frameInfo{}, err
 	}
 	var info frameInfo
-	err := r.runPageTop(tabID, &parentID, script("frameOffset", "page/locate.js"), map[string]any{"token": token, "x": x, "y": y}, &info)
+	err := r.runPageTop(tabID, &parentID, script("frameOffset", "page/locate.js"), tokenArgs{Token: token, X: &x, Y: &y}, &info)
 	return info, err
 }
 
@@ -529,7 +528,7 @@ func (r *run) locatePoint(tabID int, loc tool.Locator) (Element, error) {
 	x, y := *loc.X, *loc.Y
 	if loc.Coordinates == "document" {
 		var p struct{ X, Y float64 }
-		if err := r.runPageTop(tabID, loc.FrameID, script("docPoint", "page/locate.js"), map[string]any{"x": x, "y": y}, &p); err != nil {
+		if err := r.runPageTop(tabID, loc.FrameID, script("docPoint", "page/locate.js"), xy{X: x, Y: y}, &p); err != nil {
 			return Element{}, err
 		}
 		x, y = p.X, p.Y
@@ -538,10 +537,9 @@ func (r *run) locatePoint(tabID int, loc tool.Locator) (Element, error) {
 	var at *struct {
 		Ref string `json:"ref"`
 	}
-	if err := r.runPageTop(tabID, nil, atPointScript, map[string]any{"x": x, "y": y}, &at); err == nil && at != nil {
+	if err := r.runPageTop(tabID, nil, atPointScript, xy{X: x, Y: y}, &at); err == nil && at != nil {
 		el.aim = &aim{levels: []aimLevel{{frameID: 0, ref: at.Ref, x: x, y: y}}}
 	}
-	r.aimed = &el
 	return el, nil
 }
 
@@ -584,11 +582,11 @@ type aimLevel struct {
 func (a *aim) recheckFrames(needHit, ignoreMoved bool) []protocol.BatchCheckFrame {
 	out := make([]protocol.BatchCheckFrame, len(a.levels))
 	for i, l := range a.levels {
-		args := map[string]any{"ref": l.ref, "x": l.x, "y": l.y, "needHit": needHit}
+		args := recheckArgs{Ref: l.ref, X: l.x, Y: l.y, NeedHit: needHit}
 		if i == len(a.levels)-1 {
-			args["last"], args["ignoreMoved"] = true, ignoreMoved
+			args.Last, args.IgnoreMoved = true, ignoreMoved
 			if a.box != nil {
-				args["box"], args["since"], args["settled"] = a.box, a.since, a.settled
+				args.Box, args.Since, args.Settled = a.box, &a.since, a.settled
 			}
 		}
 		out[i] = protocol.BatchCheckFrame{FrameID: l.frameID, Args: args}

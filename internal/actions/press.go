@@ -54,9 +54,9 @@ func (r *run) focusForKeys(t browser.TabInfo, loc tool.Locator) (*Element, []str
 		return nil, nil, err
 	}
 	if clicked(el) {
-		err = r.mouseClick(t.TabID, el.X, el.Y, "left", 1)
+		err = r.mouseClick(t.TabID, el, "left", 1)
 	} else {
-		err = r.act(t.TabID, el, "focus", nil, nil)
+		err = r.act(t.TabID, el, "focus", actArgs{}, nil)
 	}
 	if err != nil {
 		return nil, nil, err

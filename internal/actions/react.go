@@ -134,18 +134,14 @@ type reactionWait struct {
 
 // args are the args of the page's reaction script for w, inputDone being
 // when the input's call returned.
-func (w reactionWait) args(inputDone time.Time) map[string]any {
+func (w reactionWait) args(inputDone time.Time) reactionArgs {
 	// A watch begun in a call of its own counts from its start, before
 	// the input; one begun with fromInput counts from the input's events.
 	grace := inputDone.Sub(w.watched) + reactGrace
 	if w.fromInput {
 		grace = reactGrace
 	}
-	a := map[string]any{"graceMs": grace.Milliseconds(), "quietMs": reactQuiet.Milliseconds(), "frame": w.frame, "frameMs": reactFrame.Milliseconds()}
-	if w.ref != "" {
-		a["read"] = w.ref
-	}
-	return a
+	return reactionArgs{GraceMs: grace.Milliseconds(), QuietMs: reactQuiet.Milliseconds(), Frame: w.frame, FrameMs: reactFrame.Milliseconds(), Read: w.ref}
 }
 
 // awaitReactionReading waits as w says and returns, with the reaction,
@@ -208,13 +204,13 @@ func (r *run) awaitReactionReading(w reactionWait) (Reaction, json.RawMessage) {
 			// Stop watching: a page that keeps changing must not be
 			// observed for nothing.
 			var last reactionState
-			r.runPageTop(tabID, &fid, reactionScript, map[string]any{"done": true, "read": ref}, &last)
+			r.runPageTop(tabID, &fid, reactionScript, reactionArgs{Done: true, Read: ref}, &last)
 			return re, last.Read
 		}
 		if st.Settled {
 			// The page had settled, but a request it made is out: watch
 			// again for what its answer changes.
-			args["graceMs"] = 0
+			args.GraceMs = 0
 			if err := r.runPageTop(tabID, &fid, watchScript, nil, nil); err != nil {
 				re.Settled = true
 				return re, st.Read

@@ -335,14 +335,14 @@ type pageFrame struct {
 // readPage runs page/extract.js in every frame of the tab and collects
 // what each frame gave, with the browser's list of the tab's frames.
 func (r *run) readPage(tabID int) (extract.Page, error) {
-	res, err := r.runPage(tabID, frames{all: true}, extractScript, map[string]any{})
+	res, err := r.runPage(tabID, frames{all: true}, extractScript, noArgs{})
 	if err != nil && retryable(err) {
 		// A frame went away while the script ran (a late navigation or a
 		// frame replaced by the page): read again once.
 		if err := r.sleep(250 * time.Millisecond); err != nil {
 			return extract.Page{}, err
 		}
-		res, err = r.runPage(tabID, frames{all: true}, extractScript, map[string]any{})
+		res, err = r.runPage(tabID, frames{all: true}, extractScript, noArgs{})
 	}
 	if err != nil {
 		return extract.Page{}, err

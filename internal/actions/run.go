@@ -83,10 +83,6 @@ type run struct {
 	answering sync.Mutex
 	// unlockTab releases the tab the action holds (see takeTurn).
 	unlockTab func()
-	// aimed is the element whose input point the action measured last
-	// (locateForInput, pointOf): a click at that point is checked just
-	// before the press (see mouseClick).
-	aimed *Element
 	// waitedMs and waitedFor are how long the action's input waited for
 	// its target, and for what (see actionable.go); notes are warnings the
 	// steps add to the result.

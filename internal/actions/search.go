@@ -95,7 +95,7 @@ func search(r *run) (*tool.SearchResult, error) {
 		Blocked string `json:"blocked"`
 		Results []Hit  `json:"results"`
 	}
-	if err := r.runPageTop(tabID, nil, serpScript, map[string]any{"max": 100}, &page); err != nil {
+	if err := r.runPageTop(tabID, nil, serpScript, maxArgs{Max: 100}, &page); err != nil {
 		return nil, err
 	}
 	switch page.Blocked {

@@ -282,7 +282,6 @@ func (r *run) locateFor(t browser.TabInfo, loc tool.Locator, hit func(Element) b
 	if err != nil {
 		return Element{}, nil, err
 	}
-	r.aimed = &el
 	var warnings []string
 	if el.Matches > 1 && loc.Nth == nil {
 		warnings = append(warnings, matchesWarning(el, loc))

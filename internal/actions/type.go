@@ -141,7 +141,7 @@ func (r *run) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (typed,
 			Value string `json:"value"`
 		}
 		settle := r.watchReaction(t.TabID, el.FrameID)
-		if err := r.act(t.TabID, el, "typeDom", map[string]any{"value": r.in.Value, "clear": r.in.Clear}, &out); err != nil {
+		if err := r.act(t.TabID, el, "typeDom", actArgs{Value: &r.in.Value, Clear: r.in.Clear}, &out); err != nil {
 			return typed{}, err
 		}
 		return typed{el: el, target: el, how: "dom", reaction: settle()}, nil
@@ -171,7 +171,7 @@ func (r *run) typeIntoElement(t browser.TabInfo, el Element, loc tool.Locator, m
 	// The page's reaction is watched from this call on, counted from the
 	// input's own events: no round trip of its own before the input.
 	if p.Kind == "" {
-		if err := r.act(t.TabID, el, "prepareTyping", map[string]any{"selectAll": r.in.Clear, "watch": true}, &p); err != nil {
+		if err := r.act(t.TabID, el, "prepareTyping", actArgs{SelectAll: r.in.Clear, Watch: true}, &p); err != nil {
 			return typed{}, err
 		}
 	}
@@ -208,7 +208,7 @@ const typingRef = "@typing"
 func (r *run) typeAtOnce(tabID int, el Element, p *preparedTyping) (typed, bool, error) {
 	fid := el.FrameID
 	check := &protocol.BatchCheck{Files: actScript.files, Fn: "prepareTyping", Frames: []protocol.BatchCheckFrame{{FrameID: fid,
-		Args: map[string]any{"ref": el.localRef, "selectAll": r.in.Clear, "watch": true, "check": true}}}}
+		Args: actArgs{Ref: el.localRef, SelectAll: r.in.Clear, Watch: true, Check: true}}}}
 	w := reactionWait{tabID: tabID, frameID: fid, watched: time.Now(), fromInput: true, ref: typingRef}
 	insert := cdpCmd("Input.insertText", insertText{Text: r.in.Value})
 	c, err := r.cdpChecked(tabID, check, &lookAfter{script: reactionScript, frameID: fid, args: w.args(w.watched)}, []protocol.CDPCommand{insert})
@@ -285,11 +285,8 @@ func (r *run) typeInOneTrip(loc tool.Locator) (res *tool.TypeResult, ok bool, er
 	}
 	// No candidates for a locator that matches nothing: the usual way
 	// looks again, and says what is close, when it gives up.
-	args["suggest"] = false
-	a := map[string]any{"locate": args, "everyFrame": where.all, "selectAll": r.in.Clear}
-	if loc.Nth != nil {
-		a["nth"] = *loc.Nth
-	}
+	args.Suggest = false
+	a := typeTripArgs{Locate: args, EveryFrame: where.all, SelectAll: r.in.Clear, Nth: loc.Nth}
 	check := &protocol.BatchCheck{Files: actScript.files, Fn: "locateToType", Frames: []protocol.BatchCheckFrame{{FrameID: 0, Args: a}}}
 	w := reactionWait{tabID: id, frameID: 0, watched: time.Now(), fromInput: true, ref: typingRef}
 	insert := cdpCmd("Input.insertText", insertText{Text: r.in.Value})
@@ -340,7 +337,7 @@ func (r *run) setInputValue(tabID int, ty typed) (typed, error) {
 	var out struct {
 		Invalid string `json:"invalid"`
 	}
-	if err := r.act(tabID, ty.target, "setValue", map[string]any{"value": r.in.Value, "watch": true}, &out); err != nil {
+	if err := r.act(tabID, ty.target, "setValue", actArgs{Value: &r.in.Value, Watch: true}, &out); err != nil {
 		return typed{}, err
 	}
 	ty.how = "set"
@@ -370,14 +367,14 @@ func (r *run) focusForTyping(tabID int, ty *typed, p preparedTyping) error {
 		if err != nil {
 			return err
 		}
-		if err := r.mouseClick(tabID, pt.X, pt.Y, "left", 1); err != nil {
+		if err := r.mouseClick(tabID, pt, "left", 1); err != nil {
 			return err
 		}
 		if p.Kind == "text" {
 			// The click put the caret at its point: select all again
 			// (clear), or put the caret at the end.
 			var again preparedTyping
-			if err := r.act(tabID, ty.target, "prepareTyping", map[string]any{"selectAll": r.in.Clear, "end": true, "watch": true}, &again); err != nil {
+			if err := r.act(tabID, ty.target, "prepareTyping", actArgs{SelectAll: r.in.Clear, End: true, Watch: true}, &again); err != nil {
 				return err
 			}
 		}
@@ -425,7 +422,7 @@ func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed,
 		var out struct {
 			Taken bool `json:"taken"`
 		}
-		if err := r.act(tabID, ty.target, "paste", map[string]any{"value": r.in.Value, "watch": true}, &out); err != nil {
+		if err := r.act(tabID, ty.target, "paste", actArgs{Value: &r.in.Value, Watch: true}, &out); err != nil {
 			return typed{}, err
 		}
 		if out.Taken {
@@ -470,7 +467,7 @@ func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed,
 // platform's select-all and, the value typed or pasted where the focus
 // went.
 func (r *run) typeAtPoint(tabID int, el Element, mode string, warnings []string) (typed, error) {
-	if err := r.mouseClick(tabID, el.X, el.Y, "left", 1); err != nil {
+	if err := r.mouseClick(tabID, el, "left", 1); err != nil {
 		return typed{}, err
 	}
 	ty := typed{el: el, warnings: warnings}
@@ -514,7 +511,7 @@ func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (*tool
 		case ty.read != nil:
 			valueErr = json.Unmarshal(ty.read, &v) // read in the reaction's last look
 		default:
-			valueErr = r.act(t.TabID, ty.target, "valueOf", nil, &v)
+			valueErr = r.act(t.TabID, ty.target, "valueOf", actArgs{}, &v)
 		}
 		return nil
 	})

@@ -39,20 +39,20 @@ func upload(r *run) (*tool.UploadResult, error) {
 		Multiple bool `json:"multiple"`
 		Chooser  bool `json:"chooser"`
 	}
-	if err := r.act(t.TabID, el, "markUpload", map[string]any{"token": token}, &input); err != nil {
+	if err := r.act(t.TabID, el, "markUpload", actArgs{Token: token}, &input); err != nil {
 		return nil, err
 	}
 	if input.Chooser {
 		return r.uploadByChooser(t, paths, &handed)
 	}
 	if len(paths) > 1 && !input.Multiple {
-		r.act(t.TabID, el, "uploaded", nil, nil) // remove the mark
+		r.act(t.TabID, el, "uploaded", actArgs{}, nil) // remove the mark
 		return nil, invalid("this file input takes one file; %d were given — give one path", len(paths))
 	}
 	handed = true
 	setErr := r.b.DOMSetFiles(r.ctx, protocol.DOMSetFilesParams{TabID: t.TabID, Token: token, Files: paths})
 	var got protocol.DOMChooseFilesResult
-	if err := r.act(t.TabID, el, "uploaded", nil, &got); err != nil && setErr == nil {
+	if err := r.act(t.TabID, el, "uploaded", actArgs{}, &got); err != nil && setErr == nil {
 		setErr = err
 	}
 	if setErr != nil {
