@@ -26,34 +26,34 @@ func click(r *run) (*tool.ActResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
 	if mode == "dom" {
-		el, err := r.locate(t, loc)
+		el, err := r.locator().locate(t, loc)
 		if err != nil {
 			return nil, err
 		}
-		if err := r.askBeforeClick(t, el, loc); err != nil { // ask.go
+		if err := r.guards().askBeforeClick(t, el, loc); err != nil { // ask.go
 			return nil, err
 		}
-		if err := r.act(t.TabID, el, "domClick", actArgs{}, nil); err != nil {
+		if err := r.actor().act(t.TabID, el, "domClick", actArgs{}, nil); err != nil {
 			return nil, err
 		}
-		return r.observe(t, &el)
+		return r.observer().observe(t, &el)
 	}
-	el, warnings, err := r.locateForInput(t, loc)
+	el, warnings, err := r.locator().locateForInput(t, loc)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.askBeforeClick(t, el, loc); err != nil { // ask.go
+	if err := r.guards().askBeforeClick(t, el, loc); err != nil { // ask.go
 		return nil, err
 	}
-	if err := r.mouseClick(t.TabID, el, button, count); err != nil {
+	if err := r.actor().mouseClick(t.TabID, el, button, count); err != nil {
 		return nil, err
 	}
-	return r.observe(t, pointed(el, loc), warnings...)
+	return r.observer().observe(t, pointed(el, loc), warnings...)
 }
 
 // clickButton is the call's button (default left) and clickCount
@@ -83,9 +83,9 @@ func (r *run) clickButton() (string, int, error) {
 // in every frame down to the element, and only then do the button events
 // go out (moveOnto). A page that slides something under the pointer on
 // mousemove gets no press.
-func (r *run) mouseClick(tabID int, el Element, button string, count int) error {
+func (r actor) mouseClick(tabID int, el Element, button string, count int) error {
 	if el.aim != nil {
-		_, err := r.moveOnto(tabID, el, true, func(x, y float64) []protocol.CDPCommand {
+		_, err := r.locator().moveOnto(tabID, el, true, func(x, y float64) []protocol.CDPCommand {
 			return pressCmds(x, y, button, count)
 		})
 		return err

@@ -29,7 +29,7 @@ func closeTabs(r *run) (*tool.CloseResult, error) {
 	if _, ok := r.reg().Owned(id); !ok {
 		return nil, protocol.Errorf(protocol.CodeNotOwned, "tab %d was not opened by the bridge, and close only closes the bridge's own tabs; leave it to the user", protocol.Tab(id))
 	}
-	if err := r.mayTouch(id); err != nil {
+	if err := r.guards().mayTouch(id); err != nil {
 		return nil, err
 	}
 	if err := r.b.TabClose(r.ctx, protocol.TabCloseParams{TabID: id}); err != nil {

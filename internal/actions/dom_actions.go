@@ -21,11 +21,11 @@ func (r *run) domTarget() (browser.TabInfo, Element, error) {
 	if loc.IsPoint() {
 		return browser.TabInfo{}, Element{}, invalid("%s needs an element locator, not a point", r.in.Action)
 	}
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return browser.TabInfo{}, Element{}, err
 	}
-	el, err := r.locateEnabled(t, loc)
+	el, err := r.locator().locateEnabled(t, loc)
 	return t, el, err
 }
 
@@ -49,10 +49,10 @@ func selectOption(r *run) (*tool.SelectResult, error) {
 		Values []string `json:"values"`
 		Labels []string `json:"labels"`
 	}
-	if err := r.act(t.TabID, el, "select", actArgs{Options: opts}, &out); err != nil {
+	if err := r.actor().act(t.TabID, el, "select", actArgs{Options: opts}, &out); err != nil {
 		return nil, err
 	}
-	res, err := r.observe(t, &el)
+	res, err := r.observer().observe(t, &el)
 	if err != nil {
 		return nil, err
 	}
@@ -73,10 +73,10 @@ func check(r *run) (*tool.CheckResult, error) {
 		Checked bool `json:"checked"`
 		Changed bool `json:"changed"`
 	}
-	if err := r.act(t.TabID, el, "check", actArgs{Checked: &want}, &out); err != nil {
+	if err := r.actor().act(t.TabID, el, "check", actArgs{Checked: &want}, &out); err != nil {
 		return nil, err
 	}
-	res, err := r.observe(t, &el)
+	res, err := r.observer().observe(t, &el)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func scroll(r *run) (*tool.ScrollResult, error) {
 	if hasLoc && loc.X != nil {
 		return nil, invalid("scroll takes an element locator, not a point")
 	}
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
@@ -115,12 +115,12 @@ func scroll(r *run) (*tool.ScrollResult, error) {
 	}
 	var el *Element
 	if hasLoc {
-		e, err := r.locate(t, loc)
+		e, err := r.locator().locate(t, loc)
 		if err != nil {
 			return nil, err
 		}
 		el = &e
-		err = r.act(t.TabID, e, "scroll", args, &pos)
+		err = r.actor().act(t.TabID, e, "scroll", args, &pos)
 		if err != nil {
 			return nil, err
 		}
@@ -131,7 +131,7 @@ func scroll(r *run) (*tool.ScrollResult, error) {
 			return nil, err
 		}
 	}
-	res, err := r.observe(t, el)
+	res, err := r.observer().observe(t, el)
 	if err != nil {
 		return nil, err
 	}

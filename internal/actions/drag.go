@@ -33,15 +33,15 @@ func drag(r *run) (*tool.DragResult, error) {
 	case drop == nil:
 		return nil, invalid("drag needs to: an object with one locator or x and y, such as {\"text\": \"Done\"}")
 	}
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
-	src, warnings, err := r.locateForInput(t, *from)
+	src, warnings, err := r.locator().locateForInput(t, *from)
 	if err != nil {
 		return nil, err
 	}
-	dst, err := r.findReady(t.TabID, *drop, func(Element) bool { return true })
+	dst, err := r.locator().findReady(t.TabID, *drop, func(Element) bool { return true })
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func drag(r *run) (*tool.DragResult, error) {
 	}
 	// The press, checked like a click's: the mouse is on the element and
 	// nothing was slid under it.
-	if src, err = r.moveOnto(t.TabID, src, true, func(x, y float64) []protocol.CDPCommand {
+	if src, err = r.locator().moveOnto(t.TabID, src, true, func(x, y float64) []protocol.CDPCommand {
 		return []protocol.CDPCommand{cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: "mousePressed", X: x, Y: y, Button: "left", ClickCount: 1, Buttons: 1})}
 	}); err != nil {
 		return nil, err
@@ -75,12 +75,12 @@ func drag(r *run) (*tool.DragResult, error) {
 	x, y = sx, sy
 	thirdX, thirdY := x+(dst.X-x)/3, y+(dst.Y-y)/3
 	cmds = append(cmds, dragMoves(x, y, pt{thirdX, thirdY}, dragSteps/3)...)
-	if err := r.cdpBatch(t.TabID, cmds...); err != nil {
+	if err := r.actor().cdpBatch(t.TabID, cmds...); err != nil {
 		return nil, err
 	}
 	x, y = thirdX, thirdY
 	if dst.localRef != "" {
-		if again, err := r.measure(t.TabID, dst); err == nil && again.blocked.kind != notVisible {
+		if again, err := r.locator().measure(t.TabID, dst); err == nil && again.blocked.kind != notVisible {
 			dst = again
 		}
 	}
@@ -91,10 +91,10 @@ func drag(r *run) (*tool.DragResult, error) {
 		cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: "mouseMoved", X: dst.X, Y: dst.Y, Button: "left", Buttons: 1}),
 		cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: "mouseReleased", X: dst.X, Y: dst.Y, Button: "left", ClickCount: 1}))
 	released = true
-	if err := r.cdpBatch(t.TabID, cmds...); err != nil {
+	if err := r.actor().cdpBatch(t.TabID, cmds...); err != nil {
 		return nil, err
 	}
-	res, err := r.observe(t, nil, warnings...)
+	res, err := r.observer().observe(t, nil, warnings...)
 	if err != nil {
 		return nil, err
 	}

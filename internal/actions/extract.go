@@ -73,7 +73,7 @@ func extractPage(r *run) (*tool.ExtractResult, error) {
 		}
 		tab = browser.TabInfo{TabID: o.TabID, WindowID: o.WindowID, URL: o.URL, Title: o.Title}
 		warnings = append(warnings, o.Warnings...)
-	} else if tab, err = r.pageTarget(); err != nil {
+	} else if tab, err = r.guards().pageTarget(); err != nil {
 		return nil, err
 	}
 
@@ -92,19 +92,19 @@ func extractPage(r *run) (*tool.ExtractResult, error) {
 		warnings = append(warnings, "the earlier read of this tab has expired or the page has changed, so it was read again; if the page changed, this part may not line up with the earlier one")
 	}
 
-	r.ensureQuietScript()
+	r.settling().ensureQuietScript()
 	reserve := r.readReserve()
 	if cond != nil {
-		if _, err := r.waitFor(tab.TabID, *cond, r.until(reserve)); err != nil {
+		if _, err := r.settling().waitFor(tab.TabID, *cond, r.until(reserve)); err != nil {
 			return nil, err
 		}
 	}
-	w, err := r.settle(tab.TabID, reserve)
+	w, err := r.settling().settle(tab.TabID, reserve)
 	if err != nil {
 		return nil, err
 	}
 	warnings = append(warnings, w...)
-	page, err := r.readPage(tab.TabID)
+	page, err := r.settling().readPage(tab.TabID)
 	if err != nil {
 		return nil, err
 	}

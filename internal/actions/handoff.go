@@ -39,7 +39,7 @@ const handoffProgressEvery = 5 * time.Second
 const handoffMargin = 2 * time.Second
 
 func handoff(r *run) (*tool.HandoffResult, error) {
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}

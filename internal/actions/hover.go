@@ -12,24 +12,24 @@ func hover(r *run) (*tool.HoverResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
-	el, warnings, err := r.locateForInput(t, loc)
+	el, warnings, err := r.locator().locateForInput(t, loc)
 	if err != nil {
 		return nil, err
 	}
 	// Moved, then checked to hold still (a hover may open something
 	// over the element, which is not a failure).
-	if el, err = r.moveOnto(t.TabID, el, false, nil); err != nil {
+	if el, err = r.locator().moveOnto(t.TabID, el, false, nil); err != nil {
 		return nil, err
 	}
 	var under *pageMatch
 	if err := r.runPageTop(t.TabID, nil, underPointerScript, xy{X: el.X, Y: el.Y}, &under); err != nil {
 		warnings = append(warnings, "could not tell what is under the pointer: "+err.Error())
 	}
-	res, err := r.observe(t, pointed(el, loc), warnings...)
+	res, err := r.observer().observe(t, pointed(el, loc), warnings...)
 	if err != nil {
 		return nil, err
 	}

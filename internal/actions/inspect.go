@@ -106,7 +106,7 @@ func inspect(r *run) (*tool.InspectResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	tab, err := r.pageTarget()
+	tab, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}

@@ -98,7 +98,7 @@ var (
 // (prefer), several text matches rank what can be clicked first. With
 // scroll it also scrolls the element into view and measures where input
 // would reach it (see measure).
-func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
+func (r locator) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 	if loc.X != nil {
 		return r.locatePoint(tabID, loc)
 	}
@@ -179,7 +179,7 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 
 // locateArgs is page/locate.js locate's arguments for loc, and the frames
 // to run it in: every frame, or the one of frameId or of the ref.
-func (r *run) locateArgs(loc tool.Locator, scroll bool) (locateQuery, frames, error) {
+func (r locator) locateArgs(loc tool.Locator, scroll bool) (locateQuery, frames, error) {
 	args := locateQuery{Selector: loc.Selector, Text: loc.Text, Role: loc.Role, Name: loc.Name,
 		Label: loc.Label, Placeholder: loc.Placeholder, Exact: loc.Exact, Suggest: true,
 		Point: scroll && loc.Nth == nil, Prefer: r.prefersClickable()}
@@ -210,7 +210,7 @@ func elementOf(m pageMatch, frameID int) Element {
 
 // prefersClickable: the call's text matches rank what can be clicked
 // first (SPEC §2: click, hover and press).
-func (r *run) prefersClickable() bool {
+func (r locator) prefersClickable() bool {
 	switch r.in.Action {
 	case "click", "hover", "press":
 		return true
@@ -268,7 +268,7 @@ func (el Element) withPoint(p pagePoint) Element {
 // reach it (page/locate.js point): in its own frame, then, for an element
 // in a child frame, through the frames above it to the top page's
 // viewport (frameMap), where an <iframe> on the way may be covered too.
-func (r *run) measure(tabID int, el Element) (Element, error) {
+func (r locator) measure(tabID int, el Element) (Element, error) {
 	var p pagePoint
 	fid := el.FrameID
 	if err := r.runPageTop(tabID, &fid, pointScript, refArgs{Ref: el.localRef}, &p); err != nil {
@@ -311,7 +311,7 @@ func (r *run) measure(tabID int, el Element) (Element, error) {
 // frame is on top, asking the frames at once; -1 and what covers the first
 // point when there is none. A frame that cannot be asked does not count
 // against a point (the check before the press asks again).
-func (r *run) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCover) {
+func (r locator) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCover) {
 	type hit struct {
 		OK    bool       `json:"ok"`
 		Cover *pageCover `json:"cover"`
@@ -364,26 +364,26 @@ func (r *run) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCover)
 // within the call's deadline until it would: visible, enabled, and on top
 // at a point inside its own boxes. Type uses it for the click that focuses
 // a field in a child frame.
-func (r *run) pointOf(tabID int, el Element) (Element, error) {
+func (r locator) pointOf(tabID int, el Element) (Element, error) {
 	w := r.newWaiter()
 	for {
 		p, err := r.measure(tabID, el)
 		switch {
 		case err == nil && p.blocked.kind == "":
-			w.done(r)
+			w.done(r.run)
 			return p, nil
 		case err == nil:
-			if !w.again(r, p.blocked.String()) {
+			if !w.again(r.run, p.blocked.String()) {
 				return Element{}, p.blocked.fail(el, w)
 			}
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound || !retryable(err):
 			return Element{}, err
 		default:
-			if !w.again(r, "the page was between two documents") {
+			if !w.again(r.run, "the page was between two documents") {
 				return Element{}, err
 			}
 		}
-		if err := w.sleep(r); err != nil {
+		if err := w.sleep(r.run); err != nil {
 			return Element{}, err
 		}
 	}
@@ -434,7 +434,7 @@ func (c frameChain) levels(x, y float64, local aimLevel) []aimLevel {
 //
 // x, y is the point in frame frameID that has to be visible: each parent
 // scrolls its <iframe> so that the point shows.
-func (r *run) frameMap(tabID, frameID int, x, y float64) (frameChain, error) {
+func (r locator) frameMap(tabID, frameID int, x, y float64) (frameChain, error) {
 	frames, err := r.tabFrames(tabID)
 	if err != nil {
 		return frameChain{}, err
@@ -502,7 +502,7 @@ func (r *run) frameMap(tabID, frameID int, x, y float64) (frameChain, error) {
 // iframeOf describes, in frame parentID, the <iframe> that shows frame
 // childID: the child announces a one-time token to its parent, whose
 // isolated world finds the element whose window sent it (page/locate.js).
-func (r *run) iframeOf(tabID, childID, parentID int, x, y float64) (frameInfo, error) {
+func (r locator) iframeOf(tabID, childID, parentID int, x, y float64) (frameInfo, error) {
 	token := randomToken()
 	// The parent must have its message listener before the child posts.
 	if err := r.runPageTop(tabID, &parentID, script("ready", "page/locate.js"), nil, nil); err != nil {
@@ -524,7 +524,7 @@ func (r *run) tabFrames(tabID int) ([]protocol.Frame, error) {
 // locatePoint handles an x, y locator. What is at the point is noted, so
 // that the check before a press can tell when the page put something else
 // there meanwhile.
-func (r *run) locatePoint(tabID int, loc tool.Locator) (Element, error) {
+func (r locator) locatePoint(tabID int, loc tool.Locator) (Element, error) {
 	x, y := *loc.X, *loc.Y
 	if loc.Coordinates == "document" {
 		var p struct{ X, Y float64 }

@@ -18,7 +18,7 @@ import (
 //   - everyone, for a tab the bridge did not open (the user's own tabs
 //     stay usable by every session, as always) or whose opener is not
 //     known (an entry from before sessions were recorded).
-func (r *run) mayTouch(tabID int) error {
+func (r guards) mayTouch(tabID int) error {
 	t, ok := r.reg().Get(tabID)
 	if !ok {
 		return nil

@@ -41,7 +41,7 @@ func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]protoc
 		p.FrameID = where.frameID
 	}
 	var res []protocol.PageFrameResult
-	err := r.unheld(tabID, func() (err error) {
+	err := r.answerer().unheld(tabID, func() (err error) {
 		res, err = r.b.PageRun(r.ctx, p)
 		return err
 	})

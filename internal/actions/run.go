@@ -123,7 +123,7 @@ func RunOn(ctx context.Context, env *Env, b Browser, session string, in *tool.In
 		if p, ok := res.(tool.Paged); ok && r.spec().StartsDownloads {
 			out.Downloads = r.reportDownloads(*p.PageOf(), started) // downloads.go
 		}
-		out.Warnings = append(out.Warnings, r.dialogWarnings()...)
+		out.Warnings = append(out.Warnings, r.answerer().dialogWarnings()...)
 	}
 	return res, nil
 }
@@ -173,3 +173,54 @@ func (r *run) loadWait() int {
 	}
 	return max(int(d/time.Millisecond), 1)
 }
+
+// The steps of a run, one concern each. Each is a view of the run: the
+// per-call values (context, input, browser) come from it, and what a step
+// finds it returns to the next (the element a locate found goes to the
+// act and the observe; a turn on the tab is taken by the guards and let go
+// of by Run). A handler reads as the chain of steps:
+//
+//	t, err := r.guards().pageTarget()
+//	el, w, err := r.locator().locateForInput(t, loc)
+//	err = r.actor().mouseClick(t.TabID, el, "left", 1)
+//	return r.observer().observe(t, &el, w...)
+type (
+	// guards pick the tab an action works on and let it through, or not:
+	// the turn on the tab, whose it is, the page it shows, the site rules,
+	// and asking the user before what cannot be undone (ask.go).
+	guards struct{ *run }
+	// locator finds the element of a locator, waits until input would
+	// reach it, and measures where (locate.go, actionable.go, geometry.go).
+	locator struct{ *run }
+	// actor acts on what the locator found: a page script on the element
+	// (act.js), or trusted input in one batch, checked just before the
+	// press (input_actions.go, click.go, press.go).
+	actor struct{ *run }
+	// typing is type's way into a field: at once, in one trip, or
+	// focused, then inserted (type.go).
+	typing struct{ *run }
+	// answerer answers the dialogs a page opens and keeps them for the
+	// result (dialogs.go).
+	answerer struct{ *run }
+	// settling waits for a page to load, to be quiet, to react to input,
+	// or for a condition (readiness.go, react.go).
+	settling struct{ *run }
+	// observer reads the tab after an act: the result of a page action,
+	// and the tab as the last action saw it (steps.go, seen.go).
+	observer struct{ *run }
+	// opening opens pages: a tab of the workspace, or a navigation
+	// (open.go).
+	opening struct{ *run }
+	// camera captures the page (screenshot.go).
+	camera struct{ *run }
+)
+
+func (r *run) guards() guards     { return guards{r} }
+func (r *run) locator() locator   { return locator{r} }
+func (r *run) actor() actor       { return actor{r} }
+func (r *run) typing() typing     { return typing{r} }
+func (r *run) answerer() answerer { return answerer{r} }
+func (r *run) settling() settling { return settling{r} }
+func (r *run) observer() observer { return observer{r} }
+func (r *run) opening() opening   { return opening{r} }
+func (r *run) camera() camera     { return camera{r} }

@@ -32,11 +32,11 @@ func screenshot(r *run) (*tool.ScreenshotResult, error) {
 	case mode != "full" && mode != "viewport":
 		return nil, invalid("mode must be \"full\" (default) or \"viewport\"")
 	}
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
-	if err := r.refuseFramedFiles(t); err != nil {
+	if err := r.camera().refuseFramedFiles(t); err != nil {
 		return nil, err
 	}
 	if _, err := r.b.CDPAttach(r.ctx, protocol.CDPAttachParams{TabID: t.TabID}); err != nil {
@@ -55,12 +55,12 @@ func screenshot(r *run) (*tool.ScreenshotResult, error) {
 	var scale float64
 	switch mode {
 	case "viewport":
-		data, err = r.capture(t.TabID, nil)
+		data, err = r.camera().capture(t.TabID, nil)
 	case "clip":
 		c := r.in.Clip
-		data, err = r.capture(t.TabID, &viewport{X: c.X, Y: c.Y, Width: c.Width, Height: c.Height, Scale: 1})
+		data, err = r.camera().capture(t.TabID, &viewport{X: c.X, Y: c.Y, Width: c.Width, Height: c.Height, Scale: 1})
 	default:
-		data, scale, err = r.captureFull(t.TabID)
+		data, scale, err = r.camera().captureFull(t.TabID)
 	}
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func screenshot(r *run) (*tool.ScreenshotResult, error) {
 // bridge may not read: the picture would show it (extract and inspect
 // leave such frames out instead). Only file: pages can frame file: URLs,
 // so other pages cost nothing.
-func (r *run) refuseFramedFiles(t browser.TabInfo) error {
+func (r camera) refuseFramedFiles(t browser.TabInfo) error {
 	if !strings.HasPrefix(strings.ToLower(t.URL), "file:") {
 		return nil
 	}
@@ -116,7 +116,7 @@ type viewport struct {
 }
 
 // capture runs Page.captureScreenshot with clip (nil: the viewport).
-func (r *run) capture(tabID int, clip *viewport) ([]byte, error) {
+func (r camera) capture(tabID int, clip *viewport) ([]byte, error) {
 	params := captureParams{Format: "jpeg", Quality: shots.Quality, Clip: clip, CaptureBeyondViewport: clip != nil}
 	var out struct {
 		Data string `json:"data"`
@@ -137,7 +137,7 @@ func (r *run) capture(tabID int, clip *viewport) ([]byte, error) {
 // captureFull captures the whole document: one shot when it fits in a GPU
 // texture, else tiles joined together. It also returns the image's px per
 // CSS px.
-func (r *run) captureFull(tabID int) ([]byte, float64, error) {
+func (r camera) captureFull(tabID int) ([]byte, float64, error) {
 	// The size in CSS and in device pixels, from the browser: the ratio
 	// of the two is the scale (the page's own devicePixelRatio is the
 	// page's to say, and it could lie to make a capture huge).

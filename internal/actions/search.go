@@ -66,7 +66,7 @@ func search(r *run) (*tool.SearchResult, error) {
 		return nil, invalid("the search URL template gives %q, which cannot be opened; fix %s", target, EnvSearchURL)
 	}
 	// The results page is a new tab: the guard judges where it goes.
-	if err := r.askGuard(browser.TabInfo{URL: target}); err != nil {
+	if err := r.guards().askGuard(browser.TabInfo{URL: target}); err != nil {
 		return nil, err
 	}
 	in := *r.in
@@ -78,14 +78,14 @@ func search(r *run) (*tool.SearchResult, error) {
 	// Open as if the call had asked for the results page.
 	orig := r.in
 	r.in = &in
-	o, err := r.openInWorkspace()
+	o, err := r.opening().openInWorkspace()
 	r.in = orig
 	if err != nil {
 		return nil, err
 	}
-	r.ensureQuietScript()
+	r.settling().ensureQuietScript()
 	tabID := o.TabID
-	warnings, err := r.settle(tabID, r.readReserve())
+	warnings, err := r.settling().settle(tabID, r.readReserve())
 	if err != nil {
 		return nil, err
 	}

@@ -39,20 +39,20 @@ func upload(r *run) (*tool.UploadResult, error) {
 		Multiple bool `json:"multiple"`
 		Chooser  bool `json:"chooser"`
 	}
-	if err := r.act(t.TabID, el, "markUpload", actArgs{Token: token}, &input); err != nil {
+	if err := r.actor().act(t.TabID, el, "markUpload", actArgs{Token: token}, &input); err != nil {
 		return nil, err
 	}
 	if input.Chooser {
 		return r.uploadByChooser(t, paths, &handed)
 	}
 	if len(paths) > 1 && !input.Multiple {
-		r.act(t.TabID, el, "uploaded", actArgs{}, nil) // remove the mark
+		r.actor().act(t.TabID, el, "uploaded", actArgs{}, nil) // remove the mark
 		return nil, invalid("this file input takes one file; %d were given — give one path", len(paths))
 	}
 	handed = true
 	setErr := r.b.DOMSetFiles(r.ctx, protocol.DOMSetFilesParams{TabID: t.TabID, Token: token, Files: paths})
 	var got protocol.DOMChooseFilesResult
-	if err := r.act(t.TabID, el, "uploaded", actArgs{}, &got); err != nil && setErr == nil {
+	if err := r.actor().act(t.TabID, el, "uploaded", actArgs{}, &got); err != nil && setErr == nil {
 		setErr = err
 	}
 	if setErr != nil {
@@ -72,7 +72,7 @@ func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFile
 	if got.Emptied {
 		warnings = append(warnings, "the page took the files and emptied its file input, as many upload widgets do")
 	}
-	res, err := r.observe(t, &el, warnings...)
+	res, err := r.observer().observe(t, &el, warnings...)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (r *run) uploadByChooser(t browser.TabInfo, paths []string, handed *bool) (
 	if err != nil {
 		return nil, err
 	}
-	el, warnings, err := r.locateForInput(t, loc)
+	el, warnings, err := r.locator().locateForInput(t, loc)
 	if err != nil {
 		return nil, err
 	}

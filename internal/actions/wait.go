@@ -37,12 +37,12 @@ func wait(r *run) (*tool.WaitResult, error) {
 	if loc.X != nil {
 		return nil, invalid("wait cannot wait for a point; use selector, text, role, label, placeholder or ref")
 	}
-	tab, err := r.pageTarget()
+	tab, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	w, err := r.waitFor(tab.TabID, c, r.until(waitMargin))
+	w, err := r.settling().waitFor(tab.TabID, c, r.until(waitMargin))
 	if err != nil {
 		return nil, err
 	}
