@@ -107,6 +107,32 @@ func (r guards) pageTargetLooking(look func(tabID int) error) (browser.TabInfo, 
 	return t, lookErr
 }
 
+// seenTarget is the target and guard steps of an action done in one trip
+// (type's, see typeInOneTrip): the bridge's own tab named by tabId, as
+// the last action on it saw it (lastSeen), its turn taken and judged as
+// seen, with no look at the tab — the action's batch has the extension
+// check that the tab still shows that URL (ExpectURL). ok false: the
+// quick way does not apply (another tab, one never seen, one whose turn
+// had to be waited for or that the guards refuse as seen: the usual way
+// looks at the tab and judges, or refuses, it as it is).
+func (r guards) seenTarget() (t browser.TabInfo, ok bool, err error) {
+	if r.in.TabID == nil || !r.reg().IsOwned(*r.in.TabID) {
+		return t, false, nil
+	}
+	seen, known := r.observer().lastSeen(*r.in.TabID)
+	if !known {
+		return t, false, nil
+	}
+	waited, err := r.admit(seen.TabID)
+	if err != nil {
+		return t, false, err
+	}
+	if waited || r.judge(seen, true) != nil {
+		return t, false, nil
+	}
+	return seen, true, nil
+}
+
 // guard lets an action that reads or drives tab t go on, or says why
 // not: it takes the action's turn on the tab, refuses the user's own
 // incognito tabs, a tab on the browser's error page and a page the bridge

@@ -248,58 +248,61 @@ func (r typing) typedAtOnce(el Element, p preparedTyping, c checkedBatch, w reac
 // typeInOneTrip types into a plain text field of one of the bridge's
 // tabs in a single round trip to the extension, where typeText's way
 // takes two (the field located beside the look at the tab, then readied
-// and typed into): one cdp.batch whose check (page/act.js locateToType)
-// locates the field and readies it, then Input.insertText, then the
-// first look at the page's reaction — with the debugger attached
-// meanwhile, and the tab made active.
+// and typed into). It is the chain of steps with two of them varied: the
+// target and guards as the last action saw the tab (guards.seenTarget),
+// and locate and act fused into one cdp.batch (locateAndType); the
+// observe step is type's own (observeTyped).
 //
-// The tab is judged before anything is sent, as the last action saw it
-// (lastSeen): the batch's ExpectURL has the extension check, before the
-// check runs, that the tab still shows that URL; the extension's own
-// guards check the site rules and a hand-off on the tab as it is, as
-// for every batch. ok false: the quick way did not apply (a tab never
-// seen, or showing another page now; a locator that could mean a field
-// in a child frame, or a field that is not a plain text field: see
-// locateToType), nothing was typed, and typeText goes its usual way.
+// ok false: the quick way did not apply (a tab never seen, or showing
+// another page now; a locator that could mean a field in a child frame,
+// or a field that is not a plain text field: see locateToType), nothing
+// was typed, and typeText goes its usual way.
 func (r typing) typeInOneTrip(loc tool.Locator) (res *tool.TypeResult, ok bool, err error) {
-	if r.in.TabID == nil || !r.reg().IsOwned(*r.in.TabID) {
-		return nil, false, nil
-	}
-	id := *r.in.TabID
-	seen, known := r.observer().lastSeen(id)
-	if !known {
-		return nil, false, nil
-	}
-	args, where, err := r.locator().locateArgs(loc, false)
+	query, where, err := r.locator().locateArgs(loc, false)
 	if err != nil || (!where.all && (where.frameID == nil || *where.frameID != 0)) {
 		return nil, false, nil
 	}
-	waited, err := r.guards().admit(id)
-	if err != nil {
+	seen, ok, err := r.guards().seenTarget()
+	if !ok || err != nil {
 		return nil, false, err
 	}
-	// After another action's turn, or on a tab the guards refuse, the
-	// usual way looks at the tab and judges (or refuses) it as it is.
-	if waited || r.guards().judge(seen, true) != nil {
-		return nil, false, nil
+	before, ty, ok, err := r.locateAndType(seen, loc, query, where)
+	if !ok || err != nil {
+		return nil, false, err
 	}
+	res, err = r.observeTyped(before, ty, loc)
+	return res, true, err
+}
+
+// locateAndType is the locate and act steps of typeInOneTrip in one
+// cdp.batch on tab seen: its check (page/act.js locateToType) locates the
+// field of query (run in where) and readies it, then Input.insertText,
+// then the first look at the page's reaction — with the debugger attached
+// meanwhile, and the tab made active. The batch's ExpectURL has the
+// extension check, before the check runs, that the tab still shows the
+// URL it was judged by; the extension's own guards check the site rules
+// and a hand-off on the tab as it is, as for every batch. It returns the
+// tab as the batch found it and what was typed; ok false: nothing was
+// typed (the tab showed another page, or locateToType found no plain text
+// field).
+func (r typing) locateAndType(seen browser.TabInfo, loc tool.Locator, query locateQuery, where frames) (before browser.TabInfo, ty typed, ok bool, err error) {
 	// No candidates for a locator that matches nothing: the usual way
 	// looks again, and says what is close, when it gives up.
-	args.Suggest = false
-	a := typeTripArgs{Locate: args, EveryFrame: where.all, SelectAll: r.in.Clear, Nth: loc.Nth}
+	query.Suggest = false
+	a := typeTripArgs{Locate: query, EveryFrame: where.all, SelectAll: r.in.Clear, Nth: loc.Nth}
 	check := &protocol.BatchCheck{Files: actScript.files, Fn: "locateToType", Frames: []protocol.BatchCheckFrame{{FrameID: 0, Args: a}}}
-	w := reactionWait{tabID: id, frameID: 0, watched: time.Now(), fromInput: true, ref: typingRef}
+	w := reactionWait{tabID: seen.TabID, frameID: 0, watched: time.Now(), fromInput: true, ref: typingRef}
 	insert := cdpCmd("Input.insertText", insertText{Text: r.in.Value})
-	c, err := r.actor().cdpCheckedWith(protocol.CDPBatchParams{TabID: id, Commands: []protocol.CDPCommand{insert}, Check: check, ExpectURL: seen.URL, Activate: true},
+	c, err := r.actor().cdpCheckedWith(protocol.CDPBatchParams{TabID: seen.TabID, Commands: []protocol.CDPCommand{insert}, Check: check, ExpectURL: seen.URL, Activate: true},
 		&lookAfter{script: reactionScript, frameID: 0, args: w.args(w.watched)})
 	if err != nil {
-		return nil, false, err
+		return before, ty, false, err
 	}
 	if c.stale && c.seen.tab != nil {
 		r.observer().saw(*c.seen.tab)
 	}
 	if !c.sent || c.before == nil || len(c.answers) == 0 {
-		return nil, false, nil
+		return before, ty, false, nil
 	}
 	var got struct {
 		Found    locateResult   `json:"found"`
@@ -309,15 +312,14 @@ func (r typing) typeInOneTrip(loc tool.Locator) (res *tool.TypeResult, ok bool, 
 	if err := json.Unmarshal(c.answers[0].Value, &got); err != nil || got.Index < 0 || got.Index >= len(got.Found.Matches) {
 		// The text went in, but the answer cannot say where: the
 		// extension and the daemon disagree on locateToType.
-		return nil, false, protocol.Errorf(protocol.CodeInternal,
+		return before, ty, false, protocol.Errorf(protocol.CodeInternal,
 			"the text was typed, but the extension's answer does not name the field (%.200s): check the page with extract before typing again, and if this repeats, write the extension again (browser-bridge install) and reload it in chrome://extensions", c.answers[0].Value)
 	}
 	el := elementOf(got.Found.Matches[got.Index], 0)
 	el.Matches = max(got.Found.Count, len(got.Found.Matches))
-	ty := r.typedAtOnce(el, got.Prepared, c, w)
+	ty = r.typedAtOnce(el, got.Prepared, c, w)
 	ty.warnings = matchWarnings(el, loc)
-	res, err = r.observeTyped(*c.before, ty, loc)
-	return res, true, err
+	return *c.before, ty, true, nil
 }
 
 // withLocalRef is el with the frame-local ref of another element of its
