@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 func decode(t *testing.T, s string) map[string]any {
@@ -18,6 +20,20 @@ func decode(t *testing.T, s string) map[string]any {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// status is the status result of the JSON object m, as the shaper reads it.
+func status(t *testing.T, m map[string]any) *tool.StatusResult {
+	t.Helper()
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s tool.StatusResult
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	return &s
 }
 
 func TestStatusText(t *testing.T) {
@@ -37,7 +53,7 @@ window 9 (incognito)
   [4] (the user's incognito tab) (active)
 workspaces:
   session:claude-1a2b: window 1, tabs [3]`
-	if got := statusText(m); got != want {
+	if got := statusText(status(t, m)); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
@@ -45,7 +61,7 @@ workspaces:
 func TestStatusTextNotConnected(t *testing.T) {
 	m := decode(t, `{"connected":false,"reason":"no Browser Bridge extension is connected: install it","diagnostics":{"enabled":true}}`)
 	want := "Not connected: no Browser Bridge extension is connected: install it\ndiagnostics: {\"enabled\":true}"
-	if got := statusText(m); got != want {
+	if got := statusText(status(t, m)); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
@@ -56,7 +72,7 @@ func TestStatusTextBoundsTabs(t *testing.T) {
 		tabs = append(tabs, `{"tabId":`+itoa(i)+`,"url":"https://x/","title":"x"}`)
 	}
 	m := decode(t, `{"connected":true,"windows":[{"windowId":1,"tabs":[`+strings.Join(tabs, ",")+`]}]}`)
-	got := statusText(m)
+	got := statusText(status(t, m))
 	if n := strings.Count(got, "\n  ["); n != maxStatusTabs || !strings.Contains(got, "(5 more tabs in structuredContent)") {
 		t.Errorf("%d tab lines; tail %q", n, got[len(got)-60:])
 	}
