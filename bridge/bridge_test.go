@@ -217,17 +217,29 @@ func TestParamsAreTheContractsParameters(t *testing.T) {
 			t.Errorf("%T (-contract +bridge):\n%s", p, diff)
 		}
 	}
-	if diff := cmp.Diff(jsonNames(tool.Locator{}), jsonNames(bridge.Locator{})); diff != "" {
-		t.Errorf("Locator (-contract +bridge):\n%s", diff)
-	}
-	if diff := cmp.Diff(jsonNames(tool.Clip{}), jsonNames(bridge.Clip{})); diff != "" {
-		t.Errorf("Clip (-contract +bridge):\n%s", diff)
-	}
-	// WaitFor is a Locator without a point (the daemon refuses one).
-	want := append(jsonNames(tool.WaitFor{}), "coordinates", "x", "y")
-	slices.Sort(want)
-	if diff := cmp.Diff(want, jsonNames(bridge.WaitFor{})); diff != "" {
-		t.Errorf("WaitFor (-contract +bridge):\n%s", diff)
+}
+
+// Every action's method returns the contract's result type of the action
+// (tool.Spec.Result), so a field the engine sends is a field of the client:
+// the client re-exports the contract's types instead of copying them.
+func TestResultsAreTheContracts(t *testing.T) {
+	t.Parallel()
+	methods := map[string]string{"close": "CloseTabs"} // Close ends the connection
+	ct := reflect.TypeFor[*bridge.Client]()
+	for _, spec := range tool.Specs() {
+		name := methods[spec.Name]
+		if name == "" {
+			name = strings.ToUpper(spec.Name[:1]) + spec.Name[1:]
+		}
+		m, ok := ct.MethodByName(name)
+		if !ok {
+			t.Errorf("action %s has no method %s", spec.Name, name)
+			continue
+		}
+		want := reflect.PointerTo(reflect.TypeOf(spec.Result))
+		if got := m.Type.Out(0); got != want {
+			t.Errorf("%s returns %v, but the engine sends %v", name, got, want)
+		}
 	}
 }
 
@@ -246,7 +258,7 @@ func TestResultsDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &bridge.ExtractResult{TabID: 7, URL: "http://x/", Title: "X", Markdown: "# X", NextOffset: 500, TotalChars: 900,
+	want := &bridge.ExtractResult{Page: bridge.Page{TabID: 7, URL: "http://x/", Title: "X"}, Markdown: new("# X"), NextOffset: new(500), TotalChars: 900,
 		Links: []bridge.Link{{Text: "a", URL: "http://x/a"}}, Headings: []bridge.Heading{{Level: 1, Text: "X"}}}
 	if diff := cmp.Diff(want, e); diff != "" {
 		t.Errorf("extract (-want +got):\n%s", diff)
@@ -280,8 +292,8 @@ func TestCompactResultsDecode(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []bridge.Control{
-		{Ref: "e1", Tag: "a", Name: "Home", Rect: bridge.Rect{X: 8, Y: 14, Width: 37, Height: 16}, Visible: true, Enabled: true},
-		{Ref: "f3e2", Tag: "button", FrameID: 3, Rect: bridge.Rect{X: 1, Y: 2, Width: 3, Height: 4}},
+		{Ref: "e1", Tag: "a", Name: "Home", Rect: [4]float64{8, 14, 37, 16}},
+		{Ref: "f3e2", Tag: "button", FrameID: 3, Rect: [4]float64{1, 2, 3, 4}, Visible: new(false), Enabled: new(false)},
 	}
 	if diff := cmp.Diff(want, ins.Elements); diff != "" {
 		t.Errorf("inspect elements (-want +got):\n%s", diff)
@@ -600,13 +612,14 @@ func TestDialStartsTheDaemonWhenNoneRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Connected || st.Reason == "" || len(st.Diagnostics) == 0 {
+	if st.Connected || st.Reason == "" || st.Diagnostics == nil {
 		t.Errorf("status of a daemon without a browser: %+v", st)
 	}
 	var d struct {
 		StateFolder string `json:"stateFolder"`
 	}
-	json.Unmarshal(st.Diagnostics, &d)
+	b, _ := json.Marshal(st.Diagnostics)
+	json.Unmarshal(b, &d)
 	if d.StateFolder != env.Home {
 		t.Errorf("the daemon Dial started keeps its state in %q, want %q", d.StateFolder, env.Home)
 	}
@@ -695,50 +708,5 @@ func TestEveryProtocolCodeIsExported(t *testing.T) {
 	}
 	if n != len(exported) {
 		t.Errorf("protocol has %d codes, package bridge %d", n, len(exported))
-	}
-}
-
-// bridge.Browser mirrors the entry the daemon's status lists under
-// browsers (internal/daemon/browsers.go, browsersFor): the public client
-// may not expose the daemon's types, so the two lists of fields must be
-// kept in step by hand, and this test says when they are not.
-func TestBrowserMatchesTheDaemonsStatusEntry(t *testing.T) {
-	t.Parallel()
-	f, err := parser.ParseFile(token.NewFileSet(), "../internal/daemon/browsers.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var daemon []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		fn, ok := n.(*ast.FuncDecl)
-		if !ok || fn.Name.Name != "browsersFor" {
-			return true
-		}
-		ast.Inspect(fn.Body, func(n ast.Node) bool {
-			ts, ok := n.(*ast.TypeSpec)
-			if !ok || ts.Name.Name != "entry" {
-				return true
-			}
-			for _, field := range ts.Type.(*ast.StructType).Fields.List {
-				tag, _ := strconv.Unquote(field.Tag.Value)
-				for _, name := range field.Names {
-					daemon = append(daemon, name.Name+" "+reflect.StructTag(tag).Get("json"))
-				}
-			}
-			return false
-		})
-		return false
-	})
-	if len(daemon) == 0 {
-		t.Fatal("found no type entry in browsersFor (internal/daemon/browsers.go): update this test")
-	}
-	var client []string
-	bt := reflect.TypeFor[bridge.Browser]()
-	for i := range bt.NumField() {
-		client = append(client, bt.Field(i).Name+" "+bt.Field(i).Tag.Get("json"))
-	}
-	if strings.Join(daemon, "\n") != strings.Join(client, "\n") {
-		t.Errorf("bridge.Browser's fields differ from the daemon's status entry:\ndaemon:\n  %s\nbridge.Browser:\n  %s",
-			strings.Join(daemon, "\n  "), strings.Join(client, "\n  "))
 	}
 }

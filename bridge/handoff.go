@@ -12,15 +12,6 @@ type HandoffParams struct {
 	Message string `json:"message"`
 }
 
-// HandoffResult is what the user chose — Outcome "done", "cancelled" or
-// "timeout" — and the tab as it is afterwards.
-type HandoffResult struct {
-	Outcome string `json:"outcome"`
-	TabID   int    `json:"tabId"`
-	URL     string `json:"url"`
-	Title   string `json:"title"`
-}
-
 // Handoff hands a tab to the user for what the program must not do (a
 // sign-in, a CAPTCHA, a second factor) and waits for their Done or
 // Cancel. The tab's window comes forward and the message shows over the

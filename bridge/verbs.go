@@ -257,3 +257,17 @@ func (c *Client) webSocket(ctx context.Context, verb string, params any) (*WebSo
 	}
 	return out, nil
 }
+
+// Tab is a tab as the program verbs describe it (TabList, TabGet); TabGet
+// marks a user's incognito tab Redacted, its URL and title withheld.
+type Tab struct {
+	TabID     int    `json:"tabId"`
+	WindowID  int    `json:"windowId,omitempty"`
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	GroupID   int    `json:"groupId,omitempty"`
+	Active    bool   `json:"active,omitempty"`
+	Owned     bool   `json:"owned,omitempty"`
+	Incognito bool   `json:"incognito,omitempty"`
+	Redacted  bool   `json:"redacted,omitempty"`
+}

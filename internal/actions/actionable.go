@@ -100,7 +100,7 @@ type waiter struct {
 	reported     time.Time
 }
 
-func (r *run) newWaiter() *waiter {
+func (r locator) newWaiter() *waiter {
 	now := time.Now()
 	until := r.until(actionReserve)
 	if r.in.TimeoutMs == 0 {
@@ -164,7 +164,7 @@ func (w *waiter) done(r *run) {
 // for the element found, on top at a point inside its own boxes. A
 // locator that matches nothing is looked for again until the wait ends
 // (a ref is not: an element gone stays gone).
-func (r *run) findReady(tabID int, loc tool.Locator, hit func(Element) bool) (Element, error) {
+func (r locator) findReady(tabID int, loc tool.Locator, hit func(Element) bool) (Element, error) {
 	w := r.newWaiter()
 	for {
 		el, err := r.find(tabID, loc, true)
@@ -175,26 +175,26 @@ func (r *run) findReady(tabID int, loc tool.Locator, hit func(Element) bool) (El
 				b = blocker{}
 			}
 			if b.kind == "" {
-				w.done(r)
+				w.done(r.run)
 				loc := loc
 				el.loc = &loc
 				return el, nil
 			}
-			if !w.again(r, b.String()) {
+			if !w.again(r.run, b.String()) {
 				return Element{}, b.fail(el, w)
 			}
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound && loc.Ref == "":
-			if !w.again(r, "not on the page yet") {
+			if !w.again(r.run, "not on the page yet") {
 				return Element{}, withWaited(err, w)
 			}
 		case retryable(err) && protocol.CodeOf(err) != protocol.CodeElementNotFound:
-			if !w.again(r, string(changing)) {
+			if !w.again(r.run, string(changing)) {
 				return Element{}, err
 			}
 		default:
 			return Element{}, err
 		}
-		if err := w.sleep(r); err != nil {
+		if err := w.sleep(r.run); err != nil {
 			return Element{}, err
 		}
 	}
@@ -217,7 +217,7 @@ func withWaited(err error, w *waiter) error {
 // the element holds still. It returns the element as last measured. A
 // point locator is not measured again: when the page put something else
 // under the point, that is the answer.
-func (r *run) moveOnto(tabID int, el Element, needHit bool, then func(x, y float64) []protocol.CDPCommand) (Element, error) {
+func (r locator) moveOnto(tabID int, el Element, needHit bool, then func(x, y float64) []protocol.CDPCommand) (Element, error) {
 	w := r.newWaiter()
 	unsteady := 0
 	for {
@@ -226,14 +226,14 @@ func (r *run) moveOnto(tabID int, el Element, needHit bool, then func(x, y float
 			cmds = append(cmds, then(el.X, el.Y)...)
 		}
 		if el.aim == nil {
-			w.done(r)
-			return el, r.cdpBatch(tabID, cmds...)
+			w.done(r.run)
+			return el, r.actor().cdpBatch(tabID, cmds...)
 		}
 		// An element that never holds still (a pulsing button) but is on
 		// top where the mouse is, look after look, is pressed there.
 		ignoreMoved := unsteady >= 5
 		check := &protocol.BatchCheck{Before: 1, Files: recheckScript.files, Fn: recheckScript.fn, Frames: el.aim.recheckFrames(needHit, ignoreMoved)}
-		c, err := r.cdpChecked(tabID, check, nil, cmds)
+		c, err := r.actor().cdpChecked(tabID, check, nil, cmds)
 		answers, sent := c.answers, c.sent
 		var b blocker
 		switch {
@@ -245,7 +245,7 @@ func (r *run) moveOnto(tabID int, el Element, needHit bool, then func(x, y float
 			if ignoreMoved {
 				r.notes = append(r.notes, "the element kept moving (an animation); it was pressed while under the pointer")
 			}
-			w.done(r)
+			w.done(r.run)
 			return el, nil
 		default:
 			b = blockerOf(answers, needHit, ignoreMoved)
@@ -259,10 +259,10 @@ func (r *run) moveOnto(tabID int, el Element, needHit bool, then func(x, y float
 			// A point: what is under it changed once the mouse came.
 			return Element{}, protocol.Errorf(protocol.CodeElementObscured, "the page put %s under the point (%.0f, %.0f) when the mouse moved there; nothing was pressed. Look at the page again (screenshot or inspect) before acting", firstNonEmpty(b.by, "another element"), el.X, el.Y)
 		}
-		if !w.again(r, b.String()) {
+		if !w.again(r.run, b.String()) {
 			return Element{}, b.fail(el, w)
 		}
-		if err := w.sleep(r); err != nil {
+		if err := w.sleep(r.run); err != nil {
 			return Element{}, err
 		}
 		if el, err = r.remeasure(tabID, el, needHit, w); err != nil {
@@ -300,14 +300,14 @@ type checkedBatch struct {
 // meanwhile is answered: before the check passed, nothing more was sent;
 // after, the rest of the commands are sent as cdpBatch does, and the
 // caller looks on its own for what it did not see.
-func (r *run) cdpChecked(tabID int, check *protocol.BatchCheck, after *lookAfter, cmds []protocol.CDPCommand) (checkedBatch, error) {
+func (r actor) cdpChecked(tabID int, check *protocol.BatchCheck, after *lookAfter, cmds []protocol.CDPCommand) (checkedBatch, error) {
 	return r.cdpCheckedWith(protocol.CDPBatchParams{TabID: tabID, Commands: cmds, Check: check}, after)
 }
 
 // cdpCheckedWith is cdpChecked for params that say more (ExpectURL,
 // Activate): a tab that no longer showed ExpectURL got nothing, and the
 // result says stale, with the tab as it is in seen.tab.
-func (r *run) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) (checkedBatch, error) {
+func (r actor) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) (checkedBatch, error) {
 	tabID, check, cmds := params.TabID, params.Check, params.Commands
 	if after != nil {
 		fid := after.frameID
@@ -315,7 +315,7 @@ func (r *run) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) (
 		params.Net, params.Tab = true, true
 	}
 	var out protocol.CDPBatchResult
-	err := r.unheld(tabID, func() (err error) {
+	err := r.answerer().unheld(tabID, func() (err error) {
 		out, err = r.b.CDPBatch(r.ctx, params)
 		return err
 	})
@@ -332,7 +332,7 @@ func (r *run) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) (
 		return c, nil
 	}
 	if out.Dialog != nil {
-		if err := r.answerDialog(tabID, out.Dialog); err != nil {
+		if err := r.answerer().answerDialog(tabID, out.Dialog); err != nil {
 			return checkedBatch{}, err
 		}
 		if check != nil && (out.Stopped || out.Interrupted < check.Before) {
@@ -344,7 +344,7 @@ func (r *run) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) (
 		if rest := cmds[min(out.Interrupted+1, len(cmds)):]; len(rest) > 0 {
 			return c, r.cdpBatch(tabID, rest...)
 		}
-		return c, r.answerDialogsAfter(tabID)
+		return c, r.answerer().answerDialogsAfter(tabID)
 	}
 	if c.sent = !out.Stopped; !c.sent {
 		return c, nil
@@ -365,7 +365,7 @@ func (r *run) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) (
 // remeasure measures el again after a failed recheck, waiting (within w)
 // until input would reach it; an element the page replaced is located
 // again by its locator.
-func (r *run) remeasure(tabID int, el Element, needHit bool, w *waiter) (Element, error) {
+func (r locator) remeasure(tabID int, el Element, needHit bool, w *waiter) (Element, error) {
 	for {
 		p, err := r.measure(tabID, el)
 		if err != nil && protocol.CodeOf(err) == protocol.CodeElementNotFound && el.loc != nil {
@@ -382,21 +382,21 @@ func (r *run) remeasure(tabID int, el Element, needHit bool, w *waiter) (Element
 			if b.kind == "" {
 				return p, nil
 			}
-			if !w.again(r, b.String()) {
+			if !w.again(r.run, b.String()) {
 				return Element{}, b.fail(p, w)
 			}
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound:
-			if !w.again(r, string(gone)) {
+			if !w.again(r.run, string(gone)) {
 				return Element{}, withWaited(err, w)
 			}
 		case retryable(err):
-			if !w.again(r, string(changing)) {
+			if !w.again(r.run, string(changing)) {
 				return Element{}, err
 			}
 		default:
 			return Element{}, err
 		}
-		if err := w.sleep(r); err != nil {
+		if err := w.sleep(r.run); err != nil {
 			return Element{}, err
 		}
 	}

@@ -74,7 +74,7 @@ var (
 // click would press is looked at again: a page that changed meanwhile
 // fails the click, which the agent then locates anew (and the bridge asks
 // anew).
-func (r *run) askBeforeClick(t browser.TabInfo, el Element, loc tool.Locator) error {
+func (r guards) askBeforeClick(t browser.TabInfo, el Element, loc tool.Locator) error {
 	if !r.env.asksBeforeIrreversible() || r.in.Button == "right" {
 		return nil
 	}
@@ -89,7 +89,7 @@ func (r *run) askBeforeClick(t browser.TabInfo, el Element, loc tool.Locator) er
 // before an Enter or Space (where they land cannot be told before). A
 // press whose locator is focused by a click (a point, an element in a
 // child frame) is judged as that click too.
-func (r *run) askBeforePress(t browser.TabInfo, loc tool.Locator) error {
+func (r guards) askBeforePress(t browser.TabInfo, loc tool.Locator) error {
 	if !r.env.asksBeforeIrreversible() {
 		return nil
 	}
@@ -97,7 +97,7 @@ func (r *run) askBeforePress(t browser.TabInfo, loc tool.Locator) error {
 	var el Element
 	if loc.Present() {
 		var err error
-		if el, err = r.find(t.TabID, loc, loc.IsPoint()); err != nil {
+		if el, err = r.locator().find(t.TabID, loc, loc.IsPoint()); err != nil {
 			return err
 		}
 		if loc.IsPoint() || el.FrameID != 0 {
@@ -117,10 +117,10 @@ func (r *run) askBeforePress(t browser.TabInfo, loc tool.Locator) error {
 	}
 	return r.askIf(t, func() (pageFacts, error) {
 		var f pageFacts
-		args := map[string]any{"how": how}
+		args := irreversibleArgs{How: how}
 		frame := 0
 		if loc.Present() && !loc.IsPoint() {
-			args["ref"], frame = el.localRef, el.FrameID
+			args.Ref, frame = el.localRef, el.FrameID
 		}
 		err := r.runPageTop(t.TabID, &frame, irreversibleScript, args, &f)
 		return f, err
@@ -129,7 +129,7 @@ func (r *run) askBeforePress(t browser.TabInfo, loc tool.Locator) error {
 
 // askBeforeLoad asks, when the mode is on, before open loads dest into
 // tab t if dest is on another site than the tab's page.
-func (r *run) askBeforeLoad(t browser.TabInfo, dest string) error {
+func (r guards) askBeforeLoad(t browser.TabInfo, dest string) error {
 	if !r.env.asksBeforeIrreversible() {
 		return nil
 	}
@@ -144,7 +144,7 @@ func (r *run) askBeforeLoad(t browser.TabInfo, dest string) error {
 // for r.in.URL in the call's workspace, unless one of the workspace's tabs
 // is on that site already. The question shows over the workspace's
 // active tab, else in the extension's own window.
-func (r *run) askBeforeOpen() error {
+func (r guards) askBeforeOpen() error {
 	if !r.env.asksBeforeIrreversible() || !isWeb(r.in.URL) {
 		return nil
 	}
@@ -178,7 +178,7 @@ func (r *run) askBeforeOpen() error {
 // askIf asks the user when what facts reports is a step to ask about;
 // after an Allow it looks again and fails when the press would now do
 // something else.
-func (r *run) askIf(t browser.TabInfo, facts func() (pageFacts, error)) error {
+func (r guards) askIf(t browser.TabInfo, facts func() (pageFacts, error)) error {
 	f, err := facts()
 	if err != nil {
 		return err
@@ -206,10 +206,10 @@ func (r *run) askIf(t browser.TabInfo, facts func() (pageFacts, error)) error {
 // point for a trusted click in the top frame (or at a point locator), the
 // element itself for a DOM click or one in a child frame the top frame's
 // script cannot see into.
-func (r *run) clickFacts(tabID int, el Element, loc tool.Locator, dom bool) (pageFacts, error) {
+func (r guards) clickFacts(tabID int, el Element, loc tool.Locator, dom bool) (pageFacts, error) {
 	var f pageFacts
 	if !dom && (loc.IsPoint() || el.FrameID == 0) {
-		if err := r.runPageTop(tabID, nil, irreversibleAtScript, map[string]any{"x": el.X, "y": el.Y, "how": "click"}, &f); err != nil {
+		if err := r.runPageTop(tabID, nil, irreversibleAtScript, irreversibleArgs{X: &el.X, Y: &el.Y, How: "click"}, &f); err != nil {
 			return f, err
 		}
 		if !(f.Opaque && el.localRef != "") {
@@ -221,7 +221,7 @@ func (r *run) clickFacts(tabID int, el Element, loc tool.Locator, dom bool) (pag
 	}
 	frame := el.FrameID
 	f = pageFacts{}
-	err := r.runPageTop(tabID, &frame, irreversibleScript, map[string]any{"ref": el.localRef, "how": "click"}, &f)
+	err := r.runPageTop(tabID, &frame, irreversibleScript, irreversibleArgs{Ref: el.localRef, How: "click"}, &f)
 	return f, err
 }
 
@@ -287,7 +287,7 @@ func chordKey(c keys.Chord) (string, int) {
 // extension's own window) and waits for the answer within the call's
 // deadline, telling the caller meanwhile. Allowed: nil. Declined, or no
 // answer in time: declined_by_user.
-func (r *run) askUser(t *browser.TabInfo, s step) error {
+func (r guards) askUser(t *browser.TabInfo, s step) error {
 	msg := s.question(r.in.Action)
 	p := protocol.AskShowParams{Kind: s.Kind, Message: msg, Detail: s.Detail}
 	if t != nil {

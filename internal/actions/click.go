@@ -13,7 +13,7 @@ var mouseButtons = map[string]bool{"left": true, "right": true, "middle": true}
 // clicks a point inside its own boxes where it is on top, with real
 // (trusted) CDP mouse events: moved, checked again, pressed, released.
 // inputMode "dom" dispatches DOM events instead, for pages that need that.
-func click(r *run) (any, error) {
+func click(r *run) (*tool.ActResult, error) {
 	loc, err := r.needLocator()
 	if err != nil {
 		return nil, err
@@ -26,34 +26,34 @@ func click(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
 	if mode == "dom" {
-		el, err := r.locate(t, loc)
+		el, err := r.locator().locate(t, loc)
 		if err != nil {
 			return nil, err
 		}
-		if err := r.askBeforeClick(t, el, loc); err != nil { // ask.go
+		if err := r.guards().askBeforeClick(t, el, loc); err != nil { // ask.go
 			return nil, err
 		}
-		if err := r.act(t.TabID, el, "domClick", nil, nil); err != nil {
+		if err := r.actor().act(t.TabID, el, "domClick", actArgs{}, nil); err != nil {
 			return nil, err
 		}
-		return r.observe(t, &el)
+		return r.observer().observe(t, &el)
 	}
-	el, warnings, err := r.locateForInput(t, loc)
+	el, warnings, err := r.locator().locateForInput(t, loc)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.askBeforeClick(t, el, loc); err != nil { // ask.go
+	if err := r.guards().askBeforeClick(t, el, loc); err != nil { // ask.go
 		return nil, err
 	}
-	if err := r.mouseClick(t.TabID, el.X, el.Y, button, count); err != nil {
+	if err := r.actor().mouseClick(t.TabID, el, button, count); err != nil {
 		return nil, err
 	}
-	return r.observe(t, pointed(el, loc), warnings...)
+	return r.observer().observe(t, pointed(el, loc), warnings...)
 }
 
 // clickButton is the call's button (default left) and clickCount
@@ -76,24 +76,21 @@ func (r *run) clickButton() (string, int, error) {
 	return button, count, nil
 }
 
-// mouseClick clicks at x, y (top-level viewport coordinates), in one
-// command to the extension. At the point measured for the element the
-// action located (r.aimed) the click is checked: the mouse moves there,
-// what is under it is checked again in every frame down to the element,
-// and only then do the button events go out (moveOnto). A page that
-// slides something under the pointer on mousemove gets no press.
-func (r *run) mouseClick(tabID int, x, y float64, button string, count int) error {
-	if a := r.aimed; a != nil && a.X == x && a.Y == y && a.aim != nil {
-		el, err := r.moveOnto(tabID, *a, true, func(x, y float64) []protocol.CDPCommand {
+// mouseClick clicks el at its point (el.X, el.Y, top-level viewport
+// coordinates), in one command to the extension. When the locate step
+// measured the point (el.aim, handed over with the element), the click
+// is checked: the mouse moves there, what is under it is checked again
+// in every frame down to the element, and only then do the button events
+// go out (moveOnto). A page that slides something under the pointer on
+// mousemove gets no press.
+func (r actor) mouseClick(tabID int, el Element, button string, count int) error {
+	if el.aim != nil {
+		_, err := r.locator().moveOnto(tabID, el, true, func(x, y float64) []protocol.CDPCommand {
 			return pressCmds(x, y, button, count)
 		})
-		if err != nil {
-			return err
-		}
-		*a = el
-		return nil
+		return err
 	}
-	return r.cdpBatch(tabID, clickCmds(x, y, button, count)...)
+	return r.cdpBatch(tabID, clickCmds(el.X, el.Y, button, count)...)
 }
 
 // clickCmds are the CDP mouse events of a click at x, y (top-level

@@ -2,24 +2,16 @@ package actions
 
 import (
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 func init() { register("close", closeTabs) }
-
-type closeResult struct {
-	TabID         int    `json:"tabId,omitempty"`
-	URL           string `json:"url,omitempty"`
-	Title         string `json:"title,omitempty"`
-	Workspace     string `json:"workspace,omitempty"`
-	ClosedTabs    []int  `json:"closedTabs"`
-	ClosedWindows []int  `json:"closedWindows,omitempty"`
-}
 
 // closeTabs closes a tab the bridge opened, or with closeWorkspace the
 // workspace's tabs and those of its windows that hold nothing else. It never
 // closes a tab the user opened, nor one of another session's workspace
 // unless the call names that workspace (see mayTouch).
-func closeTabs(r *run) (any, error) {
+func closeTabs(r *run) (*tool.CloseResult, error) {
 	if r.in.CloseWorkspace {
 		return r.closeWorkspace()
 	}
@@ -35,26 +27,26 @@ func closeTabs(r *run) (any, error) {
 		return nil, err
 	}
 	if _, ok := r.reg().Owned(id); !ok {
-		return nil, protocol.Errorf(protocol.CodeNotOwned, "tab %d was not opened by the bridge, and close only closes the bridge's own tabs; leave it to the user", id)
+		return nil, protocol.Errorf(protocol.CodeNotOwned, "tab %d was not opened by the bridge, and close only closes the bridge's own tabs; leave it to the user", protocol.Tab(id))
 	}
-	if err := r.mayTouch(id); err != nil {
+	if err := r.guards().mayTouch(id); err != nil {
 		return nil, err
 	}
 	if err := r.b.TabClose(r.ctx, protocol.TabCloseParams{TabID: id}); err != nil {
 		return nil, err
 	}
 	r.reg().RemoveTab(id)
-	return closeResult{TabID: id, URL: t.URL, Title: t.Title, ClosedTabs: []int{id}}, nil
+	return &tool.CloseResult{TabID: id, URL: t.URL, Title: t.Title, ClosedTabs: []int{id}}, nil
 }
 
-func (r *run) closeWorkspace() (any, error) {
+func (r *run) closeWorkspace() (*tool.CloseResult, error) {
 	id := r.workspaceID()
 	reg := r.reg()
 	s, err := r.browserState() // also drops registry entries of closed tabs
 	if err != nil {
 		return nil, err
 	}
-	res := closeResult{Workspace: id, ClosedTabs: []int{}}
+	res := &tool.CloseResult{Workspace: id, ClosedTabs: []int{}}
 	mine := map[int]bool{}
 	for _, t := range reg.Tabs(id) {
 		mine[t.TabID] = true
@@ -81,8 +73,8 @@ func (r *run) closeWorkspace() (any, error) {
 		} else if err := r.b.TabClose(r.ctx, protocol.TabCloseParams{TabIDs: owned}); err != nil {
 			return nil, err
 		}
-		res.ClosedTabs = append(res.ClosedTabs, owned...)
 		for _, t := range owned {
+			res.ClosedTabs = append(res.ClosedTabs, t)
 			reg.RemoveTab(t)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // Dialogs (alert, confirm, prompt, leave page) stop a page until someone
@@ -15,12 +16,9 @@ import (
 // action comes to the tab (prepareInput), and one holding a page script
 // or a navigation (unheld).
 
-// Dialog is a JavaScript dialog the page opened.
-type Dialog struct {
-	Type    string `json:"type"` // alert, confirm, prompt, beforeunload
-	Message string `json:"message"`
-	Answer  string `json:"answer"` // accepted or dismissed
-}
+// Dialog is a JavaScript dialog the page opened, and how the bridge
+// answered it.
+type Dialog = tool.Dialog
 
 // maxDialogs bounds the dialogs one call answers: a page may open one after
 // another, but not forever.
@@ -34,7 +32,7 @@ func tooManyDialogs() error {
 // parameter says, else an alert is accepted and anything else (confirm,
 // prompt, leave page) dismissed, the safe choice — and records it in
 // r.dialogs for the result.
-func (r *run) answerDialog(tabID int, d *protocol.Dialog) error {
+func (r answerer) answerDialog(tabID int, d *protocol.Dialog) error {
 	accept := d.Type == "alert"
 	switch r.in.Dialog {
 	case "accept":
@@ -72,17 +70,17 @@ type dialogAnswer struct {
 // answerOpenDialogs attaches the debugger to the tab (which is how the
 // bridge learns of a dialog) and answers the dialogs open on it, one after
 // another, until none is.
-func (r *run) answerOpenDialogs(tabID int) error {
+func (r answerer) answerOpenDialogs(tabID int) error {
 	return r.answerDialogs(tabID, false)
 }
 
 // answerDialogsAfter answers the dialogs that the command a dialog
 // interrupted goes on to show (a loop of alerts), until it finishes.
-func (r *run) answerDialogsAfter(tabID int) error {
+func (r answerer) answerDialogsAfter(tabID int) error {
 	return r.answerDialogs(tabID, true)
 }
 
-func (r *run) answerDialogs(tabID int, settle bool) error {
+func (r answerer) answerDialogs(tabID int, settle bool) error {
 	// One at a time per call: a probe and the input's own preparation
 	// must not both answer one dialog.
 	r.answering.Lock()
@@ -101,7 +99,7 @@ func (r *run) answerDialogs(tabID int, settle bool) error {
 			// A dialog on the user's own tab that the action did not
 			// open: the user may be answering it. Say so rather than
 			// answer for them.
-			return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows a %s dialog (%q) that the bridge did not open; answer it in the browser, or pass dialog: \"accept\" or \"dismiss\" to let the bridge answer it", tabID, d.Type, d.Message)
+			return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows a %s dialog (%q) that the bridge did not open; answer it in the browser, or pass dialog: \"accept\" or \"dismiss\" to let the bridge answer it", protocol.Tab(tabID), d.Type, d.Message)
 		}
 		if err := r.answerDialog(tabID, d); err != nil {
 			return err
@@ -119,7 +117,7 @@ const dialogProbe = 2500 * time.Millisecond
 // (a page script, a navigation): when it has not answered within
 // dialogProbe, the dialogs open on the tab are answered, so it can
 // finish. What call decodes may be read once unheld returns nil.
-func (r *run) unheld(tabID int, call func() error) error {
+func (r answerer) unheld(tabID int, call func() error) error {
 	done := make(chan error, 1)
 	go func() { done <- call() }()
 	// Only the bridge's own tabs are probed: attaching the debugger shows
@@ -144,7 +142,7 @@ func (r *run) unheld(tabID int, call func() error) error {
 }
 
 // lastDialog is the last dialog the call answered, or nil.
-func (r *run) lastDialog() *Dialog {
+func (r answerer) lastDialog() *Dialog {
 	r.dialogMu.Lock()
 	defer r.dialogMu.Unlock()
 	if n := len(r.dialogs); n > 0 {
@@ -156,7 +154,7 @@ func (r *run) lastDialog() *Dialog {
 
 // dialogWarnings says which dialogs the call answered, and how, that the
 // result has not reported yet; they count as reported from now on.
-func (r *run) dialogWarnings() []string {
+func (r answerer) dialogWarnings() []string {
 	r.dialogMu.Lock()
 	defer r.dialogMu.Unlock()
 	var out []string

@@ -1,6 +1,9 @@
 package actions
 
-import "github.com/browser-bridge/browser-bridge/internal/browser"
+import (
+	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
 
 func init() {
 	register("select", selectOption)
@@ -18,16 +21,16 @@ func (r *run) domTarget() (browser.TabInfo, Element, error) {
 	if loc.IsPoint() {
 		return browser.TabInfo{}, Element{}, invalid("%s needs an element locator, not a point", r.in.Action)
 	}
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return browser.TabInfo{}, Element{}, err
 	}
-	el, err := r.locateEnabled(t, loc)
+	el, err := r.locator().locateEnabled(t, loc)
 	return t, el, err
 }
 
 // selectOption picks options of a <select> by value or label.
-func selectOption(r *run) (any, error) {
+func selectOption(r *run) (*tool.SelectResult, error) {
 	opts := r.in.Options
 	if r.in.Option != "" {
 		if len(opts) > 0 {
@@ -46,22 +49,18 @@ func selectOption(r *run) (any, error) {
 		Values []string `json:"values"`
 		Labels []string `json:"labels"`
 	}
-	if err := r.act(t.TabID, el, "select", map[string]any{"options": opts}, &out); err != nil {
+	if err := r.actor().act(t.TabID, el, "select", actArgs{Options: opts}, &out); err != nil {
 		return nil, err
 	}
-	res, err := r.observe(t, &el)
+	res, err := r.observer().observe(t, &el)
 	if err != nil {
 		return nil, err
 	}
-	return struct {
-		actResult
-		Selected []string `json:"selected"`
-		Labels   []string `json:"selectedLabels"`
-	}{res, out.Values, out.Labels}, nil
+	return &tool.SelectResult{ActResult: *res, Selected: out.Values, SelectedLabels: out.Labels}, nil
 }
 
 // check sets a checkbox, radio or switch, idempotently.
-func check(r *run) (any, error) {
+func check(r *run) (*tool.CheckResult, error) {
 	want := true
 	if r.in.Checked != nil {
 		want = *r.in.Checked
@@ -74,23 +73,19 @@ func check(r *run) (any, error) {
 		Checked bool `json:"checked"`
 		Changed bool `json:"changed"`
 	}
-	if err := r.act(t.TabID, el, "check", map[string]any{"checked": want}, &out); err != nil {
+	if err := r.actor().act(t.TabID, el, "check", actArgs{Checked: &want}, &out); err != nil {
 		return nil, err
 	}
-	res, err := r.observe(t, &el)
+	res, err := r.observer().observe(t, &el)
 	if err != nil {
 		return nil, err
 	}
-	return struct {
-		actResult
-		Checked bool `json:"checked"`
-		Changed bool `json:"changed"`
-	}{res, out.Checked, out.Changed}, nil
+	return &tool.CheckResult{ActResult: *res, Checked: out.Checked, Changed: out.Changed}, nil
 }
 
 // scroll scrolls to the top or bottom, by a delta, or an element into
 // view, in the scrollable container that holds it.
-func scroll(r *run) (any, error) {
+func scroll(r *run) (*tool.ScrollResult, error) {
 	if r.in.To.Drop() != nil {
 		return nil, invalid("to for scroll is \"top\" or \"bottom\"; to scroll an element into view, give its locator (an object to is drag's drop target)")
 	}
@@ -106,17 +101,11 @@ func scroll(r *run) (any, error) {
 	if hasLoc && loc.X != nil {
 		return nil, invalid("scroll takes an element locator, not a point")
 	}
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
-	args := map[string]any{"to": r.in.To.Edge()}
-	if r.in.DeltaX != nil {
-		args["deltaX"] = *r.in.DeltaX
-	}
-	if r.in.DeltaY != nil {
-		args["deltaY"] = *r.in.DeltaY
-	}
+	args := actArgs{To: r.in.To.Edge(), DeltaX: r.in.DeltaX, DeltaY: r.in.DeltaY}
 	var pos struct {
 		X         float64 `json:"x"`
 		Y         float64 `json:"y"`
@@ -126,12 +115,12 @@ func scroll(r *run) (any, error) {
 	}
 	var el *Element
 	if hasLoc {
-		e, err := r.locate(t, loc)
+		e, err := r.locator().locate(t, loc)
 		if err != nil {
 			return nil, err
 		}
 		el = &e
-		err = r.act(t.TabID, e, "scroll", args, &pos)
+		err = r.actor().act(t.TabID, e, "scroll", args, &pos)
 		if err != nil {
 			return nil, err
 		}
@@ -142,16 +131,9 @@ func scroll(r *run) (any, error) {
 			return nil, err
 		}
 	}
-	res, err := r.observe(t, el)
+	res, err := r.observer().observe(t, el)
 	if err != nil {
 		return nil, err
 	}
-	return struct {
-		actResult
-		ScrollX   float64 `json:"scrollX"`
-		ScrollY   float64 `json:"scrollY"`
-		MaxX      float64 `json:"maxScrollX"`
-		MaxY      float64 `json:"maxScrollY"`
-		Container string  `json:"container"`
-	}{res, pos.X, pos.Y, pos.MaxX, pos.MaxY, pos.Container}, nil
+	return &tool.ScrollResult{ActResult: *res, ScrollX: pos.X, ScrollY: pos.Y, MaxScrollX: pos.MaxX, MaxScrollY: pos.MaxY, Container: pos.Container}, nil
 }

@@ -1,9 +1,9 @@
 package actions
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"io"
 	"net/url"
 	"os"
@@ -41,22 +41,7 @@ import (
 func init() { register("downloads", listDownloads) }
 
 // Download is one file a bridge action downloaded, as results report it.
-type Download struct {
-	ID    int    `json:"id"`
-	Path  string `json:"path,omitempty"`
-	Name  string `json:"name"`
-	Bytes int64  `json:"bytes"`
-	MIME  string `json:"mime,omitempty"`
-	// State is done, failed or in_progress.
-	State string `json:"state"`
-	Error string `json:"error,omitempty"`
-	TabID int    `json:"tabId,omitempty"`
-	URL   string `json:"url,omitempty"`
-	// SavedBy says whose folder holds the file: "bridge" (moved into the
-	// bridge's downloads folder) or "browser" (where Chrome saved it).
-	SavedBy string `json:"savedBy,omitempty"`
-	Note    string `json:"note,omitempty"`
-}
+type Download = tool.Download
 
 // Bounds of the downloads an action reports.
 const (
@@ -102,14 +87,14 @@ type downloadBook struct {
 
 func downloadKey(instance string, id int) string { return instance + "/" + strconv.Itoa(id) }
 
-// reportDownloads adds to the result of an action whose spec
-// StartsDownloads the downloads it started, waiting a little for them to
-// complete, and moves the complete ones into the bridge's folder. It
+// reportDownloads lists, for an action whose spec StartsDownloads and
+// that acted on page, the downloads it started, waiting a little for them
+// to complete, and moves the complete ones into the bridge's folder. It
 // never fails the action: a download it cannot look at is not reported.
-func (r *run) reportDownloads(res any, started time.Time) any {
-	tabID, tabURL := resultTab(res)
+func (r *run) reportDownloads(page tool.Page, started time.Time) []Download {
+	tabID, tabURL := page.TabID, page.URL
 	if tabID == 0 {
-		return res
+		return nil
 	}
 	inst := r.browserInstance()
 	w := actionWindow{instance: inst, tabID: tabID, origin: originOfURL(tabURL), owned: r.reg().IsOwned(tabID), start: started, end: time.Now()}
@@ -121,7 +106,7 @@ func (r *run) reportDownloads(res any, started time.Time) any {
 	downloads.mu.Unlock()
 	items, err := r.b.DownloadsList(r.ctx, protocol.DownloadsListParams{Since: started.Add(-50 * time.Millisecond).UnixMilli(), Limit: 20})
 	if err != nil {
-		return res
+		return nil
 	}
 	var mine []int
 	for _, it := range items {
@@ -130,10 +115,9 @@ func (r *run) reportDownloads(res any, started time.Time) any {
 		}
 	}
 	if len(mine) == 0 {
-		return res
+		return nil
 	}
-	list := r.settleDownloads(mine, downloadFinishWait)
-	return withField(res, "downloads", list)
+	return r.settleDownloads(mine, downloadFinishWait)
 }
 
 // settleDownloads waits up to wait (within the call's deadline) for the
@@ -300,7 +284,7 @@ func uniqueName(name string, i int) string {
 // listDownloads is the downloads action: the downloads the bridge's
 // actions started, newest first — the ones reported already and those
 // that began shortly after an action — brought up to date.
-func listDownloads(r *run) (any, error) {
+func listDownloads(r *run) (*tool.DownloadsResult, error) {
 	inst := r.browserInstance()
 	since := time.Now().Add(-downloadKeep)
 	downloads.mu.Lock()
@@ -322,10 +306,7 @@ func listDownloads(r *run) (any, error) {
 	}
 	ids := downloads.ids(inst)
 	list := r.settleDownloads(ids, 0)
-	return struct {
-		Downloads []Download `json:"downloads"`
-		Folder    string     `json:"folder,omitempty"`
-	}{Downloads: list, Folder: downloadsFolder()}, nil
+	return &tool.DownloadsResult{Downloads: list, Folder: downloadsFolder()}, nil
 }
 
 // browserInstance is the extension instance the call talks to (see reg).
@@ -516,32 +497,4 @@ func originOfURL(s string) string {
 		return ""
 	}
 	return u.Scheme + "://" + u.Host
-}
-
-// resultTab reads the tabId and url of an action's result.
-func resultTab(res any) (int, string) {
-	b, err := json.Marshal(res)
-	if err != nil {
-		return 0, ""
-	}
-	var t struct {
-		TabID int    `json:"tabId"`
-		URL   string `json:"url"`
-	}
-	json.Unmarshal(b, &t)
-	return t.TabID, t.URL
-}
-
-// withField adds a field to a result (its JSON object).
-func withField(res any, key string, v any) any {
-	b, err := json.Marshal(res)
-	if err != nil {
-		return res
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil || m == nil {
-		return res
-	}
-	m[key] = v
-	return m
 }

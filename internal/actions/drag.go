@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"math"
 	"time"
 
@@ -9,13 +10,6 @@ import (
 )
 
 func init() { register("drag", drag) }
-
-// dragResult is a page action's result with both ends of the drag.
-type dragResult struct {
-	actResult
-	From *Element `json:"from,omitempty"`
-	To   *Element `json:"to,omitempty"`
-}
 
 // dragSteps is how many moves a drag makes on its way: pages that sort on
 // pointer events follow the pointer, and native drag and drop sends
@@ -29,7 +23,7 @@ const dragSteps = 12
 // interception is needed in Chromium 156, headless or not) and lists that
 // sort on pointer or mouse events both work. The drop target is measured
 // again once the drag has started, since the page may move it then.
-func drag(r *run) (any, error) {
+func drag(r *run) (*tool.DragResult, error) {
 	from, drop := r.in.From, r.in.To.Drop()
 	switch {
 	case from == nil:
@@ -39,15 +33,15 @@ func drag(r *run) (any, error) {
 	case drop == nil:
 		return nil, invalid("drag needs to: an object with one locator or x and y, such as {\"text\": \"Done\"}")
 	}
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
-	src, warnings, err := r.locateForInput(t, *from)
+	src, warnings, err := r.locator().locateForInput(t, *from)
 	if err != nil {
 		return nil, err
 	}
-	dst, err := r.findReady(t.TabID, *drop, func(Element) bool { return true })
+	dst, err := r.locator().findReady(t.TabID, *drop, func(Element) bool { return true })
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +50,7 @@ func drag(r *run) (any, error) {
 	}
 	// The press, checked like a click's: the mouse is on the element and
 	// nothing was slid under it.
-	if src, err = r.moveOnto(t.TabID, src, true, func(x, y float64) []protocol.CDPCommand {
+	if src, err = r.locator().moveOnto(t.TabID, src, true, func(x, y float64) []protocol.CDPCommand {
 		return []protocol.CDPCommand{cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: "mousePressed", X: x, Y: y, Button: "left", ClickCount: 1, Buttons: 1})}
 	}); err != nil {
 		return nil, err
@@ -81,12 +75,12 @@ func drag(r *run) (any, error) {
 	x, y = sx, sy
 	thirdX, thirdY := x+(dst.X-x)/3, y+(dst.Y-y)/3
 	cmds = append(cmds, dragMoves(x, y, pt{thirdX, thirdY}, dragSteps/3)...)
-	if err := r.cdpBatch(t.TabID, cmds...); err != nil {
+	if err := r.actor().cdpBatch(t.TabID, cmds...); err != nil {
 		return nil, err
 	}
 	x, y = thirdX, thirdY
 	if dst.localRef != "" {
-		if again, err := r.measure(t.TabID, dst); err == nil && again.blocked.kind != notVisible {
+		if again, err := r.locator().measure(t.TabID, dst); err == nil && again.blocked.kind != notVisible {
 			dst = again
 		}
 	}
@@ -97,14 +91,14 @@ func drag(r *run) (any, error) {
 		cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: "mouseMoved", X: dst.X, Y: dst.Y, Button: "left", Buttons: 1}),
 		cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: "mouseReleased", X: dst.X, Y: dst.Y, Button: "left", ClickCount: 1}))
 	released = true
-	if err := r.cdpBatch(t.TabID, cmds...); err != nil {
+	if err := r.actor().cdpBatch(t.TabID, cmds...); err != nil {
 		return nil, err
 	}
-	res, err := r.observe(t, nil, warnings...)
+	res, err := r.observer().observe(t, nil, warnings...)
 	if err != nil {
 		return nil, err
 	}
-	return dragResult{actResult: res, From: pointed(src, *from), To: pointed(dst, *drop)}, nil
+	return &tool.DragResult{ActResult: *res, From: resultElement(pointed(src, *from)), To: resultElement(pointed(dst, *drop))}, nil
 }
 
 type pt struct{ x, y float64 }

@@ -20,25 +20,6 @@ func init() { register("extract", extractPage) }
 // maxFramesListed bounds frames[] (a page of ads may have dozens).
 const maxFramesListed = 40
 
-type extractResult struct {
-	TabID      int                  `json:"tabId"`
-	URL        string               `json:"url"`
-	Title      string               `json:"title"`
-	Markdown   *string              `json:"markdown,omitempty"`
-	Reader     *extract.Reader      `json:"reader,omitempty"`
-	Links      *[]extract.Link      `json:"links,omitempty"`
-	Headings   *[]extract.Heading   `json:"headings,omitempty"`
-	Text       *string              `json:"text,omitempty"`
-	Frames     *[]extract.FrameInfo `json:"frames,omitempty"`
-	Warnings   []string             `json:"warnings,omitempty"`
-	TotalChars int                  `json:"totalChars"`
-	Offset     int                  `json:"offset,omitempty"`
-	NextOffset *int                 `json:"nextOffset,omitempty"`
-	// Omitted names the parts a read without include left out because
-	// the page is larger than the budget (include asks for them).
-	Omitted []string `json:"omitted,omitempty"`
-}
-
 // aRead is a read of a tab kept for its continuations: the content and
 // the parts the read returns (a read without include decides them from
 // the page's size once, so every window of it has the same ones).
@@ -70,7 +51,7 @@ func (r *run) readReserve() time.Duration {
 	return d
 }
 
-func extractPage(r *run) (any, error) {
+func extractPage(r *run) (*tool.ExtractResult, error) {
 	include, err := extract.CheckInclude(r.in.Include)
 	if err != nil {
 		return nil, invalid("%v", err)
@@ -83,17 +64,16 @@ func extractPage(r *run) (any, error) {
 	var tab browser.TabInfo
 	var warnings []string
 	if r.in.URL != "" {
-		res, err := open(r) // new tab in the workspace, current tab, or tabId, as open
+		o, err := open(r) // new tab in the workspace, current tab, or tabId, as open
 		if err != nil {
 			return nil, err
 		}
-		o := res.(openResult)
 		if o.LoadError != "" {
-			return nil, protocol.Errorf(protocol.CodeProtectedPage, "%s could not be loaded (%s): tab %d shows the browser's error page; check the URL, or try again when the site is reachable", o.URL, o.LoadError, o.TabID)
+			return nil, protocol.Errorf(protocol.CodeProtectedPage, "%s could not be loaded (%s): tab %d shows the browser's error page; check the URL, or try again when the site is reachable", o.URL, o.LoadError, protocol.Tab(o.TabID))
 		}
 		tab = browser.TabInfo{TabID: o.TabID, WindowID: o.WindowID, URL: o.URL, Title: o.Title}
 		warnings = append(warnings, o.Warnings...)
-	} else if tab, err = r.pageTarget(); err != nil {
+	} else if tab, err = r.guards().pageTarget(); err != nil {
 		return nil, err
 	}
 
@@ -112,19 +92,19 @@ func extractPage(r *run) (any, error) {
 		warnings = append(warnings, "the earlier read of this tab has expired or the page has changed, so it was read again; if the page changed, this part may not line up with the earlier one")
 	}
 
-	r.ensureQuietScript()
+	r.settling().ensureQuietScript()
 	reserve := r.readReserve()
 	if cond != nil {
-		if _, err := r.waitFor(tab.TabID, *cond, r.until(reserve)); err != nil {
+		if _, err := r.settling().waitFor(tab.TabID, *cond, r.until(reserve)); err != nil {
 			return nil, err
 		}
 	}
-	w, err := r.settle(tab.TabID, reserve)
+	w, err := r.settling().settle(tab.TabID, reserve)
 	if err != nil {
 		return nil, err
 	}
 	warnings = append(warnings, w...)
-	page, err := r.readPage(tab.TabID)
+	page, err := r.settling().readPage(tab.TabID)
 	if err != nil {
 		return nil, err
 	}
@@ -207,11 +187,11 @@ func (r *run) tabInfo(tabID int) (browser.TabInfo, error) {
 // shapeExtract cuts the window of c that starts at offset to the budget.
 // The first window carries frames[] and the page's warnings; every window
 // carries tabId, url, title, totalChars and, when more follows, nextOffset.
-func shapeExtract(tab browser.TabInfo, c *extract.Content, include map[string]bool, offset, maxChars int, warnings []string) extractResult {
+func shapeExtract(tab browser.TabInfo, c *extract.Content, include map[string]bool, offset, maxChars int, warnings []string) *tool.ExtractResult {
 	// The URL stays whole (it must be exact); the title and the warnings,
 	// which pages fill, are bounded.
-	res := extractResult{TabID: tab.TabID, URL: firstNonEmpty(c.URL, tab.URL),
-		Title: extract.Shorten(firstNonEmpty(c.Title, tab.Title), min(maxTitle, max(40, maxChars/10))), Offset: offset}
+	res := tool.ExtractResult{Page: tool.Page{TabID: tab.TabID, URL: firstNonEmpty(c.URL, tab.URL),
+		Title: extract.Shorten(firstNonEmpty(c.Title, tab.Title), min(maxTitle, max(40, maxChars/10)))}, Offset: offset}
 	res.Warnings = boundWarnings(warnings, maxChars/5)
 	if offset == 0 && include[extract.PartFrames] {
 		res.Frames, res.Warnings = listFrames(res, c.Frames, maxChars/4)
@@ -240,12 +220,7 @@ func shapeExtract(tab browser.TabInfo, c *extract.Content, include map[string]bo
 		res = head
 		ch := c.Slice(include, offset, budget)
 		res.Markdown, res.Reader, res.Text = ch.Markdown, ch.Reader, ch.Text
-		if ch.Links != nil {
-			res.Links = &ch.Links
-		}
-		if ch.Headings != nil {
-			res.Headings = &ch.Headings
-		}
+		res.Links, res.Headings = ch.Links, ch.Headings
 		res.TotalChars = ch.Total
 		if ch.Next > 0 {
 			next := ch.Next
@@ -266,7 +241,7 @@ func shapeExtract(tab browser.TabInfo, c *extract.Content, include map[string]bo
 	if offset > total {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("offset %d is past the end (totalChars %d): nothing more to read", offset, total))
 	}
-	return res
+	return &res
 }
 
 // boundWarnings keeps warnings within room characters: each at most
@@ -305,7 +280,7 @@ const (
 // result's metadata would otherwise take more than room characters, so
 // that the whole result keeps to its budget. It returns res's warnings
 // with a note when frames were left out of the list.
-func listFrames(res extractResult, all []extract.FrameInfo, room int) (*[]extract.FrameInfo, []string) {
+func listFrames(res tool.ExtractResult, all []extract.FrameInfo, room int) ([]extract.FrameInfo, []string) {
 	frames := make([]extract.FrameInfo, 0, min(len(all), maxFramesListed))
 	for _, f := range all[:min(len(all), maxFramesListed)] {
 		f.URL = extract.Shorten(f.URL, maxFrameURL)
@@ -313,8 +288,7 @@ func listFrames(res extractResult, all []extract.FrameInfo, room int) (*[]extrac
 	}
 	warnings := res.Warnings
 	for n := len(frames); ; n /= 2 {
-		res.Frames = &[]extract.FrameInfo{}
-		*res.Frames = frames[:n]
+		res.Frames = frames[:n]
 		if n < len(all) {
 			res.Warnings = append(warnings[:len(warnings):len(warnings)], fmt.Sprintf("the page has %d frames; frames lists the first %d", len(all), n))
 		}

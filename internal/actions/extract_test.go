@@ -49,7 +49,7 @@ func TestShapeExtractWindows(t *testing.T) {
 		if res.TabID != 7 || res.URL != c.URL || res.Title != c.Title {
 			t.Fatalf("tab fields: %+v", res)
 		}
-		if (offset == 0) != (res.Frames != nil && len(*res.Frames) > 0) {
+		if (offset == 0) != (len(res.Frames) > 0) {
 			t.Errorf("frames must come in the first window only (offset %d: %v)", offset, res.Frames)
 		}
 		if res.Markdown != nil {
@@ -65,10 +65,10 @@ func TestShapeExtractWindows(t *testing.T) {
 			}
 		}
 		if res.Links != nil {
-			links = append(links, *res.Links...)
+			links = append(links, res.Links...)
 		}
 		if res.Headings != nil {
-			headings = append(headings, *res.Headings...)
+			headings = append(headings, res.Headings...)
 		}
 		if res.NextOffset == nil {
 			break
@@ -113,10 +113,10 @@ func TestShapeExtractFramesKeepToTheBudget(t *testing.T) {
 		if n := utf8.RuneCount(b); n > maxChars && !(maxChars == tool.MinMaxChars && n <= maxChars*3/2) {
 			t.Errorf("maxChars %d: the first window is %d characters of JSON", maxChars, n)
 		}
-		if len(*res.Frames) >= maxFramesListed || !strings.Contains(strings.Join(res.Warnings, " "), "the page has 60 frames; frames lists the first") {
-			t.Errorf("maxChars %d: %d frames listed, warnings %v", maxChars, len(*res.Frames), res.Warnings)
+		if len(res.Frames) >= maxFramesListed || !strings.Contains(strings.Join(res.Warnings, " "), "the page has 60 frames; frames lists the first") {
+			t.Errorf("maxChars %d: %d frames listed, warnings %v", maxChars, len(res.Frames), res.Warnings)
 		}
-		for _, f := range *res.Frames {
+		for _, f := range res.Frames {
 			if len([]rune(f.URL)) > maxFrameURL+1 {
 				t.Fatalf("frame URL of %d characters", len(f.URL))
 			}

@@ -128,13 +128,12 @@ type boxModel struct {
 // tab's session cannot look into it), for the next level down. ok is
 // false when the browser's answer does not fit (a node of another
 // document, an element of another size): the caller falls back.
-func (r *run) ownerMap(tabID int, probeX, probeY float64, info frameInfo, parentFrame string, tree cdpFrames) (m mat3, childFrame string, ok bool) {
+func (r locator) ownerMap(tabID int, probeX, probeY float64, info frameInfo, parentFrame string, tree cdpFrames) (m mat3, childFrame string, ok bool) {
 	var hit struct {
 		BackendNodeID int    `json:"backendNodeId"`
 		FrameID       string `json:"frameId"`
 	}
-	if err := r.cdpCall(tabID, "DOM.getNodeForLocation", map[string]any{"x": math.Round(probeX), "y": math.Round(probeY),
-		"includeUserAgentShadowDOM": false, "ignorePointerEventsNone": false}, &hit); err != nil || hit.BackendNodeID == 0 {
+	if err := r.cdpCall(tabID, "DOM.getNodeForLocation", nodeForLocation{X: math.Round(probeX), Y: math.Round(probeY)}, &hit); err != nil || hit.BackendNodeID == 0 {
 		return mat3{}, "", false
 	}
 	owner := hit.BackendNodeID
@@ -146,13 +145,13 @@ func (r *run) ownerMap(tabID int, probeX, probeY float64, info frameInfo, parent
 		var o struct {
 			BackendNodeID int `json:"backendNodeId"`
 		}
-		if err := r.cdpCall(tabID, "DOM.getFrameOwner", map[string]any{"frameId": child}, &o); err != nil || o.BackendNodeID == 0 {
+		if err := r.cdpCall(tabID, "DOM.getFrameOwner", frameOwner{FrameID: child}, &o); err != nil || o.BackendNodeID == 0 {
 			return mat3{}, "", false
 		}
 		owner, childFrame = o.BackendNodeID, child
 	}
 	var bm boxModel
-	if err := r.cdpCall(tabID, "DOM.getBoxModel", map[string]any{"backendNodeId": owner}, &bm); err != nil {
+	if err := r.cdpCall(tabID, "DOM.getBoxModel", boxModelOf{BackendNodeID: owner}, &bm); err != nil {
 		return mat3{}, "", false
 	}
 	if math.Abs(bm.Model.Width-info.Border.Width) > 1 || math.Abs(bm.Model.Height-info.Border.Height) > 1 {
@@ -186,7 +185,7 @@ func (f cdpFrames) childOf(ancestor, id string) string {
 }
 
 // frameTree reads the tab's frame tree (Page.getFrameTree).
-func (r *run) frameTree(tabID int) (cdpFrames, error) {
+func (r locator) frameTree(tabID int) (cdpFrames, error) {
 	var res struct {
 		FrameTree json.RawMessage `json:"frameTree"`
 	}
@@ -221,14 +220,14 @@ func (r *run) frameTree(tabID int) (cdpFrames, error) {
 // cdpCall sends one CDP command to the tab and decodes its result.
 func (r *run) cdpCall(tabID int, method string, params, out any) error {
 	if params == nil {
-		params = map[string]any{}
+		params = noArgs{}
 	}
 	res, err := r.b.CDPBatch(r.ctx, protocol.CDPBatchParams{TabID: tabID, Commands: []protocol.CDPCommand{cdpCmd(method, params)}})
 	if err != nil {
 		return err
 	}
 	if res.Dialog != nil {
-		if err := r.answerDialog(tabID, res.Dialog); err != nil {
+		if err := r.answerer().answerDialog(tabID, res.Dialog); err != nil {
 			return err
 		}
 		return protocol.Errorf(protocol.CodeTimeout, "a dialog interrupted %s", method)

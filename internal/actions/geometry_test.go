@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"math"
 	"os"
 	"strings"
@@ -71,11 +72,14 @@ func TestQuadMap(t *testing.T) {
 // Several text matches: the first visible one of the highest click rank;
 // the first one when none is visible.
 func TestPick(t *testing.T) {
-	all := []Element{{Ref: "h", Visible: true, rank: 0}, {Ref: "hidden", rank: 2}, {Ref: "b", Visible: true, rank: 2}, {Ref: "b2", Visible: true, rank: 2}}
+	el := func(ref string, visible bool, rank int) Element {
+		return Element{Element: tool.Element{Ref: ref, Visible: visible}, rank: rank}
+	}
+	all := []Element{el("h", true, 0), el("hidden", false, 2), el("b", true, 2), el("b2", true, 2)}
 	if got := pick(all).Ref; got != "b" {
 		t.Errorf("picked %s, want b", got)
 	}
-	if got := pick([]Element{{Ref: "x"}, {Ref: "y"}}).Ref; got != "x" {
+	if got := pick([]Element{el("x", false, 0), el("y", false, 0)}).Ref; got != "x" {
 		t.Errorf("picked %s, want x", got)
 	}
 }

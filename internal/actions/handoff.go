@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"sort"
 	"sync"
 	"time"
@@ -37,8 +38,8 @@ const handoffProgressEvery = 5 * time.Second
 // daemon's own timeout error.
 const handoffMargin = 2 * time.Second
 
-func handoff(r *run) (any, error) {
-	t, err := r.pageTarget()
+func handoff(r *run) (*tool.HandoffResult, error) {
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
@@ -57,9 +58,13 @@ func handoff(r *run) (any, error) {
 	}
 	stop := r.keepTelling("waiting for the user: "+r.in.Message, handoffProgressEvery)
 	defer stop()
-	return browser.Verbs{Caller: r.browser}.HandoffShow(r.ctx, protocol.HandoffShowParams{
+	out, err := browser.Verbs{Caller: r.browser}.HandoffShow(r.ctx, protocol.HandoffShowParams{
 		TabID: t.TabID, Message: r.in.Message, TimeoutMs: int(wait / time.Millisecond),
 	})
+	if err != nil {
+		return nil, err
+	}
+	return &tool.HandoffResult{Outcome: out.Outcome, Page: tool.Page{TabID: out.TabID, URL: out.URL, Title: out.Title}}, nil
 }
 
 // keepTelling sends msg as progress now and every interval until stop.
@@ -188,11 +193,11 @@ func (o Handoff) busy(action string) error {
 	if o.Kind == handoffAsk {
 		return protocol.Errorf(protocol.CodeHandoffInProgress,
 			"%s of tab %d is refused: the user is being asked (%s ago): %q; wait for the call that asked to return — only the user answers — then try again",
-			action, o.TabID, time.Since(o.Since).Round(time.Second), o.Message)
+			action, protocol.Tab(o.TabID), time.Since(o.Since).Round(time.Second), o.Message)
 	}
 	return protocol.Errorf(protocol.CodeHandoffInProgress,
 		"%s of tab %d is refused: the tab is in the user's hands (handoff %q, %s ago); wait for that handoff call to return — only the user presses Done or Cancel — then try again",
-		action, o.TabID, o.Message, time.Since(o.Since).Round(time.Second))
+		action, protocol.Tab(o.TabID), o.Message, time.Since(o.Since).Round(time.Second))
 }
 
 // handoffSets holds each Env's Handoffs. Env's fields are run.go's; this

@@ -103,7 +103,7 @@ func TestHandoffAction(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if r, ok := res.(protocol.HandoffShowResult); !ok || r.Outcome != "done" || r.URL != "https://bank.example/home" {
+	if r, ok := res.(*tool.HandoffResult); !ok || r.Outcome != "done" || r.URL != "https://bank.example/home" {
 		t.Errorf("result %#v", res)
 	}
 	if err := env.Handoffs().CheckIn(link.Info().Instance, "type", 9); err != nil {

@@ -5,14 +5,17 @@
 package actions
 
 import (
+	"fmt"
 	"net/url"
+	"reflect"
 
 	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// handler runs one action.
+// handler runs one action; its result is a pointer to the action's
+// result type (tool.Spec.Result).
 type handler func(r *run) (any, error)
 
 // handlers is the route table of actions; each action's file registers
@@ -20,15 +23,26 @@ type handler func(r *run) (any, error)
 var handlers = map[string]handler{}
 
 // register adds the handler of an action the contract declares; a handler
-// for an undeclared action, or two for one, is a programming error.
-func register(name string, h handler) {
-	if _, ok := tool.Lookup(name); !ok {
+// for an undeclared action, two for one, or one that returns another type
+// than the spec's result is a programming error.
+func register[R any](name string, h func(r *run) (*R, error)) {
+	spec, ok := tool.Lookup(name)
+	if !ok {
 		panic("action has a handler but no spec in internal/tool: " + name)
 	}
 	if _, dup := handlers[name]; dup {
 		panic("action registered twice: " + name)
 	}
-	handlers[name] = h
+	if got, want := reflect.TypeFor[R](), reflect.TypeOf(spec.Result); got != want {
+		panic(fmt.Sprintf("action %s returns %v, but its spec's result is %v", name, got, want))
+	}
+	handlers[name] = func(r *run) (any, error) {
+		res, err := h(r)
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
 }
 
 // Missing lists the actions the contract declares that have no handler

@@ -12,13 +12,10 @@ import (
 var actScript = script("", "page/locate.js", "page/act.js")
 
 // act runs an act.js function on el (in its frame) and decodes the value.
-func (r *run) act(tabID int, el Element, fn string, args map[string]any, out any) error {
+func (r actor) act(tabID int, el Element, fn string, args actArgs, out any) error {
 	s := actScript
 	s.fn = fn
-	if args == nil {
-		args = map[string]any{}
-	}
-	args["ref"] = el.localRef
+	args.Ref = el.localRef
 	fid := el.FrameID
 	return r.runPageTop(tabID, &fid, s, args, out)
 }
@@ -36,7 +33,7 @@ func (r *run) needLocator() (tool.Locator, error) {
 // a dialog (which stops the page until answered), the dialog is answered
 // (see answerDialog) and the rest of the commands are sent; dialogs the
 // page opens right after (a loop of alerts) are answered too.
-func (r *run) cdpBatch(tabID int, cmds ...protocol.CDPCommand) error {
+func (r actor) cdpBatch(tabID int, cmds ...protocol.CDPCommand) error {
 	for range maxDialogs {
 		out, err := r.b.CDPBatch(r.ctx, protocol.CDPBatchParams{TabID: tabID, Commands: cmds})
 		if err != nil {
@@ -45,13 +42,13 @@ func (r *run) cdpBatch(tabID int, cmds ...protocol.CDPCommand) error {
 		if out.Dialog == nil {
 			return nil
 		}
-		if err := r.answerDialog(tabID, out.Dialog); err != nil {
+		if err := r.answerer().answerDialog(tabID, out.Dialog); err != nil {
 			return err
 		}
 		// The interrupted command completes now that the dialog is gone.
 		cmds = cmds[min(out.Interrupted+1, len(cmds)):]
 		if len(cmds) == 0 {
-			return r.answerDialogsAfter(tabID)
+			return r.answerer().answerDialogsAfter(tabID)
 		}
 	}
 	return tooManyDialogs()
@@ -72,7 +69,7 @@ type batchLook struct {
 // commands (they are finished as cdpBatch finishes them); the look is
 // nil when its frame did not answer. The caller looks on its own for
 // what it did not see.
-func (r *run) cdpBatchLook(tabID, frameID int, look pageScript, args any, cmds ...protocol.CDPCommand) (batchLook, error) {
+func (r actor) cdpBatchLook(tabID, frameID int, look pageScript, args any, cmds ...protocol.CDPCommand) (batchLook, error) {
 	c, err := r.cdpChecked(tabID, nil, &lookAfter{script: look, frameID: frameID, args: args}, cmds)
 	return c.seen, err
 }

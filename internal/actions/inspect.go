@@ -23,28 +23,7 @@ const maxInspectPerFrame = 2000
 // (CSS pixels). Refs of child frames name their frame (f3e12), so later
 // actions need no separate frameId; FrameID is left out for the top
 // frame.
-type control struct {
-	Ref         string     `json:"ref"`
-	Tag         string     `json:"tag"`
-	Role        string     `json:"role,omitempty"`
-	Name        string     `json:"name,omitempty"`
-	Label       string     `json:"label,omitempty"`
-	Placeholder string     `json:"placeholder,omitempty"`
-	Text        string     `json:"text,omitempty"`
-	Type        string     `json:"type,omitempty"`
-	Checked     *bool      `json:"checked,omitempty"`
-	Href        string     `json:"href,omitempty"`
-	Editable    bool       `json:"editable,omitempty"`
-	Editor      string     `json:"editor,omitempty"`
-	Selector    string     `json:"selector,omitempty"`
-	FrameID     int        `json:"frameId,omitempty"`
-	Rect        [4]float64 `json:"rect"`
-	// Visible and Enabled are false for a hidden or a disabled element,
-	// left out otherwise (most elements are both: each costs every
-	// element 15 characters).
-	Visible *bool `json:"visible,omitempty"`
-	Enabled *bool `json:"enabled,omitempty"`
-}
+type control = tool.Control
 
 type inspectFrame struct {
 	URL      string        `json:"url"`
@@ -56,10 +35,7 @@ type inspectFrame struct {
 }
 
 // frameViewport is a frame's viewport in CSS pixels.
-type frameViewport struct {
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-}
+type frameViewport = tool.Viewport
 
 // childFrame is a frame element as its parent document sees it.
 type childFrame struct {
@@ -123,29 +99,14 @@ func abs(f float64) float64 {
 	return f
 }
 
-type inspectResult struct {
-	TabID int    `json:"tabId"`
-	URL   string `json:"url"`
-	Title string `json:"title"`
-	// Viewport is the top frame's viewport, for telling which rects are
-	// in view (the first window only).
-	Viewport   *frameViewport `json:"viewport,omitempty"`
-	Elements   []control      `json:"elements"`
-	Count      int            `json:"count"`
-	TotalChars int            `json:"totalChars"`
-	Offset     int            `json:"offset,omitempty"`
-	NextOffset *int           `json:"nextOffset,omitempty"`
-	Warnings   []string       `json:"warnings,omitempty"`
-}
-
 // inspect lists the interactive elements of every frame of the tab, cut
 // to the maxChars budget with the same continuation as extract.
-func inspect(r *run) (any, error) {
+func inspect(r *run) (*tool.InspectResult, error) {
 	maxChars, offset, err := r.in.Budget()
 	if err != nil {
 		return nil, err
 	}
-	tab, err := r.pageTarget()
+	tab, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +118,7 @@ func inspect(r *run) (any, error) {
 		}
 		warnings = append(warnings, "the earlier inspect of this tab has expired or the page has changed, so it was read again")
 	}
-	res, err := r.runPage(tab.TabID, frames{all: true}, inspectScript, map[string]any{"max": maxInspectPerFrame})
+	res, err := r.runPage(tab.TabID, frames{all: true}, inspectScript, maxArgs{Max: maxInspectPerFrame})
 	if err != nil {
 		return nil, err
 	}
@@ -266,8 +227,8 @@ func mergeInspect(res []protocol.PageFrameResult, known []protocol.Frame) ([]con
 }
 
 // shapeInspect cuts the list to the budget; an element is never split.
-func shapeInspect(tab browser.TabInfo, list []control, offset, maxChars int, warnings []string) inspectResult {
-	res := inspectResult{TabID: tab.TabID, URL: tab.URL, Title: tab.Title, Elements: []control{}, Count: len(list), Offset: offset, Warnings: warnings}
+func shapeInspect(tab browser.TabInfo, list []control, offset, maxChars int, warnings []string) *tool.InspectResult {
+	res := &tool.InspectResult{Page: pageOf(tab), Elements: []control{}, Count: len(list), Offset: offset, Outcome: tool.Outcome{Warnings: warnings}}
 	meta, _ := json.Marshal(res)
 	budget := max(maxChars-len(meta)-200, maxChars/2)
 	at, used, next := 0, 0, 0

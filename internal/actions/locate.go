@@ -10,21 +10,12 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// Element is what a locator found.
+// Element is what a locator found: the element as results name it
+// (tool.Element), and what the engine keeps of it to act on it.
 type Element struct {
-	FrameID int     `json:"frameId"`
-	Ref     string  `json:"ref,omitempty"`
-	Tag     string  `json:"tag,omitempty"`
-	Role    string  `json:"role,omitempty"`
-	Name    string  `json:"name,omitempty"`
-	Text    string  `json:"text,omitempty"`
-	Visible bool    `json:"visible"`
-	Matches int     `json:"matches,omitempty"` // how many elements matched
-	Rect    *Rect   `json:"rect,omitempty"`
-	X       float64 `json:"-"` // the point to act on, in top-level viewport coordinates
-	Y       float64 `json:"-"`
-	// ObscuredBy names what covers the element, when something does.
-	ObscuredBy string `json:"obscuredBy,omitempty"`
+	tool.Element
+	X float64 // the point to act on, in top-level viewport coordinates
+	Y float64
 
 	localRef string // the frame's own ref ("e12")
 	rank     int    // clickRank of a text match (page/locate.js)
@@ -41,24 +32,9 @@ type Element struct {
 }
 
 // Rect is a box in CSS pixels.
-type Rect struct {
-	X      float64 `json:"x"`
-	Y      float64 `json:"y"`
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-}
+type Rect = tool.Rect
 
-type pageMatch struct {
-	Ref     string `json:"ref"`
-	Tag     string `json:"tag"`
-	Role    string `json:"role"`
-	Name    string `json:"name"`
-	Text    string `json:"text"`
-	Visible bool   `json:"visible"`
-	Enabled bool   `json:"enabled"`
-	Rect    Rect   `json:"rect"`
-	Rank    int    `json:"rank"`
-}
+type pageMatch = tool.Match
 
 type locateResult struct {
 	Count      int         `json:"count"`
@@ -122,7 +98,7 @@ var (
 // (prefer), several text matches rank what can be clicked first. With
 // scroll it also scrolls the element into view and measures where input
 // would reach it (see measure).
-func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
+func (r locator) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 	if loc.X != nil {
 		return r.locatePoint(tabID, loc)
 	}
@@ -162,7 +138,7 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 			topPoint = &p
 		}
 		for _, m := range lr.Matches {
-			all = append(all, m.element(fr.FrameID))
+			all = append(all, elementOf(m, fr.FrameID))
 		}
 		for _, c := range lr.Candidates {
 			candidates = append(candidates, fmt.Sprintf("%s %q (ref %s)", firstNonEmpty(c.Role, c.Tag), firstNonEmpty(c.Name, c.Text), tool.FrameRef(fr.FrameID, c.Ref)))
@@ -203,10 +179,10 @@ func (r *run) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 
 // locateArgs is page/locate.js locate's arguments for loc, and the frames
 // to run it in: every frame, or the one of frameId or of the ref.
-func (r *run) locateArgs(loc tool.Locator, scroll bool) (map[string]any, frames, error) {
-	args := map[string]any{"selector": loc.Selector, "text": loc.Text, "role": loc.Role, "name": loc.Name,
-		"label": loc.Label, "placeholder": loc.Placeholder, "exact": loc.Exact, "suggest": true,
-		"point": scroll && loc.Nth == nil, "prefer": r.prefersClickable()}
+func (r locator) locateArgs(loc tool.Locator, scroll bool) (locateQuery, frames, error) {
+	args := locateQuery{Selector: loc.Selector, Text: loc.Text, Role: loc.Role, Name: loc.Name,
+		Label: loc.Label, Placeholder: loc.Placeholder, Exact: loc.Exact, Suggest: true,
+		Point: scroll && loc.Nth == nil, Prefer: r.prefersClickable()}
 	where := frames{all: true}
 	if loc.FrameID != nil {
 		where = frames{frameID: loc.FrameID}
@@ -214,27 +190,27 @@ func (r *run) locateArgs(loc tool.Locator, scroll bool) (map[string]any, frames,
 	if loc.Ref != "" {
 		fid, ref, err := tool.ParseRef(loc.Ref)
 		if err != nil {
-			return nil, frames{}, err
+			return locateQuery{}, frames{}, err
 		}
 		if loc.FrameID != nil && fid == 0 {
 			fid = *loc.FrameID
 		}
-		args["ref"] = ref
+		args.Ref = ref
 		where = frames{frameID: &fid}
 	}
 	return args, where, nil
 }
 
 // element is the match as an Element of frame frameID.
-func (m pageMatch) element(frameID int) Element {
+func elementOf(m pageMatch, frameID int) Element {
 	rect := m.Rect
-	return Element{FrameID: frameID, Ref: tool.FrameRef(frameID, m.Ref), localRef: m.Ref, Tag: m.Tag,
-		Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect, rank: m.Rank, disabled: !m.Enabled}
+	return Element{Element: tool.Element{FrameID: frameID, Ref: tool.FrameRef(frameID, m.Ref), Tag: m.Tag,
+		Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect}, localRef: m.Ref, rank: m.Rank, disabled: !m.Enabled}
 }
 
 // prefersClickable: the call's text matches rank what can be clicked
 // first (SPEC §2: click, hover and press).
-func (r *run) prefersClickable() bool {
+func (r locator) prefersClickable() bool {
 	switch r.in.Action {
 	case "click", "hover", "press":
 		return true
@@ -292,10 +268,10 @@ func (el Element) withPoint(p pagePoint) Element {
 // reach it (page/locate.js point): in its own frame, then, for an element
 // in a child frame, through the frames above it to the top page's
 // viewport (frameMap), where an <iframe> on the way may be covered too.
-func (r *run) measure(tabID int, el Element) (Element, error) {
+func (r locator) measure(tabID int, el Element) (Element, error) {
 	var p pagePoint
 	fid := el.FrameID
-	if err := r.runPageTop(tabID, &fid, pointScript, map[string]any{"ref": el.localRef}, &p); err != nil {
+	if err := r.runPageTop(tabID, &fid, pointScript, refArgs{Ref: el.localRef}, &p); err != nil {
 		return Element{}, err
 	}
 	el = el.withPoint(p)
@@ -335,7 +311,7 @@ func (r *run) measure(tabID int, el Element) (Element, error) {
 // frame is on top, asking the frames at once; -1 and what covers the first
 // point when there is none. A frame that cannot be asked does not count
 // against a point (the check before the press asks again).
-func (r *run) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCover) {
+func (r locator) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCover) {
 	type hit struct {
 		OK    bool       `json:"ok"`
 		Cover *pageCover `json:"cover"`
@@ -352,16 +328,16 @@ func (r *run) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCover)
 		if !ok {
 			continue
 		}
-		var at []map[string]float64
+		var at []xy
 		for _, p := range pts {
 			x, y := inv.apply(c.toTop.apply(p.X, p.Y))
-			at = append(at, map[string]float64{"x": x, "y": y})
+			at = append(at, xy{X: x, Y: y})
 		}
 		fid := l.parent
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.runPageTop(tabID, &fid, hitsAtScript, map[string]any{"ref": l.iframeRef, "points": at}, &answers[i])
+			r.runPageTop(tabID, &fid, hitsAtScript, hitsArgs{Ref: l.iframeRef, Points: at}, &answers[i])
 		}()
 	}
 	wg.Wait()
@@ -388,27 +364,26 @@ func (r *run) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCover)
 // within the call's deadline until it would: visible, enabled, and on top
 // at a point inside its own boxes. Type uses it for the click that focuses
 // a field in a child frame.
-func (r *run) pointOf(tabID int, el Element) (Element, error) {
+func (r locator) pointOf(tabID int, el Element) (Element, error) {
 	w := r.newWaiter()
 	for {
 		p, err := r.measure(tabID, el)
 		switch {
 		case err == nil && p.blocked.kind == "":
-			r.aimed = &p
-			w.done(r)
+			w.done(r.run)
 			return p, nil
 		case err == nil:
-			if !w.again(r, p.blocked.String()) {
+			if !w.again(r.run, p.blocked.String()) {
 				return Element{}, p.blocked.fail(el, w)
 			}
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound || !retryable(err):
 			return Element{}, err
 		default:
-			if !w.again(r, "the page was between two documents") {
+			if !w.again(r.run, "the page was between two documents") {
 				return Element{}, err
 			}
 		}
-		if err := w.sleep(r); err != nil {
+		if err := w.sleep(r.run); err != nil {
 			return Element{}, err
 		}
 	}
@@ -459,7 +434,7 @@ func (c frameChain) levels(x, y float64, local aimLevel) []aimLevel {
 //
 // x, y is the point in frame frameID that has to be visible: each parent
 // scrolls its <iframe> so that the point shows.
-func (r *run) frameMap(tabID, frameID int, x, y float64) (frameChain, error) {
+func (r locator) frameMap(tabID, frameID int, x, y float64) (frameChain, error) {
 	frames, err := r.tabFrames(tabID)
 	if err != nil {
 		return frameChain{}, err
@@ -527,17 +502,17 @@ func (r *run) frameMap(tabID, frameID int, x, y float64) (frameChain, error) {
 // iframeOf describes, in frame parentID, the <iframe> that shows frame
 // childID: the child announces a one-time token to its parent, whose
 // isolated world finds the element whose window sent it (page/locate.js).
-func (r *run) iframeOf(tabID, childID, parentID int, x, y float64) (frameInfo, error) {
+func (r locator) iframeOf(tabID, childID, parentID int, x, y float64) (frameInfo, error) {
 	token := randomToken()
 	// The parent must have its message listener before the child posts.
 	if err := r.runPageTop(tabID, &parentID, script("ready", "page/locate.js"), nil, nil); err != nil {
 		return frameInfo{}, err
 	}
-	if err := r.runPageTop(tabID, &childID, script("announce", "page/locate.js"), map[string]any{"token": token}, nil); err != nil {
+	if err := r.runPageTop(tabID, &childID, script("announce", "page/locate.js"), tokenArgs{Token: token}, nil); err != nil {
 		return frameInfo{}, err
 	}
 	var info frameInfo
-	err := r.runPageTop(tabID, &parentID, script("frameOffset", "page/locate.js"), map[string]any{"token": token, "x": x, "y": y}, &info)
+	err := r.runPageTop(tabID, &parentID, script("frameOffset", "page/locate.js"), tokenArgs{Token: token, X: &x, Y: &y}, &info)
 	return info, err
 }
 
@@ -549,23 +524,22 @@ func (r *run) tabFrames(tabID int) ([]protocol.Frame, error) {
 // locatePoint handles an x, y locator. What is at the point is noted, so
 // that the check before a press can tell when the page put something else
 // there meanwhile.
-func (r *run) locatePoint(tabID int, loc tool.Locator) (Element, error) {
+func (r locator) locatePoint(tabID int, loc tool.Locator) (Element, error) {
 	x, y := *loc.X, *loc.Y
 	if loc.Coordinates == "document" {
 		var p struct{ X, Y float64 }
-		if err := r.runPageTop(tabID, loc.FrameID, script("docPoint", "page/locate.js"), map[string]any{"x": x, "y": y}, &p); err != nil {
+		if err := r.runPageTop(tabID, loc.FrameID, script("docPoint", "page/locate.js"), xy{X: x, Y: y}, &p); err != nil {
 			return Element{}, err
 		}
 		x, y = p.X, p.Y
 	}
-	el := Element{X: x, Y: y, Visible: true, Matches: 1}
+	el := Element{Element: tool.Element{Visible: true, Matches: 1}, X: x, Y: y}
 	var at *struct {
 		Ref string `json:"ref"`
 	}
-	if err := r.runPageTop(tabID, nil, atPointScript, map[string]any{"x": x, "y": y}, &at); err == nil && at != nil {
+	if err := r.runPageTop(tabID, nil, atPointScript, xy{X: x, Y: y}, &at); err == nil && at != nil {
 		el.aim = &aim{levels: []aimLevel{{frameID: 0, ref: at.Ref, x: x, y: y}}}
 	}
-	r.aimed = &el
 	return el, nil
 }
 
@@ -608,11 +582,11 @@ type aimLevel struct {
 func (a *aim) recheckFrames(needHit, ignoreMoved bool) []protocol.BatchCheckFrame {
 	out := make([]protocol.BatchCheckFrame, len(a.levels))
 	for i, l := range a.levels {
-		args := map[string]any{"ref": l.ref, "x": l.x, "y": l.y, "needHit": needHit}
+		args := recheckArgs{Ref: l.ref, X: l.x, Y: l.y, NeedHit: needHit}
 		if i == len(a.levels)-1 {
-			args["last"], args["ignoreMoved"] = true, ignoreMoved
+			args.Last, args.IgnoreMoved = true, ignoreMoved
 			if a.box != nil {
-				args["box"], args["since"], args["settled"] = a.box, a.since, a.settled
+				args.Box, args.Since, args.Settled = a.box, &a.since, a.settled
 			}
 		}
 		out[i] = protocol.BatchCheckFrame{FrameID: l.frameID, Args: args}

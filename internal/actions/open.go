@@ -2,6 +2,7 @@ package actions
 
 import (
 	"fmt"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"sync"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
@@ -17,24 +18,7 @@ const (
 	windowHeight = 900
 )
 
-type openResult struct {
-	TabID     int    `json:"tabId"`
-	WindowID  int    `json:"windowId"`
-	URL       string `json:"url"`
-	Title     string `json:"title"`
-	Workspace string `json:"workspace,omitempty"`
-	GroupID   *int   `json:"groupId,omitempty"`
-	Owned     bool   `json:"owned"`
-	// Incognito says the tab is incognito (after a search, the
-	// workspace's window is; SPEC §3).
-	Incognito bool `json:"incognito,omitempty"`
-	// LoadError is the network error when the page could not be loaded
-	// (the tab shows the browser's error page).
-	LoadError string   `json:"loadError,omitempty"`
-	Warnings  []string `json:"warnings,omitempty"`
-}
-
-func open(r *run) (any, error) {
+func open(r *run) (*tool.OpenResult, error) {
 	if err := CheckURL(r.in.URL); err != nil {
 		return nil, err
 	}
@@ -43,22 +27,22 @@ func open(r *run) (any, error) {
 		if r.in.Target != "" {
 			return nil, invalid("give either tabId or target, not both")
 		}
-		return r.navigate(*r.in.TabID)
+		return r.opening().navigate(*r.in.TabID)
 	case r.in.Target == "current":
-		t, err := r.activeTab()
+		t, err := r.guards().activeTab()
 		if err != nil {
 			return nil, err
 		}
-		return r.navigate(t.TabID)
+		return r.opening().navigate(t.TabID)
 	case r.in.Target == "" || r.in.Target == "new":
-		return r.openInWorkspace()
+		return r.opening().openInWorkspace()
 	}
 	return nil, invalid("target %q is not known: use \"new\" (default) or \"current\"", r.in.Target)
 }
 
 // navigate loads the URL in an existing tab (not one of the user's own
 // incognito tabs), taking its turn with other actions on the tab.
-func (r *run) navigate(tabID int) (any, error) {
+func (r opening) navigate(tabID int) (*tool.OpenResult, error) {
 	// A navigation is judged by where it goes (guardNavigation): of the
 	// tab as it is, only whether it is the user's own incognito tab
 	// counts, which the bridge's own tabs never are. So the bridge's own
@@ -73,13 +57,13 @@ func (r *run) navigate(tabID int) (any, error) {
 			return nil, err
 		}
 	}
-	if _, err := r.guardNavigation(t); err != nil {
+	if _, err := r.guards().guardNavigation(t); err != nil {
 		return nil, err
 	}
-	if err := r.askBeforeLoad(t, r.in.URL); err != nil { // ask.go
+	if err := r.guards().askBeforeLoad(t, r.in.URL); err != nil { // ask.go
 		return nil, err
 	}
-	if err := r.unheld(tabID, func() (err error) {
+	if err := r.answerer().unheld(tabID, func() (err error) {
 		t, err = r.b.TabNavigate(r.ctx, protocol.TabNavigateParams{TabID: tabID, URL: r.in.URL, WaitMs: r.loadWait()})
 		return err
 	}); err != nil {
@@ -92,8 +76,8 @@ func (r *run) navigate(tabID int) (any, error) {
 // openInWorkspace opens a new tab in the workspace's own window, creating
 // the window (unfocused, labelled group) when there is none or when the
 // call asks for another profile (incognito or not) than the window has.
-func (r *run) openInWorkspace() (any, error) {
-	if err := r.askBeforeOpen(); err != nil { // ask.go
+func (r opening) openInWorkspace() (*tool.OpenResult, error) {
+	if err := r.guards().askBeforeOpen(); err != nil { // ask.go
 		return nil, err
 	}
 	id := r.workspaceID()
@@ -137,7 +121,7 @@ func (r *run) openInWorkspace() (any, error) {
 	var warnings []string
 	var loaded browser.TabInfo
 	err := both(func() error {
-		return r.unheld(t.TabID, func() (err error) {
+		return r.answerer().unheld(t.TabID, func() (err error) {
 			loaded, err = r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: t.TabID, WaitMs: r.loadWait()})
 			return err
 		})
@@ -161,7 +145,7 @@ func (r *run) openInWorkspace() (any, error) {
 
 // group adds the tab to the workspace's group, making a new group when the
 // old one is gone (the user may ungroup tabs).
-func (r *run) group(ws *registry.Workspace, tabID int) error {
+func (r opening) group(ws *registry.Workspace, tabID int) error {
 	if ws.GroupID >= 0 {
 		if _, err := r.b.TabGroup(r.ctx, protocol.TabGroupParams{TabID: tabID, GroupID: &ws.GroupID}); err == nil {
 			return nil
@@ -175,15 +159,16 @@ func (r *run) group(ws *registry.Workspace, tabID int) error {
 	return nil
 }
 
-func (r *run) result(t browser.TabInfo, workspace string, group *int, owned bool, warnings ...string) openResult {
-	r.saw(t)
+func (r opening) result(t browser.TabInfo, workspace string, group *int, owned bool, warnings ...string) *tool.OpenResult {
+	r.observer().saw(t)
 	switch {
 	case t.LoadError != "":
 		warnings = append(warnings, fmt.Sprintf("the page could not be loaded (%s): the tab shows the browser's error page; check the URL, or try again when the site is reachable", t.LoadError))
 	case t.Loaded != nil && !*t.Loaded:
 		warnings = append(warnings, "the page had not finished loading before the deadline; it may still be loading")
 	}
-	return openResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Incognito: t.Incognito, LoadError: t.LoadError, Warnings: warnings}
+	return &tool.OpenResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Incognito: t.Incognito, LoadError: t.LoadError,
+		Outcome: tool.Outcome{Warnings: warnings}}
 }
 
 // workspaceLocks serialise the window and group bookkeeping of one

@@ -18,7 +18,7 @@ import (
 //   - everyone, for a tab the bridge did not open (the user's own tabs
 //     stay usable by every session, as always) or whose opener is not
 //     known (an entry from before sessions were recorded).
-func (r *run) mayTouch(tabID int) error {
+func (r guards) mayTouch(tabID int) error {
 	t, ok := r.reg().Get(tabID)
 	if !ok {
 		return nil
@@ -29,5 +29,5 @@ func (r *run) mayTouch(tabID int) error {
 	}
 	return protocol.Errorf(protocol.CodeNotOwned,
 		"tab %d belongs to workspace %q, which another session opened; leave it to that agent (status lists your own tabs), or name the workspace (browserWorkspaceId: %q) to %s it anyway",
-		tabID, t.Workspace, t.Workspace, r.in.Action)
+		protocol.Tab(tabID), t.Workspace, t.Workspace, r.in.Action)
 }

@@ -56,7 +56,7 @@ func TestMayTouch(t *testing.T) {
 			t.Parallel()
 			_, env := ownedTabs(t)
 			r := newRun(context.Background(), env, nil, tt.session, input(t, tt.input), nil)
-			err := r.mayTouch(*r.in.TabID)
+			err := r.guards().mayTouch(*r.in.TabID)
 			if tt.refused {
 				wantCode(t, err, protocol.CodeNotOwned)
 				if !strings.Contains(err.Error(), "browserWorkspaceId") {
@@ -115,7 +115,7 @@ func TestPageActionsOnAnotherSessionsTabAreRefused(t *testing.T) {
 	if v := verbs(fake); !slices.Equal(v, []string{"tab.get"}) {
 		t.Errorf("a refused tab got %v; nothing may reach the page", v)
 	}
-	if _, err := start(t, env, `{"action":"extract","tabId":2,"browserWorkspaceId":"session:a"}`).pageTarget(); err != nil {
+	if _, err := start(t, env, `{"action":"extract","tabId":2,"browserWorkspaceId":"session:a"}`).guards().pageTarget(); err != nil {
 		t.Errorf("naming the workspace: %v", err)
 	}
 }

@@ -41,7 +41,7 @@ func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]protoc
 		p.FrameID = where.frameID
 	}
 	var res []protocol.PageFrameResult
-	err := r.unheld(tabID, func() (err error) {
+	err := r.answerer().unheld(tabID, func() (err error) {
 		res, err = r.b.PageRun(r.ctx, p)
 		return err
 	})
@@ -141,7 +141,7 @@ func dropRefusedFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.Pa
 // user).
 func refuseFileURL(tabID int, u string) error {
 	if why := fileURLRefused(u); why != "" {
-		return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows %s, which the bridge may not read or drive: %s (the same rules as for uploads); open another page in it first", tabID, u, why)
+		return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows %s, which the bridge may not read or drive: %s (the same rules as for uploads); open another page in it first", protocol.Tab(tabID), u, why)
 	}
 	return nil
 }

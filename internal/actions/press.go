@@ -11,7 +11,7 @@ func init() { register("press", press) }
 
 // press sends real key events (keys like "Enter", "Control+A",
 // "Shift+Tab"), after focusing an element when a locator is given.
-func press(r *run) (any, error) {
+func press(r *run) (*tool.ActResult, error) {
 	if _, err := keys.Parse(r.in.Keys); err != nil {
 		return nil, err
 	}
@@ -21,42 +21,42 @@ func press(r *run) (any, error) {
 	} else if mode == "dom" {
 		return nil, invalid("press always sends real key events; inputMode \"dom\" does not apply (set a value with type and inputMode \"dom\" instead)")
 	}
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
-	if err := r.askBeforePress(t, loc); err != nil { // ask.go
+	if err := r.guards().askBeforePress(t, loc); err != nil { // ask.go
 		return nil, err
 	}
-	el, warnings, err := r.focusForKeys(t, loc)
+	el, warnings, err := r.actor().focusForKeys(t, loc)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.pressKeys(t.TabID, r.in.Keys); err != nil {
+	if err := r.actor().pressKeys(t.TabID, r.in.Keys); err != nil {
 		return nil, err
 	}
-	return r.observe(t, el, warnings...)
+	return r.observer().observe(t, el, warnings...)
 }
 
 // focusForKeys readies tab t for key events and, when the call has a
 // locator, puts the focus on its element: a DOM focus in the top frame, a
 // real click on a point or in a child frame (see focusForTyping). It
 // returns the element, nil without a locator.
-func (r *run) focusForKeys(t browser.TabInfo, loc tool.Locator) (*Element, []string, error) {
+func (r actor) focusForKeys(t browser.TabInfo, loc tool.Locator) (*Element, []string, error) {
 	if !loc.Present() {
-		return nil, nil, r.prepareInput(t)
+		return nil, nil, r.locator().prepareInput(t)
 	}
 	// Only a click (a point, or an element in a child frame) needs the
 	// element on top; a DOM focus reaches it under a cover too.
 	clicked := func(el Element) bool { return loc.IsPoint() || el.FrameID != 0 }
-	el, warnings, err := r.locateFor(t, loc, clicked)
+	el, warnings, err := r.locator().locateFor(t, loc, clicked)
 	if err != nil {
 		return nil, nil, err
 	}
 	if clicked(el) {
-		err = r.mouseClick(t.TabID, el.X, el.Y, "left", 1)
+		err = r.mouseClick(t.TabID, el, "left", 1)
 	} else {
-		err = r.act(t.TabID, el, "focus", nil, nil)
+		err = r.act(t.TabID, el, "focus", actArgs{}, nil)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -65,7 +65,7 @@ func (r *run) focusForKeys(t browser.TabInfo, loc tool.Locator) (*Element, []str
 }
 
 // pressKeys sends the chords of keys to the tab in one round trip.
-func (r *run) pressKeys(tabID int, names string) error {
+func (r actor) pressKeys(tabID int, names string) error {
 	chords, err := keys.Parse(names)
 	if err != nil {
 		return err

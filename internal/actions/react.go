@@ -73,10 +73,10 @@ var (
 //
 // Click uses it as type does:
 //
-//	settle := r.watchReaction(t.TabID, el.FrameID)
-//	err := r.mouseClick(…)
+//	settle := r.settling().watchReaction(t.TabID, el.FrameID)
+//	err := r.actor().mouseClick(…)
 //	re := settle() // then report re.Ms() as settledMs, and re.Warning()
-func (r *run) watchReaction(tabID, frameID int) func() Reaction {
+func (r settling) watchReaction(tabID, frameID int) func() Reaction {
 	fid := frameID
 	if err := r.runPageTop(tabID, &fid, watchScript, nil, nil); err != nil {
 		return func() Reaction { return Reaction{Settled: true} }
@@ -87,7 +87,7 @@ func (r *run) watchReaction(tabID, frameID int) func() Reaction {
 // watchedReaction is the wait of a watch that a page script started
 // itself (paste and setValue watch from within the call that inputs);
 // watched is when that call returned.
-func (r *run) watchedReaction(tabID, frameID int, watched time.Time) func() Reaction {
+func (r settling) watchedReaction(tabID, frameID int, watched time.Time) func() Reaction {
 	return func() Reaction { return r.awaitReaction(tabID, frameID, watched) }
 }
 
@@ -108,7 +108,7 @@ type reactionState struct {
 // with the bounds it is given (the watch ends there once settled): no
 // change for reactGrace after the input and by its next frame, or none
 // for reactQuiet after the last; requests the input started hold it too.
-func (r *run) awaitReaction(tabID, frameID int, watched time.Time) Reaction {
+func (r settling) awaitReaction(tabID, frameID int, watched time.Time) Reaction {
 	re, _ := r.awaitReactionReading(reactionWait{tabID: tabID, frameID: frameID, watched: watched, frame: true})
 	return re
 }
@@ -134,25 +134,21 @@ type reactionWait struct {
 
 // args are the args of the page's reaction script for w, inputDone being
 // when the input's call returned.
-func (w reactionWait) args(inputDone time.Time) map[string]any {
+func (w reactionWait) args(inputDone time.Time) reactionArgs {
 	// A watch begun in a call of its own counts from its start, before
 	// the input; one begun with fromInput counts from the input's events.
 	grace := inputDone.Sub(w.watched) + reactGrace
 	if w.fromInput {
 		grace = reactGrace
 	}
-	a := map[string]any{"graceMs": grace.Milliseconds(), "quietMs": reactQuiet.Milliseconds(), "frame": w.frame, "frameMs": reactFrame.Milliseconds()}
-	if w.ref != "" {
-		a["read"] = w.ref
-	}
-	return a
+	return reactionArgs{GraceMs: grace.Milliseconds(), QuietMs: reactQuiet.Milliseconds(), Frame: w.frame, FrameMs: reactFrame.Milliseconds(), Read: w.ref}
 }
 
 // awaitReactionReading waits as w says and returns, with the reaction,
 // the value of w.ref as the look that found the page settled read it
 // (nil when it could not be read): the read-back costs no round trip of
 // its own.
-func (r *run) awaitReactionReading(w reactionWait) (Reaction, json.RawMessage) {
+func (r settling) awaitReactionReading(w reactionWait) (Reaction, json.RawMessage) {
 	tabID, frameID, watched, fromInput, ref := w.tabID, w.frameID, w.watched, w.fromInput, w.ref
 	inputDone := time.Now()
 	limit := inputDone.Add(reactMax)
@@ -208,13 +204,13 @@ func (r *run) awaitReactionReading(w reactionWait) (Reaction, json.RawMessage) {
 			// Stop watching: a page that keeps changing must not be
 			// observed for nothing.
 			var last reactionState
-			r.runPageTop(tabID, &fid, reactionScript, map[string]any{"done": true, "read": ref}, &last)
+			r.runPageTop(tabID, &fid, reactionScript, reactionArgs{Done: true, Read: ref}, &last)
 			return re, last.Read
 		}
 		if st.Settled {
 			// The page had settled, but a request it made is out: watch
 			// again for what its answer changes.
-			args["graceMs"] = 0
+			args.GraceMs = 0
 			if err := r.runPageTop(tabID, &fid, watchScript, nil, nil); err != nil {
 				re.Settled = true
 				return re, st.Read

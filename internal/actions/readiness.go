@@ -76,14 +76,14 @@ func Hello(ctx context.Context, env *Env, b Browser) {
 	if (env.Off != nil && env.Off() != nil) || (env.Paused != nil && env.Paused() != nil) {
 		return
 	}
-	newRun(ctx, env, b, "", &tool.Input{}, nil).ensureQuietScript()
+	newRun(ctx, env, b, "", &tool.Input{}, nil).settling().ensureQuietScript()
 }
 
 // ensureQuietScript registers page/quiet.js as a content script (once per
 // extension connection), so documents loaded from now on record their DOM
 // changes from the start and a quiet page reads without waiting. Failing
 // to register is not fatal: the wait then observes from its own start.
-func (r *run) ensureQuietScript() {
+func (r settling) ensureQuietScript() {
 	info := r.browser.Info()
 	at := info.ConnectedAt
 	quietRegistered.Lock()
@@ -195,7 +195,7 @@ func clampWait(d time.Duration) time.Duration {
 
 // look reads the tab's activity: the page's quiet state and the
 // extension's record of its requests, side by side.
-func (r *run) look(tabID int) (activity, error) {
+func (r settling) look(tabID int) (activity, error) {
 	var st quietState
 	var n protocol.ReadinessNet
 	var netErr error
@@ -235,7 +235,7 @@ func (r *run) look(tabID int) (activity, error) {
 // Running out of time is not an error: it returns a warning and the
 // caller reads what the page shows then. Errors are for a tab that is
 // gone or may not be read.
-func (r *run) settle(tabID int, reserve time.Duration) ([]string, error) {
+func (r settling) settle(tabID int, reserve time.Duration) ([]string, error) {
 	start := time.Now()
 	hard := r.until(reserve)
 	var loadedAt time.Time
@@ -334,15 +334,15 @@ type pageFrame struct {
 
 // readPage runs page/extract.js in every frame of the tab and collects
 // what each frame gave, with the browser's list of the tab's frames.
-func (r *run) readPage(tabID int) (extract.Page, error) {
-	res, err := r.runPage(tabID, frames{all: true}, extractScript, map[string]any{})
+func (r settling) readPage(tabID int) (extract.Page, error) {
+	res, err := r.runPage(tabID, frames{all: true}, extractScript, noArgs{})
 	if err != nil && retryable(err) {
 		// A frame went away while the script ran (a late navigation or a
 		// frame replaced by the page): read again once.
 		if err := r.sleep(250 * time.Millisecond); err != nil {
 			return extract.Page{}, err
 		}
-		res, err = r.runPage(tabID, frames{all: true}, extractScript, map[string]any{})
+		res, err = r.runPage(tabID, frames{all: true}, extractScript, noArgs{})
 	}
 	if err != nil {
 		return extract.Page{}, err
@@ -436,7 +436,7 @@ type waited struct {
 
 // waitFor polls the tab until c holds or until passes; then it fails with
 // timeout, naming the condition. An element counts once it is visible.
-func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
+func (r settling) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 	start := time.Now()
 	reported := start
 	var lastNote string
@@ -486,7 +486,7 @@ func (r *run) waitFor(tabID int, c condition, until time.Time) (waited, error) {
 			}
 			lastNote = fmt.Sprintf("the URL is %s", t.URL)
 		case c.loc != nil:
-			el, err := r.find(tabID, *c.loc, false)
+			el, err := r.locator().find(tabID, *c.loc, false)
 			switch {
 			case err == nil && el.Visible:
 				t, err := r.tabInfo(tabID)

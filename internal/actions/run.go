@@ -2,7 +2,6 @@ package actions
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"time"
 
@@ -38,7 +37,7 @@ type Env struct {
 	Daemon func() any
 	// Browsers, if set, lists every connected browser for status; shown
 	// is the one the rest of status describes (browser.Info.Browser).
-	Browsers func(shown string) any
+	Browsers func(shown string) []tool.Browser
 	// Started is when the daemon started.
 	Started time.Time
 	// Screenshots is where screenshot files go.
@@ -84,10 +83,6 @@ type run struct {
 	answering sync.Mutex
 	// unlockTab releases the tab the action holds (see takeTurn).
 	unlockTab func()
-	// aimed is the element whose input point the action measured last
-	// (locateForInput, pointOf): a click at that point is checked just
-	// before the press (see mouseClick).
-	aimed *Element
 	// waitedMs and waitedFor are how long the action's input waited for
 	// its target, and for what (see actionable.go); notes are warnings the
 	// steps add to the result.
@@ -120,13 +115,15 @@ func RunOn(ctx context.Context, env *Env, b Browser, session string, in *tool.In
 	started := time.Now()
 	res, err := handlers[in.Action](r)
 	if err != nil {
-		return res, err
+		return nil, err
 	}
-	if r.spec().StartsDownloads {
-		res = r.reportDownloads(res, started) // downloads.go
-	}
-	if w := r.dialogWarnings(); len(w) > 0 {
-		return withWarnings(res, w)
+	// What every page action reports goes into the result's Outcome.
+	if o, ok := res.(tool.Outcomer); ok {
+		out := o.Out()
+		if p, ok := res.(tool.Paged); ok && r.spec().StartsDownloads {
+			out.Downloads = r.reportDownloads(*p.PageOf(), started) // downloads.go
+		}
+		out.Warnings = append(out.Warnings, r.answerer().dialogWarnings()...)
 	}
 	return res, nil
 }
@@ -141,26 +138,6 @@ func newRun(ctx context.Context, env *Env, b Browser, session string, in *tool.I
 	}
 	return &run{ctx: ctx, env: env, in: in, browser: b, b: browser.Verbs{Caller: b}, session: session, progress: progress,
 		instance: b.Info().Instance}
-}
-
-// withWarnings adds warnings to a result that has not said them (a dialog
-// answered while reading a page, say): the result becomes its JSON object
-// with the warnings appended.
-func withWarnings(res any, warnings []string) (any, error) {
-	b, err := json.Marshal(res)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return res, nil // not an object: leave it
-	}
-	old, _ := m["warnings"].([]any)
-	for _, w := range warnings {
-		old = append(old, w)
-	}
-	m["warnings"] = old
-	return m, nil
 }
 
 // reg is the registry of the extension instance this call talks to.
@@ -196,3 +173,54 @@ func (r *run) loadWait() int {
 	}
 	return max(int(d/time.Millisecond), 1)
 }
+
+// The steps of a run, one concern each. Each is a view of the run: the
+// per-call values (context, input, browser) come from it, and what a step
+// finds it returns to the next (the element a locate found goes to the
+// act and the observe; a turn on the tab is taken by the guards and let go
+// of by Run). A handler reads as the chain of steps:
+//
+//	t, err := r.guards().pageTarget()
+//	el, w, err := r.locator().locateForInput(t, loc)
+//	err = r.actor().mouseClick(t.TabID, el, "left", 1)
+//	return r.observer().observe(t, &el, w...)
+type (
+	// guards pick the tab an action works on and let it through, or not:
+	// the turn on the tab, whose it is, the page it shows, the site rules,
+	// and asking the user before what cannot be undone (ask.go).
+	guards struct{ *run }
+	// locator finds the element of a locator, waits until input would
+	// reach it, and measures where (locate.go, actionable.go, geometry.go).
+	locator struct{ *run }
+	// actor acts on what the locator found: a page script on the element
+	// (act.js), or trusted input in one batch, checked just before the
+	// press (input_actions.go, click.go, press.go).
+	actor struct{ *run }
+	// typing is type's way into a field: at once, in one trip, or
+	// focused, then inserted (type.go).
+	typing struct{ *run }
+	// answerer answers the dialogs a page opens and keeps them for the
+	// result (dialogs.go).
+	answerer struct{ *run }
+	// settling waits for a page to load, to be quiet, to react to input,
+	// or for a condition (readiness.go, react.go).
+	settling struct{ *run }
+	// observer reads the tab after an act: the result of a page action,
+	// and the tab as the last action saw it (steps.go, seen.go).
+	observer struct{ *run }
+	// opening opens pages: a tab of the workspace, or a navigation
+	// (open.go).
+	opening struct{ *run }
+	// camera captures the page (screenshot.go).
+	camera struct{ *run }
+)
+
+func (r *run) guards() guards     { return guards{r} }
+func (r *run) locator() locator   { return locator{r} }
+func (r *run) actor() actor       { return actor{r} }
+func (r *run) typing() typing     { return typing{r} }
+func (r *run) answerer() answerer { return answerer{r} }
+func (r *run) settling() settling { return settling{r} }
+func (r *run) observer() observer { return observer{r} }
+func (r *run) opening() opening   { return opening{r} }
+func (r *run) camera() camera     { return camera{r} }

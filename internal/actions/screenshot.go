@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"image/jpeg"
 	"math"
 	"strings"
@@ -15,25 +16,10 @@ import (
 
 func init() { register("screenshot", screenshot) }
 
-type shotResult struct {
-	TabID  int    `json:"tabId"`
-	URL    string `json:"url"`
-	Title  string `json:"title"`
-	Path   string `json:"path"`
-	Width  int    `json:"width"`
-	Height int    `json:"height"`
-	Bytes  int    `json:"bytes"`
-	Mode   string `json:"mode"`
-	// Scale is, for the whole page, the image's px per CSS px of the page
-	// (below the screen's ratio when a long page was scaled down to fit
-	// the bounds): a clip of another part is in CSS px.
-	Scale float64 `json:"scale,omitempty"`
-}
-
 // screenshot captures the whole page (default), the viewport, or a clip
 // through CDP, as JPEG quality 70, into a 0600 file; the result names the
 // file and its size, never the image bytes.
-func screenshot(r *run) (any, error) {
+func screenshot(r *run) (*tool.ScreenshotResult, error) {
 	mode := r.in.Mode
 	switch {
 	case r.in.Clip != nil:
@@ -46,11 +32,11 @@ func screenshot(r *run) (any, error) {
 	case mode != "full" && mode != "viewport":
 		return nil, invalid("mode must be \"full\" (default) or \"viewport\"")
 	}
-	t, err := r.pageTarget()
+	t, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
-	if err := r.refuseFramedFiles(t); err != nil {
+	if err := r.camera().refuseFramedFiles(t); err != nil {
 		return nil, err
 	}
 	if _, err := r.b.CDPAttach(r.ctx, protocol.CDPAttachParams{TabID: t.TabID}); err != nil {
@@ -69,12 +55,12 @@ func screenshot(r *run) (any, error) {
 	var scale float64
 	switch mode {
 	case "viewport":
-		data, err = r.capture(t.TabID, nil)
+		data, err = r.camera().capture(t.TabID, nil)
 	case "clip":
 		c := r.in.Clip
-		data, err = r.capture(t.TabID, &viewport{X: c.X, Y: c.Y, Width: c.Width, Height: c.Height, Scale: 1})
+		data, err = r.camera().capture(t.TabID, &viewport{X: c.X, Y: c.Y, Width: c.Width, Height: c.Height, Scale: 1})
 	default:
-		data, scale, err = r.captureFull(t.TabID)
+		data, scale, err = r.camera().captureFull(t.TabID)
 	}
 	if err != nil {
 		return nil, err
@@ -87,7 +73,7 @@ func screenshot(r *run) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return shotResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Path: path, Width: cfg.Width, Height: cfg.Height, Bytes: len(data), Mode: mode,
+	return &tool.ScreenshotResult{Page: pageOf(t), Path: path, Width: cfg.Width, Height: cfg.Height, Bytes: len(data), Mode: mode,
 		Scale: math.Round(scale*1000) / 1000}, nil
 }
 
@@ -97,7 +83,7 @@ func screenshot(r *run) (any, error) {
 // pages: a web page cannot frame file: itself, but a frame it holds may
 // have been led there (as the extension's old blocked page did, issue 26
 // F1), and the look is one call that reads no page.
-func (r *run) refuseFramedFiles(t browser.TabInfo) error {
+func (r camera) refuseFramedFiles(t browser.TabInfo) error {
 	frames, err := r.tabFrames(t.TabID)
 	if err != nil {
 		return err
@@ -129,7 +115,7 @@ type viewport struct {
 }
 
 // capture runs Page.captureScreenshot with clip (nil: the viewport).
-func (r *run) capture(tabID int, clip *viewport) ([]byte, error) {
+func (r camera) capture(tabID int, clip *viewport) ([]byte, error) {
 	params := captureParams{Format: "jpeg", Quality: shots.Quality, Clip: clip, CaptureBeyondViewport: clip != nil}
 	var out struct {
 		Data string `json:"data"`
@@ -150,7 +136,7 @@ func (r *run) capture(tabID int, clip *viewport) ([]byte, error) {
 // captureFull captures the whole document: one shot when it fits in a GPU
 // texture, else tiles joined together. It also returns the image's px per
 // CSS px.
-func (r *run) captureFull(tabID int) ([]byte, float64, error) {
+func (r camera) captureFull(tabID int) ([]byte, float64, error) {
 	// The size in CSS and in device pixels, from the browser: the ratio
 	// of the two is the scale (the page's own devicePixelRatio is the
 	// page's to say, and it could lie to make a capture huge).

@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"net/url"
 	"os"
 	"strings"
@@ -24,24 +25,7 @@ const (
 var serpScript = script("serp", "page/serp.js")
 
 // Hit is one classified search result.
-type Hit struct {
-	Kind     string `json:"kind"` // organic, ad, featured, people_also_ask, video, news, image, related_search
-	Position int    `json:"position"`
-	Title    string `json:"title"`
-	URL      string `json:"url"`
-	Snippet  string `json:"snippet"`
-}
-
-type searchResult struct {
-	TabID     int      `json:"tabId"`
-	URL       string   `json:"url"`
-	Title     string   `json:"title"`
-	Query     string   `json:"query"`
-	Results   []Hit    `json:"results"`
-	Workspace string   `json:"workspace,omitempty"`
-	Incognito bool     `json:"incognito"`
-	Warnings  []string `json:"warnings,omitempty"`
-}
+type Hit = tool.Hit
 
 // searchTemplate is the engine URL template in force.
 func searchTemplate() (string, error) {
@@ -68,7 +52,7 @@ func searchTemplate() (string, error) {
 
 // search opens a results page for the query in the workspace (incognito
 // unless the call says incognito: false, SPEC §3) and reads its hits.
-func search(r *run) (any, error) {
+func search(r *run) (*tool.SearchResult, error) {
 	q := strings.TrimSpace(r.in.Query)
 	if q == "" {
 		return nil, invalid("search needs a query")
@@ -82,7 +66,7 @@ func search(r *run) (any, error) {
 		return nil, invalid("the search URL template gives %q, which cannot be opened; fix %s", target, EnvSearchURL)
 	}
 	// The results page is a new tab: the guard judges where it goes.
-	if err := r.askGuard(browser.TabInfo{URL: target}); err != nil {
+	if err := r.guards().askGuard(browser.TabInfo{URL: target}); err != nil {
 		return nil, err
 	}
 	in := *r.in
@@ -94,14 +78,14 @@ func search(r *run) (any, error) {
 	// Open as if the call had asked for the results page.
 	orig := r.in
 	r.in = &in
-	res, err := r.openInWorkspace()
+	o, err := r.opening().openInWorkspace()
 	r.in = orig
 	if err != nil {
 		return nil, err
 	}
-	o := res.(openResult)
-	r.ensureQuietScript()
-	warnings, err := r.settle(o.TabID, r.readReserve())
+	r.settling().ensureQuietScript()
+	tabID := o.TabID
+	warnings, err := r.settling().settle(tabID, r.readReserve())
 	if err != nil {
 		return nil, err
 	}
@@ -111,14 +95,14 @@ func search(r *run) (any, error) {
 		Blocked string `json:"blocked"`
 		Results []Hit  `json:"results"`
 	}
-	if err := r.runPageTop(o.TabID, nil, serpScript, map[string]any{"max": 100}, &page); err != nil {
+	if err := r.runPageTop(tabID, nil, serpScript, maxArgs{Max: 100}, &page); err != nil {
 		return nil, err
 	}
 	switch page.Blocked {
 	case "consent":
-		return nil, protocol.Errorf(protocol.CodeBlockedByPolicy, "the search engine shows a consent wall instead of results (tab %d, %s): accept or decline it in that tab, then search again", o.TabID, page.URL)
+		return nil, protocol.Errorf(protocol.CodeBlockedByPolicy, "the search engine shows a consent wall instead of results (tab %d, %s): accept or decline it in that tab, then search again", protocol.Tab(tabID), page.URL)
 	case "unusual_traffic":
-		return nil, protocol.Errorf(protocol.CodeBlockedByPolicy, "the search engine asks to prove this is a person (\"unusual traffic\" check) instead of showing results (tab %d, %s): solve it in that tab or search later, or set %s to another engine", o.TabID, page.URL, EnvSearchURL)
+		return nil, protocol.Errorf(protocol.CodeBlockedByPolicy, "the search engine asks to prove this is a person (\"unusual traffic\" check) instead of showing results (tab %d, %s): solve it in that tab or search later, or set %s to another engine", protocol.Tab(tabID), page.URL, EnvSearchURL)
 	}
 	if page.Results == nil {
 		page.Results = []Hit{}
@@ -127,9 +111,9 @@ func search(r *run) (any, error) {
 		warnings = append(warnings, "the page shows no results the bridge recognises; read it with extract")
 	}
 	incognito := false
-	if t, err := r.tabInfo(o.TabID); err == nil {
+	if t, err := r.tabInfo(tabID); err == nil {
 		incognito = t.Incognito
 	}
-	return searchResult{TabID: o.TabID, URL: firstNonEmpty(page.URL, o.URL), Title: firstNonEmpty(page.Title, o.Title), Query: q,
-		Results: page.Results, Workspace: o.Workspace, Incognito: incognito, Warnings: append(o.Warnings, warnings...)}, nil
+	return &tool.SearchResult{Page: tool.Page{TabID: o.TabID, URL: firstNonEmpty(page.URL, o.URL), Title: firstNonEmpty(page.Title, o.Title)}, Query: q,
+		Results: page.Results, Workspace: o.Workspace, Incognito: incognito, Outcome: tool.Outcome{Warnings: append(o.Warnings, warnings...)}}, nil
 }

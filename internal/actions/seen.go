@@ -37,13 +37,13 @@ func (s *tabsSeen) get(k tabKey) (browser.TabInfo, bool) {
 }
 
 // saw notes tab t as the action sees it.
-func (r *run) saw(t browser.TabInfo) {
+func (r observer) saw(t browser.TabInfo) {
 	if t.TabID != 0 && t.URL != "" {
 		r.env.seen.put(tabKey{r.browser.Info().Instance, t.TabID}, t)
 	}
 }
 
 // lastSeen is tab tabID as the last action on it saw it.
-func (r *run) lastSeen(tabID int) (browser.TabInfo, bool) {
+func (r observer) lastSeen(tabID int) (browser.TabInfo, bool) {
 	return r.env.seen.get(tabKey{r.browser.Info().Instance, tabID})
 }

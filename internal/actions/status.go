@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -14,37 +15,7 @@ func init() { register("status", status) }
 // reports "not connected".
 const StartupGrace = 2500 * time.Millisecond
 
-type statusTab struct {
-	TabID    int    `json:"tabId"`
-	URL      string `json:"url"`
-	Title    string `json:"title"`
-	Active   bool   `json:"active"`
-	Owned    bool   `json:"owned"`
-	GroupID  int    `json:"groupId"`
-	Redacted bool   `json:"redacted,omitempty"`
-	// Stopped is what the site rules stopped the tab from loading, while
-	// it shows the extension's blocked page.
-	Stopped *protocol.Stop `json:"stopped,omitempty"`
-}
-
-type statusWindow struct {
-	WindowID  int         `json:"windowId"`
-	Incognito bool        `json:"incognito"`
-	Focused   bool        `json:"focused"`
-	Tabs      []statusTab `json:"tabs"`
-}
-
-type statusWorkspace struct {
-	ID        string `json:"id"`
-	WindowID  int    `json:"windowId"`
-	Incognito bool   `json:"incognito"`
-	GroupID   int    `json:"groupId"`
-	Title     string `json:"title"`
-	Color     string `json:"color"`
-	Tabs      []int  `json:"tabs"`
-}
-
-func status(r *run) (any, error) {
+func status(r *run) (*tool.StatusResult, error) {
 	if wait := StartupGrace - time.Since(r.env.Started); wait > 0 {
 		r.browser.WaitConnected(r.ctx, wait)
 	}
@@ -53,33 +24,31 @@ func status(r *run) (any, error) {
 	if r.env.Off != nil {
 		off = r.env.Off()
 	}
+	out := &tool.StatusResult{Daemon: r.env.Daemon()}
+	if off != nil {
+		out.Disabled = off.Message
+	}
+	if r.env.Paused != nil {
+		if p := r.env.Paused(); p != nil {
+			out.Paused = p.Message
+		}
+	}
 	if !info.Connected {
-		out := map[string]any{
-			"connected":   false,
-			"reason":      "no Browser Bridge extension is connected: install it and keep Chrome open, or run `browser-bridge launch`",
-			"diagnostics": r.env.Diagnostics(),
-			"daemon":      r.env.Daemon(),
-		}
-		if off != nil {
-			out["disabled"] = off.Message
-		}
-		r.sayPaused(out)
+		out.Reason = "no Browser Bridge extension is connected: install it and keep Chrome open, or run `browser-bridge launch`"
+		out.Diagnostics = r.env.Diagnostics()
 		return out, nil
 	}
-	out := map[string]any{"connected": true, "extension": info, "daemon": r.env.Daemon()}
+	out.Connected, out.Extension = true, info
 	if r.env.Browsers != nil {
 		// Every connected browser; the rest of the answer is about this one.
-		out["browsers"] = r.env.Browsers(info.Browser)
+		out.Browsers = r.env.Browsers(info.Browser)
 	}
-	r.sayPaused(out)
 	if off != nil {
-		// The rest would be of no use: no other action runs.
-		out["disabled"] = off.Message
-		return out, nil
+		return out, nil // the rest would be of no use: no other action runs
 	}
 	if info.Mismatch != "" {
 		// Say so instead of failing oddly; the rest needs a working extension.
-		out["error"] = map[string]string{"code": "version_mismatch", "message": info.Mismatch}
+		out.Problem = &tool.Problem{Code: protocol.CodeVersionMismatch, Message: info.Mismatch}
 		return out, nil
 	}
 	s, err := r.browserState()
@@ -87,13 +56,13 @@ func status(r *run) (any, error) {
 		return nil, err
 	}
 	info.FileAccess = s.FileSchemeAccess
-	out["extension"] = info
+	out.Extension = info
 	reg := r.reg()
-	windows := []statusWindow{}
+	out.Windows = []tool.Window{}
 	for _, w := range s.Windows {
-		sw := statusWindow{WindowID: w.WindowID, Incognito: w.Incognito, Focused: w.Focused, Tabs: []statusTab{}}
+		sw := tool.Window{WindowID: w.WindowID, Incognito: w.Incognito, Focused: w.Focused, Tabs: []tool.StatusTab{}}
 		for _, t := range w.Tabs {
-			st := statusTab{TabID: t.TabID, URL: t.URL, Title: t.Title, Active: t.Active, GroupID: t.GroupID, Owned: reg.IsOwned(t.TabID), Stopped: t.Stopped}
+			st := tool.StatusTab{TabID: t.TabID, URL: t.URL, Title: t.Title, Active: t.Active, GroupID: t.GroupID, Owned: reg.IsOwned(t.TabID), Stopped: t.Stopped}
 			// The user's own incognito browsing is none of the agent's
 			// business; the bridge's incognito tabs are.
 			if w.Incognito && !st.Owned {
@@ -101,49 +70,32 @@ func status(r *run) (any, error) {
 			}
 			sw.Tabs = append(sw.Tabs, st)
 		}
-		windows = append(windows, sw)
+		out.Windows = append(out.Windows, sw)
 	}
-	out["windows"] = windows
-	if len(s.Running) > 0 {
-		out["extensionRunning"] = s.Running
-	}
-	if len(s.DebuggedTabs) > 0 {
-		// DevTools or another debugger on a tab: the bridge works beside
-		// it, but a page it pauses answers nobody (doctor says so too).
-		out["debuggedTabs"] = s.DebuggedTabs
-	}
+	out.ExtensionRunning = s.Running
+	// DevTools or another debugger on a tab: the bridge works beside it,
+	// but a page it pauses answers nobody (doctor says so too).
+	out.DebuggedTabs = s.DebuggedTabs
 	if t, ok := s.ActiveTab(); ok {
-		a := map[string]any{"tabId": t.TabID, "windowId": t.WindowID, "url": t.URL, "title": t.Title}
+		a := &tool.ActiveTab{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title}
 		if t.Incognito && !reg.IsOwned(t.TabID) {
-			a["url"], a["title"], a["redacted"] = "", "", true
+			a.URL, a.Title, a.Redacted = "", "", true
 		}
-		out["activeTab"] = a
+		out.ActiveTab = a
 	}
-	workspaces := []statusWorkspace{}
+	out.Workspaces = []tool.Workspace{}
 	for _, w := range reg.Workspaces() {
-		sw := statusWorkspace{ID: w.ID, WindowID: w.WindowID, Incognito: w.Incognito, GroupID: w.GroupID, Title: w.Title, Color: w.Color, Tabs: []int{}}
+		sw := tool.Workspace{ID: w.ID, WindowID: w.WindowID, Incognito: w.Incognito, GroupID: w.GroupID, Title: w.Title, Color: w.Color, Tabs: []int{}}
 		for _, t := range reg.Tabs(w.ID) {
 			sw.Tabs = append(sw.Tabs, t.TabID)
 		}
-		workspaces = append(workspaces, sw)
+		out.Workspaces = append(out.Workspaces, sw)
 	}
-	out["workspaces"] = workspaces
 	// The WebSocket transport for Hive-compatible programs: on or off,
 	// where it dials, whether it is connected. An extension too old to say
 	// leaves it out.
 	if ws, err := r.b.WebSocketStatus(r.ctx); err == nil {
-		out["websocket"] = ws
+		out.WebSocket = ws
 	}
 	return out, nil
-}
-
-// sayPaused adds "paused" (the sentence every other action fails with)
-// while the user has paused the bridge.
-func (r *run) sayPaused(out map[string]any) {
-	if r.env.Paused == nil {
-		return
-	}
-	if p := r.env.Paused(); p != nil {
-		out["paused"] = p.Message
-	}
 }

@@ -10,20 +10,21 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// The steps every page action goes through, in this order:
+// The steps every page action goes through, in this order, each a view
+// of the run (run.go) that hands the next what it found:
 //
-//	t, err := r.pageTarget()               // target → guard: the tab, and may the action touch it now
-//	el, err := r.locate(t, loc)            // locate: the element, for an act through the DOM
-//	el, w, err := r.locateForInput(t, loc) //   or the point, for trusted CDP input, once input would reach it
-//	err = r.act(t.TabID, el, "check", …)   // act: a page script (act.js), or r.cdpBatch(…) input
-//	return r.observe(t, &el, w...)         // observe: dialogs, navigation, opened tabs → the result
+//	t, err := r.guards().pageTarget()                // target → guard: the tab, and may the action touch it now
+//	el, err := r.locator().locate(t, loc)            // locate: the element, for an act through the DOM
+//	el, w, err := r.locator().locateForInput(t, loc) //   or the point, for trusted CDP input, once input would reach it
+//	err = r.actor().act(t.TabID, el, "check", …)     // act: a page script (act.js), or trusted input (mouseClick, cdpBatch)
+//	return r.observer().observe(t, &el, w...)        // observe: dialogs, navigation, opened tabs → the result
 //
 // A handler checks its own parameters first and shapes its own result
 // last; the steps in between are the same for all of them.
 
 // pageTarget is the first two steps: the target tab, let through the
 // guards.
-func (r *run) pageTarget() (browser.TabInfo, error) {
+func (r guards) pageTarget() (browser.TabInfo, error) {
 	t, err := r.target()
 	if err != nil {
 		return browser.TabInfo{}, err
@@ -34,7 +35,7 @@ func (r *run) pageTarget() (browser.TabInfo, error) {
 // target is the tab a page action works on (SPEC §3): tabId, else the
 // active tab of an explicit workspace, else of Chrome's current window.
 // Run and session IDs do not steer page actions.
-func (r *run) target() (browser.TabInfo, error) {
+func (r guards) target() (browser.TabInfo, error) {
 	if r.in.TabID != nil {
 		return r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: *r.in.TabID})
 	}
@@ -43,7 +44,7 @@ func (r *run) target() (browser.TabInfo, error) {
 
 // activeTab is the tab a page action targets when no tabId is given: the
 // active tab of an explicit workspace, else of Chrome's current window.
-func (r *run) activeTab() (browser.TabInfo, error) {
+func (r guards) activeTab() (browser.TabInfo, error) {
 	s, err := r.browserState()
 	if err != nil {
 		return browser.TabInfo{}, err
@@ -76,7 +77,7 @@ func (r *run) activeTab() (browser.TabInfo, error) {
 // tabs; a page of theirs that a site rule refuses (it went there by
 // itself) is looked at and then refused. Any other tab is guarded first
 // and looked at after, as before.
-func (r *run) pageTargetLooking(look func(tabID int) error) (browser.TabInfo, error) {
+func (r guards) pageTargetLooking(look func(tabID int) error) (browser.TabInfo, error) {
 	if r.in.TabID == nil || !r.reg().IsOwned(*r.in.TabID) {
 		t, err := r.pageTarget()
 		if err != nil {
@@ -106,23 +107,49 @@ func (r *run) pageTargetLooking(look func(tabID int) error) (browser.TabInfo, er
 	return t, lookErr
 }
 
+// seenTarget is the target and guard steps of an action done in one trip
+// (type's, see typeInOneTrip): the bridge's own tab named by tabId, as
+// the last action on it saw it (lastSeen), its turn taken and judged as
+// seen, with no look at the tab — the action's batch has the extension
+// check that the tab still shows that URL (ExpectURL). ok false: the
+// quick way does not apply (another tab, one never seen, one whose turn
+// had to be waited for or that the guards refuse as seen: the usual way
+// looks at the tab and judges, or refuses, it as it is).
+func (r guards) seenTarget() (t browser.TabInfo, ok bool, err error) {
+	if r.in.TabID == nil || !r.reg().IsOwned(*r.in.TabID) {
+		return t, false, nil
+	}
+	seen, known := r.observer().lastSeen(*r.in.TabID)
+	if !known {
+		return t, false, nil
+	}
+	waited, err := r.admit(seen.TabID)
+	if err != nil {
+		return t, false, err
+	}
+	if waited || r.judge(seen, true) != nil {
+		return t, false, nil
+	}
+	return seen, true, nil
+}
+
 // guard lets an action that reads or drives tab t go on, or says why
 // not: it takes the action's turn on the tab, refuses the user's own
 // incognito tabs, a tab on the browser's error page and a page the bridge
 // may not read (a refused file: URL), then asks Env.Guard. It returns the
 // tab as it is once the action has its turn.
-func (r *run) guard(t browser.TabInfo) (browser.TabInfo, error) {
+func (r guards) guard(t browser.TabInfo) (browser.TabInfo, error) {
 	return r.guardTab(t, true)
 }
 
 // guardNavigation is guard for an action that loads another page into
 // tab t (open with tabId or target "current"): what the tab shows now is
 // not read, so neither an error page nor a refused file: URL stops it.
-func (r *run) guardNavigation(t browser.TabInfo) (browser.TabInfo, error) {
+func (r guards) guardNavigation(t browser.TabInfo) (browser.TabInfo, error) {
 	return r.guardTab(t, false)
 }
 
-func (r *run) guardTab(t browser.TabInfo, reading bool) (browser.TabInfo, error) {
+func (r guards) guardTab(t browser.TabInfo, reading bool) (browser.TabInfo, error) {
 	waited, err := r.admit(t.TabID)
 	if err != nil {
 		return browser.TabInfo{}, err
@@ -143,7 +170,7 @@ func (r *run) guardTab(t browser.TabInfo, reading bool) (browser.TabInfo, error)
 // a tab in the user's hands, or waiting for their answer (ask.go), and
 // another session's tab are refused at once, before the action waits
 // for its turn on the tab, which it takes then; waited says it had to.
-func (r *run) admit(tabID int) (waited bool, err error) {
+func (r guards) admit(tabID int) (waited bool, err error) {
 	if err := r.env.Handoffs().CheckIn(r.instance, r.in.Action, tabID); err != nil {
 		return false, err
 	}
@@ -156,7 +183,7 @@ func (r *run) admit(tabID int) (waited bool, err error) {
 // judge is the second half of the guards, on the tab as it is once the
 // action has its turn: the user's own incognito tabs, a page the bridge
 // may not read (reading), then Env.Guard.
-func (r *run) judge(t browser.TabInfo, reading bool) error {
+func (r guards) judge(t browser.TabInfo, reading bool) error {
 	if err := r.notPrivate(t); err != nil {
 		return err
 	}
@@ -175,7 +202,7 @@ func (r *run) judge(t browser.TabInfo, reading bool) error {
 
 // askGuard asks Env.Guard (site rules, a hand-off in progress) about the
 // page an action acts on or goes to.
-func (r *run) askGuard(t browser.TabInfo) error {
+func (r guards) askGuard(t browser.TabInfo) error {
 	if r.env.Guard == nil {
 		return nil
 	}
@@ -186,7 +213,7 @@ func (r *run) askGuard(t browser.TabInfo) error {
 // such action holds tab tabID, and holds the tab until the action ends
 // (Run lets go of it); waited says it had to wait, when the action before
 // may have changed the tab. Reading actions do not wait.
-func (r *run) takeTurn(tabID int) (waited bool, err error) {
+func (r guards) takeTurn(tabID int) (waited bool, err error) {
 	if r.unlockTab != nil || !r.spec().ChangesPage {
 		return false, nil
 	}
@@ -201,10 +228,10 @@ func (r *run) takeTurn(tabID int) (waited bool, err error) {
 // notPrivate refuses the user's own incognito tabs: that browsing stays
 // private (status redacts it), and page actions may not read or drive
 // it. The incognito tabs the bridge opened are its own.
-func (r *run) notPrivate(t browser.TabInfo) error {
+func (r guards) notPrivate(t browser.TabInfo) error {
 	_, owned := r.reg().Owned(t.TabID) // renews the entry if it is ours
 	if t.Incognito && !owned {
-		return protocol.Errorf(protocol.CodeIncognitoNotAllowed, "tab %d is one of your own incognito tabs; the bridge only works in incognito tabs it opened (search, or open with incognito: true)", t.TabID)
+		return protocol.Errorf(protocol.CodeIncognitoNotAllowed, "tab %d is one of your own incognito tabs; the bridge only works in incognito tabs it opened (search, or open with incognito: true)", protocol.Tab(t.TabID))
 	}
 	return nil
 }
@@ -213,7 +240,7 @@ func (r *run) notPrivate(t browser.TabInfo) error {
 // nothing of the site in it) or a file the bridge may not read.
 func readable(t browser.TabInfo) error {
 	if t.LoadError != "" {
-		return protocol.Errorf(protocol.CodeProtectedPage, "tab %d shows the browser's error page: %s could not be loaded (%s); check the URL or try again when the site is reachable (open it again)", t.TabID, t.URL, t.LoadError)
+		return protocol.Errorf(protocol.CodeProtectedPage, "tab %d shows the browser's error page: %s could not be loaded (%s); check the URL or try again when the site is reachable (open it again)", protocol.Tab(t.TabID), t.URL, t.LoadError)
 	}
 	return refuseFileURL(t.TabID, t.URL)
 }
@@ -224,37 +251,37 @@ func readable(t browser.TabInfo) error {
 // that matches nothing yet is looked for again, within the call's
 // deadline: an element appearing a moment after the previous action (a
 // panel that opens) is found.
-func (r *run) locate(t browser.TabInfo, loc tool.Locator) (Element, error) {
+func (r locator) locate(t browser.TabInfo, loc tool.Locator) (Element, error) {
 	return r.locateDOM(t, loc, false)
 }
 
 // locateEnabled is locate for setting a control through the DOM (select,
 // check), which a person can do only once it is enabled: a disabled
 // control is looked at again until it is, within the call's deadline.
-func (r *run) locateEnabled(t browser.TabInfo, loc tool.Locator) (Element, error) {
+func (r locator) locateEnabled(t browser.TabInfo, loc tool.Locator) (Element, error) {
 	return r.locateDOM(t, loc, true)
 }
 
-func (r *run) locateDOM(t browser.TabInfo, loc tool.Locator, enabled bool) (Element, error) {
+func (r locator) locateDOM(t browser.TabInfo, loc tool.Locator, enabled bool) (Element, error) {
 	w := r.newWaiter()
 	for {
 		el, err := r.find(t.TabID, loc, false)
 		switch {
 		case err == nil && (!enabled || !el.disabled):
-			w.done(r)
+			w.done(r.run)
 			return el, nil
 		case err == nil:
-			if !w.again(r, string(disabled)) {
+			if !w.again(r.run, string(disabled)) {
 				return Element{}, blocker{kind: disabled}.fail(el, w)
 			}
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound && loc.Ref == "" && !loc.IsPoint():
-			if !w.again(r, "not on the page yet") {
+			if !w.again(r.run, "not on the page yet") {
 				return Element{}, withWaited(err, w)
 			}
 		default:
 			return Element{}, err
 		}
-		if err := w.sleep(r); err != nil {
+		if err := w.sleep(r.run); err != nil {
 			return Element{}, err
 		}
 	}
@@ -267,14 +294,14 @@ func (r *run) locateDOM(t browser.TabInfo, loc tool.Locator, enabled bool) (Elem
 // viewport coordinates (see actionable.go). Still covered at the end, it
 // fails with element_obscured naming the cover. The warnings say when the
 // locator matched several elements.
-func (r *run) locateForInput(t browser.TabInfo, loc tool.Locator) (Element, []string, error) {
+func (r locator) locateForInput(t browser.TabInfo, loc tool.Locator) (Element, []string, error) {
 	return r.locateFor(t, loc, func(Element) bool { return true })
 }
 
 // locateFor is locateForInput where hit says, for the element found,
 // whether it must be on top at its point (press focuses an element of the
 // top frame through the DOM, where what covers it does not matter).
-func (r *run) locateFor(t browser.TabInfo, loc tool.Locator, hit func(Element) bool) (Element, []string, error) {
+func (r locator) locateFor(t browser.TabInfo, loc tool.Locator, hit func(Element) bool) (Element, []string, error) {
 	if err := r.prepareInput(t); err != nil {
 		return Element{}, nil, err
 	}
@@ -282,7 +309,6 @@ func (r *run) locateFor(t browser.TabInfo, loc tool.Locator, hit func(Element) b
 	if err != nil {
 		return Element{}, nil, err
 	}
-	r.aimed = &el
 	var warnings []string
 	if el.Matches > 1 && loc.Nth == nil {
 		warnings = append(warnings, matchesWarning(el, loc))
@@ -294,7 +320,7 @@ func (r *run) locateFor(t browser.TabInfo, loc tool.Locator, hit func(Element) b
 // window (the first CDP input event to a background tab takes ~5 s, see
 // E2E.md) and the debugger is attached before locating, because the
 // "started debugging" bar that attaching shows moves every coordinate.
-func (r *run) prepareInput(t browser.TabInfo) error {
+func (r locator) prepareInput(t browser.TabInfo) error {
 	if !t.Active {
 		if err := r.b.TabActivate(r.ctx, protocol.TabActivateParams{TabID: t.TabID}); err != nil {
 			return err
@@ -302,7 +328,7 @@ func (r *run) prepareInput(t browser.TabInfo) error {
 	}
 	// Attaching also finds a dialog left open (by an earlier action, a
 	// timer, the page's load): it is answered before anything else.
-	return r.answerOpenDialogs(t.TabID)
+	return r.answerer().answerOpenDialogs(t.TabID)
 }
 
 func pluralMatches(n int) string {
@@ -327,45 +353,22 @@ func pointed(el Element, loc tool.Locator) *Element {
 	return &el
 }
 
-// actResult is what a page action returns: the tab (SPEC: every result
-// that concerns a tab has tabId, url and title), what it acted on, and
-// whether a navigation followed.
-type actResult struct {
-	TabID     int      `json:"tabId"`
-	URL       string   `json:"url"`
-	Title     string   `json:"title"`
-	Element   *Element `json:"element,omitempty"`
-	Navigated bool     `json:"navigated,omitempty"`
-	// Dialog is the alert/confirm/prompt the action opened, and how the
-	// bridge answered it.
-	Dialog *Dialog `json:"dialog,omitempty"`
-	// OpenedTabs are tabs the page opened during the action (a link to
-	// _blank, a pop-up); the bridge takes them as its own.
-	OpenedTabs []browser.TabInfo `json:"openedTabs,omitempty"`
-	// WaitedMs is how long the input waited for its target to be ready
-	// (to appear, to stop being covered, …), and WaitedFor what it waited
-	// for last; both absent when it did not wait.
-	WaitedMs  int64    `json:"waitedMs,omitempty"`
-	WaitedFor string   `json:"waitedFor,omitempty"`
-	Warnings  []string `json:"warnings,omitempty"`
-}
-
 // observe is the last step: the result of an act on tab before (and on
 // el, if not nil). It reads the tab as it is now and, for actions whose
 // spec OpensTabs, the tabs its page opened; it reports the dialogs the
 // act answered, and when the act started a navigation, follows it to the
 // page it led to (waiting for its load within the call's deadline, at
 // most 10 s).
-func (r *run) observe(before browser.TabInfo, el *Element, warnings ...string) (actResult, error) {
+func (r observer) observe(before browser.TabInfo, el *Element, warnings ...string) (*tool.ActResult, error) {
 	return r.observeTab(before, nil, el, warnings...)
 }
 
 // observeTab is observe with the tab as it is now already read (after,
 // when not nil: an input's batch read it in its own round trip).
-func (r *run) observeTab(before browser.TabInfo, after *browser.TabInfo, el *Element, warnings ...string) (actResult, error) {
+func (r observer) observeTab(before browser.TabInfo, after *browser.TabInfo, el *Element, warnings ...string) (*tool.ActResult, error) {
 	warnings = append(warnings, r.notes...)
 	var t browser.TabInfo
-	var opened []browser.TabInfo
+	var opened []tool.Tab
 	err := both(func() (err error) {
 		if after != nil {
 			t = *after
@@ -385,17 +388,16 @@ func (r *run) observeTab(before browser.TabInfo, after *browser.TabInfo, el *Ele
 		if protocol.CodeOf(err) == protocol.CodeTabNotFound {
 			// The action itself worked and closed the tab (a "close"
 			// button, window.close()): report it, so nobody retries it.
-			return actResult{TabID: before.TabID, URL: before.URL, Title: before.Title, Element: el, OpenedTabs: opened,
-				WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: append(warnings, "the tab closed after the action")}, nil
+			return &tool.ActResult{Page: pageOf(before), Element: resultElement(el), Outcome: tool.Outcome{OpenedTabs: opened,
+				WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: append(warnings, "the tab closed after the action")}}, nil
 		}
-		return actResult{}, err
+		return nil, err
 	}
 	r.saw(t)
-	res := actResult{TabID: t.TabID, URL: t.URL, Title: t.Title, Element: el, WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: warnings}
-	res.OpenedTabs = opened
-	if d := r.lastDialog(); d != nil {
+	res := &tool.ActResult{Page: pageOf(t), Element: resultElement(el), Outcome: tool.Outcome{OpenedTabs: opened, WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: warnings}}
+	if d := r.answerer().lastDialog(); d != nil {
 		res.Dialog = d
-		res.Warnings = append(res.Warnings, r.dialogWarnings()...)
+		res.Warnings = append(res.Warnings, r.answerer().dialogWarnings()...)
 	}
 	// A new URL, or a load that started with the action (a page that was
 	// still loading before it proves nothing).
@@ -417,7 +419,7 @@ func (r *run) observeTab(before browser.TabInfo, after *browser.TabInfo, el *Ele
 // openedTabs adopts and returns the tabs that tabID's page has opened and
 // the bridge did not know yet — when tabID is the bridge's own. A tab
 // that appears only later is adopted by the next status.
-func (r *run) openedTabs(tabID int) []browser.TabInfo {
+func (r observer) openedTabs(tabID int) []tool.Tab {
 	reg := r.reg()
 	if !reg.IsOwned(tabID) {
 		return nil
@@ -426,11 +428,24 @@ func (r *run) openedTabs(tabID int) []browser.TabInfo {
 	if err != nil {
 		return nil // a report, not the action: status adopts them too
 	}
-	var fresh []browser.TabInfo
+	var fresh []tool.Tab
 	for _, t := range tabs {
 		if slices.Contains(adoptOpened(reg, []browser.TabInfo{t}), t.TabID) {
-			fresh = append(fresh, t)
+			fresh = append(fresh, tool.Tab(t)) // the same fields
 		}
 	}
 	return fresh
+}
+
+// pageOf is the tab a result concerns.
+func pageOf(t browser.TabInfo) tool.Page {
+	return tool.Page{TabID: t.TabID, URL: t.URL, Title: t.Title}
+}
+
+// resultElement is the element a result names (nil: none).
+func resultElement(el *Element) *tool.Element {
+	if el == nil {
+		return nil
+	}
+	return &el.Element
 }

@@ -120,7 +120,7 @@ func TestTargetIsTabIDElseTheWorkspacesElseChromesActiveTab(t *testing.T) {
 			tabs(fake, state.Windows[1].Tabs...)
 			env := engine(t, fake)
 			env.Registries.For(fake.Hello.InstanceID).SetWorkspace(registry.Workspace{ID: "ws", WindowID: 2, GroupID: -1})
-			got, err := start(t, env, tt.input).pageTarget()
+			got, err := start(t, env, tt.input).guards().pageTarget()
 			if tt.code != "" {
 				wantCode(t, err, tt.code)
 				return
@@ -152,7 +152,7 @@ func TestGuardRefusesTheUsersIncognitoTabButNotTheBridgesOwn(t *testing.T) {
 	if hooked != 0 {
 		t.Errorf("Env.Guard was asked about a tab the bridge's own guard refused")
 	}
-	if _, err := start(t, env, `{"action":"click","tabId":8,"selector":"a"}`).pageTarget(); err != nil {
+	if _, err := start(t, env, `{"action":"click","tabId":8,"selector":"a"}`).guards().pageTarget(); err != nil {
 		t.Errorf("the bridge's own incognito tab: %v", err)
 	}
 }
@@ -163,14 +163,14 @@ func TestGuardRefusesTheErrorPageAndRefusedFilesButNavigationGoesOn(t *testing.T
 	tabs(fake, browser.TabInfo{TabID: 3, URL: "https://down.example/", LoadError: "net::ERR_NAME_NOT_RESOLVED"},
 		browser.TabInfo{TabID: 4, URL: "file:///home/u/.ssh/id_rsa"})
 	env := engine(t, fake)
-	_, err := start(t, env, `{"action":"extract","tabId":3}`).pageTarget()
+	_, err := start(t, env, `{"action":"extract","tabId":3}`).guards().pageTarget()
 	wantCode(t, err, protocol.CodeProtectedPage)
-	_, err = start(t, env, `{"action":"inspect","tabId":4}`).pageTarget()
+	_, err = start(t, env, `{"action":"inspect","tabId":4}`).guards().pageTarget()
 	wantCode(t, err, protocol.CodeBlockedByPolicy)
 	// Loading another page into them is what the user should do.
 	for _, id := range []int{3, 4} {
 		r := start(t, env, `{"action":"open","tabId":3,"url":"https://example.com/"}`)
-		if _, err := r.guardNavigation(browser.TabInfo{TabID: id, URL: "file:///home/u/.ssh/id_rsa", LoadError: "x"}); err != nil {
+		if _, err := r.guards().guardNavigation(browser.TabInfo{TabID: id, URL: "file:///home/u/.ssh/id_rsa", LoadError: "x"}); err != nil {
 			t.Errorf("navigating tab %d away: %v", id, err)
 		}
 	}
@@ -211,13 +211,13 @@ func TestTakeTurnRereadsTheTabAfterWaiting(t *testing.T) {
 	}))
 	env := engine(t, fake)
 	first := start(t, env, `{"action":"click","tabId":6,"selector":"a"}`)
-	if _, err := first.pageTarget(); err != nil {
+	if _, err := first.guards().pageTarget(); err != nil {
 		t.Fatal(err)
 	}
 	second := start(t, env, `{"action":"type","tabId":6,"selector":"input","value":"x"}`)
 	got := make(chan browser.TabInfo, 1)
 	go func() {
-		tab, _ := second.pageTarget()
+		tab, _ := second.guards().pageTarget()
 		got <- tab
 	}()
 	// The second waits for the first's turn; meanwhile the first
@@ -239,7 +239,7 @@ func TestTakeTurnRereadsTheTabAfterWaiting(t *testing.T) {
 		t.Errorf("after its wait the action works on %s; want the tab as it is now", tab.URL)
 	}
 	// A reading action does not wait.
-	if _, err := start(t, env, `{"action":"inspect","tabId":6}`).pageTarget(); err != nil {
+	if _, err := start(t, env, `{"action":"inspect","tabId":6}`).guards().pageTarget(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -254,7 +254,7 @@ func TestObserveFollowsANavigation(t *testing.T) {
 	fake.Handle("tab.waitLoad", fakebrowser.Reply(browser.TabInfo{TabID: 2, URL: "https://example.com/next", Title: "Next", Loaded: &notYet}))
 	env := engine(t, fake)
 	r := start(t, env, `{"action":"click","tabId":2,"selector":"a"}`)
-	res, err := r.observe(browser.TabInfo{TabID: 2, URL: "https://example.com/", Status: "complete"}, &Element{Tag: "a"})
+	res, err := r.observer().observe(browser.TabInfo{TabID: 2, URL: "https://example.com/", Status: "complete"}, &Element{Element: tool.Element{Tag: "a"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestObserveReportsOpenedTabsOfTheBridgesOwnTab(t *testing.T) {
 	env := engine(t, fake)
 	reg := env.Registries.For(fake.Hello.InstanceID)
 	reg.AddTab(2, 1, "session:test")
-	res, err := start(t, env, `{"action":"click","tabId":2,"selector":"a"}`).observe(browser.TabInfo{TabID: 2, URL: "https://example.com/"}, nil)
+	res, err := start(t, env, `{"action":"click","tabId":2,"selector":"a"}`).observer().observe(browser.TabInfo{TabID: 2, URL: "https://example.com/"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +286,7 @@ func TestObserveReportsOpenedTabsOfTheBridgesOwnTab(t *testing.T) {
 		t.Errorf("observe = %+v; want tab 9 opened and adopted, no navigation", res)
 	}
 	// type does not open tabs: no round trip for them.
-	if _, err := start(t, env, `{"action":"type","tabId":2,"selector":"input","value":"x"}`).observe(browser.TabInfo{TabID: 2, URL: "https://example.com/"}, nil); err != nil {
+	if _, err := start(t, env, `{"action":"type","tabId":2,"selector":"input","value":"x"}`).observer().observe(browser.TabInfo{TabID: 2, URL: "https://example.com/"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(fake.Calls("tab.opened")); n != 1 {
@@ -338,7 +338,7 @@ func TestClickBatchInterruptedByADialogSendsTheRestAfterTheAnswer(t *testing.T) 
 	if len(first.Commands) != 3 || len(rest.Commands) != 1 || rest.Commands[0].Params.Type != "mouseReleased" {
 		t.Errorf("batches %+v then %+v; want moved, pressed, released, then the release alone", first, rest)
 	}
-	got := res.(actResult)
+	got := res.(*tool.ActResult)
 	if got.Dialog == nil || got.Dialog.Type != "alert" || got.Dialog.Answer != "accepted" || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], `"pressed"`) {
 		t.Errorf("result %+v; want the alert reported, accepted", got)
 	}
@@ -381,7 +381,7 @@ func TestAFailedCallOfAClickSurfacesItsCode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if w := res.(actResult).Warnings; !slices.Contains(w, "the tab closed after the action") {
+			if w := res.(*tool.ActResult).Warnings; !slices.Contains(w, "the tab closed after the action") {
 				t.Errorf("warnings %q: want the closed tab said", w)
 			}
 		})
@@ -414,7 +414,7 @@ func TestADialogOnTheUsersTabIsLeftToTheUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := res.(actResult).Dialog; d == nil || d.Answer != "dismissed" {
+	if d := res.(*tool.ActResult).Dialog; d == nil || d.Answer != "dismissed" {
 		t.Errorf("result %+v; want the confirm dismissed", res)
 	}
 }

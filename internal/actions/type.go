@@ -13,27 +13,6 @@ import (
 
 func init() { register("type", typeText) }
 
-type typeResult struct {
-	actResult
-	// Value is the field's value read back: for a code editor, its
-	// rendered lines. Hidden says it is a password's or a card's, never
-	// read; Unreadable why it could not be read (an editor showing part
-	// of its text) — never a false empty value.
-	Value      *string `json:"value,omitempty"`
-	Hidden     bool    `json:"valueHidden,omitempty"`
-	Unreadable string  `json:"valueUnreadable,omitempty"`
-	// Inserted says how the text went in: "typed" (CDP Input.insertText,
-	// as a keyboard's text), "pasted" (a paste event, verbatim), "set"
-	// (the value of a date, time, color, range … input, as its picker
-	// sets it) or "dom" (inputMode dom).
-	Inserted string `json:"inserted,omitempty"`
-	// Editor names the code editor typed into (monaco, codemirror, …).
-	Editor string `json:"editor,omitempty"`
-	// SettledMs is how long the action waited after the input for the
-	// page to stop changing (see react.go).
-	SettledMs *int `json:"settledMs,omitempty"`
-}
-
 // typeText types value into the target. A text field, textarea or
 // contenteditable is focused (unless it has the focus already), its
 // content selected with clear, and the text inserted through CDP
@@ -45,7 +24,7 @@ type typeResult struct {
 // range inputs get their value set as their picker sets it. inputMode
 // "paste" pastes into any field; "cdp" types even into an editor; "dom"
 // sets the value and fires input/change.
-func typeText(r *run) (any, error) {
+func typeText(r *run) (*tool.TypeResult, error) {
 	loc, err := r.needLocator()
 	if err != nil {
 		return nil, err
@@ -53,32 +32,32 @@ func typeText(r *run) (any, error) {
 	if r.in.Value == "" && !r.in.Clear {
 		return nil, invalid("type needs value (the text to type); to empty a field pass clear: true with an empty value")
 	}
-	mode, err := r.typeMode(loc)
+	mode, err := r.typing().typeMode(loc)
 	if err != nil {
 		return nil, err
 	}
 	if (mode == "" || mode == "cdp") && r.in.Value != "" && !loc.IsPoint() {
-		if res, ok, err := r.typeInOneTrip(loc); ok || err != nil {
+		if res, ok, err := r.typing().typeInOneTrip(loc); ok || err != nil {
 			return res, err
 		}
 	}
 	if mode == "dom" || loc.IsPoint() {
-		t, err := r.pageTarget()
+		t, err := r.guards().pageTarget()
 		if err != nil {
 			return nil, err
 		}
-		ty, err := r.typeInto(t, loc, mode)
+		ty, err := r.typing().typeInto(t, loc, mode)
 		if err != nil {
 			return nil, err
 		}
-		return r.observeTyped(t, ty, loc)
+		return r.typing().observeTyped(t, ty, loc)
 	}
 	// The field is located and the debugger readied beside the look at
 	// the tab (typingTarget).
 	var el Element
-	t, err := r.pageTargetLooking(func(tabID int) error {
-		return both(func() error { return r.answerOpenDialogs(tabID) }, func() (err error) {
-			el, err = r.locate(browser.TabInfo{TabID: tabID}, loc)
+	t, err := r.guards().pageTargetLooking(func(tabID int) error {
+		return both(func() error { return r.answerer().answerOpenDialogs(tabID) }, func() (err error) {
+			el, err = r.locator().locate(browser.TabInfo{TabID: tabID}, loc)
 			return err
 		})
 	})
@@ -90,16 +69,16 @@ func typeText(r *run) (any, error) {
 			return nil, err
 		}
 	}
-	ty, err := r.typeIntoElement(t, el, loc, mode)
+	ty, err := r.typing().typeIntoElement(t, el, loc, mode)
 	if err != nil {
 		return nil, err
 	}
-	return r.observeTyped(t, ty, loc)
+	return r.typing().observeTyped(t, ty, loc)
 }
 
 // typeMode is type's inputMode: "" (cdp, pasting into code editors),
 // "cdp", "paste" or "dom" (which needs an element, not a point).
-func (r *run) typeMode(loc tool.Locator) (string, error) {
+func (r typing) typeMode(loc tool.Locator) (string, error) {
 	switch m := r.in.InputMode; m {
 	case "", "cdp", "paste":
 		return m, nil
@@ -152,17 +131,17 @@ type preparedTyping struct {
 // typeInto locates the field and types the call's value into it (typeText
 // takes the way of pageTargetLooking for a located field in cdp or paste
 // mode; this is the way of the DOM mode and of a point).
-func (r *run) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (typed, error) {
+func (r typing) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (typed, error) {
 	if mode == "dom" {
-		el, err := r.locate(t, loc)
+		el, err := r.locator().locate(t, loc)
 		if err != nil {
 			return typed{}, err
 		}
 		var out struct {
 			Value string `json:"value"`
 		}
-		settle := r.watchReaction(t.TabID, el.FrameID)
-		if err := r.act(t.TabID, el, "typeDom", map[string]any{"value": r.in.Value, "clear": r.in.Clear}, &out); err != nil {
+		settle := r.settling().watchReaction(t.TabID, el.FrameID)
+		if err := r.actor().act(t.TabID, el, "typeDom", actArgs{Value: &r.in.Value, Clear: r.in.Clear}, &out); err != nil {
 			return typed{}, err
 		}
 		return typed{el: el, target: el, how: "dom", reaction: settle()}, nil
@@ -179,7 +158,7 @@ func (r *run) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (typed,
 
 // typeIntoElement types into el, the located field (not a point), once
 // the debugger is ready.
-func (r *run) typeIntoElement(t browser.TabInfo, el Element, loc tool.Locator, mode string) (typed, error) {
+func (r typing) typeIntoElement(t browser.TabInfo, el Element, loc tool.Locator, mode string) (typed, error) {
 	warnings := matchWarnings(el, loc)
 	var p preparedTyping
 	if r.in.Value != "" && mode != "paste" {
@@ -192,7 +171,7 @@ func (r *run) typeIntoElement(t browser.TabInfo, el Element, loc tool.Locator, m
 	// The page's reaction is watched from this call on, counted from the
 	// input's own events: no round trip of its own before the input.
 	if p.Kind == "" {
-		if err := r.act(t.TabID, el, "prepareTyping", map[string]any{"selectAll": r.in.Clear, "watch": true}, &p); err != nil {
+		if err := r.actor().act(t.TabID, el, "prepareTyping", actArgs{SelectAll: r.in.Clear, Watch: true}, &p); err != nil {
 			return typed{}, err
 		}
 	}
@@ -226,13 +205,13 @@ const typingRef = "@typing"
 // nothing was inserted and p holds the field's answer (kind "" when
 // there is none: a dialog held the page), for typeIntoElement to go on
 // with as when prepareTyping ran alone.
-func (r *run) typeAtOnce(tabID int, el Element, p *preparedTyping) (typed, bool, error) {
+func (r typing) typeAtOnce(tabID int, el Element, p *preparedTyping) (typed, bool, error) {
 	fid := el.FrameID
 	check := &protocol.BatchCheck{Files: actScript.files, Fn: "prepareTyping", Frames: []protocol.BatchCheckFrame{{FrameID: fid,
-		Args: map[string]any{"ref": el.localRef, "selectAll": r.in.Clear, "watch": true, "check": true}}}}
+		Args: actArgs{Ref: el.localRef, SelectAll: r.in.Clear, Watch: true, Check: true}}}}
 	w := reactionWait{tabID: tabID, frameID: fid, watched: time.Now(), fromInput: true, ref: typingRef}
 	insert := cdpCmd("Input.insertText", insertText{Text: r.in.Value})
-	c, err := r.cdpChecked(tabID, check, &lookAfter{script: reactionScript, frameID: fid, args: w.args(w.watched)}, []protocol.CDPCommand{insert})
+	c, err := r.actor().cdpChecked(tabID, check, &lookAfter{script: reactionScript, frameID: fid, args: w.args(w.watched)}, []protocol.CDPCommand{insert})
 	if err != nil {
 		return typed{}, false, err
 	}
@@ -253,7 +232,7 @@ func (r *run) typeAtOnce(tabID int, el Element, p *preparedTyping) (typed, bool,
 // typedAtOnce is what a batch that readied el, typed and looked in one
 // round trip did (typeAtOnce, typeInOneTrip): p is the readying's answer,
 // c the batch, w the reaction wait the look began.
-func (r *run) typedAtOnce(el Element, p preparedTyping, c checkedBatch, w reactionWait) typed {
+func (r typing) typedAtOnce(el Element, p preparedTyping, c checkedBatch, w reactionWait) typed {
 	target := el.withLocalRef(p.Ref)
 	// The look after the input read the readied field; later looks read
 	// it by its own ref.
@@ -261,7 +240,7 @@ func (r *run) typedAtOnce(el Element, p preparedTyping, c checkedBatch, w reacti
 	ty := typed{el: el, target: target, editor: p.Editor, how: "typed", after: c.seen.tab}
 	ty.settle = func() (Reaction, json.RawMessage) {
 		w.first, w.firstNet = c.seen.look, c.seen.net
-		return r.awaitReactionReading(w)
+		return r.settling().awaitReactionReading(w)
 	}
 	return ty
 }
@@ -269,61 +248,61 @@ func (r *run) typedAtOnce(el Element, p preparedTyping, c checkedBatch, w reacti
 // typeInOneTrip types into a plain text field of one of the bridge's
 // tabs in a single round trip to the extension, where typeText's way
 // takes two (the field located beside the look at the tab, then readied
-// and typed into): one cdp.batch whose check (page/act.js locateToType)
-// locates the field and readies it, then Input.insertText, then the
-// first look at the page's reaction — with the debugger attached
-// meanwhile, and the tab made active.
+// and typed into). It is the chain of steps with two of them varied: the
+// target and guards as the last action saw the tab (guards.seenTarget),
+// and locate and act fused into one cdp.batch (locateAndType); the
+// observe step is type's own (observeTyped).
 //
-// The tab is judged before anything is sent, as the last action saw it
-// (lastSeen): the batch's ExpectURL has the extension check, before the
-// check runs, that the tab still shows that URL; the extension's own
-// guards check the site rules and a hand-off on the tab as it is, as
-// for every batch. ok false: the quick way did not apply (a tab never
-// seen, or showing another page now; a locator that could mean a field
-// in a child frame, or a field that is not a plain text field: see
-// locateToType), nothing was typed, and typeText goes its usual way.
-func (r *run) typeInOneTrip(loc tool.Locator) (res typeResult, ok bool, err error) {
-	if r.in.TabID == nil || !r.reg().IsOwned(*r.in.TabID) {
-		return typeResult{}, false, nil
-	}
-	id := *r.in.TabID
-	seen, known := r.lastSeen(id)
-	if !known {
-		return typeResult{}, false, nil
-	}
-	args, where, err := r.locateArgs(loc, false)
+// ok false: the quick way did not apply (a tab never seen, or showing
+// another page now; a locator that could mean a field in a child frame,
+// or a field that is not a plain text field: see locateToType), nothing
+// was typed, and typeText goes its usual way.
+func (r typing) typeInOneTrip(loc tool.Locator) (res *tool.TypeResult, ok bool, err error) {
+	query, where, err := r.locator().locateArgs(loc, false)
 	if err != nil || (!where.all && (where.frameID == nil || *where.frameID != 0)) {
-		return typeResult{}, false, nil
+		return nil, false, nil
 	}
-	waited, err := r.admit(id)
-	if err != nil {
-		return typeResult{}, false, err
+	seen, ok, err := r.guards().seenTarget()
+	if !ok || err != nil {
+		return nil, false, err
 	}
-	// After another action's turn, or on a tab the guards refuse, the
-	// usual way looks at the tab and judges (or refuses) it as it is.
-	if waited || r.judge(seen, true) != nil {
-		return typeResult{}, false, nil
+	before, ty, ok, err := r.locateAndType(seen, loc, query, where)
+	if !ok || err != nil {
+		return nil, false, err
 	}
+	res, err = r.observeTyped(before, ty, loc)
+	return res, true, err
+}
+
+// locateAndType is the locate and act steps of typeInOneTrip in one
+// cdp.batch on tab seen: its check (page/act.js locateToType) locates the
+// field of query (run in where) and readies it, then Input.insertText,
+// then the first look at the page's reaction — with the debugger attached
+// meanwhile, and the tab made active. The batch's ExpectURL has the
+// extension check, before the check runs, that the tab still shows the
+// URL it was judged by; the extension's own guards check the site rules
+// and a hand-off on the tab as it is, as for every batch. It returns the
+// tab as the batch found it and what was typed; ok false: nothing was
+// typed (the tab showed another page, or locateToType found no plain text
+// field).
+func (r typing) locateAndType(seen browser.TabInfo, loc tool.Locator, query locateQuery, where frames) (before browser.TabInfo, ty typed, ok bool, err error) {
 	// No candidates for a locator that matches nothing: the usual way
 	// looks again, and says what is close, when it gives up.
-	args["suggest"] = false
-	a := map[string]any{"locate": args, "everyFrame": where.all, "selectAll": r.in.Clear}
-	if loc.Nth != nil {
-		a["nth"] = *loc.Nth
-	}
+	query.Suggest = false
+	a := typeTripArgs{Locate: query, EveryFrame: where.all, SelectAll: r.in.Clear, Nth: loc.Nth}
 	check := &protocol.BatchCheck{Files: actScript.files, Fn: "locateToType", Frames: []protocol.BatchCheckFrame{{FrameID: 0, Args: a}}}
-	w := reactionWait{tabID: id, frameID: 0, watched: time.Now(), fromInput: true, ref: typingRef}
+	w := reactionWait{tabID: seen.TabID, frameID: 0, watched: time.Now(), fromInput: true, ref: typingRef}
 	insert := cdpCmd("Input.insertText", insertText{Text: r.in.Value})
-	c, err := r.cdpCheckedWith(protocol.CDPBatchParams{TabID: id, Commands: []protocol.CDPCommand{insert}, Check: check, ExpectURL: seen.URL, Activate: true},
+	c, err := r.actor().cdpCheckedWith(protocol.CDPBatchParams{TabID: seen.TabID, Commands: []protocol.CDPCommand{insert}, Check: check, ExpectURL: seen.URL, Activate: true},
 		&lookAfter{script: reactionScript, frameID: 0, args: w.args(w.watched)})
 	if err != nil {
-		return typeResult{}, false, err
+		return before, ty, false, err
 	}
 	if c.stale && c.seen.tab != nil {
-		r.saw(*c.seen.tab)
+		r.observer().saw(*c.seen.tab)
 	}
 	if !c.sent || c.before == nil || len(c.answers) == 0 {
-		return typeResult{}, false, nil
+		return before, ty, false, nil
 	}
 	var got struct {
 		Found    locateResult   `json:"found"`
@@ -333,15 +312,14 @@ func (r *run) typeInOneTrip(loc tool.Locator) (res typeResult, ok bool, err erro
 	if err := json.Unmarshal(c.answers[0].Value, &got); err != nil || got.Index < 0 || got.Index >= len(got.Found.Matches) {
 		// The text went in, but the answer cannot say where: the
 		// extension and the daemon disagree on locateToType.
-		return typeResult{}, false, protocol.Errorf(protocol.CodeInternal,
+		return before, ty, false, protocol.Errorf(protocol.CodeInternal,
 			"the text was typed, but the extension's answer does not name the field (%.200s): check the page with extract before typing again, and if this repeats, write the extension again (browser-bridge install) and reload it in chrome://extensions", c.answers[0].Value)
 	}
-	el := got.Found.Matches[got.Index].element(0)
+	el := elementOf(got.Found.Matches[got.Index], 0)
 	el.Matches = max(got.Found.Count, len(got.Found.Matches))
-	ty := r.typedAtOnce(el, got.Prepared, c, w)
+	ty = r.typedAtOnce(el, got.Prepared, c, w)
 	ty.warnings = matchWarnings(el, loc)
-	res, err = r.observeTyped(*c.before, ty, loc)
-	return res, true, err
+	return *c.before, ty, true, nil
 }
 
 // withLocalRef is el with the frame-local ref of another element of its
@@ -357,15 +335,15 @@ func (el Element) withLocalRef(ref string) Element {
 
 // setInputValue sets a date, time, month, week, datetime-local, color or
 // range input to the call's value, watching the page's reaction.
-func (r *run) setInputValue(tabID int, ty typed) (typed, error) {
+func (r typing) setInputValue(tabID int, ty typed) (typed, error) {
 	var out struct {
 		Invalid string `json:"invalid"`
 	}
-	if err := r.act(tabID, ty.target, "setValue", map[string]any{"value": r.in.Value, "watch": true}, &out); err != nil {
+	if err := r.actor().act(tabID, ty.target, "setValue", actArgs{Value: &r.in.Value, Watch: true}, &out); err != nil {
 		return typed{}, err
 	}
 	ty.how = "set"
-	ty.reaction = r.watchedReaction(tabID, ty.target.FrameID, time.Now())()
+	ty.reaction = r.settling().watchedReaction(tabID, ty.target.FrameID, time.Now())()
 	if out.Invalid != "" {
 		ty.warnings = append(ty.warnings, "the field reports the value invalid: "+out.Invalid)
 	}
@@ -381,24 +359,24 @@ func (r *run) setInputValue(tabID int, ty typed) (typed, error) {
 // gets the click on the editor's text. Then, for a code editor, the
 // editor's own keys select its whole content (clear) or put the caret at
 // its end.
-func (r *run) focusForTyping(tabID int, ty *typed, p preparedTyping) error {
+func (r typing) focusForTyping(tabID int, ty *typed, p preparedTyping) error {
 	if !p.HadFocus && !p.Focused {
 		at := ty.target
 		if p.ClickRef != "" {
 			at = ty.target.withLocalRef(p.ClickRef)
 		}
-		pt, err := r.pointOf(tabID, at)
+		pt, err := r.locator().pointOf(tabID, at)
 		if err != nil {
 			return err
 		}
-		if err := r.mouseClick(tabID, pt.X, pt.Y, "left", 1); err != nil {
+		if err := r.actor().mouseClick(tabID, pt, "left", 1); err != nil {
 			return err
 		}
 		if p.Kind == "text" {
 			// The click put the caret at its point: select all again
 			// (clear), or put the caret at the end.
 			var again preparedTyping
-			if err := r.act(tabID, ty.target, "prepareTyping", map[string]any{"selectAll": r.in.Clear, "end": true, "watch": true}, &again); err != nil {
+			if err := r.actor().act(tabID, ty.target, "prepareTyping", actArgs{SelectAll: r.in.Clear, End: true, Watch: true}, &again); err != nil {
 				return err
 			}
 		}
@@ -412,13 +390,13 @@ func (r *run) focusForTyping(tabID int, ty *typed, p preparedTyping) error {
 	}
 	switch {
 	case r.in.Clear:
-		return r.pressKeys(tabID, mod+"+A")
+		return r.actor().pressKeys(tabID, mod+"+A")
 	case !p.HadFocus:
 		// Typing goes after what the editor holds, as in a text field.
 		if p.Mac {
-			return r.pressKeys(tabID, "Meta+ArrowDown")
+			return r.actor().pressKeys(tabID, "Meta+ArrowDown")
 		}
-		return r.pressKeys(tabID, "Control+End")
+		return r.actor().pressKeys(tabID, "Control+End")
 	}
 	return nil
 }
@@ -428,16 +406,16 @@ func (r *run) focusForTyping(tabID int, ty *typed, p preparedTyping) error {
 // page does not take (a plain field has no paste handler, and a synthetic
 // paste inserts nothing by itself) is typed instead, as the browser would
 // insert it. With clear and no value, the selected content is deleted.
-func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed, error) {
+func (r typing) insert(tabID int, ty typed, p preparedTyping, mode string) (typed, error) {
 	if r.in.Value == "" {
 		ty.how = "typed"
 		if r.in.Clear && !p.Empty {
 			sent := time.Now()
-			if err := r.pressKeys(tabID, "Delete"); err != nil {
+			if err := r.actor().pressKeys(tabID, "Delete"); err != nil {
 				return typed{}, err
 			}
 			ty.settle = func() (Reaction, json.RawMessage) {
-				return r.awaitReactionReading(reactionWait{tabID: tabID, frameID: ty.target.FrameID, watched: sent, fromInput: true, ref: ty.target.localRef})
+				return r.settling().awaitReactionReading(reactionWait{tabID: tabID, frameID: ty.target.FrameID, watched: sent, fromInput: true, ref: ty.target.localRef})
 			}
 		}
 		return ty, nil
@@ -446,12 +424,12 @@ func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed,
 		var out struct {
 			Taken bool `json:"taken"`
 		}
-		if err := r.act(tabID, ty.target, "paste", map[string]any{"value": r.in.Value, "watch": true}, &out); err != nil {
+		if err := r.actor().act(tabID, ty.target, "paste", actArgs{Value: &r.in.Value, Watch: true}, &out); err != nil {
 			return typed{}, err
 		}
 		if out.Taken {
 			ty.how = "pasted"
-			ty.reaction = r.watchedReaction(tabID, ty.target.FrameID, time.Now())()
+			ty.reaction = r.settling().watchedReaction(tabID, ty.target.FrameID, time.Now())()
 			return ty, nil
 		}
 		if p.Kind == "editor" {
@@ -462,8 +440,8 @@ func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed,
 	insert := cdpCmd("Input.insertText", insertText{Text: r.in.Value})
 	if ty.target.localRef == "" {
 		// A point (nothing readied) is watched in a call of its own.
-		watch := r.watchReaction(tabID, ty.target.FrameID)
-		if err := r.cdpBatch(tabID, insert); err != nil {
+		watch := r.settling().watchReaction(tabID, ty.target.FrameID)
+		if err := r.actor().cdpBatch(tabID, insert); err != nil {
 			return typed{}, err
 		}
 		ty.reaction = watch()
@@ -475,14 +453,14 @@ func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed,
 	// that did not react is judged at once; an editor (typed into with
 	// inputMode cdp) after its next frame, where it draws.
 	w := reactionWait{tabID: tabID, frameID: ty.target.FrameID, watched: time.Now(), fromInput: true, frame: p.Kind == "editor", ref: ty.target.localRef}
-	seen, err := r.cdpBatchLook(tabID, ty.target.FrameID, reactionScript, w.args(w.watched), insert)
+	seen, err := r.actor().cdpBatchLook(tabID, ty.target.FrameID, reactionScript, w.args(w.watched), insert)
 	if err != nil {
 		return typed{}, err
 	}
 	ty.after = seen.tab
 	ty.settle = func() (Reaction, json.RawMessage) {
 		w.first, w.firstNet = seen.look, seen.net
-		return r.awaitReactionReading(w)
+		return r.settling().awaitReactionReading(w)
 	}
 	return ty, nil
 }
@@ -490,18 +468,18 @@ func (r *run) insert(tabID int, ty typed, p preparedTyping, mode string) (typed,
 // typeAtPoint types at a point: a real click there, then (clear) the
 // platform's select-all and, the value typed or pasted where the focus
 // went.
-func (r *run) typeAtPoint(tabID int, el Element, mode string, warnings []string) (typed, error) {
-	if err := r.mouseClick(tabID, el.X, el.Y, "left", 1); err != nil {
+func (r typing) typeAtPoint(tabID int, el Element, mode string, warnings []string) (typed, error) {
+	if err := r.actor().mouseClick(tabID, el, "left", 1); err != nil {
 		return typed{}, err
 	}
 	ty := typed{el: el, warnings: warnings}
 	if r.in.Clear {
-		if err := r.pressKeys(tabID, "Control+A"); err != nil {
+		if err := r.actor().pressKeys(tabID, "Control+A"); err != nil {
 			return typed{}, err
 		}
 		if r.in.Value == "" {
 			ty.how = "typed"
-			return ty, r.pressKeys(tabID, "Delete")
+			return ty, r.actor().pressKeys(tabID, "Delete")
 		}
 	}
 	// Nothing was located to tell an editor by: the point pastes only
@@ -513,8 +491,8 @@ func (r *run) typeAtPoint(tabID int, el Element, mode string, warnings []string)
 // The tab's state and, beside it, the page's reaction with the field's
 // value (read in the reaction's last look, or on its own) are read at
 // once; a value read from a page that navigated away is dropped.
-func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (typeResult, error) {
-	var res actResult
+func (r typing) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (*tool.TypeResult, error) {
+	var res *tool.ActResult
 	var v struct {
 		Value      *string `json:"value"`
 		Hidden     bool    `json:"hidden"`
@@ -523,7 +501,7 @@ func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (typeR
 	var valueErr error
 	el := ty.el
 	err := both(func() (err error) {
-		res, err = r.observeTab(t, ty.after, &el, ty.warnings...)
+		res, err = r.observer().observeTab(t, ty.after, &el, ty.warnings...)
 		return err
 	}, func() error {
 		if ty.settle != nil {
@@ -535,12 +513,12 @@ func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (typeR
 		case ty.read != nil:
 			valueErr = json.Unmarshal(ty.read, &v) // read in the reaction's last look
 		default:
-			valueErr = r.act(t.TabID, ty.target, "valueOf", nil, &v)
+			valueErr = r.actor().act(t.TabID, ty.target, "valueOf", actArgs{}, &v)
 		}
 		return nil
 	})
 	if err != nil {
-		return typeResult{}, err
+		return nil, err
 	}
 	if w := ty.reaction.Warning(); w != "" {
 		res.Warnings = append(res.Warnings, w)
@@ -548,9 +526,9 @@ func (r *run) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (typeR
 	if loc.IsPoint() {
 		res.Element = nil
 	}
-	out := typeResult{actResult: res, Inserted: ty.how, Editor: ty.editor, SettledMs: ty.reaction.Ms()}
+	out := &tool.TypeResult{ActResult: *res, Inserted: ty.how, Editor: ty.editor, SettledMs: ty.reaction.Ms()}
 	if valueErr == nil && !res.Navigated {
-		out.Value, out.Hidden, out.Unreadable = v.Value, v.Hidden, v.Unreadable
+		out.Value, out.ValueHidden, out.ValueUnreadable = v.Value, v.Hidden, v.Unreadable
 		if ty.editor != "" && v.Value != nil && !holdsTyped(*v.Value, r.in.Value, r.in.Clear) {
 			out.Warnings = append(out.Warnings, "the editor now holds other text than was typed (it may have indented it, closed brackets or completed words); check value")
 		}
@@ -603,14 +581,14 @@ func expandTabs(s string, size int) string {
 // element in a child frame needs the scroll-and-measure step (it may get
 // a real click); a top-frame element is focused through the DOM, which
 // scrolls it into view by itself — one round trip less.
-func (r *run) typingTarget(t browser.TabInfo, loc tool.Locator) (Element, error) {
+func (r typing) typingTarget(t browser.TabInfo, loc tool.Locator) (Element, error) {
 	// Attaching the debugger and locating do not depend on each other here:
 	// a top-frame field is focused through the DOM, where the debugging
 	// bar's shift of coordinates does not matter, and a point is measured
 	// after both.
 	var el Element
-	err := both(func() error { return r.prepareInput(t) }, func() (err error) {
-		el, err = r.locate(t, loc)
+	err := both(func() error { return r.locator().prepareInput(t) }, func() (err error) {
+		el, err = r.locator().locate(t, loc)
 		return err
 	})
 	return el, err

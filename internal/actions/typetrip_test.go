@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"encoding/json"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"slices"
 	"strings"
 	"testing"
@@ -64,7 +65,7 @@ func TestTypeOnASeenTabGoesInOneBatch(t *testing.T) {
 	if args.Locate["label"] != "Query" || !args.EveryFrame {
 		t.Errorf("locateToType args %s; want the label, searched in every frame", raw)
 	}
-	got := res.(typeResult)
+	got := res.(*tool.TypeResult)
 	if got.Inserted != "typed" || got.Element == nil || got.Element.Ref != "e7" || got.TabID != 2 {
 		t.Errorf("result %+v; want the text typed into e7 of tab 2", got)
 	}

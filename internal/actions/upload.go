@@ -4,6 +4,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/staging"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 func init() { register("upload", upload) }
@@ -15,7 +16,7 @@ func init() { register("upload", upload) }
 // later, when the page does, and by then a path may name another file. No
 // file content ever enters a result, only names and sizes as the page
 // sees them.
-func upload(r *run) (any, error) {
+func upload(r *run) (*tool.UploadResult, error) {
 	paths, cleanup, err := staging.Stage(r.in.Paths)
 	if err != nil {
 		return nil, err
@@ -38,20 +39,20 @@ func upload(r *run) (any, error) {
 		Multiple bool `json:"multiple"`
 		Chooser  bool `json:"chooser"`
 	}
-	if err := r.act(t.TabID, el, "markUpload", map[string]any{"token": token}, &input); err != nil {
+	if err := r.actor().act(t.TabID, el, "markUpload", actArgs{Token: token}, &input); err != nil {
 		return nil, err
 	}
 	if input.Chooser {
 		return r.uploadByChooser(t, paths, &handed)
 	}
 	if len(paths) > 1 && !input.Multiple {
-		r.act(t.TabID, el, "uploaded", nil, nil) // remove the mark
+		r.actor().act(t.TabID, el, "uploaded", actArgs{}, nil) // remove the mark
 		return nil, invalid("this file input takes one file; %d were given — give one path", len(paths))
 	}
 	handed = true
 	setErr := r.b.DOMSetFiles(r.ctx, protocol.DOMSetFilesParams{TabID: t.TabID, Token: token, Files: paths})
 	var got protocol.DOMChooseFilesResult
-	if err := r.act(t.TabID, el, "uploaded", nil, &got); err != nil && setErr == nil {
+	if err := r.actor().act(t.TabID, el, "uploaded", actArgs{}, &got); err != nil && setErr == nil {
 		setErr = err
 	}
 	if setErr != nil {
@@ -62,7 +63,7 @@ func upload(r *run) (any, error) {
 
 // uploaded is the result of an upload of want files that the page
 // reports as got: an error when the input does not hold them all.
-func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFilesResult, want int, warnings ...string) (any, error) {
+func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFilesResult, want int, warnings ...string) (*tool.UploadResult, error) {
 	if len(got.Files) != want {
 		// Not "retry": the page may have taken the files in another way,
 		// and a retry could upload them twice.
@@ -71,14 +72,15 @@ func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFile
 	if got.Emptied {
 		warnings = append(warnings, "the page took the files and emptied its file input, as many upload widgets do")
 	}
-	res, err := r.observe(t, &el, warnings...)
+	res, err := r.observer().observe(t, &el, warnings...)
 	if err != nil {
 		return nil, err
 	}
-	return struct {
-		actResult
-		Files any `json:"files"`
-	}{res, got.Files}, nil
+	files := make([]tool.File, len(got.Files))
+	for i, f := range got.Files {
+		files[i] = tool.File(f)
+	}
+	return &tool.UploadResult{ActResult: *res, Files: files}, nil
 }
 
 // uploadByChooser uploads through an element that is not a file input but
@@ -86,12 +88,12 @@ func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFile
 // hidden input): the extension clicks it with trusted input while Chrome
 // hands file choosers to the debugger instead of showing them, and sets
 // the files on the input behind the chooser.
-func (r *run) uploadByChooser(t browser.TabInfo, paths []string, handed *bool) (any, error) {
+func (r *run) uploadByChooser(t browser.TabInfo, paths []string, handed *bool) (*tool.UploadResult, error) {
 	loc, err := r.needLocator()
 	if err != nil {
 		return nil, err
 	}
-	el, warnings, err := r.locateForInput(t, loc)
+	el, warnings, err := r.locator().locateForInput(t, loc)
 	if err != nil {
 		return nil, err
 	}

@@ -2,18 +2,11 @@ package actions
 
 import (
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 func init() { register("wait", wait) }
-
-type waitResult struct {
-	TabID    int      `json:"tabId"`
-	URL      string   `json:"url"`
-	Title    string   `json:"title"`
-	Waited   string   `json:"waited"` // the condition, in words
-	WaitedMs int64    `json:"waitedMs"`
-	Element  *Element `json:"element,omitempty"`
-}
 
 // waitMargin is kept from the call's deadline so that a wait that runs
 // out answers with its own timeout error, naming the condition, rather
@@ -22,7 +15,7 @@ const waitMargin = 300 * time.Millisecond
 
 // wait waits for one condition (SPEC §2): load, a locator, or urlContains,
 // until timeoutMs (or the default deadline) runs out.
-func wait(r *run) (any, error) {
+func wait(r *run) (*tool.WaitResult, error) {
 	loc, hasLoc := r.in.Locator, r.in.Locator.Present()
 	n := 0
 	var c condition
@@ -44,15 +37,15 @@ func wait(r *run) (any, error) {
 	if loc.X != nil {
 		return nil, invalid("wait cannot wait for a point; use selector, text, role, label, placeholder or ref")
 	}
-	tab, err := r.pageTarget()
+	tab, err := r.guards().pageTarget()
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	w, err := r.waitFor(tab.TabID, c, r.until(waitMargin))
+	w, err := r.settling().waitFor(tab.TabID, c, r.until(waitMargin))
 	if err != nil {
 		return nil, err
 	}
-	return waitResult{TabID: w.Tab.TabID, URL: w.Tab.URL, Title: w.Tab.Title, Waited: c.describe(),
-		WaitedMs: time.Since(start).Milliseconds(), Element: w.Element}, nil
+	return &tool.WaitResult{Page: pageOf(w.Tab), Waited: c.describe(),
+		WaitedMs: time.Since(start).Milliseconds(), Element: resultElement(w.Element)}, nil
 }

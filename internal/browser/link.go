@@ -374,7 +374,7 @@ func (l *Link) timedOut(pin *Pinned, verb string, frame []byte) error {
 		TabID *int `json:"tabId"`
 	}
 	if touchesPage && json.Unmarshal(frame, &target) == nil && target.TabID != nil && l.debuggedByOthers(pin, *target.TabID) {
-		return protocol.Errorf(protocol.CodeTimeout, "tab %d did not answer before the deadline: another debugger (DevTools or another extension) is attached to it and has probably paused the page, at a breakpoint for instance; resume the page or close DevTools on that tab, then try again", *target.TabID)
+		return protocol.Errorf(protocol.CodeTimeout, "tab %d did not answer before the deadline: another debugger (DevTools or another extension) is attached to it and has probably paused the page, at a breakpoint for instance; resume the page or close DevTools on that tab, then try again", protocol.Tab(*target.TabID))
 	}
 	if strings.HasPrefix(verb, "page.") {
 		return protocol.Errorf(protocol.CodeTimeout, "the page did not answer before the deadline: it may be frozen (a script that never ends) or very busy; look at the tab, reload or close it, then try again (timeoutMs, up to 60000, gives it longer)")

@@ -210,7 +210,7 @@ func TestCallReturnsTheDaemonsErrorWithItsCode(t *testing.T) {
 			if !errors.As(err, &pe) {
 				t.Fatalf("Call: %v (%T), want *protocol.Error", err, err)
 			}
-			if diff := cmp.Diff(tc.want, *pe); diff != "" {
+			if diff := cmp.Diff(tc.want, *pe, cmpopts.IgnoreUnexported(protocol.Error{})); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})

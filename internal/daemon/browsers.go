@@ -1,11 +1,8 @@
 package daemon
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -26,9 +23,6 @@ import (
 type route struct {
 	b    actions.Browser // the Link pinned to that browser, or the Link itself while none is connected
 	slot int
-	// raw is Chrome's ID of the call's tabId (0: none), which the engine's
-	// messages name.
-	raw int
 }
 
 // pinned is the Link pinned to browser b.
@@ -98,11 +92,7 @@ func (d *Daemon) route(ctx context.Context, in *tool.Input) (*tool.Input, route,
 		in = &c
 	}
 	if named != nil {
-		rt := route{b: d.pinned(*named), slot: named.Slot}
-		if in.TabID != nil {
-			rt.raw = *in.TabID
-		}
-		return in, rt, nil
+		return in, route{b: d.pinned(*named), slot: named.Slot}, nil
 	}
 	if in.Action != "status" {
 		if err := d.link.Ready(ctx); err != nil {
@@ -127,84 +117,38 @@ func (n nowhere) Call(context.Context, string, any, any) error    { return n.err
 func (nowhere) Info() browser.Info                                { return browser.Info{} }
 func (nowhere) WaitConnected(context.Context, time.Duration) bool { return false }
 
-// Results of every action are walked for the fields that hold tab IDs:
-// tabKeys hold one, tabLists a list of them (a list of objects has their
-// own tabId fields).
-var (
-	tabKeys  = map[string]bool{"tabId": true, "openerTabId": true}
-	tabLists = map[string]bool{"tabs": true, "closedTabs": true, "debuggedTabs": true, "tabIds": true}
-)
-
 // qualify turns the tab IDs of a result into the caller's: the browser's
-// slot goes in front of Chrome's own ID (package slots). The first
-// browser's IDs stay as Chrome has them, and its results as they are.
-func (rt route) qualify(res any) (any, error) {
-	if rt.slot == 0 || res == nil {
-		return res, nil
+// slot goes in front of Chrome's own ID (package slots). Results hold
+// their tab IDs in fields of type tool.TabID, which is how they are found;
+// nothing is parsed back. The first browser's IDs stay as Chrome has them.
+func (rt route) qualify(res any) any {
+	if rt.slot != 0 && res != nil {
+		tool.QualifyTabs(res, rt.show)
 	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber() // numbers come back exactly as they went
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return qualifyValue(v, rt.slot, false, false), nil
+	return res
 }
 
-// qualifyError names the call's tab in err's message as the caller does
-// ("tab 10555482403", not Chrome's "tab 555482403").
+// show is the caller's ID of the browser's tab id.
+func (rt route) show(id int) int { return slots.Qualify(rt.slot, id) }
+
+// qualifyError names the tabs of err's message as the caller does
+// ("tab 10555482403", not Chrome's "tab 555482403"): an error made with
+// protocol.Errorf keeps the tabs it names (protocol.Tab) as values.
 func (rt route) qualifyError(err error) error {
 	var e *protocol.Error
-	if rt.slot == 0 || rt.raw <= 0 || !errors.As(err, &e) {
+	if rt.slot == 0 || !errors.As(err, &e) {
 		return err
 	}
-	re := regexp.MustCompile(`\b` + strconv.Itoa(rt.raw) + `\b`)
-	return &protocol.Error{Code: e.Code, Message: re.ReplaceAllString(e.Message, strconv.Itoa(slots.Qualify(rt.slot, rt.raw)))}
-}
-
-// qualifyValue rewrites v in place; tab says that v is the value of a
-// tab ID field, list that it is the value of a tab list field.
-func qualifyValue(v any, slot int, tab, list bool) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = qualifyValue(e, slot, tabKeys[k], tabLists[k])
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = qualifyValue(e, slot, list, false)
-		}
-	case json.Number:
-		if n, err := strconv.Atoi(x.String()); tab && err == nil && n > 0 {
-			return json.Number(strconv.Itoa(slots.Qualify(slot, n)))
-		}
-	}
-	return v
+	return e.ShowTabs(rt.show)
 }
 
 // browsersFor is status's list of the connected browsers; shown is the
 // one whose windows and tabs status lists.
-func (d *Daemon) browsersFor(shown string) any {
-	type entry struct {
-		Slot        int       `json:"slot"`
-		Label       string    `json:"label"`
-		Name        string    `json:"name,omitempty"`
-		Instance    string    `json:"instance"`
-		Version     string    `json:"version,omitempty"`
-		UserAgent   string    `json:"userAgent,omitempty"`
-		ConnectedAt time.Time `json:"connectedAt,omitzero"`
-		FocusedAt   time.Time `json:"focusedAt,omitzero"`
-		Default     bool      `json:"default"`
-		Shown       bool      `json:"shown"`
-	}
-	out := []entry{}
+func (d *Daemon) browsersFor(shown string) []tool.Browser {
+	out := []tool.Browser{}
 	for _, info := range d.link.Browsers() {
 		b := d.slotOf(info)
-		out = append(out, entry{Slot: b.Slot, Label: b.Label, Name: info.Name, Instance: info.Browser, Version: info.Version,
+		out = append(out, tool.Browser{Slot: b.Slot, Label: b.Label, Name: info.Name, Instance: info.Browser, Version: info.Version,
 			UserAgent: info.UserAgent, ConnectedAt: info.ConnectedAt, FocusedAt: info.FocusedAt, Default: info.Default,
 			Shown: info.Browser == shown})
 	}

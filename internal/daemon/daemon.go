@@ -447,7 +447,7 @@ func (d *Daemon) handleCall(ctx context.Context, session string, call protocol.C
 		res, err = actions.RunOn(ctx, d.env, rt.b, session, routed, progress)
 	}
 	if err == nil {
-		res, err = rt.qualify(res)
+		res = rt.qualify(res)
 	} else {
 		err = rt.qualifyError(err)
 	}

@@ -206,14 +206,14 @@ func (d *Daemon) guard(ctx context.Context, b browser.Caller, action string, tab
 			// cannot, as it is not web-accessible; a program might): there
 			// is nothing to name and nothing to load again.
 			return protocol.Errorf(protocol.CodeBlockedByPolicy,
-				"%s of tab %d is refused: the tab shows the bridge's blocked page; open an allowed page in it", action, tab.TabID)
+				"%s of tab %d is refused: the tab shows the bridge's blocked page; open an allowed page in it", action, protocol.Tab(tab.TabID))
 		}
 		if !d.lifted(stop.URL) {
 			// The URL is a page's choice: quoted, never taken for the
 			// bridge's own words.
 			return protocol.Errorf(protocol.CodeBlockedByPolicy,
 				"%s of tab %d is refused: the extension stopped the tab from loading %q (%s); open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)",
-				action, tab.TabID, stop.URL, stopRule(stop))
+				action, protocol.Tab(tab.TabID), stop.URL, stopRule(stop))
 		}
 		// The user has lifted the rule since: the tab gets the page it
 		// was stopped from, as it would have without the rule.

@@ -9,6 +9,7 @@ package extract
 import (
 	"bytes"
 	"fmt"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"net/url"
 	"sort"
 	"strconv"
@@ -82,33 +83,16 @@ type Content struct {
 }
 
 // Reader is the main content of the page, without navigation and chrome.
-type Reader struct {
-	Title    string `json:"title"`
-	Byline   string `json:"byline,omitempty"`
-	Markdown string `json:"markdown"`
-}
+type Reader = tool.Reader
 
 // Link is a visible link.
-type Link struct {
-	Text string `json:"text"`
-	URL  string `json:"url"`
-}
+type Link = tool.Link
 
 // Heading is a visible heading.
-type Heading struct {
-	Level int    `json:"level"`
-	Text  string `json:"text"`
-}
+type Heading = tool.Heading
 
 // FrameInfo says what became of one frame: included in place, or why not.
-type FrameInfo struct {
-	FrameID       int    `json:"frameId"`
-	ParentFrameID *int   `json:"parentFrameId,omitempty"`
-	URL           string `json:"url"`
-	CrossOrigin   bool   `json:"crossOrigin"`
-	Included      bool   `json:"included"`
-	Reason        string `json:"reason,omitempty"`
-}
+type FrameInfo = tool.FrameInfo
 
 // maxFrameNesting bounds frames within frames.
 const maxFrameNesting = 16

@@ -47,7 +47,7 @@ func TestMarkdownTextLinksHeadings(t *testing.T) {
 	if diff := cmp.Diff(wantLinks, c.Links); diff != "" {
 		t.Errorf("links (-want +got):\n%s", diff)
 	}
-	wantHeadings := []Heading{{1, "Main title"}, {2, "Next"}}
+	wantHeadings := []Heading{{Level: 1, Text: "Main title"}, {Level: 2, Text: "Next"}}
 	if diff := cmp.Diff(wantHeadings, c.Headings); diff != "" {
 		t.Errorf("headings (-want +got):\n%s", diff)
 	}

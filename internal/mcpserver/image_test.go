@@ -52,7 +52,7 @@ func screenshotResult(t *testing.T, dir, path string, imageMax int) *mcp.CallToo
 		return json.Marshal(map[string]any{"tabId": 4, "url": "https://a/", "title": "A", "path": path, "width": 1, "height": 1, "bytes": 1})
 	}}
 	cs := connect(t, Options{Dial: fake.dial, Screenshots: dir, ImageMax: imageMax}, nil)
-	res := call(t, cs, ToolName, `{"action":"status"}`)
+	res := call(t, cs, ToolName, `{"action":"screenshot"}`)
 	if res.IsError {
 		t.Fatal(text(res))
 	}

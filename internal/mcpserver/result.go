@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // maxRestChars bounds the JSON of the fields a result's text shows after
@@ -47,14 +48,19 @@ func (sh shaper) result(action string, raw json.RawMessage) *mcp.CallToolResult 
 	var text string
 	switch parts := partsOf(m); {
 	case action == "status":
-		text = statusText(m)
+		var s tool.StatusResult
+		if json.Unmarshal(raw, &s) != nil {
+			text = resultText(m)
+			break
+		}
+		text = statusText(&s)
 	case len(parts) > 0:
 		text = pageText(m, parts)
 		res.StructuredContent = pageMeta(m, parts)
 	default:
 		text = resultText(m)
 	}
-	img, note := sh.image(m)
+	img, note := sh.image(action, raw)
 	if note != "" {
 		text = note + "\n" + text
 	}
@@ -256,12 +262,16 @@ func errorResult(err error) *mcp.CallToolResult {
 	}
 }
 
-// image attaches a screenshot file named by the result's path, and says
-// what it attached (or why not). Of a whole long page it attaches the top
-// and says how to get the rest: a clip, in the page's CSS px (the
-// result's scale is image px per CSS px).
-func (sh shaper) image(m map[string]any) (*mcp.ImageContent, string) {
-	path, _ := m["path"].(string)
+// image attaches the file of a screenshot result, and says what it
+// attached (or why not). Of a whole long page it attaches the top and
+// says how to get the rest: a clip, in the page's CSS px (the result's
+// scale is image px per CSS px).
+func (sh shaper) image(action string, raw json.RawMessage) (*mcp.ImageContent, string) {
+	var shot tool.ScreenshotResult
+	if action != "screenshot" || json.Unmarshal(raw, &shot) != nil {
+		return nil, ""
+	}
+	path := shot.Path
 	if sh.imageMax <= 0 || !isScreenshot(path, sh.screenshots) {
 		return nil, ""
 	}
@@ -274,14 +284,12 @@ func (sh shaper) image(m map[string]any) (*mcp.ImageContent, string) {
 		return img, fmt.Sprintf("Screenshot saved to %s (%d×%d px); the image below is %d×%d.", path, t.srcW, t.srcH, t.width, t.height)
 	}
 	scale := 1.0
-	if n, ok := m["scale"].(json.Number); ok {
-		if f, err := n.Float64(); err == nil && f > 0 {
-			scale = f
-		}
+	if shot.Scale > 0 {
+		scale = shot.Scale
 	}
 	note := fmt.Sprintf("Screenshot saved to %s (%d×%d px, far taller than wide): the file holds all of it; the image below is its top %d px, shown at %d×%d.",
 		path, t.srcW, t.srcH, t.topH, t.width, t.height)
-	if m["mode"] != "full" {
+	if shot.Mode != "full" {
 		return img, note + " For another part, take a screenshot with a clip {x, y, width, height} in CSS px of the page."
 	}
 	css := func(px int) int { return int(float64(px)/scale + 0.5) }

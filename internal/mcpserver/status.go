@@ -1,11 +1,14 @@
 package mcpserver
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"strings"
 	"unicode"
+
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // maxStatusTabs bounds the tab lines of a status text; a user with
@@ -15,43 +18,44 @@ const maxStatusTabs = 150
 // statusText renders a status result as a few readable lines: whether
 // Chrome is connected, then each window with its tabs, then the
 // workspaces. Not connected, it gives the reason and the diagnostics.
-func statusText(m map[string]any) string {
+func statusText(s *tool.StatusResult) string {
 	var b strings.Builder
-	if m["connected"] != true {
+	if !s.Connected {
 		// The first line is what the user must do, for the agent to pass
 		// on; the diagnostics after it are for a closer look.
-		diag, _ := m["diagnostics"].(map[string]any)
-		if hint, ok := diag["hint"].(string); ok && hint != "" {
-			fmt.Fprintf(&b, "Not connected: no browser is connected. Ask the user to %s.\n", hint)
-			diag = maps.Clone(diag)
-			delete(diag, "hint")
-		} else {
-			fmt.Fprintf(&b, "Not connected: %v\n", orString(m["reason"], "no extension is connected"))
+		var diag any = s.Diagnostics
+		if m, ok := s.Diagnostics.(map[string]any); ok {
+			if hint, ok := m["hint"].(string); ok && hint != "" {
+				fmt.Fprintf(&b, "Not connected: no browser is connected. Ask the user to %s.\n", hint)
+				m = maps.Clone(m)
+				delete(m, "hint")
+				diag = m
+			}
+		}
+		if b.Len() == 0 {
+			fmt.Fprintf(&b, "Not connected: %s\n", cmp.Or(s.Reason, "no extension is connected"))
 		}
 		b.WriteString("diagnostics: " + compactJSON(diag, maxRestChars))
 		return b.String()
 	}
 	b.WriteString("Connected to Chrome.")
-	if e, ok := m["error"].(map[string]any); ok {
-		fmt.Fprintf(&b, " %v: %v", e["code"], e["message"])
+	if e := s.Problem; e != nil {
+		fmt.Fprintf(&b, " %s: %s", e.Code, e.Message)
 	}
-	if a, ok := m["activeTab"].(map[string]any); ok {
-		fmt.Fprintf(&b, " Active tab: %v.", a["tabId"])
+	if a := s.ActiveTab; a != nil {
+		fmt.Fprintf(&b, " Active tab: %d.", a.TabID)
 	}
 	n := 0
-	windows, _ := m["windows"].([]any)
-	for _, w := range windows {
-		w, _ := w.(map[string]any)
+	for _, w := range s.Windows {
 		var flags []string
-		if w["focused"] == true {
+		if w.Focused {
 			flags = append(flags, "focused")
 		}
-		if w["incognito"] == true {
+		if w.Incognito {
 			flags = append(flags, "incognito")
 		}
-		fmt.Fprintf(&b, "\nwindow %v%s", w["windowId"], paren(flags))
-		tabs, _ := w["tabs"].([]any)
-		for _, t := range tabs {
+		fmt.Fprintf(&b, "\nwindow %d%s", w.WindowID, paren(flags))
+		for _, t := range w.Tabs {
 			if n++; n > maxStatusTabs {
 				continue
 			}
@@ -61,30 +65,29 @@ func statusText(m map[string]any) string {
 	if n > maxStatusTabs {
 		fmt.Fprintf(&b, "\n(%d more tabs in structuredContent)", n-maxStatusTabs)
 	}
-	if ws, _ := m["workspaces"].([]any); len(ws) > 0 {
+	if len(s.Workspaces) > 0 {
 		b.WriteString("\nworkspaces:")
-		for _, w := range ws {
-			w, _ := w.(map[string]any)
-			tabs, _ := json.Marshal(w["tabs"])
-			fmt.Fprintf(&b, "\n  %s: window %v, tabs %s", oneLine(fmt.Sprint(w["id"])), w["windowId"], tabs)
+		for _, w := range s.Workspaces {
+			tabs, _ := json.Marshal(w.Tabs)
+			fmt.Fprintf(&b, "\n  %s: window %d, tabs %s", oneLine(w.ID), w.WindowID, tabs)
 		}
 	}
 	return b.String()
 }
 
 // tabLine is "[12] Title — https://… (active, owned)".
-func tabLine(t any) string {
-	tm, _ := t.(map[string]any)
+func tabLine(t tool.StatusTab) string {
 	var flags []string
-	for _, f := range []string{"active", "owned"} {
-		if tm[f] == true {
-			flags = append(flags, f)
-		}
+	if t.Active {
+		flags = append(flags, "active")
 	}
-	if tm["redacted"] == true {
-		return fmt.Sprintf("[%v] (the user's incognito tab)%s", tm["tabId"], paren(flags))
+	if t.Owned {
+		flags = append(flags, "owned")
 	}
-	return fmt.Sprintf("[%v] %s — %s%s", tm["tabId"], oneLine(orString(tm["title"], "(untitled)")), oneLine(fmt.Sprint(tm["url"])), paren(flags))
+	if t.Redacted {
+		return fmt.Sprintf("[%d] (the user's incognito tab)%s", t.TabID, paren(flags))
+	}
+	return fmt.Sprintf("[%d] %s — %s%s", t.TabID, oneLine(cmp.Or(t.Title, "(untitled)")), oneLine(t.URL), paren(flags))
 }
 
 func paren(flags []string) string {
@@ -92,13 +95,6 @@ func paren(flags []string) string {
 		return ""
 	}
 	return " (" + strings.Join(flags, ", ") + ")"
-}
-
-func orString(v any, def string) string {
-	if s, ok := v.(string); ok && s != "" {
-		return s
-	}
-	return def
 }
 
 // oneLine keeps text from a page or an agent (a title, a URL, a

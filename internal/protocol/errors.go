@@ -45,14 +45,59 @@ const (
 type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// format and args are what Errorf made Message of, kept when an
+	// argument is a Tab, so that ShowTabs can name the tab otherwise.
+	format string
+	args   []any
 }
 
 // Error implements error; it is the message.
 func (e *Error) Error() string { return e.Message }
 
+// Tab is a tab ID that an error's message names: pass it to Errorf as
+// Tab(id). The error keeps it as a value beside the sentence, so the
+// daemon can name the tab as its caller knows it (ShowTabs) without
+// reading the sentence back.
+type Tab int
+
 // Errorf returns an *Error with the given code.
 func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	e := &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	for _, a := range args {
+		if _, ok := a.(Tab); ok {
+			e.format, e.args = format, args
+			break
+		}
+	}
+	return e
+}
+
+// Tabs lists the tabs the error's message names (its Tab arguments).
+func (e *Error) Tabs() []int {
+	var out []int
+	for _, a := range e.args {
+		if t, ok := a.(Tab); ok {
+			out = append(out, int(t))
+		}
+	}
+	return out
+}
+
+// ShowTabs is the error with every tab its message names shown as show
+// says (the daemon gives a tab the slot of its browser); an error that
+// names no tab is returned as it is.
+func (e *Error) ShowTabs(show func(int) int) *Error {
+	if e.format == "" {
+		return e
+	}
+	args := make([]any, len(e.args))
+	for i, a := range e.args {
+		if t, ok := a.(Tab); ok && t > 0 {
+			a = Tab(show(int(t)))
+		}
+		args[i] = a
+	}
+	return Errorf(e.Code, e.format, args...)
 }
 
 // UnmarshalJSON accepts an object or a plain string.

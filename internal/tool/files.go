@@ -5,6 +5,7 @@ func init() {
 	declare(
 		Spec{
 			Name:        "upload",
+			Result:      UploadResult{},
 			Summary:     "put files (paths) into a file input.",
 			Kind:        KindInput,
 			Locator:     true,
@@ -14,8 +15,29 @@ func init() {
 		},
 		Spec{
 			Name:    "downloads",
+			Result:  DownloadsResult{},
 			Summary: "list the files the bridge's clicks downloaded (path, name, bytes, mime, state).",
 			Kind:    KindRead,
 		},
 	)
+}
+
+// UploadResult is a page action's result plus the files the input holds.
+type UploadResult struct {
+	ActResult
+	Files []File `json:"files"`
+}
+
+// File is a file a file input holds: its name and size as the page sees
+// them, never its content.
+type File struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+}
+
+// DownloadsResult lists recent downloads, newest first, and the bridge's
+// downloads folder.
+type DownloadsResult struct {
+	Downloads []Download `json:"downloads"`
+	Folder    string     `json:"folder,omitempty"`
 }

@@ -11,6 +11,7 @@ func init() {
 	declare(
 		Spec{
 			Name:        "click",
+			Result:      ActResult{},
 			Summary:     "click an element.",
 			Kind:        KindInput,
 			Locator:     true,
@@ -23,6 +24,7 @@ func init() {
 		},
 		Spec{
 			Name:        "type",
+			Result:      TypeResult{},
 			Summary:     "type value into a field, code editor or date/time/color/range input (clear replaces).",
 			Kind:        KindInput,
 			Locator:     true,
@@ -32,6 +34,7 @@ func init() {
 		},
 		Spec{
 			Name:        "press",
+			Result:      ActResult{},
 			Summary:     "press keys, focusing a locator first if given.",
 			Kind:        KindInput,
 			Locator:     true,
@@ -44,6 +47,7 @@ func init() {
 		},
 		Spec{
 			Name:        "select",
+			Result:      SelectResult{},
 			Summary:     "choose option(s) of a <select>.",
 			Kind:        KindInput,
 			Locator:     true,
@@ -53,6 +57,7 @@ func init() {
 		},
 		Spec{
 			Name:        "check",
+			Result:      CheckResult{},
 			Summary:     "set a checkbox or radio to checked.",
 			Kind:        KindInput,
 			Locator:     true,
@@ -62,6 +67,7 @@ func init() {
 		},
 		Spec{
 			Name:        "hover",
+			Result:      HoverResult{},
 			Summary:     "move the mouse over an element (:hover menus open); returns what is under the pointer.",
 			Kind:        KindInput,
 			Locator:     true,
@@ -71,6 +77,7 @@ func init() {
 		},
 		Spec{
 			Name:        "drag",
+			Result:      DragResult{},
 			Summary:     "drag from (a locator) and drop on to (a locator or x, y), with real mouse events.",
 			Kind:        KindInput,
 			Params:      []string{"from", "to", "dialog"},
@@ -79,6 +86,7 @@ func init() {
 		},
 		Spec{
 			Name:        "scroll",
+			Result:      ScrollResult{},
 			Summary:     "scroll to top/bottom, to a locator, or by deltaX/deltaY.",
 			Kind:        KindInput,
 			Locator:     true,
@@ -90,6 +98,7 @@ func init() {
 		// with handoff_in_progress at once rather than wait behind it.
 		Spec{
 			Name:     "handoff",
+			Result:   HandoffResult{},
 			Summary:  "hand the tab to the user (sign-in, CAPTCHA, 2FA): shows message with Done/Cancel and waits, timeoutMs up to 600000; returns outcome done, cancelled or timeout.",
 			Kind:     KindInput,
 			Params:   []string{"message"},
@@ -97,4 +106,94 @@ func init() {
 			Deadline: HandoffDeadline,
 		},
 	)
+}
+
+// Click and press return an ActResult (result.go).
+
+// TypeResult is a page action's result plus the field's value afterwards
+// and how the text went in.
+type TypeResult struct {
+	ActResult
+	// Value is the field's value read back: for a code editor, its
+	// rendered lines. ValueHidden says it is a password's or a card's,
+	// never read; ValueUnreadable why it could not be read (an editor
+	// showing part of its text) — never a false empty value.
+	Value           *string `json:"value,omitempty"`
+	ValueHidden     bool    `json:"valueHidden,omitempty"`
+	ValueUnreadable string  `json:"valueUnreadable,omitempty"`
+	// Inserted says how the text went in: "typed" (CDP Input.insertText,
+	// as a keyboard's text), "pasted" (a paste event, verbatim), "set"
+	// (the value of a date, time, color, range … input, as its picker
+	// sets it) or "dom" (inputMode dom).
+	Inserted string `json:"inserted,omitempty"`
+	// Editor names the code editor typed into (monaco, codemirror, …).
+	Editor string `json:"editor,omitempty"`
+	// SettledMs is how long the action waited after the input for the
+	// page to stop changing.
+	SettledMs *int `json:"settledMs,omitempty"`
+}
+
+// SelectResult is a page action's result plus the options selected
+// afterwards.
+type SelectResult struct {
+	ActResult
+	Selected       []string `json:"selected"`
+	SelectedLabels []string `json:"selectedLabels"`
+}
+
+// CheckResult is a page action's result plus the control's state
+// afterwards, and whether the action changed it.
+type CheckResult struct {
+	ActResult
+	Checked bool `json:"checked"`
+	Changed bool `json:"changed"`
+}
+
+// HoverResult is a page action's result plus what the pointer rests on.
+type HoverResult struct {
+	ActResult
+	// Under is the element under the pointer after the move, once the page
+	// has reacted (a menu that opened over the target shows here).
+	Under *Match `json:"under,omitempty"`
+}
+
+// Match is an element as the page's locate script describes it.
+type Match struct {
+	Ref     string `json:"ref"`
+	Tag     string `json:"tag"`
+	Role    string `json:"role"`
+	Name    string `json:"name"`
+	Text    string `json:"text"`
+	Visible bool   `json:"visible"`
+	Enabled bool   `json:"enabled"`
+	Rect    Rect   `json:"rect"`
+	// Rank is how likely a text match is what a person would click (the
+	// higher the likelier).
+	Rank int `json:"rank"`
+}
+
+// DragResult is a page action's result plus what was dragged and where it
+// was dropped (none for a point).
+type DragResult struct {
+	ActResult
+	From *Element `json:"from,omitempty"`
+	To   *Element `json:"to,omitempty"`
+}
+
+// ScrollResult is a page action's result plus the scroll position
+// afterwards, of the page or of the container that holds the element.
+type ScrollResult struct {
+	ActResult
+	ScrollX    float64 `json:"scrollX"`
+	ScrollY    float64 `json:"scrollY"`
+	MaxScrollX float64 `json:"maxScrollX"`
+	MaxScrollY float64 `json:"maxScrollY"`
+	Container  string  `json:"container"`
+}
+
+// HandoffResult is how a hand-off ended: Outcome is done, cancelled or
+// timeout, and the tab is as the user left it.
+type HandoffResult struct {
+	Outcome string `json:"outcome"`
+	Page
 }

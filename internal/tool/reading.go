@@ -5,18 +5,21 @@ func init() {
 	declare(
 		Spec{
 			Name:    "extract",
+			Result:  ExtractResult{},
 			Summary: "read the rendered page as markdown, links, headings (optional url, waitFor); long pages continue with offset.",
 			Kind:    KindRead,
 			Params:  []string{"url", "target", "incognito", "waitFor", "include", "maxChars", "offset", "dialog"},
 		},
 		Spec{
 			Name:    "inspect",
+			Result:  InspectResult{},
 			Summary: "list interactive elements with a ref for locators.",
 			Kind:    KindRead,
 			Params:  []string{"maxChars", "offset", "dialog"},
 		},
 		Spec{
 			Name:    "wait",
+			Result:  WaitResult{},
 			Summary: "wait for load, a locator or urlContains.",
 			Kind:    KindRead,
 			Locator: true,
@@ -24,9 +27,141 @@ func init() {
 		},
 		Spec{
 			Name:    "screenshot",
+			Result:  ScreenshotResult{},
 			Summary: "save a JPEG of the page (or viewport, clip): a file path plus a downscaled image.",
 			Kind:    KindRead,
 			Params:  []string{"mode", "clip", "dialog"},
 		},
 	)
+}
+
+// ExtractResult is the rendered, visible page: the parts asked for (all
+// that fit the budget when none were). When the page is larger than
+// maxChars, NextOffset is where the next extract continues.
+type ExtractResult struct {
+	Page
+	Markdown *string `json:"markdown,omitempty"`
+	Reader   *Reader `json:"reader,omitempty"`
+	// Links, Headings and Frames are nil when not read (left out), and
+	// empty when read and there are none ([] on the wire).
+	Links    []Link      `json:"links,omitzero"`
+	Headings []Heading   `json:"headings,omitzero"`
+	Text     *string     `json:"text,omitempty"`
+	Frames   []FrameInfo `json:"frames,omitzero"`
+	Outcome
+	TotalChars int  `json:"totalChars"`
+	Offset     int  `json:"offset,omitempty"`
+	NextOffset *int `json:"nextOffset,omitempty"`
+	// Omitted names the parts a read without include left out because
+	// the page is larger than the budget (include asks for them).
+	Omitted []string `json:"omitted,omitempty"`
+}
+
+// Reader is the main content of a page.
+type Reader struct {
+	Title    string `json:"title"`
+	Byline   string `json:"byline,omitempty"`
+	Markdown string `json:"markdown"`
+}
+
+// Link is a visible link.
+type Link struct {
+	Text string `json:"text"`
+	URL  string `json:"url"`
+}
+
+// Heading is a visible heading.
+type Heading struct {
+	Level int    `json:"level"`
+	Text  string `json:"text"`
+}
+
+// FrameInfo says what became of one frame: included in place, or why not.
+type FrameInfo struct {
+	FrameID       int    `json:"frameId"`
+	ParentFrameID *int   `json:"parentFrameId,omitempty"`
+	URL           string `json:"url"`
+	CrossOrigin   bool   `json:"crossOrigin"`
+	Included      bool   `json:"included"`
+	Reason        string `json:"reason,omitempty"`
+}
+
+// InspectResult lists a page's interactive elements, each with a ref to
+// use as a locator; NextOffset as in ExtractResult.
+type InspectResult struct {
+	Page
+	// Viewport is the top frame's viewport, for telling which rects are
+	// in view (the first window only).
+	Viewport   *Viewport `json:"viewport,omitempty"`
+	Elements   []Control `json:"elements"`
+	Count      int       `json:"count"`
+	TotalChars int       `json:"totalChars"`
+	Offset     int       `json:"offset,omitempty"`
+	NextOffset *int      `json:"nextOffset,omitempty"`
+	Outcome
+}
+
+// Viewport is a frame's viewport in CSS pixels.
+type Viewport struct {
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Control is one interactive element inspect lists; its Ref is a locator.
+// Inspect sends only what tells elements apart: Role when the tag does not
+// say it, Selector when a short one finds the element, FrameID for frames
+// other than the top one.
+type Control struct {
+	Ref         string `json:"ref"`
+	Tag         string `json:"tag"`
+	Role        string `json:"role,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Label       string `json:"label,omitempty"`
+	Placeholder string `json:"placeholder,omitempty"`
+	Text        string `json:"text,omitempty"`
+	Type        string `json:"type,omitempty"`
+	Checked     *bool  `json:"checked,omitempty"`
+	Href        string `json:"href,omitempty"`
+	Editable    bool   `json:"editable,omitempty"`
+	// Editor names the code editor whose input this is (monaco,
+	// codemirror, editcontext, …).
+	Editor   string `json:"editor,omitempty"`
+	Selector string `json:"selector,omitempty"`
+	FrameID  int    `json:"frameId,omitempty"`
+	// Rect is [x, y, width, height] in CSS pixels of the top frame's
+	// viewport.
+	Rect [4]float64 `json:"rect"`
+	// Visible and Enabled are false for a hidden or a disabled element,
+	// left out otherwise (most elements are both: each costs every
+	// element 15 characters).
+	Visible *bool `json:"visible,omitempty"`
+	Enabled *bool `json:"enabled,omitempty"`
+}
+
+// WaitResult says what a wait found.
+type WaitResult struct {
+	Page
+	// Waited is the condition, in words.
+	Waited string `json:"waited"`
+	// WaitedMs is how long the wait took (it is the shallower field, so
+	// it is always sent, unlike Outcome's).
+	WaitedMs int64    `json:"waitedMs"`
+	Element  *Element `json:"element,omitempty"`
+	Outcome
+}
+
+// ScreenshotResult is the JPEG file the daemon wrote (mode 0600, on the
+// machine of the browser) and its size in pixels and bytes.
+type ScreenshotResult struct {
+	Page
+	Path   string `json:"path"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Bytes  int    `json:"bytes"`
+	Mode   string `json:"mode"`
+	// Scale is, for the whole page, the image's px per CSS px of the page
+	// (below the screen's ratio when a long page was scaled down to fit
+	// the bounds): a clip of another part is in CSS px.
+	Scale float64 `json:"scale,omitempty"`
+	Outcome
 }

@@ -45,6 +45,10 @@ type Spec struct {
 	// Summary is the one line the tool description gives the action.
 	Summary string
 	Kind    Kind
+	// Result is a zero value of the action's result type (a type beside
+	// the spec): the engine returns one, the daemon qualifies its tab IDs
+	// by their type, and the public Go client re-exports it.
+	Result any
 	// Locator: the action takes a locator (selector, text, … x+y, with
 	// frameId, nth, exact).
 	Locator bool

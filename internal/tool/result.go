@@ -1,0 +1,201 @@
+package tool
+
+import (
+	"reflect"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
+
+// Results. Every action's result is a type beside its spec (one family
+// per file, as the specs), built from the shared parts below: the tab a
+// result concerns (Page), the element it acted on (Element) and what the
+// action set off (Outcome). The engine fills them, the daemon qualifies
+// their tab IDs by their tag, and the public Go client re-exports them,
+// so what the engine sends and what a program reads are one declaration.
+// Their json names are the contract (SPEC §2).
+
+// A result's tab IDs are in fields tagged tab:"id" (an int, or a list of
+// them): the daemon finds them by that tag (see QualifyTabs), so that with
+// several browsers connected, a result's tab IDs carry the slot of the
+// browser they are in. A result type with a tab ID that lacks the tag
+// would show Chrome's own ID, which names another tab of the first
+// browser; TestEveryTabIDIsTagged keeps them tagged.
+
+// Page is the tab a result concerns: every result that concerns a tab has
+// tabId, url and title (SPEC §2).
+type Page struct {
+	TabID int    `json:"tabId" tab:"id"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+}
+
+// PageOf returns the page, for the engine's shared steps that read the
+// tab of any page result (downloads an action started, say).
+func (p *Page) PageOf() *Page { return p }
+
+// Paged is a result that concerns one tab (it embeds Page).
+type Paged interface{ PageOf() *Page }
+
+// Outcome is what a page action set off besides its own work, shared by
+// every page action's result: the engine's steps fill it (see
+// internal/actions/steps.go), so a new action reports dialogs, opened
+// tabs, downloads and waits without a line of its own.
+type Outcome struct {
+	// Navigated says the action led to another page (or a load).
+	Navigated bool `json:"navigated,omitempty"`
+	// Dialog is the last alert/confirm/prompt the action opened, and how
+	// the bridge answered it.
+	Dialog *Dialog `json:"dialog,omitempty"`
+	// OpenedTabs are tabs the page opened during the action (a link to
+	// _blank, a pop-up); the bridge takes them as its own.
+	OpenedTabs []Tab `json:"openedTabs,omitempty"`
+	// Downloads are the files a click or press downloaded (see the
+	// downloads action).
+	Downloads []Download `json:"downloads,omitempty"`
+	// WaitedMs is how long the input waited for its target to be ready
+	// (to appear, to stop being covered, …), and WaitedFor what it waited
+	// for last; both absent when it did not wait.
+	WaitedMs  int64  `json:"waitedMs,omitempty"`
+	WaitedFor string `json:"waitedFor,omitempty"`
+	// Warnings are things the caller should know: several matches, a page
+	// still loading, a dialog answered while reading.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Out returns the outcome, for the engine to add what every action
+// reports.
+func (o *Outcome) Out() *Outcome { return o }
+
+// Outcomer is a result that embeds Outcome.
+type Outcomer interface{ Out() *Outcome }
+
+// Tab is a tab an action's page opened, as the extension describes it.
+type Tab struct {
+	TabID     int    `json:"tabId" tab:"id"`
+	WindowID  int    `json:"windowId"`
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Active    bool   `json:"active"`
+	GroupID   int    `json:"groupId"`
+	Incognito bool   `json:"incognito"`
+	// Status is loading or complete.
+	Status string `json:"status"`
+	// Loaded is false when a wait for the tab's load ran out first.
+	Loaded *bool `json:"loaded,omitempty"`
+	// LoadError is the network error when the page could not be loaded.
+	LoadError string `json:"loadError,omitempty"`
+	// OpenerTabID is the tab whose page opened this one (0: none).
+	OpenerTabID int `json:"openerTabId,omitempty" tab:"id"`
+	// Stopped is what the site rules stopped the tab from loading, while
+	// it shows the extension's blocked page.
+	Stopped *protocol.Stop `json:"stopped,omitempty"`
+}
+
+// Element is the element an action located.
+type Element struct {
+	FrameID int    `json:"frameId"`
+	Ref     string `json:"ref,omitempty"`
+	Tag     string `json:"tag,omitempty"`
+	Role    string `json:"role,omitempty"`
+	Name    string `json:"name,omitempty"`
+	Text    string `json:"text,omitempty"`
+	Visible bool   `json:"visible"`
+	// Matches is how many elements the locator matched.
+	Matches int   `json:"matches,omitempty"`
+	Rect    *Rect `json:"rect,omitempty"`
+	// ObscuredBy names what covers the element, when something does.
+	ObscuredBy string `json:"obscuredBy,omitempty"`
+}
+
+// Rect is a box in CSS pixels.
+type Rect struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Dialog is a JavaScript dialog an action opened, and how the bridge
+// answered it.
+type Dialog struct {
+	Type    string `json:"type"` // alert, confirm, prompt, beforeunload
+	Message string `json:"message"`
+	Answer  string `json:"answer"` // accepted or dismissed
+}
+
+// Download is a file a click or press of the bridge downloaded. Path is
+// where it is: in the bridge's downloads folder (SavedBy "bridge", moved
+// there once complete) or where the browser saved it (SavedBy "browser",
+// Note says why it stayed).
+type Download struct {
+	ID    int    `json:"id"`
+	Path  string `json:"path,omitempty"`
+	Name  string `json:"name"`
+	Bytes int64  `json:"bytes"`
+	MIME  string `json:"mime,omitempty"`
+	// State is done, failed or in_progress.
+	State string `json:"state"`
+	Error string `json:"error,omitempty"`
+	TabID int    `json:"tabId,omitempty" tab:"id"`
+	URL   string `json:"url,omitempty"`
+	// SavedBy says whose folder holds the file: "bridge" (moved into the
+	// bridge's downloads folder) or "browser" (where Chrome saved it).
+	SavedBy string `json:"savedBy,omitempty"`
+	Note    string `json:"note,omitempty"`
+}
+
+// ActResult is what a page action returns: the tab afterwards, the
+// element it acted on (none for a point), and what the action set off.
+type ActResult struct {
+	Page
+	Element *Element `json:"element,omitempty"`
+	Outcome
+}
+
+// QualifyTabs rewrites, in place, every tab ID of the value res points
+// to (the fields tagged tab:"id", found through structs, pointers,
+// slices and arrays) with show. The daemon uses it to give a result's tab
+// IDs the slot of their browser; nothing is parsed back. Values behind
+// interfaces and maps are not walked: a result keeps its tab IDs in
+// typed fields.
+func QualifyTabs(res any, show func(int) int) {
+	qualifyValue(reflect.ValueOf(res), show)
+}
+
+func qualifyValue(v reflect.Value, show func(int) int) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			qualifyValue(v.Elem(), show)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			switch {
+			case !f.IsExported():
+			case f.Tag.Get("tab") == "id":
+				qualifyIDs(v.Field(i), show)
+			default:
+				qualifyValue(v.Field(i), show)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			qualifyValue(v.Index(i), show)
+		}
+	}
+}
+
+// qualifyIDs rewrites a tab ID field: an int (0, none, stays) or a list.
+func qualifyIDs(v reflect.Value, show func(int) int) {
+	switch v.Kind() {
+	case reflect.Int:
+		if v.CanSet() && v.Int() > 0 {
+			v.SetInt(int64(show(int(v.Int()))))
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			qualifyIDs(v.Index(i), show)
+		}
+	}
+}
