@@ -69,25 +69,8 @@ func downloadSite(t *testing.T) string {
 // clicks downloaded, and nothing else.
 func TestClickDownloadsIntoTheBridgesFolder(t *testing.T) {
 	site := downloadSite(t)
-	// A cap the big file is over (the daemon reads its settings on use).
-	settingsFile := filepath.Join(bridge.Home, "settings.json")
-	old, _ := os.ReadFile(settingsFile)
-	var s map[string]any
-	if json.Unmarshal(old, &s) != nil || s == nil {
-		s = map[string]any{}
-	}
-	s["downloadMaxBytes"] = 100000
-	b, _ := json.Marshal(s)
-	if err := os.WriteFile(settingsFile, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if old == nil {
-			os.Remove(settingsFile)
-		} else {
-			os.WriteFile(settingsFile, old, 0o600)
-		}
-	})
+	// A cap the big file is over.
+	setDownloadCap(t, 100000)
 	ws := "downloads"
 	o := call(t, map[string]any{"action": "open", "url": site + "/", "browserWorkspaceId": ws})
 	t.Cleanup(func() {
@@ -175,6 +158,33 @@ func TestClickDownloadsIntoTheBridgesFolder(t *testing.T) {
 	}
 }
 
+// setDownloadCap sets downloadMaxBytes in the settings for the test's
+// life. The daemon reads its settings on use and gives the extension the
+// cap within a fifth of a second of the change (watchPolicy); the wait
+// below covers that.
+func setDownloadCap(t *testing.T, n int) {
+	t.Helper()
+	settingsFile := filepath.Join(bridge.Home, "settings.json")
+	old, _ := os.ReadFile(settingsFile)
+	var s map[string]any
+	if json.Unmarshal(old, &s) != nil || s == nil {
+		s = map[string]any{}
+	}
+	s["downloadMaxBytes"] = n
+	b, _ := json.Marshal(s)
+	if err := os.WriteFile(settingsFile, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if old == nil {
+			os.Remove(settingsFile)
+		} else {
+			os.WriteFile(settingsFile, old, 0o600)
+		}
+	})
+	time.Sleep(500 * time.Millisecond)
+}
+
 func oneDownload(t *testing.T, r map[string]any) map[string]any {
 	t.Helper()
 	list, _ := r["downloads"].([]any)
@@ -193,5 +203,125 @@ func private(t *testing.T, path string, want os.FileMode) {
 	}
 	if fi.Mode().Perm() != want {
 		t.Errorf("%s has mode %o, want %o", path, fi.Mode().Perm(), want)
+	}
+}
+
+// stallingSite serves two files that each wait after their first
+// kilobyte until release is closed (no Content-Length: the size shows only as the bytes
+// come) and then send total bytes: /trickle.bin in chunks over most of a
+// second, /burst.bin all at once. sent has, per path, the bytes the
+// client took, once its handler has returned.
+func stallingSite(t *testing.T, release <-chan struct{}, total int) (string, map[string]chan int) {
+	t.Helper()
+	sent := map[string]chan int{"/trickle.bin": make(chan int, 1), "/burst.bin": make(chan int, 1)}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/trickle.bin", "/burst.bin":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("Content-Disposition", `attachment; filename="`+strings.TrimPrefix(r.URL.Path, "/")+`"`)
+			// A first kilobyte: Chrome starts the download once it has
+			// enough to sniff.
+			n, _ := w.Write(make([]byte, 1024))
+			w.(http.Flusher).Flush()
+			defer func() { sent[r.URL.Path] <- n }()
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+			chunk := total
+			if r.URL.Path == "/trickle.bin" {
+				chunk = 64 << 10
+			}
+			for n < total {
+				m, err := w.Write(make([]byte, min(chunk, total-n)))
+				n += m
+				if err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+				select {
+				case <-time.After(25 * time.Millisecond):
+				case <-r.Context().Done():
+					return
+				}
+			}
+		default:
+			fmt.Fprint(w, `<!doctype html><title>Stalling</title><p><a href="/trickle.bin">Trickle</a> <a href="/burst.bin">Burst</a></p>`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, sent
+}
+
+// The cap holds for a download nobody is waiting on (issue 26 F9): a
+// server stalls past the click's wait, then sends more than the cap. The
+// extension watches the bridge's downloads to their end and stops each
+// at the cap — one still arriving is cancelled, one that arrived whole
+// before it could be is removed — so neither stays in the browser's
+// download folder, and downloads reports both as failed at the cap.
+func TestDownloadOverTheCapWithNobodyWaiting(t *testing.T) {
+	const capBytes = 200000
+	// The bytes come once both clicks have returned: no action waits.
+	release := make(chan struct{})
+	site, sent := stallingSite(t, release, 2<<20)
+	setDownloadCap(t, capBytes)
+	ws := "downloads-stalled"
+	o := call(t, map[string]any{"action": "open", "url": site + "/", "browserWorkspaceId": ws})
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	})
+	tab := num(t, o, "tabId")
+	for _, name := range []string{"Trickle", "Burst"} {
+		r := call(t, map[string]any{"action": "click", "tabId": tab, "text": name})
+		if d := oneDownload(t, r); d["state"] != "in_progress" {
+			t.Fatalf("%s: the click's download is not waiting for its bytes: %v", name, d)
+		}
+	}
+	close(release)
+	for path, ch := range sent {
+		select {
+		case n := <-ch:
+			if path == "/trickle.bin" && n >= 2<<20 {
+				t.Errorf("%s: the browser took all %d bytes (the cap is %d)", path, n, capBytes)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the server never finished", path)
+		}
+	}
+	// Nothing of either file stays in the browser's download folder
+	// (Chrome removes a cancelled download's partial file on its own time).
+	folder := filepath.Join(bridge.Home, "user", "Downloads")
+	var left []string
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		left = left[:0]
+		entries, _ := os.ReadDir(folder)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), "trickle") || strings.HasPrefix(e.Name(), "burst") || strings.HasSuffix(e.Name(), ".crdownload") {
+				left = append(left, e.Name())
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("past the cap, still in the browser's download folder: %v", left)
+	}
+	res := call(t, map[string]any{"action": "downloads"})
+	list, _ := res["downloads"].([]any)
+	seen := 0
+	for _, e := range list {
+		d := e.(map[string]any)
+		if d["name"] != "trickle.bin" && d["name"] != "burst.bin" {
+			continue
+		}
+		seen++
+		if d["state"] != "failed" || d["savedBy"] == "bridge" || !strings.Contains(fmt.Sprint(d["error"]), fmt.Sprintf("cap of %d bytes", capBytes)) {
+			t.Errorf("%s past the cap: %v", d["name"], d)
+		}
+	}
+	if seen != 2 {
+		t.Errorf("downloads lists %d of the 2 files: %v", seen, list)
 	}
 }

@@ -26,7 +26,7 @@
 //     errors as strings, events), and program.call from the daemon for
 //     local programs. Its cdp passes everything but SPEC §4's refusals,
 //     and only on tabs the same program created (handlers/programs.js).
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 
 // VERBS: every command type this extension runs, with the JSON names of
@@ -117,6 +117,8 @@ export const VERBS = {
   "downloads.list": ["ids", "since", "limit", "waitMs"],
   // Cancels the download downloadId in progress → {ok}.
   "downloads.cancel": ["downloadId"],
+  // The cap on one download (the settings' downloadMaxBytes), which the extension holds every bridge download to by itself, to its end: cancelled past it while arriving, its file removed when it arrived whole past it → {ok}.
+  "downloads.limit": ["maxBytes"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.

@@ -63,6 +63,7 @@ var Verbs = []Verb{
 	{"ask.show", AskShowParams{}, AskShowResult{}},
 	{"downloads.list", DownloadsListParams{}, DownloadsListResult{}},
 	{"downloads.cancel", DownloadsCancelParams{}, OKResult{}},
+	{"downloads.limit", DownloadsLimitParams{}, OKResult{}},
 }
 
 // NoParams is the params of a verb that takes none.
@@ -575,4 +576,14 @@ type DownloadItem struct {
 // progress. (Not "id": that is the command's own.)
 type DownloadsCancelParams struct {
 	ID int `json:"downloadId"`
+}
+
+// DownloadsLimitParams: downloads.limit gives the extension the cap on one
+// download (the settings' downloadMaxBytes), which it holds every bridge
+// download to by itself, to its end, whether or not an action is
+// waiting on it: one still arriving past the cap is cancelled, one that
+// arrived whole past it has its file removed. The daemon sends it after
+// each hello and whenever the setting changes, beside policy.set.
+type DownloadsLimitParams struct {
+	MaxBytes int64 `json:"maxBytes"`
 }
