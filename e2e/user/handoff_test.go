@@ -251,9 +251,55 @@ func TestHandoffBoxStaysOverAPageThatFightsForTheTop(t *testing.T) {
 		t.Fatalf("the look-alike's Done ended the hand-off: %s", r.Stdout)
 	case <-time.After(500 * time.Millisecond):
 	}
-	// The user presses the bridge's Done.
+	pressDone(t, ctx, page, frame, result)
+	var presses string
+	d.Eval(ctx, page, `document.title`, &presses)
+	if presses != "Fighter: pressed 1" {
+		t.Errorf("the look-alike got the user's press on the bridge's Done: %q", presses)
+	}
+}
+
+// A modal dialog of the page's makes everything outside it inert, however
+// high the bridge's box is drawn: while one is open the box lives inside
+// it, still on top, and the user can press the dialog's own buttons and
+// the bridge's Done.
+func TestHandoffBoxOverAModalDialog(t *testing.T) {
+	ctx := ctxFor(t, 60*time.Second)
+	_, result, _, page := handOff(t, ctx, "user-modal", "/modal", 30000)
+	d := devtools(t)
+	press := func(what, expr string) {
+		t.Helper()
+		var p point
+		if err := d.Eval(ctx, page, `(() => { const b = `+expr+`.getBoundingClientRect(); return {X: b.x + b.width / 2, Y: b.y + b.height / 2}; })()`, &p); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Click(ctx, page, p.X, p.Y); err != nil {
+			t.Fatalf("pressing %s: %v", what, err)
+		}
+	}
+	// The page opens its dialog where the box is; the user closes it.
+	if err := d.Eval(ctx, page, `document.getElementById("dialog").showModal()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitPage(t, page, onTopJS)
+	press("the dialog's Close", `document.getElementById("close")`)
+	waitPage(t, page, `!document.getElementById("dialog").open`)
+	waitPage(t, page, onTopJS)
+	// It opens it again, and the user presses the bridge's Done (in it).
+	if err := d.Eval(ctx, page, `document.getElementById("dialog").showModal()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitPage(t, page, onTopJS)
+	frame := overlayFrame(t, ctx) // the box moved into the dialog: its frame reloaded
+	pressDone(t, ctx, page, frame, result)
+}
+
+// pressDone is the user's press on the bridge's Done, which must end the
+// hand-off with done.
+func pressDone(t *testing.T, ctx context.Context, page, frame string, result <-chan browsertest.Result) {
+	t.Helper()
 	done := donePoint(t, ctx, page, frame)
-	if err := d.Click(ctx, page, done.X, done.Y); err != nil {
+	if err := devtools(t).Click(ctx, page, done.X, done.Y); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -263,10 +309,5 @@ func TestHandoffBoxStaysOverAPageThatFightsForTheTop(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the user's press on the bridge's Done did not end the hand-off")
-	}
-	var presses string
-	d.Eval(ctx, page, `document.title`, &presses)
-	if presses != "Fighter: pressed 1" {
-		t.Errorf("the look-alike got the user's press on the bridge's Done: %q", presses)
 	}
 }

@@ -22,6 +22,9 @@
 // the holder: its own toggle events (not composed) never leave the shadow
 // root, so the page cannot tell when the bridge raises it, and cannot
 // answer each raise with its own.
+// A modal dialog of the page's makes everything outside it inert, however
+// high the box is drawn: while one is open, the holder lives inside it
+// (home()).
 // Whatever the page shows, only the bridge's own Done ends the hand-off
 // (the page's look-alike is the page's), and the extension's own page
 // keeps the buttons too.
@@ -90,8 +93,10 @@ globalThis.__bbHandoffOverlay ??= (() => {
     for (const name of host.getAttributeNames()) if (name !== "style") host.removeAttribute(name);
     if (host.getAttribute("style") !== style()) host.setAttribute("style", style());
     if (box.getAttribute("style") !== style()) box.setAttribute("style", style());
-    // Put back only when it was taken out: moving a frame reloads it.
-    if (!host.isConnected) (document.body || document.documentElement).append(host);
+    // Put back only when it was taken out or its home changed: moving a
+    // frame reloads it.
+    const want = home();
+    if (host.parentNode !== want) want.append(host);
     // An inert ancestor would make the box unclickable wherever it is
     // drawn: during a hand-off the page is the user's, not the page's to
     // lock.
@@ -101,6 +106,16 @@ globalThis.__bbHandoffOverlay ??= (() => {
     try {
       if (!box.matches(":popover-open")) box.showPopover();
     } catch (_) { /* not connected yet, or no popover support */ }
+  }
+
+  // home is where the holder lives: the page's body, or, while the page
+  // shows a modal dialog, that dialog. A modal dialog makes everything
+  // outside it inert — the box too, however high it is drawn — and only
+  // its own content answers clicks. (The last one in the document when
+  // there are several.)
+  function home() {
+    const modals = document.querySelectorAll("dialog:modal");
+    return modals[modals.length - 1] || document.body || document.documentElement;
   }
 
   // raise puts the box at the top of the top layer again: a popover shown
@@ -125,10 +140,17 @@ globalThis.__bbHandoffOverlay ??= (() => {
       .every(([x, y]) => document.elementFromPoint(x, y) === host);
   }
 
+  // look raises the box when a click would not reach it. When raising
+  // does not help (something the bridge does not know of keeps it from
+  // clicks), it waits a second before it tries again rather than hide and
+  // show the box on every frame.
+  let stuckUntil = 0;
   function look() {
     if (!host) return;
     attach();
-    if (!reachable()) raise();
+    if (reachable() || Date.now() < stuckUntil) return;
+    raise();
+    if (!reachable()) stuckUntil = Date.now() + 1000;
   }
 
   // Something of the page's entered the top layer: when it covers the
