@@ -222,40 +222,47 @@ func TestHandoffTimeout(t *testing.T) {
 }
 
 // A page that shows its own look-alike box over the bridge's, and fights
-// to keep it on top (issue 26 F11), does not get it there: the bridge's
-// box stays what a click on it reaches, the look-alike's Done ends
-// nothing, and the user's press on the bridge's Done ends the hand-off.
+// to keep it on top (issue 26 F11) — from its document, or from a closed
+// shadow root whose events the bridge does not see — does not get it
+// there: the bridge's box stays what a click on it reaches, the
+// look-alike's Done ends nothing, and the user's press on the bridge's
+// Done ends the hand-off.
 func TestHandoffBoxStaysOverAPageThatFightsForTheTop(t *testing.T) {
-	ctx := ctxFor(t, 60*time.Second)
-	_, result, frame, page := handOff(t, ctx, "user-fighter", "/fighter", 30000)
-	d := devtools(t)
-	// The page has had its turns: each look, over a second, finds the
-	// bridge's box on top.
-	for i := 0; i < 10; i++ {
-		time.Sleep(100 * time.Millisecond)
-		var top bool
-		if err := d.Eval(ctx, page, onTopJS, &top); err != nil {
-			t.Fatal(err)
-		}
-		if !top {
-			shot(t, page, "handoff-fighter.png", 0)
-			t.Fatalf("look %d: the page's look-alike is over the bridge's box", i+1)
-		}
-	}
-	// A press on the look-alike's Done (the page's own) ends nothing.
-	if err := d.Eval(ctx, page, `document.getElementById("fake-done").click()`, nil); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case r := <-result:
-		t.Fatalf("the look-alike's Done ended the hand-off: %s", r.Stdout)
-	case <-time.After(500 * time.Millisecond):
-	}
-	pressDone(t, ctx, page, frame, result)
-	var presses string
-	d.Eval(ctx, page, `document.title`, &presses)
-	if presses != "Fighter: pressed 1" {
-		t.Errorf("the look-alike got the user's press on the bridge's Done: %q", presses)
+	for name, fixture := range map[string]string{"document": "/fighter", "shadow": "/fighter?shadow"} {
+		t.Run(name, func(t *testing.T) {
+			ctx := ctxFor(t, 60*time.Second)
+			_, result, frame, page := handOff(t, ctx, "user-fighter-"+name, fixture, 30000)
+			d := devtools(t)
+			// The page has had its turns: each look, over a second, finds
+			// the bridge's box on top.
+			for i := 0; i < 10; i++ {
+				time.Sleep(100 * time.Millisecond)
+				var top bool
+				if err := d.Eval(ctx, page, onTopJS, &top); err != nil {
+					t.Fatal(err)
+				}
+				if !top {
+					shot(t, page, "handoff-fighter.png", 0)
+					t.Fatalf("look %d: the page's look-alike is over the bridge's box", i+1)
+				}
+			}
+			// A press on the look-alike's Done (the page's own) ends
+			// nothing.
+			if err := d.Eval(ctx, page, `pressLookAlike()`, nil); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case r := <-result:
+				t.Fatalf("the look-alike's Done ended the hand-off: %s", r.Stdout)
+			case <-time.After(500 * time.Millisecond):
+			}
+			pressDone(t, ctx, page, frame, result)
+			var presses string
+			d.Eval(ctx, page, `document.title`, &presses)
+			if presses != "Fighter: pressed 1" {
+				t.Errorf("the look-alike got the user's press on the bridge's Done: %q", presses)
+			}
+		})
 	}
 }
 

@@ -17,7 +17,8 @@
 //     again right after is not let open (onTopLayer);
 //   - on every frame and every LOOK_MS, when a click at its middle or
 //     corners would not reach it (a look-alike kept in a closed shadow
-//     root of the page's, whose events the bridge does not see).
+//     root of the page's, whose events the bridge does not see); what
+//     keeps covering it is hidden until the hand-off ends (look).
 // The box itself is a popover inside the holder's closed shadow root, not
 // the holder: its own toggle events (not composed) never leave the shadow
 // root, so the page cannot tell when the bridge raises it, and cannot
@@ -140,17 +141,45 @@ globalThis.__bbHandoffOverlay ??= (() => {
       .every(([x, y]) => document.elementFromPoint(x, y) === host);
   }
 
-  // look raises the box when a click would not reach it. When raising
-  // does not help (something the bridge does not know of keeps it from
+  // look raises the box when a click would not reach it. What covers it
+  // again within REPEAT_MS of the box going over it, without the bridge
+  // seeing it open (a look-alike in a closed shadow root of the page's,
+  // whose events do not leave it; a page that stops the events), is put
+  // away (display: none) until the hand-off ends. When raising does not
+  // help (something the bridge does not know of keeps the box from
   // clicks), it waits a second before it tries again rather than hide and
   // show the box on every frame.
+  const REPEAT_MS = 1000;
+  const raisedOver = new WeakMap(); // page element -> when the box last went over it
   let stuckUntil = 0;
   function look() {
     if (!host) return;
     attach();
     if (reachable() || Date.now() < stuckUntil) return;
+    const over = coverer();
+    if (over) {
+      if (Date.now() - (raisedOver.get(over) ?? -Infinity) < REPEAT_MS) putAway(over);
+      raisedOver.set(over, Date.now());
+    }
     raise();
     if (!reachable()) stuckUntil = Date.now() + 1000;
+  }
+
+  // coverer is the page's element over the box's middle, if one is (never
+  // the page's root or body, nor what holds the box).
+  function coverer() {
+    const r = box.getBoundingClientRect();
+    const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!el || el === host || el.contains(host) || el === document.documentElement || el === document.body) return null;
+    return el;
+  }
+
+  // putAway hides a page's element that keeps covering the box, until the
+  // hand-off ends (hide() gives it its style back).
+  const putAwayStyles = new Map(); // element -> its style attribute before
+  function putAway(el) {
+    if (!putAwayStyles.has(el)) putAwayStyles.set(el, el.getAttribute("style"));
+    el.style.setProperty("display", "none", "important");
   }
 
   // Something of the page's entered the top layer: when it covers the
@@ -162,8 +191,6 @@ globalThis.__bbHandoffOverlay ??= (() => {
   // (its beforetoggle is cancelled). Raising the box each time instead
   // would hide and show it as fast as the page can, and a click on the
   // box's frame does not survive that.
-  const REPEAT_MS = 1000;
-  const raisedOver = new WeakMap(); // page element -> when the box last went over it
   function onTopLayer(e) {
     if (!host || e.target === host) return;
     if (e.type === "fullscreenchange") {
@@ -226,6 +253,11 @@ globalThis.__bbHandoffOverlay ??= (() => {
         cancelAnimationFrame(looking.frame);
         looking = null;
       }
+      for (const [el, style] of putAwayStyles) {
+        if (style === null) el.removeAttribute("style");
+        else el.setAttribute("style", style);
+      }
+      putAwayStyles.clear();
       const h = host;
       host = null;
       box = null;
