@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/browsertest"
 )
 
 // downloadSite serves a page of things to download: a report served as an
@@ -206,54 +208,6 @@ func private(t *testing.T, path string, want os.FileMode) {
 	}
 }
 
-// stallingSite serves two files that each wait after their first
-// kilobyte until release is closed (no Content-Length: the size shows only as the bytes
-// come) and then send total bytes: /trickle.bin in chunks over most of a
-// second, /burst.bin all at once. sent has, per path, the bytes the
-// client took, once its handler has returned.
-func stallingSite(t *testing.T, release <-chan struct{}, total int) (string, map[string]chan int) {
-	t.Helper()
-	sent := map[string]chan int{"/trickle.bin": make(chan int, 1), "/burst.bin": make(chan int, 1)}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/trickle.bin", "/burst.bin":
-			w.Header().Set("Content-Type", "application/octet-stream")
-			w.Header().Set("Content-Disposition", `attachment; filename="`+strings.TrimPrefix(r.URL.Path, "/")+`"`)
-			// A first kilobyte: Chrome starts the download once it has
-			// enough to sniff.
-			n, _ := w.Write(make([]byte, 1024))
-			w.(http.Flusher).Flush()
-			defer func() { sent[r.URL.Path] <- n }()
-			select {
-			case <-release:
-			case <-r.Context().Done():
-				return
-			}
-			chunk := total
-			if r.URL.Path == "/trickle.bin" {
-				chunk = 64 << 10
-			}
-			for n < total {
-				m, err := w.Write(make([]byte, min(chunk, total-n)))
-				n += m
-				if err != nil {
-					return
-				}
-				w.(http.Flusher).Flush()
-				select {
-				case <-time.After(25 * time.Millisecond):
-				case <-r.Context().Done():
-					return
-				}
-			}
-		default:
-			fmt.Fprint(w, `<!doctype html><title>Stalling</title><p><a href="/trickle.bin">Trickle</a> <a href="/burst.bin">Burst</a></p>`)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL, sent
-}
-
 // The cap holds for a download nobody is waiting on (issue 26 F9): a
 // server stalls past the click's wait, then sends more than the cap. The
 // extension watches the bridge's downloads to their end and stops each
@@ -264,7 +218,7 @@ func TestDownloadOverTheCapWithNobodyWaiting(t *testing.T) {
 	const capBytes = 200000
 	// The bytes come once both clicks have returned: no action waits.
 	release := make(chan struct{})
-	site, sent := stallingSite(t, release, 2<<20)
+	site, sent := browsertest.StallingFiles(t, release, 2<<20)
 	setDownloadCap(t, capBytes)
 	ws := "downloads-stalled"
 	o := call(t, map[string]any{"action": "open", "url": site + "/", "browserWorkspaceId": ws})
@@ -279,9 +233,9 @@ func TestDownloadOverTheCapWithNobodyWaiting(t *testing.T) {
 		}
 	}
 	close(release)
-	for path, ch := range sent {
+	for _, path := range []string{"/trickle.bin", "/burst.bin"} {
 		select {
-		case n := <-ch:
+		case n := <-sent[path]:
 			if path == "/trickle.bin" && n >= 2<<20 {
 				t.Errorf("%s: the browser took all %d bytes (the cap is %d)", path, n, capBytes)
 			}
@@ -289,22 +243,8 @@ func TestDownloadOverTheCapWithNobodyWaiting(t *testing.T) {
 			t.Fatalf("%s: the server never finished", path)
 		}
 	}
-	// Nothing of either file stays in the browser's download folder
-	// (Chrome removes a cancelled download's partial file on its own time).
-	folder := filepath.Join(bridge.Home, "user", "Downloads")
-	var left []string
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		left = left[:0]
-		entries, _ := os.ReadDir(folder)
-		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), "trickle") || strings.HasPrefix(e.Name(), "burst") || strings.HasSuffix(e.Name(), ".crdownload") {
-				left = append(left, e.Name())
-			}
-		}
-		if len(left) == 0 || time.Now().After(deadline) {
-			break
-		}
-	}
+	// Nothing of either file stays in the browser's download folder.
+	left := browsertest.LeftInDownloads(bridge.Home, "trickle", "burst")
 	if len(left) > 0 {
 		t.Errorf("past the cap, still in the browser's download folder: %v", left)
 	}

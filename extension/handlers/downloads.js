@@ -76,6 +76,11 @@ function info(d) {
 // (ms since the epoch), newest first, at most limit. With waitMs, when
 // none has started since then, it waits that long for one to start.
 export async function list(msg, ctx) {
+  if (Number.isInteger(msg.actedOnTabId)) {
+    const now = Date.now();
+    for (const [tabId, until] of actedOn) if (until < now) actedOn.delete(tabId);
+    actedOn.set(msg.actedOnTabId, now + ACTED_ON_MS);
+  }
   const limit = Number.isInteger(msg.limit) && msg.limit > 0 ? Math.min(msg.limit, 100) : 20;
   if (Array.isArray(msg.ids) && msg.ids.length) {
     if (!msg.ids.every(Number.isInteger)) throw new BridgeError(Codes.invalidArgument, "ids must be download IDs");
@@ -123,9 +128,11 @@ export async function cancel(msg) {
 
 // ---- The cap ----
 //
-// A bridge download is one that began in a bridge tab (policy.js's tabs:
-// a navigation of that tab, or a page's own download whose referrer is
-// that tab's page), or one the daemon caught and asked about by ID. Each
+// A bridge download is one that began in a bridge tab (policy.js's tabs),
+// or in a tab an action acted on within ACTED_ON_MS before (a user's tab:
+// downloads.list's actedOnTabId) — by a navigation of that tab, or as a
+// page's own download whose referrer is that tab's page — or one the
+// daemon caught and asked about by ID. Each
 // is held to the cap until it ends: one still arriving past the cap is
 // cancelled (Chrome deletes its partial file); one that arrived whole
 // past it before a look could stop it (a burst on a fast link) has its
@@ -151,6 +158,17 @@ const watched = new Set(); // ids of bridge downloads not yet ended
 const stopped = new Map(); // id -> {how: "cancelled" | "removed", cap}
 const pending = new Map(); // id -> the promise of consider(), while it runs
 let ticker = null;
+// actedOn: tabId -> until when what it starts is the bridge's (the
+// daemon's window after an action: downloadLate in internal/actions).
+const ACTED_ON_MS = 10_000;
+const actedOn = new Map();
+
+// ours says whether a download tabId started is the bridge's.
+async function ours(tabId) {
+  const until = actedOn.get(tabId);
+  if (until !== undefined && Date.now() > until) actedOn.delete(tabId);
+  return (until !== undefined && Date.now() <= until) || bridgeTab(tabId);
+}
 
 const ready = chrome.storage.session.get(STORE).then((got) => {
   const s = got[STORE];
@@ -185,10 +203,10 @@ function stopReason(stop) {
 async function consider(item) {
   await ready;
   const tabId = tabOf.get(item.id);
-  let mine = Number.isInteger(tabId) && (await bridgeTab(tabId));
+  let mine = Number.isInteger(tabId) && (await ours(tabId));
   if (!mine && !Number.isInteger(tabId) && item.referrer) {
     for (const tab of await chrome.tabs.query({})) {
-      if (tab.url === item.referrer && (await bridgeTab(tab.id))) {
+      if (tab.url === item.referrer && (await ours(tab.id))) {
         mine = true;
         break;
       }

@@ -538,12 +538,18 @@ type CommandCancelResult struct {
 // DownloadsListParams: downloads.list answers the downloads IDs, or those
 // that started at or after Since (ms since the epoch), newest first, at
 // most Limit (default 20). With WaitMs, when none has started since then,
-// it waits up to that long (at most 10 s) for one to start.
+// it waits up to that long (at most 10 s) for one to start. The downloads
+// asked for by ID are the bridge's, and the extension holds them to the
+// cap (DownloadsLimitParams), as it does a download that ActedOnTabID (a
+// tab an action just acted on, a user's one included) starts within the
+// next 10 s (the daemon's window for a download an action started).
+// (Not "tabId": a tab handed to the user refuses verbs that name it.)
 type DownloadsListParams struct {
-	IDs    []int `json:"ids,omitempty"`
-	Since  int64 `json:"since,omitempty"`
-	Limit  int   `json:"limit,omitempty"`
-	WaitMs int   `json:"waitMs,omitempty"`
+	IDs          []int `json:"ids,omitempty"`
+	Since        int64 `json:"since,omitempty"`
+	Limit        int   `json:"limit,omitempty"`
+	WaitMs       int   `json:"waitMs,omitempty"`
+	ActedOnTabID int   `json:"actedOnTabId,omitempty"`
 }
 
 // DownloadsListResult is the downloads found.
