@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/browsertest"
 )
 
 // downloadSite serves a page of things to download: a report served as an
@@ -69,25 +71,8 @@ func downloadSite(t *testing.T) string {
 // clicks downloaded, and nothing else.
 func TestClickDownloadsIntoTheBridgesFolder(t *testing.T) {
 	site := downloadSite(t)
-	// A cap the big file is over (the daemon reads its settings on use).
-	settingsFile := filepath.Join(bridge.Home, "settings.json")
-	old, _ := os.ReadFile(settingsFile)
-	var s map[string]any
-	if json.Unmarshal(old, &s) != nil || s == nil {
-		s = map[string]any{}
-	}
-	s["downloadMaxBytes"] = 100000
-	b, _ := json.Marshal(s)
-	if err := os.WriteFile(settingsFile, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if old == nil {
-			os.Remove(settingsFile)
-		} else {
-			os.WriteFile(settingsFile, old, 0o600)
-		}
-	})
+	// A cap the big file is over.
+	setDownloadCap(t, 100000)
 	ws := "downloads"
 	o := call(t, map[string]any{"action": "open", "url": site + "/", "browserWorkspaceId": ws})
 	t.Cleanup(func() {
@@ -175,6 +160,33 @@ func TestClickDownloadsIntoTheBridgesFolder(t *testing.T) {
 	}
 }
 
+// setDownloadCap sets downloadMaxBytes in the settings for the test's
+// life. The daemon reads its settings on use and gives the extension the
+// cap within a fifth of a second of the change (watchPolicy); the wait
+// below covers that.
+func setDownloadCap(t *testing.T, n int) {
+	t.Helper()
+	settingsFile := filepath.Join(bridge.Home, "settings.json")
+	old, _ := os.ReadFile(settingsFile)
+	var s map[string]any
+	if json.Unmarshal(old, &s) != nil || s == nil {
+		s = map[string]any{}
+	}
+	s["downloadMaxBytes"] = n
+	b, _ := json.Marshal(s)
+	if err := os.WriteFile(settingsFile, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if old == nil {
+			os.Remove(settingsFile)
+		} else {
+			os.WriteFile(settingsFile, old, 0o600)
+		}
+	})
+	time.Sleep(500 * time.Millisecond)
+}
+
 func oneDownload(t *testing.T, r map[string]any) map[string]any {
 	t.Helper()
 	list, _ := r["downloads"].([]any)
@@ -193,5 +205,63 @@ func private(t *testing.T, path string, want os.FileMode) {
 	}
 	if fi.Mode().Perm() != want {
 		t.Errorf("%s has mode %o, want %o", path, fi.Mode().Perm(), want)
+	}
+}
+
+// The cap holds for a download nobody is waiting on (issue 26 F9): a
+// server stalls past the click's wait, then sends more than the cap. The
+// extension watches the bridge's downloads to their end and stops each
+// at the cap — one still arriving is cancelled, one that arrived whole
+// before it could be is removed — so neither stays in the browser's
+// download folder, and downloads reports both as failed at the cap.
+func TestDownloadOverTheCapWithNobodyWaiting(t *testing.T) {
+	const capBytes = 200000
+	// The bytes come once both clicks have returned: no action waits.
+	release := make(chan struct{})
+	site, sent := browsertest.StallingFiles(t, release, 2<<20)
+	setDownloadCap(t, capBytes)
+	ws := "downloads-stalled"
+	o := call(t, map[string]any{"action": "open", "url": site + "/", "browserWorkspaceId": ws})
+	t.Cleanup(func() {
+		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	})
+	tab := num(t, o, "tabId")
+	for _, name := range []string{"Trickle", "Burst"} {
+		r := call(t, map[string]any{"action": "click", "tabId": tab, "text": name})
+		if d := oneDownload(t, r); d["state"] != "in_progress" {
+			t.Fatalf("%s: the click's download is not waiting for its bytes: %v", name, d)
+		}
+	}
+	close(release)
+	for _, path := range []string{"/trickle.bin", "/burst.bin"} {
+		select {
+		case n := <-sent[path]:
+			if path == "/trickle.bin" && n >= 2<<20 {
+				t.Errorf("%s: the browser took all %d bytes (the cap is %d)", path, n, capBytes)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the server never finished", path)
+		}
+	}
+	// Nothing of either file stays in the browser's download folder.
+	left := browsertest.LeftInDownloads(bridge.Home, "trickle", "burst")
+	if len(left) > 0 {
+		t.Errorf("past the cap, still in the browser's download folder: %v", left)
+	}
+	res := call(t, map[string]any{"action": "downloads"})
+	list, _ := res["downloads"].([]any)
+	seen := 0
+	for _, e := range list {
+		d := e.(map[string]any)
+		if d["name"] != "trickle.bin" && d["name"] != "burst.bin" {
+			continue
+		}
+		seen++
+		if d["state"] != "failed" || d["savedBy"] == "bridge" || !strings.Contains(fmt.Sprint(d["error"]), fmt.Sprintf("cap of %d bytes", capBytes)) {
+			t.Errorf("%s past the cap: %v", d["name"], d)
+		}
+	}
+	if seen != 2 {
+		t.Errorf("downloads lists %d of the 2 files: %v", seen, list)
 	}
 }

@@ -75,6 +75,7 @@ const actions = {
   "ask.show": ask.show,
   "downloads.list": downloads.list,
   "downloads.cancel": downloads.cancel,
+  "downloads.limit": downloads.limit,
 };
 
 // The program door's verbs.

@@ -26,7 +26,7 @@
 //     errors as strings, events), and program.call from the daemon for
 //     local programs. Its cdp passes everything but SPEC §4's refusals,
 //     and only on tabs the same program created (handlers/programs.js).
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 
 // VERBS: every command type this extension runs, with the JSON names of
@@ -114,10 +114,12 @@ export const VERBS = {
   "policy.set": ["allow", "deny", "builtInDeny", "refuseProgramEvaluate"],
   // Asks the user whether the agent may take a step it cannot take back (kind submit|payment|navigation; message, detail), over the tab's page in an extension frame (or, without tabId or a page to show it on, in a window of the extension's own), waiting up to timeoutMs → {outcome: allowed|declined|timeout, overlay} (handlers/ask.js).
   "ask.show": ["tabId", "kind", "message", "detail", "timeoutMs"],
-  // Downloads with ids, or started since (ms since the epoch), newest first, at most limit; waitMs waits for one to start → {downloads}.
-  "downloads.list": ["ids", "since", "limit", "waitMs"],
+  // Downloads with ids, or started since (ms since the epoch), newest first, at most limit; waitMs waits for one to start → {downloads}. Those asked for by id, and those actedOnTabId (a tab an action just acted on) starts in the next 10 s, are the bridge's: held to the cap (downloads.limit).
+  "downloads.list": ["ids", "since", "limit", "waitMs", "actedOnTabId"],
   // Cancels the download downloadId in progress → {ok}.
   "downloads.cancel": ["downloadId"],
+  // The cap on one download (the settings' downloadMaxBytes), which the extension holds every bridge download to by itself, to its end: cancelled past it while arriving, its file removed when it arrived whole past it → {ok}.
+  "downloads.limit": ["maxBytes"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.

@@ -78,7 +78,7 @@ func buttonPoint(t *testing.T, ctx context.Context, page, frame, id string) poin
 	t.Helper()
 	d := devtools(t)
 	var host, button struct{ X, Y, W, H float64 }
-	if err := d.Eval(ctx, page, `(() => { const b = document.querySelector("[popover]").getBoundingClientRect(); return {X: b.x, Y: b.y, W: b.width, H: b.height}; })()`, &host); err != nil {
+	if err := d.Eval(ctx, page, `(() => { const b = `+browsertest.OverlayHolderJS+`.getBoundingClientRect(); return {X: b.x, Y: b.y, W: b.width, H: b.height}; })()`, &host); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Eval(ctx, frame, `(() => { const b = document.getElementById(`+jsString(id)+`).getBoundingClientRect(); return {X: b.x, Y: b.y, W: b.width, H: b.height}; })()`, &button); err != nil {
@@ -235,7 +235,7 @@ func TestAskDecline(t *testing.T) {
 	if orders.Load() != before {
 		t.Fatal("the form was submitted after Decline")
 	}
-	waitPage(t, page, `!document.querySelector("[popover]")`)
+	waitPage(t, page, `!`+browsertest.OverlayHolderJS)
 	res := bridge.MustCall(t, map[string]any{"action": "extract", "tabId": tab})
 	if !strings.HasSuffix(str(res, "url"), "/shop?decline") {
 		t.Errorf("the tab moved: %v", str(res, "url"))
@@ -257,7 +257,7 @@ func TestAskDecline(t *testing.T) {
 	if orders.Load() != before {
 		t.Fatal("Enter submitted the form without an answer")
 	}
-	waitPage(t, page, `!document.querySelector("[popover]")`)
+	waitPage(t, page, `!`+browsertest.OverlayHolderJS)
 }
 
 // A link to another site asks (and Decline leaves that site unvisited); a

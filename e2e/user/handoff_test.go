@@ -15,6 +15,19 @@ import (
 
 const handoffMessage = "Please sign in to the fixture, then press Done"
 
+// holderJS is, in the page, the element that holds the bridge's box.
+const holderJS = browsertest.OverlayHolderJS
+
+// onTopJS says, in the page, whether the bridge's box is what a click at
+// its middle, and at each of its corners, would reach.
+const onTopJS = `(() => {
+	const h = ` + holderJS + `;
+	if (!h) return false;
+	const b = h.getBoundingClientRect();
+	return [[b.x + b.width / 2, b.y + b.height / 2], [b.x + 4, b.y + 4], [b.right - 4, b.y + 4], [b.x + 4, b.bottom - 4], [b.right - 4, b.bottom - 4]]
+		.every(([x, y]) => document.elementFromPoint(x, y) === h);
+})()`
+
 // startHandoff runs the handoff action in the background; the channel
 // gets its result.
 func startHandoff(t *testing.T, tab, timeoutMs int) <-chan browsertest.Result {
@@ -50,19 +63,27 @@ func pageSession(t *testing.T, ctx context.Context, url string) string {
 	return devtools(t).PageSession(t, ctx, url)
 }
 
+// handOff opens the fixture path in workspace ws, hands its tab to the
+// user for up to timeoutMs and waits for the box over the page: it
+// returns the tab, the channel of the handoff's result, and DevTools
+// sessions of the box's frame and of the page.
+func handOff(t *testing.T, ctx context.Context, ws, path string, timeoutMs int) (tab int, result <-chan browsertest.Result, frame, page string) {
+	t.Helper()
+	tab = openPage(t, workspace(t, ws), path)
+	result = startHandoff(t, tab, timeoutMs)
+	frame = overlayFrame(t, ctx)
+	return tab, result, frame, pageSession(t, ctx, site+path)
+}
+
 // A hand-off shows its message over the page where the page's scripts
 // cannot read it, puts it back when the page removes it, holds the tab
 // against every other action (the agent's own click on Done among them),
 // shows on the extension's page too, and returns done when the user
 // presses Done in the overlay.
 func TestHandoffDone(t *testing.T) {
-	ws := workspace(t, "user-handoff")
-	tab := openPage(t, ws, "/page?handoff=done")
-	d := devtools(t)
 	ctx := ctxFor(t, 90*time.Second)
-	result := startHandoff(t, tab, 60000)
-	frame := overlayFrame(t, ctx)
-	page := pageSession(t, ctx, site+"/page?handoff=done")
+	tab, result, frame, page := handOff(t, ctx, "user-handoff", "/page?handoff=done", 60000)
+	d := devtools(t)
 
 	// The page's own scripts see a holder element and nothing of the frame.
 	var seen struct {
@@ -83,10 +104,10 @@ func TestHandoffDone(t *testing.T) {
 	}
 
 	// A page that removes the overlay gets it back.
-	if err := d.Eval(ctx, page, `document.querySelector("[popover]").remove()`, nil); err != nil {
+	if err := d.Eval(ctx, page, holderJS+`.remove()`, nil); err != nil {
 		t.Fatal(err)
 	}
-	waitPage(t, page, `!!document.querySelector("[popover]") && document.querySelector("[popover]").matches(":popover-open")`)
+	waitPage(t, page, onTopJS)
 	frame = overlayFrame(t, ctx) // a removed frame reloads
 
 	// While the user has the tab, the bridge does not drive it: not a
@@ -137,7 +158,7 @@ func TestHandoffDone(t *testing.T) {
 	if r.Err != nil || str(r.JSON, "outcome") != "done" || str(r.JSON, "title") != "User fixture" || !strings.HasSuffix(str(r.JSON, "url"), "/page?handoff=done") {
 		t.Fatalf("handoff: %s %s", r.Stdout, r.Stderr)
 	}
-	waitPage(t, page, `!document.querySelector("[popover]")`)
+	waitPage(t, page, `!`+holderJS)
 	bridge.MustCall(t, map[string]any{"action": "click", "tabId": tab, "selector": "#name"})
 
 	// What the user typed is neither returned nor in the audit trail.
@@ -164,7 +185,7 @@ func donePoint(t *testing.T, ctx context.Context, page, frame string) point {
 	t.Helper()
 	d := devtools(t)
 	var host, button struct{ X, Y, W, H float64 }
-	if err := d.Eval(ctx, page, `(() => { const b = document.querySelector("[popover]").getBoundingClientRect(); return {X: b.x, Y: b.y, W: b.width, H: b.height}; })()`, &host); err != nil {
+	if err := d.Eval(ctx, page, `(() => { const b = `+holderJS+`.getBoundingClientRect(); return {X: b.x, Y: b.y, W: b.width, H: b.height}; })()`, &host); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Eval(ctx, frame, `(() => { const b = document.getElementById("done").getBoundingClientRect(); return {X: b.x, Y: b.y, W: b.width, H: b.height}; })()`, &button); err != nil {
@@ -196,6 +217,104 @@ func TestHandoffTimeout(t *testing.T) {
 	if took < 3*time.Second || took > 15*time.Second {
 		t.Errorf("a 5 s hand-off took %s", took)
 	}
-	waitPage(t, page, `!document.querySelector("[popover]")`)
+	waitPage(t, page, `!`+holderJS)
 	bridge.MustCall(t, map[string]any{"action": "extract", "tabId": tab})
+}
+
+// A page that shows its own look-alike box over the bridge's, and fights
+// to keep it on top (issue 26 F11) — from its document, or from a closed
+// shadow root whose events the bridge does not see — does not get it
+// there: the bridge's box stays what a click on it reaches, the
+// look-alike's Done ends nothing, and the user's press on the bridge's
+// Done ends the hand-off.
+func TestHandoffBoxStaysOverAPageThatFightsForTheTop(t *testing.T) {
+	for name, fixture := range map[string]string{"document": "/fighter", "shadow": "/fighter?shadow"} {
+		t.Run(name, func(t *testing.T) {
+			ctx := ctxFor(t, 60*time.Second)
+			_, result, frame, page := handOff(t, ctx, "user-fighter-"+name, fixture, 30000)
+			d := devtools(t)
+			// The page has had its turns: each look, over a second, finds
+			// the bridge's box on top.
+			for i := 0; i < 10; i++ {
+				time.Sleep(100 * time.Millisecond)
+				var top bool
+				if err := d.Eval(ctx, page, onTopJS, &top); err != nil {
+					t.Fatal(err)
+				}
+				if !top {
+					shot(t, page, "handoff-fighter.png", 0)
+					t.Fatalf("look %d: the page's look-alike is over the bridge's box", i+1)
+				}
+			}
+			// A press on the look-alike's Done (the page's own) ends
+			// nothing.
+			if err := d.Eval(ctx, page, `pressLookAlike()`, nil); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case r := <-result:
+				t.Fatalf("the look-alike's Done ended the hand-off: %s", r.Stdout)
+			case <-time.After(500 * time.Millisecond):
+			}
+			pressDone(t, ctx, page, frame, result)
+			var presses string
+			d.Eval(ctx, page, `document.title`, &presses)
+			if presses != "Fighter: pressed 1" {
+				t.Errorf("the look-alike got the user's press on the bridge's Done: %q", presses)
+			}
+		})
+	}
+}
+
+// A modal dialog of the page's makes everything outside it inert, however
+// high the bridge's box is drawn: while one is open the box lives inside
+// it, still on top, and the user can press the dialog's own buttons and
+// the bridge's Done.
+func TestHandoffBoxOverAModalDialog(t *testing.T) {
+	ctx := ctxFor(t, 60*time.Second)
+	_, result, _, page := handOff(t, ctx, "user-modal", "/modal", 30000)
+	d := devtools(t)
+	press := func(what, expr string) {
+		t.Helper()
+		var p point
+		if err := d.Eval(ctx, page, `(() => { const b = `+expr+`.getBoundingClientRect(); return {X: b.x + b.width / 2, Y: b.y + b.height / 2}; })()`, &p); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Click(ctx, page, p.X, p.Y); err != nil {
+			t.Fatalf("pressing %s: %v", what, err)
+		}
+	}
+	// The page opens its dialog where the box is; the user closes it.
+	if err := d.Eval(ctx, page, `document.getElementById("dialog").showModal()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitPage(t, page, onTopJS)
+	press("the dialog's Close", `document.getElementById("close")`)
+	waitPage(t, page, `!document.getElementById("dialog").open`)
+	waitPage(t, page, onTopJS)
+	// It opens it again, and the user presses the bridge's Done (in it).
+	if err := d.Eval(ctx, page, `document.getElementById("dialog").showModal()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitPage(t, page, onTopJS)
+	frame := overlayFrame(t, ctx) // the box moved into the dialog: its frame reloaded
+	pressDone(t, ctx, page, frame, result)
+}
+
+// pressDone is the user's press on the bridge's Done, which must end the
+// hand-off with done.
+func pressDone(t *testing.T, ctx context.Context, page, frame string, result <-chan browsertest.Result) {
+	t.Helper()
+	done := donePoint(t, ctx, page, frame)
+	if err := devtools(t).Click(ctx, page, done.X, done.Y); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-result:
+		if r.Err != nil || str(r.JSON, "outcome") != "done" {
+			t.Fatalf("handoff: %s %s", r.Stdout, r.Stderr)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the user's press on the bridge's Done did not end the hand-off")
+	}
 }

@@ -104,7 +104,9 @@ func (r *run) reportDownloads(page tool.Page, started time.Time) []Download {
 		downloads.windows = downloads.windows[len(downloads.windows)-100:]
 	}
 	downloads.mu.Unlock()
-	items, err := r.b.DownloadsList(r.ctx, protocol.DownloadsListParams{Since: started.Add(-50 * time.Millisecond).UnixMilli(), Limit: 20})
+	// ActedOnTabID: the extension holds what the tab starts next to the
+	// cap by itself, with nobody polling (issue 26 F9).
+	items, err := r.b.DownloadsList(r.ctx, protocol.DownloadsListParams{Since: started.Add(-50 * time.Millisecond).UnixMilli(), Limit: 20, ActedOnTabID: tabID})
 	if err != nil {
 		return nil
 	}

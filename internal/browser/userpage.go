@@ -22,6 +22,13 @@ func (v Verbs) PolicySet(ctx context.Context, p protocol.PolicySetParams) error 
 	return err
 }
 
+// DownloadsLimit gives the extension the cap on one download, which it
+// enforces on every bridge download to its end.
+func (v Verbs) DownloadsLimit(ctx context.Context, p protocol.DownloadsLimitParams) error {
+	_, err := call[protocol.OKResult](ctx, v, "downloads.limit", p)
+	return err
+}
+
 // AskShow asks the user whether the agent may take one step it cannot
 // take back, over the page of p.TabID (or in the extension's own window),
 // and waits up to p.TimeoutMs for Allow or Decline.

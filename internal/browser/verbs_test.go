@@ -309,6 +309,14 @@ func TestVerbsSendTheirParams(t *testing.T) {
 			frame:  `{"downloadId":3}`,
 			answer: protocol.OKResult{OK: true},
 		},
+		{
+			verb: "downloads.limit",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return nil, v.DownloadsLimit(ctx, protocol.DownloadsLimitParams{MaxBytes: 200000})
+			},
+			frame:  `{"maxBytes":200000}`,
+			answer: protocol.OKResult{OK: true},
+		},
 	}
 	fake := fakebrowser.New()
 	for _, tt := range tests {

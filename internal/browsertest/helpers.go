@@ -86,6 +86,12 @@ func Str(m map[string]any, key string) string {
 	return s
 }
 
+// OverlayHolderJS is a JavaScript expression that is, in a page, the
+// element holding the bridge's hand-off or question box over it
+// (extension/ui/overlay.js names it bb-handoff-… anew each time), or
+// undefined.
+const OverlayHolderJS = `[...document.querySelectorAll("*")].find((e) => e.localName.startsWith("bb-handoff-"))`
+
 // WaitPage waits up to 15 s for expr to be true in session's page, and
 // fails the test with the page's text when it is not.
 func (d *DevTools) WaitPage(t testing.TB, session, expr string) {

@@ -312,11 +312,12 @@ func TestBridgeOffRefusesAllButStatus(t *testing.T) {
 		t.Errorf("status %s does not say the bridge is off and how to turn it on", raw)
 	}
 	// Only the daemon's own business at the hello (the registry's
-	// reconciliation, the site rules, the quiet-DOM content script, all
-	// possibly before the bridge went off) reached the extension: no action.
+	// reconciliation, the site rules and the download cap, the quiet-DOM
+	// content script, all possibly before the bridge went off) reached the
+	// extension: no action.
 	for _, call := range fake.Calls("") {
 		switch call.Verb {
-		case "browser.state", "policy.set", "readiness.enable":
+		case "browser.state", "policy.set", "downloads.limit", "readiness.enable":
 		default:
 			t.Errorf("the extension got %s while the bridge was off", call.Verb)
 		}

@@ -22,7 +22,8 @@ import (
 
 // This file is the daemon's side of the user's controls (issue 12): the
 // answers to the extension page's requests (ui.state, ui.pause), the site
-// rules it gives the extension (policy.set), and the guard every page
+// rules and the download cap it gives the extension (policy.set,
+// downloads.limit), and the guard every page
 // action passes (Env.Guard): a tab in the user's hands, a site the rules
 // deny.
 //
@@ -127,6 +128,14 @@ func pushPolicy(ctx context.Context, b browser.Caller, l paths.Layout) (protocol
 	return rules, browser.Verbs{Caller: b}.PolicySet(ctx, rules)
 }
 
+// pushDownloadCap gives the extension the cap on one download of s,
+// which it holds every bridge download to by itself (issue 26 F9: a
+// download that outlasts the action that started it has nobody else to
+// stop it).
+func pushDownloadCap(ctx context.Context, b browser.Caller, s settings.Settings) error {
+	return browser.Verbs{Caller: b}.DownloadsLimit(ctx, protocol.DownloadsLimitParams{MaxBytes: s.DownloadCap()})
+}
+
 // policyEvery is how often watchPolicy looks at the connection and at
 // settings.json's size and time (`browser-bridge policy` writes it
 // without the daemon): soon after a hello, since the first commands
@@ -135,13 +144,15 @@ func pushPolicy(ctx context.Context, b browser.Caller, l paths.Layout) (protocol
 const policyEvery = 200 * time.Millisecond
 
 // watchPolicy keeps every connected extension's copy of the site rules
-// current until ctx ends: after each hello (a new connection, a restarted
-// service worker) and whenever the rules in settings.json change.
+// and the download cap current until ctx ends: after each hello (a new
+// connection, a restarted service worker) and whenever they change in
+// settings.json.
 func (d *Daemon) watchPolicy(ctx context.Context) {
 	var (
-		given = map[string]time.Time{} // browser → the connection given the rules
-		rules protocol.PolicySetParams
-		seen  os.FileInfo // settings.json when last read
+		given    = map[string]time.Time{} // browser → the connection given the rules
+		rules    protocol.PolicySetParams
+		capBytes int64
+		seen     os.FileInfo // settings.json when last read
 	)
 	t := time.NewTicker(policyEvery)
 	defer t.Stop()
@@ -159,7 +170,7 @@ func (d *Daemon) watchPolicy(ctx context.Context) {
 			if s, err := settings.Load(d.layout); err == nil {
 				now := rulesOf(s)
 				to := fresh
-				if !reflect.DeepEqual(now, rules) {
+				if !reflect.DeepEqual(now, rules) || s.DownloadCap() != capBytes {
 					to = d.link.Browsers() // new rules: every browser
 				}
 				for _, ext := range to {
@@ -167,15 +178,19 @@ func (d *Daemon) watchPolicy(ctx context.Context) {
 						continue
 					}
 					cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-					if _, err := pushPolicy(cctx, d.link.Pin(ext.Browser, ext.Name), d.layout); err != nil {
+					pin := d.link.Pin(ext.Browser, ext.Name)
+					if _, err := pushPolicy(cctx, pin, d.layout); err != nil {
 						// Once per connection and change, not every tick:
 						// the next hello or change tries again.
 						d.log.Warn("giving the extension the site rules", "err", err)
 					}
+					if err := pushDownloadCap(cctx, pin, s); err != nil {
+						d.log.Warn("giving the extension the download cap", "err", err)
+					}
 					cancel()
 					given[ext.Browser] = ext.ConnectedAt
 				}
-				rules = now
+				rules, capBytes = now, s.DownloadCap()
 			}
 		}
 		select {

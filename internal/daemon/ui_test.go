@@ -175,11 +175,13 @@ func TestGuard(t *testing.T) {
 	}
 }
 
-// The extension gets the rules after its hello and again when
-// settings.json changes (the CLI writes it without the daemon).
+// The extension gets the rules and the download cap after its hello and
+// again when settings.json changes (the CLI writes it without the
+// daemon).
 func TestWatchPolicyPushesTheRules(t *testing.T) {
 	fake := fakebrowser.New()
 	fake.Handle("policy.set", fakebrowser.Reply(protocol.OKResult{OK: true}))
+	fake.Handle("downloads.limit", fakebrowser.Reply(protocol.OKResult{OK: true}))
 	d := uiDaemon(t, fake)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -219,5 +221,20 @@ func TestWatchPolicyPushesTheRules(t *testing.T) {
 	}
 	if _, err := fake.WaitCalls(wctx, "policy.set", 3); err != nil {
 		t.Fatal(err)
+	}
+	// The cap, with each of those pushes, and again when only it changes
+	// (issue 26 F9: the extension holds downloads to it by itself).
+	s.DownloadMaxBytes = 200000
+	settings.Save(d.layout, s)
+	calls, err = fake.WaitCalls(wctx, "downloads.limit", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int64{settings.DefaultDownloadMaxBytes, settings.DefaultDownloadMaxBytes, settings.DefaultDownloadMaxBytes, 200000} {
+		var c protocol.DownloadsLimitParams
+		calls[i].Decode(&c)
+		if c.MaxBytes != want {
+			t.Errorf("push %d of the cap: %d, want %d", i+1, c.MaxBytes, want)
+		}
 	}
 }

@@ -25,8 +25,9 @@ import (
 // a different number is reported as version_mismatch. 2: the verbs and
 // their parameters are written down on both sides (verbs.go, VERBS in
 // extension/protocol.js). 5: cdp.batch takes expectURL and activate
-// (type in one round trip).
-const Version = 5
+// (type in one round trip). 6: downloads.limit (the extension holds
+// downloads to the cap by itself).
+const Version = 6
 
 // EnvDisable forces the bridge off at every layer (client, daemon, native
 // host) when set to 1.

@@ -63,6 +63,7 @@ var Verbs = []Verb{
 	{"ask.show", AskShowParams{}, AskShowResult{}},
 	{"downloads.list", DownloadsListParams{}, DownloadsListResult{}},
 	{"downloads.cancel", DownloadsCancelParams{}, OKResult{}},
+	{"downloads.limit", DownloadsLimitParams{}, OKResult{}},
 }
 
 // NoParams is the params of a verb that takes none.
@@ -537,12 +538,18 @@ type CommandCancelResult struct {
 // DownloadsListParams: downloads.list answers the downloads IDs, or those
 // that started at or after Since (ms since the epoch), newest first, at
 // most Limit (default 20). With WaitMs, when none has started since then,
-// it waits up to that long (at most 10 s) for one to start.
+// it waits up to that long (at most 10 s) for one to start. The downloads
+// asked for by ID are the bridge's, and the extension holds them to the
+// cap (DownloadsLimitParams), as it does a download that ActedOnTabID (a
+// tab an action just acted on, a user's one included) starts within the
+// next 10 s (the daemon's window for a download an action started).
+// (Not "tabId": a tab handed to the user refuses verbs that name it.)
 type DownloadsListParams struct {
-	IDs    []int `json:"ids,omitempty"`
-	Since  int64 `json:"since,omitempty"`
-	Limit  int   `json:"limit,omitempty"`
-	WaitMs int   `json:"waitMs,omitempty"`
+	IDs          []int `json:"ids,omitempty"`
+	Since        int64 `json:"since,omitempty"`
+	Limit        int   `json:"limit,omitempty"`
+	WaitMs       int   `json:"waitMs,omitempty"`
+	ActedOnTabID int   `json:"actedOnTabId,omitempty"`
 }
 
 // DownloadsListResult is the downloads found.
@@ -575,4 +582,14 @@ type DownloadItem struct {
 // progress. (Not "id": that is the command's own.)
 type DownloadsCancelParams struct {
 	ID int `json:"downloadId"`
+}
+
+// DownloadsLimitParams: downloads.limit gives the extension the cap on one
+// download (the settings' downloadMaxBytes), which it holds every bridge
+// download to by itself, to its end, whether or not an action is
+// waiting on it: one still arriving past the cap is cancelled, one that
+// arrived whole past it has its file removed. The daemon sends it after
+// each hello and whenever the setting changes, beside policy.set.
+type DownloadsLimitParams struct {
+	MaxBytes int64 `json:"maxBytes"`
 }
