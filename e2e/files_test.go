@@ -30,6 +30,10 @@ func TestUploadSetsFilesWithoutTheirContent(t *testing.T) {
 
 func TestUploadRefusesBadPathsBeforeChrome(t *testing.T) {
 	tab := openApp(t)
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	ssh := filepath.Join(dir, ".ssh")
 	os.MkdirAll(ssh, 0o700)
@@ -49,7 +53,10 @@ func TestUploadRefusesBadPathsBeforeChrome(t *testing.T) {
 	}{
 		{[]string{key}, "names secrets"},
 		{[]string{link}, "symlink"},
-		{[]string{"relative.txt"}, "absolute"},
+		// The CLI resolves a relative path against its working directory
+		// (issue 25); the refusal then names the absolute form. (Over MCP
+		// a relative path is refused: pathcheck's rule "absolute".)
+		{[]string{"relative.txt"}, filepath.Join(cwd, "relative.txt")},
 		{[]string{dir}, "folder"},
 		{many, "at most 20"},
 	} {
