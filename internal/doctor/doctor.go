@@ -153,8 +153,12 @@ func checkState(l paths.Layout) Check {
 		c.Fix = "set " + paths.EnvHome + " to a folder of your own, or remove " + l.State
 		return c
 	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		c.Detail = fmt.Sprintf("%s has mode %#o: %s, so the secret in it may have been read", l.State, perm, paths.FolderOpenness(perm))
+	if perm, err := paths.OthersMode(l.State, fi); err != nil || perm != 0 {
+		if err != nil {
+			c.Detail, c.Fix = err.Error(), "check that you may read "+l.State
+			return c
+		}
+		c.Detail = fmt.Sprintf("%s has mode %#o: %s, so the secret in it may have been read", l.State, fi.Mode().Perm()|perm, paths.FolderOpenness(perm))
 		c.Fix = restart(l) + " (chmod 700 alone keeps a secret others may know)"
 		if perm&0o022 != 0 {
 			c.Fix = "others could have put files in it (the extension folder among them): unless you opened it yourself, remove " + l.State +
