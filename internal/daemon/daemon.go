@@ -90,9 +90,18 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		Registries:  reg,
 		Started:     d.started,
 		Screenshots: shots.New(layout.Screenshots()),
-		Off:         func() *protocol.Error { return settings.Off(layout) },
-		Guard:       d.guard,
-		Paused:      func() *protocol.Error { return settings.Paused(layout) },
+		// Downloads are moved into the layout's folder, up to the cap the
+		// settings say at the time.
+		DownloadsFolder: layout.Downloads(),
+		DownloadCap: func() int64 {
+			if s, err := settings.Load(layout); err == nil {
+				return s.DownloadCap()
+			}
+			return settings.DefaultDownloadMaxBytes
+		},
+		Off:    func() *protocol.Error { return settings.Off(layout) },
+		Guard:  d.guard,
+		Paused: func() *protocol.Error { return settings.Paused(layout) },
 		Daemon: func() any {
 			m := map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket,
 				"goroutines": runtime.NumGoroutine()}
