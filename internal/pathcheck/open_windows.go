@@ -55,7 +55,7 @@ func openNoSymlinks(canon string) (*os.File, folderStat, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if !strings.EqualFold(final, filepath.Clean(canon)) {
+	if !strings.EqualFold(final, strings.TrimPrefix(filepath.Clean(canon), `\\?\`)) {
 		return fail(syscall.ELOOP)
 	}
 	return os.NewFile(uintptr(h), canon), folderStat{dir: filepath.Dir(canon)}, nil

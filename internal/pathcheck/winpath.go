@@ -46,7 +46,7 @@ func windowsRefusal(p string) string {
 	if why != "" {
 		return why
 	}
-	comps := components(strings.ReplaceAll(rest[2:], "/", `\`))
+	comps := components(strings.ReplaceAll(rest[2:], `\`, "/")) // "/" splits on every OS
 	for _, c := range comps {
 		switch {
 		case strings.ContainsRune(c, ':'):
