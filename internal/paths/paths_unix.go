@@ -114,3 +114,7 @@ func Owner(fi os.FileInfo) (uid int, ok bool) {
 // OthersMode says what others than this user may do with the file at
 // path, whose Lstat is fi: the group and other bits of its mode.
 func OthersMode(_ string, fi os.FileInfo) (os.FileMode, error) { return fi.Mode().Perm() & 0o077, nil }
+
+// Perm is the permission bits of the file at path, whose Lstat is fi, as
+// the bridge's trust checks read them: its mode.
+func Perm(_ string, fi os.FileInfo) os.FileMode { return fi.Mode().Perm() }

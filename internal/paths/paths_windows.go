@@ -285,3 +285,32 @@ func ownedByUser(path string) error {
 // Owner returns the uid that owns the file fi describes; ok is false where
 // the OS does not say, as on Windows (owners are SIDs: see ownedByUser).
 func Owner(fs.FileInfo) (uid int, ok bool) { return 0, false }
+
+// Perm is the permission bits of the file at path, whose Lstat is fi, as
+// the bridge's trust checks read them. Go's mode of a Windows file says
+// only whether it is read-only (0444 or 0666, for everyone), so they are
+// made from what the file is and who its DACL lets in: the owner's bits
+// are 0600 (0700 for a folder, and for a program: .exe, .com, .bat,
+// .cmd), and the group and other bits are what others than this user,
+// SYSTEM, the Administrators and TrustedInstaller may do (the
+// Administrators stand where root does on Unix). A DACL that cannot be
+// read counts as open to all.
+func Perm(path string, fi os.FileInfo) os.FileMode {
+	m := os.FileMode(0o600)
+	if fi.IsDir() || isProgramExt(strings.ToLower(filepath.Ext(path))) {
+		m = 0o700
+	}
+	others, err := accessOf(path, true)
+	if err != nil {
+		return m | 0o077
+	}
+	return m | others
+}
+
+func isProgramExt(ext string) bool {
+	switch ext {
+	case ".exe", ".com", ".bat", ".cmd":
+		return true
+	}
+	return false
+}
