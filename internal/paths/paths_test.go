@@ -1,12 +1,19 @@
 package paths
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
 
 func TestHomeEnvMovesEverything(t *testing.T) {
-	h := t.TempDir()
+	// os.MkdirTemp, not t.TempDir: this test runs under Wine too, where
+	// Go's os.RemoveAll fails (see internal/ipc/ipc_windows_test.go).
+	h, err := os.MkdirTemp("", "home")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(h) })
 	t.Setenv(EnvHome, h)
 	l, err := Default()
 	if err != nil {
