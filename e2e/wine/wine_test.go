@@ -6,7 +6,8 @@
 // the host under Wine, and the Windows CLI, also under Wine, drives the
 // page through the Windows daemon, which it starts on demand. So the named
 // pipe, the detached start, the host's binary stdio and the CLI are the
-// Windows code, on Wine's implementation of Windows.
+// Windows code, on Wine's implementation of Windows. The host is given
+// the --parent-window= argument Chrome for Windows adds.
 //
 // It needs wine and a prefix prepared by scripts/wine-test (Wine 8 lacks
 // ProcessPrng, which Go needs: the script adds it), named by
@@ -126,7 +127,9 @@ func TestWindowsBridgeUnderWine(t *testing.T) {
 	for _, kv := range env[len(os.Environ()):] {
 		fmt.Fprintf(&sh, " '%s'", kv)
 	}
-	fmt.Fprintf(&sh, " wine '%s' host \"$@\" 2>>'%s'\n", exe, hostLog)
+	// Chrome for Windows adds --parent-window=<handle> after the origin;
+	// the host must ignore it, so the script passes one too.
+	fmt.Fprintf(&sh, " wine '%s' host \"$@\" --parent-window=0 2>>'%s'\n", exe, hostLog)
 	if err := os.WriteFile(script, []byte(sh.String()), 0o755); err != nil {
 		t.Fatal(err)
 	}
