@@ -90,18 +90,9 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		Registries:  reg,
 		Started:     d.started,
 		Screenshots: shots.New(layout.Screenshots()),
-		// Downloads are moved into the layout's folder, up to the cap the
-		// settings say at the time.
-		DownloadsFolder: layout.Downloads(),
-		DownloadCap: func() int64 {
-			if s, err := settings.Load(layout); err == nil {
-				return s.DownloadCap()
-			}
-			return settings.DefaultDownloadMaxBytes
-		},
-		Off:    func() *protocol.Error { return settings.Off(layout) },
-		Guard:  d.guard,
-		Paused: func() *protocol.Error { return settings.Paused(layout) },
+		Off:         func() *protocol.Error { return settings.Off(layout) },
+		Guard:       d.guard,
+		Paused:      func() *protocol.Error { return settings.Paused(layout) },
 		Daemon: func() any {
 			m := map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket,
 				"goroutines": runtime.NumGoroutine()}
@@ -116,6 +107,15 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 				return d.Diagnostics()
 			}
 			return nil
+		},
+		// Downloads are moved into the layout's folder, up to the cap the
+		// settings say at the time.
+		DownloadsFolder: layout.Downloads(),
+		DownloadCap: func() int64 {
+			if s, err := settings.Load(layout); err == nil {
+				return s.DownloadCap()
+			}
+			return settings.DefaultDownloadMaxBytes
 		},
 	}
 	d.env.SetAskBeforeIrreversible(func() bool { return settings.AskBeforeIrreversible(layout) })
