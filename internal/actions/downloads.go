@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
@@ -25,8 +24,9 @@ import (
 // the user's download folder (an extension may only choose a name inside
 // it), or a prompt when the user asked for one. So the bridge lets Chrome
 // save the file, and once it is complete the daemon moves it — the bytes
-// read from the file opened without following symlinks (pathcheck.Open),
-// written as a 0600 file in the bridge's own 0700 downloads folder, the
+// read from the file pathcheck.OpenDownload opened by the upload rules, written
+// as a private file in the bridge's own private downloads folder
+// (Env.DownloadsFolder), the
 // original removed — and reports the move (savedBy "bridge"). A file it
 // may not take (its name breaks the upload rules, it is over the size
 // cap) stays where Chrome saved it and is reported there (savedBy
@@ -75,10 +75,9 @@ type actionWindow struct {
 	start, end time.Time
 }
 
-// downloads is the daemon's record of caught downloads and of the recent
-// actions that may start some.
-var downloads = &downloadBook{caught: map[string]*caughtDownload{}}
-
+// downloadBook is the daemon's record of caught downloads and of the
+// recent actions that may start some (Env.downloads). The zero book is
+// empty and ready.
 type downloadBook struct {
 	mu      sync.Mutex
 	caught  map[string]*caughtDownload // instance/id
@@ -98,12 +97,13 @@ func (r *run) reportDownloads(page tool.Page, started time.Time) []Download {
 	}
 	inst := r.browserInstance()
 	w := actionWindow{instance: inst, tabID: tabID, origin: originOfURL(tabURL), owned: r.reg().IsOwned(tabID), start: started, end: time.Now()}
-	downloads.mu.Lock()
-	downloads.windows = append(downloads.windows, w)
-	if len(downloads.windows) > 100 {
-		downloads.windows = downloads.windows[len(downloads.windows)-100:]
+	book := &r.env.downloads
+	book.mu.Lock()
+	book.windows = append(book.windows, w)
+	if len(book.windows) > 100 {
+		book.windows = book.windows[len(book.windows)-100:]
 	}
-	downloads.mu.Unlock()
+	book.mu.Unlock()
 	// ActedOnTabID: the extension holds what the tab starts next to the
 	// cap by itself, with nobody polling (issue 26 F9).
 	items, err := r.b.DownloadsList(r.ctx, protocol.DownloadsListParams{Since: started.Add(-50 * time.Millisecond).UnixMilli(), Limit: 20, ActedOnTabID: tabID})
@@ -112,7 +112,7 @@ func (r *run) reportDownloads(page tool.Page, started time.Time) []Download {
 	}
 	var mine []int
 	for _, it := range items {
-		if _, fresh := downloads.catch(it, []actionWindow{w}); fresh {
+		if _, fresh := book.catch(it, []actionWindow{w}); fresh {
 			mine = append(mine, it.ID)
 		}
 	}
@@ -145,13 +145,14 @@ func (r *run) settleDownloads(ids []int, wait time.Duration) []Download {
 			break
 		}
 	}
-	return downloads.list(inst, ids)
+	return r.env.downloads.list(inst, ids)
 }
 
 // advanceDownload brings a caught download up to date with Chrome's item:
 // over the size cap it is cancelled; complete, it is moved into the
 // bridge's folder. It reports whether the download is still in progress.
 func (r *run) advanceDownload(inst string, it protocol.DownloadItem) bool {
+	downloads := &r.env.downloads
 	downloads.mu.Lock()
 	c := downloads.caught[downloadKey(inst, it.ID)]
 	if c == nil || c.final {
@@ -159,8 +160,8 @@ func (r *run) advanceDownload(inst string, it protocol.DownloadItem) bool {
 		return false
 	}
 	c.d = fromItem(it, c.d)
-	capBytes := downloadCap()
 	downloads.mu.Unlock()
+	capBytes := r.env.downloadCap()
 
 	switch it.State {
 	case "in_progress":
@@ -174,7 +175,7 @@ func (r *run) advanceDownload(inst string, it protocol.DownloadItem) bool {
 		}
 		return true
 	case "complete":
-		d := finishDownload(it, capBytes)
+		d := finishDownload(r.env.DownloadsFolder, it, capBytes)
 		downloads.update(inst, it.ID, func(c *caughtDownload) { c.d, c.final = mergeFinished(c.d, d), true })
 	default: // interrupted
 		downloads.update(inst, it.ID, func(c *caughtDownload) { c.final = true })
@@ -182,20 +183,19 @@ func (r *run) advanceDownload(inst string, it protocol.DownloadItem) bool {
 	return false
 }
 
-// finishDownload moves a complete download into the bridge's folder, or
-// says why it stays where Chrome saved it.
-func finishDownload(it protocol.DownloadItem, capBytes int64) Download {
+// finishDownload moves a complete download into the bridge's folder dir,
+// or says why it stays where Chrome saved it.
+func finishDownload(dir string, it protocol.DownloadItem, capBytes int64) Download {
 	d := Download{Path: it.Filename, SavedBy: "browser", State: "done", Bytes: max(it.FileSize, it.BytesReceived)}
-	l, err := paths.Default()
-	if err != nil {
-		d.Note = "not moved: the bridge's folders are unknown (" + err.Error() + ")"
+	if dir == "" {
+		d.Note = "not moved: the bridge has no downloads folder"
 		return d
 	}
 	if d.Bytes > capBytes {
 		d.Note = fmt.Sprintf("left where the browser saved it: larger than the cap of %d bytes (downloadMaxBytes in the settings)", capBytes)
 		return d
 	}
-	moved, n, err := moveInto(l.Downloads(), it.Filename, capBytes)
+	moved, n, err := moveInto(dir, it.Filename, capBytes)
 	if err != nil {
 		d.Note = "left where the browser saved it: " + err.Error()
 		return d
@@ -204,42 +204,27 @@ func finishDownload(it protocol.DownloadItem, capBytes int64) Download {
 	return d
 }
 
-// moveInto copies the file at src into dir (0700) as a 0600 file of the
+// moveInto copies the file at src into dir (private) as a file of the
 // same name (made unique), then removes src. What is read is the file
-// opened at src's resolved path without following a symlink there, and
-// only a regular file of the user's with a single link, whose path names
-// no secret (the upload rules' names): the path comes from the browser,
-// and the bridge must not be made to take another file. It returns the
-// new path and the bytes copied.
+// pathcheck.OpenDownload opened, by the upload rules: the path comes from the
+// browser, and the bridge must not be made to take another file (one
+// whose path names secrets, a symlink, a file with other names, one in a
+// folder other users may write) — and only a file of the user's. It
+// returns the new path and the bytes copied.
 func moveInto(dir, src string, capBytes int64) (string, int64, error) {
-	if !filepath.IsAbs(src) {
-		return "", 0, fmt.Errorf("the browser gave no absolute path (%q)", src)
-	}
-	if c := pathcheck.Denied(src); c != "" {
-		return "", 0, fmt.Errorf("its path names secrets (%q), which the bridge does not touch", c)
-	}
-	canon, err := filepath.EvalSymlinks(src)
+	f, err := pathcheck.OpenDownload(src)
 	if err != nil {
-		return "", 0, fmt.Errorf("the file cannot be found: %w", err)
-	}
-	f, err := os.OpenFile(canon, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
-	if err != nil {
-		return "", 0, fmt.Errorf("the file cannot be opened: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
+		var why *pathcheck.Refusal
+		if errors.As(err, &why) {
+			return "", 0, errors.New(why.Rule)
+		}
 		return "", 0, err
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	switch {
-	case !fi.Mode().IsRegular():
-		return "", 0, errors.New("it is not a regular file")
-	case !ok || int(st.Uid) != os.Geteuid():
+	defer f.Close()
+	if !f.Mine() {
 		return "", 0, errors.New("the file is not the user's")
-	case st.Nlink > 1:
-		return "", 0, errors.New("the file has other names (hard links)")
 	}
+	canon, fi := f.Canonical, f.Info
 	if err := paths.EnsurePrivateDir(dir); err != nil {
 		return "", 0, fmt.Errorf("the bridge's downloads folder: %w", err)
 	}
@@ -289,6 +274,7 @@ func uniqueName(name string, i int) string {
 func listDownloads(r *run) (*tool.DownloadsResult, error) {
 	inst := r.browserInstance()
 	since := time.Now().Add(-downloadKeep)
+	downloads := &r.env.downloads
 	downloads.mu.Lock()
 	var windows []actionWindow
 	for _, w := range downloads.windows {
@@ -308,7 +294,7 @@ func listDownloads(r *run) (*tool.DownloadsResult, error) {
 	}
 	ids := downloads.ids(inst)
 	list := r.settleDownloads(ids, 0)
-	return &tool.DownloadsResult{Downloads: list, Folder: downloadsFolder()}, nil
+	return &tool.DownloadsResult{Downloads: list, Folder: r.env.DownloadsFolder}, nil
 }
 
 // browserInstance is the extension instance the call talks to (see reg).
@@ -319,18 +305,11 @@ func (r *run) browserInstance() string {
 	return r.instance
 }
 
-func downloadsFolder() string {
-	if l, err := paths.Default(); err == nil {
-		return l.Downloads()
-	}
-	return ""
-}
-
-func downloadCap() int64 {
-	if l, err := paths.Default(); err == nil {
-		if s, err := settings.Load(l); err == nil {
-			return s.DownloadCap()
-		}
+// downloadCap is the largest download the bridge takes, from
+// Env.DownloadCap when it is set.
+func (e *Env) downloadCap() int64 {
+	if e.DownloadCap != nil {
+		return e.DownloadCap()
 	}
 	return settings.DefaultDownloadMaxBytes
 }
@@ -359,6 +338,9 @@ func (b *downloadBook) catch(it protocol.DownloadItem, windows []actionWindow) (
 			continue
 		}
 		c := &caughtDownload{instance: w.instance, at: time.Now(), d: fromItem(it, Download{TabID: w.tabID})}
+		if b.caught == nil {
+			b.caught = map[string]*caughtDownload{}
+		}
 		b.caught[key] = c
 		b.prune()
 		return c, true

@@ -60,8 +60,17 @@ type Env struct {
 	// in (several may be connected). Nil: no further guard.
 	Guard func(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error
 
-	tabs tabLocks // one page action at a time per tab
-	seen tabsSeen // each tab as the last action saw it
+	// DownloadsFolder is where the bridge moves the files its actions
+	// downloaded (downloads.go); empty: they stay where the browser saved
+	// them.
+	DownloadsFolder string
+	// DownloadCap is the largest download the bridge takes, asked at each
+	// download (the settings may change); nil: the default cap.
+	DownloadCap func() int64
+
+	tabs      tabLocks     // one page action at a time per tab
+	seen      tabsSeen     // each tab as the last action saw it
+	downloads downloadBook // the downloads the bridge's actions started
 }
 
 // run is one action being carried out.

@@ -20,7 +20,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -215,10 +214,7 @@ func (e Env) StopDaemon() {
 		return
 	}
 	c.Close()
-	syscall.Kill(ok.DaemonPID, syscall.SIGTERM)
-	for i := 0; i < 100 && syscall.Kill(ok.DaemonPID, 0) == nil; i++ {
-		time.Sleep(20 * time.Millisecond)
-	}
+	stopPID(ok.DaemonPID)
 }
 
 // Close stops the daemon and removes the folder.
@@ -251,7 +247,7 @@ func startIn(env Env) (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting launch: %w", err)
 	}
@@ -285,7 +281,7 @@ func (b *Bridge) Close() {
 		select {
 		case <-done:
 		case <-time.After(15 * time.Second):
-			syscall.Kill(-b.launch.Process.Pid, syscall.SIGKILL)
+			killGroup(b.launch)
 		}
 	}
 	b.StopBrowser()

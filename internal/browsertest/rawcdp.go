@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/launcher"
@@ -47,7 +46,7 @@ func StartRawCDP() (*RawCDP, error) {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.ExtraFiles = []*os.File{cmdR, repW}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -190,13 +189,13 @@ func (p *RawPage) Navigate(ctx context.Context, url string) error {
 // Close stops the browser.
 func (c *RawCDP) Close() {
 	c.cdp.Close()
-	syscall.Kill(-c.cmd.Process.Pid, syscall.SIGTERM)
+	termGroup(c.cmd)
 	done := make(chan struct{})
 	go func() { c.cmd.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
-		syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(c.cmd)
 		<-done
 	}
 	os.RemoveAll(c.profile)

@@ -108,6 +108,15 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 			}
 			return nil
 		},
+		// Downloads are moved into the layout's folder, up to the cap the
+		// settings say at the time.
+		DownloadsFolder: layout.Downloads(),
+		DownloadCap: func() int64 {
+			if s, err := settings.Load(layout); err == nil {
+				return s.DownloadCap()
+			}
+			return settings.DefaultDownloadMaxBytes
+		},
 	}
 	d.env.SetAskBeforeIrreversible(func() bool { return settings.AskBeforeIrreversible(layout) })
 	return d, nil

@@ -153,8 +153,12 @@ func checkState(l paths.Layout) Check {
 		c.Fix = "set " + paths.EnvHome + " to a folder of your own, or remove " + l.State
 		return c
 	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		c.Detail = fmt.Sprintf("%s has mode %#o: %s, so the secret in it may have been read", l.State, perm, paths.FolderOpenness(perm))
+	if perm, err := paths.OthersMode(l.State, fi); err != nil || perm != 0 {
+		if err != nil {
+			c.Detail, c.Fix = err.Error(), "check that you may read "+l.State
+			return c
+		}
+		c.Detail = fmt.Sprintf("%s has mode %#o: %s, so the secret in it may have been read", l.State, fi.Mode().Perm()|perm, paths.FolderOpenness(perm))
 		c.Fix = restart(l) + " (chmod 700 alone keeps a secret others may know)"
 		if perm&0o022 != 0 {
 			c.Fix = "others could have put files in it (the extension folder among them): unless you opened it yourself, remove " + l.State +
@@ -234,11 +238,33 @@ func checkManifests(exe string, browsers []paths.Browser) []Check {
 	var out []Check
 	found := 0
 	for _, b := range browsers {
-		if _, err := os.Stat(filepath.Dir(b.ManifestDir)); err != nil {
+		dir := b.ConfigDir
+		if dir == "" {
+			dir = filepath.Dir(b.ManifestDir)
+		}
+		if _, err := os.Stat(dir); err != nil {
 			continue // that browser is not installed
 		}
-		p := filepath.Join(b.ManifestDir, install.ManifestName)
+		// On Windows the browser reads the manifest its registry key
+		// names; the key is checked first.
+		p, registered, err := install.RegisteredManifest(b)
 		c := Check{Name: "host manifest: " + b.Name, Detail: p}
+		key := `HKCU\` + b.RegistryKey + `\` + protocol.NativeHostName
+		switch {
+		case err != nil:
+			c.Detail, c.Fix = err.Error(), "run `browser-bridge install` again"
+			out = append(out, c)
+			continue
+		case !registered:
+			c.OK, c.Warn = true, true
+			c.Detail, c.Fix = "no registry key "+key+": "+b.Name+" cannot start the host", "run `browser-bridge install` if you use "+b.Name
+			out = append(out, c)
+			continue
+		case b.RegistryKey != "" && p == "":
+			c.Detail, c.Fix = key+" has no default value (the manifest's path)", "run `browser-bridge install` again"
+			out = append(out, c)
+			continue
+		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			c.OK, c.Warn = true, true
@@ -261,7 +287,7 @@ func checkManifests(exe string, browsers []paths.Browser) []Check {
 		switch {
 		case m.Name != protocol.NativeHostName:
 			c.Detail, c.Fix = fmt.Sprintf("%s registers %q, not %q", p, m.Name, protocol.NativeHostName), "run `browser-bridge install` again"
-		case statErr != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0:
+		case statErr != nil || fi.IsDir() || paths.Perm(m.Path, fi)&0o111 == 0:
 			c.Detail, c.Fix = fmt.Sprintf("the host %s it names is not an executable file", m.Path), "run `browser-bridge install` again with the binary you use"
 		case !slices.Contains(m.Origins, "chrome-extension://"+protocol.DevExtensionID+"/"):
 			c.Detail, c.Fix = fmt.Sprintf("%s does not allow the extension %s", p, protocol.DevExtensionID), "run `browser-bridge install` again"

@@ -45,6 +45,26 @@ type Options struct {
 type Manifest struct {
 	Browser string `json:"browser"`
 	Path    string `json:"path"`
+	// RegistryKey is, on Windows, the key under HKEY_CURRENT_USER that
+	// points the browser at Path (see paths.Browser).
+	RegistryKey string `json:"registryKey,omitempty"`
+}
+
+// target is the manifest of browser b.
+func target(b paths.Browser) Manifest {
+	m := Manifest{Browser: b.Name, Path: filepath.Join(b.ManifestDir, ManifestName)}
+	if b.RegistryKey != "" {
+		m.RegistryKey = `HKCU\` + b.RegistryKey + `\` + protocol.NativeHostName
+	}
+	return m
+}
+
+// configDir is the folder whose presence says browser b has run.
+func configDir(b paths.Browser) string {
+	if b.ConfigDir != "" {
+		return b.ConfigDir
+	}
+	return filepath.Dir(b.ManifestDir)
 }
 
 // Result is what install did.
@@ -117,12 +137,12 @@ func plan(o Options) (*Result, []Manifest, error) {
 	var targets []Manifest
 	var looked []string
 	for _, b := range o.Browsers {
-		if _, err := os.Stat(filepath.Dir(b.ManifestDir)); err != nil {
+		if _, err := os.Stat(configDir(b)); err != nil {
 			res.NotFound = append(res.NotFound, b.Name)
-			looked = append(looked, filepath.Dir(b.ManifestDir))
+			looked = append(looked, configDir(b))
 			continue
 		}
-		targets = append(targets, Manifest{Browser: b.Name, Path: filepath.Join(b.ManifestDir, ManifestName)})
+		targets = append(targets, target(b))
 	}
 	for _, d := range o.ManifestDirs {
 		targets = append(targets, Manifest{Browser: "(given folder)", Path: filepath.Join(d, ManifestName)})
@@ -138,6 +158,11 @@ func register(res *Result, targets []Manifest) error {
 	for _, t := range targets {
 		if err := WriteManifest(filepath.Dir(t.Path), res.HostBinary, res.AllowedOrigins); err != nil {
 			return fmt.Errorf("registering the host for %s: %w", t.Browser, err)
+		}
+		if t.RegistryKey != "" {
+			if err := setHostKey(registryKeyOf(t), t.Path); err != nil {
+				return fmt.Errorf("registering the host for %s: %w", t.Browser, err)
+			}
 		}
 		res.Manifests = append(res.Manifests, t)
 	}
@@ -230,12 +255,29 @@ func Unregister(browsers []paths.Browser, dirs []string) ([]Manifest, error) {
 	removed := []Manifest{}
 	var targets []Manifest
 	for _, b := range browsers {
-		targets = append(targets, Manifest{Browser: b.Name, Path: filepath.Join(b.ManifestDir, ManifestName)})
+		targets = append(targets, target(b))
 	}
 	for _, d := range dirs {
 		targets = append(targets, Manifest{Browser: "(given folder)", Path: filepath.Join(d, ManifestName)})
 	}
 	for _, t := range targets {
+		if t.RegistryKey != "" {
+			// Several browsers share one manifest on Windows: each key
+			// goes on its own, the file with the first.
+			gone, err := unregisterKey(t)
+			if err != nil {
+				return removed, err
+			}
+			if gone {
+				removed = append(removed, t)
+			}
+			if ours, err := isOurManifest(t.Path); err == nil && ours {
+				if err := os.Remove(t.Path); err != nil {
+					return removed, fmt.Errorf("removing %s: %w", t.Path, err)
+				}
+			}
+			continue
+		}
 		if ours, err := isOurManifest(t.Path); err != nil || !ours {
 			continue
 		}
@@ -245,6 +287,40 @@ func Unregister(browsers []paths.Browser, dirs []string) ([]Manifest, error) {
 		removed = append(removed, t)
 	}
 	return removed, nil
+}
+
+// registryKeyOf is the browser's key under HKCU of t, without the host's
+// subkey.
+func registryKeyOf(t Manifest) string {
+	k := strings.TrimPrefix(t.RegistryKey, `HKCU\`)
+	return strings.TrimSuffix(k, `\`+protocol.NativeHostName)
+}
+
+// unregisterKey removes the registry key of t when it registers the
+// bridge: it names t's manifest, or another manifest of the bridge's host
+// name. A key of the same name that points elsewhere is left alone.
+func unregisterKey(t Manifest) (bool, error) {
+	key := registryKeyOf(t)
+	manifest, ok, err := hostKey(key)
+	if err != nil || !ok {
+		return false, err
+	}
+	if !strings.EqualFold(filepath.Clean(manifest), filepath.Clean(t.Path)) {
+		if ours, err := isOurManifest(manifest); err != nil || !ours {
+			return false, nil
+		}
+	}
+	return true, deleteHostKey(key)
+}
+
+// RegisteredManifest is the manifest browser b reads for the bridge's
+// host: on Windows the one its registry key names (ok false without the
+// key), elsewhere the one in its manifest folder.
+func RegisteredManifest(b paths.Browser) (path string, ok bool, err error) {
+	if b.RegistryKey == "" {
+		return filepath.Join(b.ManifestDir, ManifestName), true, nil
+	}
+	return hostKey(b.RegistryKey)
 }
 
 // isOurManifest reports whether the file at p is a host manifest that

@@ -36,13 +36,13 @@ func CheckHost(exe string) (warnings []string, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("the host binary %s: %w", real, err)
 	}
-	if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+	if !fi.Mode().IsRegular() || paths.Perm(real, fi)&0o111 == 0 {
 		return nil, fmt.Errorf("the host binary %s is not an executable file", real)
 	}
 	if err := trustedOwner(real, fi); err != nil {
 		return nil, err
 	}
-	switch perm := fi.Mode().Perm(); {
+	switch perm := paths.Perm(real, fi); {
 	case perm&0o002 != 0:
 		return nil, fmt.Errorf("the host binary %s has mode %#o: any user could change the program your browser runs; chmod 755 %s (and check it is the one you installed)", real, perm, real)
 	case perm&0o020 != 0:
@@ -74,7 +74,7 @@ func checkFolder(dir string, own bool) ([]string, error) {
 	if err := trustedOwner(dir, fi); err != nil {
 		return nil, err
 	}
-	perm, sticky := fi.Mode().Perm(), fi.Mode()&os.ModeSticky != 0
+	perm, sticky := paths.Perm(dir, fi), fi.Mode()&os.ModeSticky != 0
 	switch {
 	case perm&0o002 != 0 && !sticky:
 		return nil, fmt.Errorf("%s has mode %#o: any user could replace the host binary below it with their own program, which your browser would run; move browser-bridge to a folder only you can write (e.g. ~/.local/bin) and run install from there, or chmod 755 %s", dir, perm, dir)

@@ -1,5 +1,5 @@
 // Package ipc is the bridge's local transport: a unix socket in a private
-// folder, length-prefixed JSON frames (package nmframe), and the secret
+// folder (on Windows a named pipe only the user may open), length-prefixed JSON frames (package nmframe), and the secret
 // handshake every connection opens with. It never touches the network.
 package ipc
 
@@ -7,17 +7,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
-	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/nmframe"
-	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
@@ -39,52 +35,11 @@ const MaxFrame = nmframe.MaxFromChrome + 1<<20
 // connectTimeout is ConnectTimeout; tests shorten it.
 var connectTimeout = ConnectTimeout
 
-// Listen opens the daemon's socket at path. The caller must hold the daemon
-// lock: a socket file left there is a stale one from a crashed daemon and is
-// removed. A socket that still answers is refused rather than taken over,
-// in case the lock file was removed under a running daemon (its clients
-// would otherwise lose it without a word); anything there that is not a
-// socket is left alone and refused too.
-func Listen(path string) (net.Listener, error) {
-	if err := paths.EnsurePrivateDir(filepath.Dir(path)); err != nil {
-		return nil, err
-	}
-	if err := removeStale(path); err != nil {
-		return nil, err
-	}
-	l, err := net.Listen("unix", path)
-	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", path, err)
-	}
-	// The folder is already 0700; this is belt and braces.
-	if err := os.Chmod(path, 0o600); err != nil {
-		l.Close()
-		return nil, err
-	}
-	return l, nil
-}
-
-// removeStale removes a socket at path that nobody listens on.
-func removeStale(path string) error {
-	fi, err := os.Lstat(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("checking for a stale socket: %w", err)
-	}
-	if fi.Mode().Type() != os.ModeSocket {
-		return fmt.Errorf("%s exists and is not a socket; move it away so the daemon can listen there", path)
-	}
-	if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
-		c.Close()
-		return fmt.Errorf("another process is listening on %s; stop that daemon first (browser-bridge uninstall stops it)", path)
-	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("removing stale socket: %w", err)
-	}
-	return nil
-}
+// Listen opens the daemon's socket (on Windows its named pipe) at path.
+// The caller must hold the daemon lock. Only this user can connect: on
+// Unix the socket sits in a private folder, on Windows the pipe has a
+// DACL of this user's alone.
+func Listen(path string) (net.Listener, error) { return listen(path) }
 
 // Conn is a framed JSON connection. Send may be called from several
 // goroutines; Recv from one.
@@ -188,12 +143,8 @@ func Dial(ctx context.Context, path string, auth protocol.Auth) (*Conn, protocol
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	// The secret goes only to a daemon of this user: a socket in a folder
-	// someone else controls, or a peer of another uid, is refused.
-	if err := paths.VerifyPrivate(filepath.Dir(path)); err != nil {
-		return nil, ok, err
-	}
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, "unix", path)
+	// someone else controls, or a peer of another user, is refused.
+	nc, err := dial(ctx, path)
 	if err != nil {
 		return nil, ok, err
 	}

@@ -9,9 +9,6 @@ import (
 	"syscall"
 )
 
-// ErrLocked means another process holds the lock.
-var ErrLocked = errors.New("locked by another process")
-
 // Lock takes an exclusive advisory lock on the file at path, creating it with
 // mode 0600. With wait false it fails at once with ErrLocked when the lock is
 // held. The lock goes when the returned file is closed or the process dies,

@@ -87,20 +87,20 @@ var chromeVersion = regexp.MustCompile(`Google Chrome (\d+)`)
 // checkBranded refuses Google Chrome 137 and later, which ignores
 // --load-extension.
 func checkBranded(bin string) error {
-	base := strings.ToLower(filepath.Base(bin))
-	if !strings.Contains(base, "google-chrome") && !strings.Contains(base, "google chrome") && base != "chrome" {
-		return nil
-	}
-	out, err := exec.Command(bin, "--version").Output()
-	if err != nil {
-		return nil
-	}
-	if m := chromeVersion.FindSubmatch(out); m != nil {
-		if v, _ := strconv.Atoi(string(m[1])); v >= 137 {
-			return fmt.Errorf("%s is Google Chrome %d, which ignores --load-extension: use Chromium or Chrome for Testing (--browser PATH), or install the extension into your Chrome with browser-bridge install", bin, v)
-		}
+	if v := brandedVersion(bin); v >= 137 {
+		return fmt.Errorf("%s is Google Chrome %d, which ignores --load-extension: use Chromium or Chrome for Testing (--browser PATH), or install the extension into your Chrome with browser-bridge install", bin, v)
 	}
 	return nil
+}
+
+// versionOutput is the major version of Google Chrome in the output of
+// its --version, or 0.
+func versionOutput(out []byte) int {
+	if m := chromeVersion.FindSubmatch(out); m != nil {
+		v, _ := strconv.Atoi(string(m[1]))
+		return v
+	}
+	return 0
 }
 
 // Start prepares the profile and starts the browser.

@@ -4,6 +4,8 @@ package launcher
 
 import (
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -18,4 +20,18 @@ func ownGroup(cmd *exec.Cmd) {
 
 func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
 	syscall.Kill(-cmd.Process.Pid, sig)
+}
+
+// brandedVersion is the major version of Google Chrome when bin is Google
+// Chrome (its --version says so), or 0.
+func brandedVersion(bin string) int {
+	base := strings.ToLower(filepath.Base(bin))
+	if !strings.Contains(base, "google-chrome") && !strings.Contains(base, "google chrome") && base != "chrome" {
+		return 0
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		return 0
+	}
+	return versionOutput(out)
 }

@@ -77,7 +77,7 @@ func judgeOriginsFile(p string, fi fs.FileInfo) error {
 	if uid, ok := paths.Owner(fi); ok && uid != os.Getuid() && uid != 0 {
 		return fmt.Errorf("%s belongs to uid %d, neither you (uid %d) nor root; remove it and run `browser-bridge install` again", p, uid, os.Getuid())
 	}
-	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
+	if perm := paths.Perm(p, fi); perm&0o022 != 0 {
 		return fmt.Errorf("%s has mode %#o: others could add extensions to it; check it, then chmod 644 %s (or run `browser-bridge install` again)", p, perm, p)
 	}
 	return nil

@@ -3,10 +3,16 @@
 package pathcheck
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -89,3 +95,93 @@ func walkFolder(dir string) (int, error) {
 	}
 	return fd, nil
 }
+
+// osPathRefusal: Unix paths have no forms of their own to refuse (see
+// winpath.go for Windows's).
+func osPathRefusal(string) string { return "" }
+
+// openFacts are the link count and owner of the open file f of stat fi.
+func openFacts(_ *os.File, fi fs.FileInfo) (links uint64, owner uint32, err error) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, errors.New("no file status on this system")
+	}
+	return uint64(st.Nlink), st.Uid, nil
+}
+
+// pathLinks is the link count of the file of stat fi (at path), 0 when
+// unknown.
+func pathLinks(_ string, fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 0
+}
+
+// Mine says whether this user owns the open file f: the daemon takes only
+// the user's own downloads.
+func (f *File) Mine() bool {
+	st, ok := f.Info.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Geteuid()
+}
+
+// folderRefusal says why a file owned by uid in a folder of stat dir may
+// not be uploaded, or returns "". The danger of such a folder is another
+// user: whoever may write the folder may put another file under the name
+// the agent was told to upload. So:
+//   - a folder that only its owner can write is fine (whoever owns it is
+//     trusted with what is in it, as root is with /etc);
+//   - a folder writable by group or others with the sticky bit (/tmp)
+//     is fine for the user's own files, which no one else may replace
+//     there, and refused for other users' files, whose owner may;
+//   - a folder writable by its group only is fine when that group is the
+//     user's private group (a group named after the user, with the user's
+//     own gid: Debian's and Fedora's user private groups, where umask 002
+//     makes every new folder group-writable);
+//   - any other folder writable by group or others is refused.
+//
+// The opened file itself cannot be swapped any more (what is read is the
+// open file); this rule is about which file was put there.
+func folderRefusal(dir folderStat, uid uint32) string {
+	const groupWrite, otherWrite, sticky = 0o020, 0o002, 0o1000
+	switch {
+	case dir.mode&(groupWrite|otherWrite) == 0:
+		return ""
+	case dir.mode&sticky != 0:
+		if uid == uint32(os.Geteuid()) {
+			return ""
+		}
+		return fmt.Sprintf("the file belongs to another user (uid %d) and sits in a shared folder, where its owner may change it at any time; copy it to a folder of your own and upload the copy", uid)
+	case dir.mode&otherWrite == 0 && int(dir.gid) == privateGroup():
+		return ""
+	}
+	return fmt.Sprintf("its folder is writable by %s (mode %04o), so another user may have put this file there; move it to a folder only you can write (chmod go-w) and upload it from there", writers(dir.mode), dir.mode)
+}
+
+func writers(mode uint32) string {
+	switch {
+	case mode&0o022 == 0o022:
+		return "group and others"
+	case mode&0o002 != 0:
+		return "others"
+	}
+	return "its group"
+}
+
+// privateGroup is the gid of the user's private group (named after the
+// user, the user's primary group), or -1.
+var privateGroup = sync.OnceValue(func() int {
+	u, err := user.Current()
+	if err != nil {
+		return -1
+	}
+	g, err := user.LookupGroupId(u.Gid)
+	if err != nil || g.Name != u.Username {
+		return -1
+	}
+	gid, err := strconv.Atoi(u.Gid)
+	if err != nil || gid != os.Getegid() {
+		return -1
+	}
+	return gid
+})

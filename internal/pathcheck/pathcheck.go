@@ -21,11 +21,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -89,16 +86,31 @@ func Check(paths []string) ([]string, error) {
 var testHookOpen func(canon string)
 
 // Open checks one path against the upload rules and opens it.
-func Open(p string) (*File, error) {
+func Open(p string) (*File, error) { return open(p, true) }
+
+// OpenDownload opens a file the browser saved for one of the bridge's
+// actions, for the daemon to move into its own folder, by every upload
+// rule but the one of the bridge's own folders: the browser's download
+// folder may sit inside them (the tests' does), and moving a file from
+// there takes nothing out of the bridge's reach that is not already in
+// it. A path that names secrets (the secret itself among them) is still
+// refused.
+func OpenDownload(p string) (*File, error) { return open(p, false) }
+
+// open is Open, with the bridge's folders refused when ownFolders is set.
+func open(p string, ownFolders bool) (*File, error) {
 	if p == "" || strings.ContainsRune(p, 0) {
 		return nil, reject(p, "the path is empty or contains a NUL byte")
 	}
 	if !filepath.IsAbs(p) {
 		return nil, reject(p, "the path must be absolute")
 	}
+	if why := osPathRefusal(p); why != "" {
+		return nil, reject(p, why)
+	}
 	// The text first: nothing below runs for a path that names secrets,
 	// so the answer is the same whether such a file exists or not.
-	if why := ruleRefusal(p, false); why != "" {
+	if why := ruleRefusal(p, false, ownFolders); why != "" {
 		return nil, reject(p, why+"; the bridge never uploads such files — upload another file")
 	}
 	if r := pseudoRoot(filepath.Clean(p)); r != "" {
@@ -121,7 +133,7 @@ func Open(p string) (*File, error) {
 	if err != nil {
 		return nil, reject(p, "the path cannot be resolved: "+reason(err))
 	}
-	if why := ruleRefusal(canon, true); why != "" {
+	if why := ruleRefusal(canon, true, ownFolders); why != "" {
 		return nil, reject(p, fmt.Sprintf("the resolved path %q is refused: %s; the bridge never uploads such files — upload another file", canon, why))
 	}
 	where, err := pseudoFS(canon)
@@ -168,14 +180,14 @@ func fileRefusal(f *os.File, dir folderStat) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "not a regular file (" + kind(fi.Mode()) + ")", nil
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return "", errors.New("no file status on this system")
+	links, owner, err := openFacts(f, fi)
+	if err != nil {
+		return "", err
 	}
-	if n := uint64(st.Nlink); n > 1 {
-		return hardLinks(n), nil
+	if links > 1 {
+		return hardLinks(links), nil
 	}
-	if why := folderRefusal(dir, st.Uid); why != "" {
+	if why := folderRefusal(dir, owner); why != "" {
 		return why, nil
 	}
 	where, err := pseudoFSOf(f)
@@ -188,67 +200,6 @@ func fileRefusal(f *os.File, dir folderStat) (string, error) {
 func hardLinks(n uint64) string {
 	return fmt.Sprintf("the file has %d hard links: another of its names may be a file that names secrets, and which name is the original cannot be told; if it is an ordinary file, copy it to a new file and upload the copy", n)
 }
-
-// folderRefusal says why a file owned by uid in a folder of stat dir may
-// not be uploaded, or returns "". The danger of such a folder is another
-// user: whoever may write the folder may put another file under the name
-// the agent was told to upload. So:
-//   - a folder that only its owner can write is fine (whoever owns it is
-//     trusted with what is in it, as root is with /etc);
-//   - a folder writable by group or others with the sticky bit (/tmp)
-//     is fine for the user's own files, which no one else may replace
-//     there, and refused for other users' files, whose owner may;
-//   - a folder writable by its group only is fine when that group is the
-//     user's private group (a group named after the user, with the user's
-//     own gid: Debian's and Fedora's user private groups, where umask 002
-//     makes every new folder group-writable);
-//   - any other folder writable by group or others is refused.
-//
-// The opened file itself cannot be swapped any more (what is read is the
-// open file); this rule is about which file was put there.
-func folderRefusal(dir folderStat, uid uint32) string {
-	const groupWrite, otherWrite, sticky = 0o020, 0o002, 0o1000
-	switch {
-	case dir.mode&(groupWrite|otherWrite) == 0:
-		return ""
-	case dir.mode&sticky != 0:
-		if uid == uint32(os.Geteuid()) {
-			return ""
-		}
-		return fmt.Sprintf("the file belongs to another user (uid %d) and sits in a shared folder, where its owner may change it at any time; copy it to a folder of your own and upload the copy", uid)
-	case dir.mode&otherWrite == 0 && int(dir.gid) == privateGroup():
-		return ""
-	}
-	return fmt.Sprintf("its folder is writable by %s (mode %04o), so another user may have put this file there; move it to a folder only you can write (chmod go-w) and upload it from there", writers(dir.mode), dir.mode)
-}
-
-func writers(mode uint32) string {
-	switch {
-	case mode&0o022 == 0o022:
-		return "group and others"
-	case mode&0o002 != 0:
-		return "others"
-	}
-	return "its group"
-}
-
-// privateGroup is the gid of the user's private group (named after the
-// user, the user's primary group), or -1.
-var privateGroup = sync.OnceValue(func() int {
-	u, err := user.Current()
-	if err != nil {
-		return -1
-	}
-	g, err := user.LookupGroupId(u.Gid)
-	if err != nil || g.Name != u.Username {
-		return -1
-	}
-	gid, err := strconv.Atoi(u.Gid)
-	if err != nil || gid != os.Getegid() {
-		return -1
-	}
-	return gid
-})
 
 func pseudoRefusal(what, where string) string {
 	return fmt.Sprintf("%s is %s, a pseudo-filesystem: its files are live views of processes, devices or the kernel (a program's environment, memory, open files), not the user's files; if one really must be uploaded, copy it to an ordinary folder first and upload the copy", what, where)
@@ -278,7 +229,10 @@ func Denied(path string) string {
 // for uploads. What Chrome reads later cannot be pinned down here (Chrome
 // opens the file itself), so symlinks are resolved and followed.
 func Refused(path string) string {
-	if why := ruleRefusal(path, false); why != "" {
+	if why := osPathRefusal(path); why != "" {
+		return why
+	}
+	if why := ruleRefusal(path, false, true); why != "" {
 		return why
 	}
 	clean := filepath.Clean(path)
@@ -289,7 +243,7 @@ func Refused(path string) string {
 	if resolved, err := filepath.EvalSymlinks(path); err == nil {
 		canon = resolved
 	}
-	if why := ruleRefusal(canon, true); why != "" {
+	if why := ruleRefusal(canon, true, true); why != "" {
 		return "its resolved path " + canon + " is refused: " + why
 	}
 	// A path that does not exist has no filesystem to ask: then only the
@@ -298,8 +252,8 @@ func Refused(path string) string {
 		return "it is " + why + ", a pseudo-filesystem of live process and kernel data"
 	}
 	if fi, err := os.Stat(canon); err == nil && fi.Mode().IsRegular() {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok && uint64(st.Nlink) > 1 {
-			return fmt.Sprintf("the file has %d hard links, so another of its names may name secrets", st.Nlink)
+		if n := pathLinks(canon, fi); n > 1 {
+			return fmt.Sprintf("the file has %d hard links, so another of its names may name secrets", n)
 		}
 	}
 	return ""
@@ -333,9 +287,23 @@ func reason(err error) string {
 	return err.Error()
 }
 
+// Refusal is a path the rules refused and the rule it broke. It unwraps to
+// the upload_path_rejected *protocol.Error that callers pass on; Rule is
+// for those that say it in their own words (downloads).
+type Refusal struct {
+	Path, Rule string
+	err        *protocol.Error
+}
+
+// Error is the refusal's sentence.
+func (r *Refusal) Error() string { return r.err.Error() }
+
+// Unwrap is the upload_path_rejected error.
+func (r *Refusal) Unwrap() error { return r.err }
+
 func reject(path, rule string) error {
 	if path == "" {
-		return protocol.Errorf(protocol.CodeUploadPathRejected, "upload refused: %s", rule)
+		return &Refusal{Rule: rule, err: protocol.Errorf(protocol.CodeUploadPathRejected, "upload refused: %s", rule)}
 	}
-	return protocol.Errorf(protocol.CodeUploadPathRejected, "upload of %q refused: %s", path, rule)
+	return &Refusal{Path: path, Rule: rule, err: protocol.Errorf(protocol.CodeUploadPathRejected, "upload of %q refused: %s", path, rule)}
 }

@@ -2,7 +2,6 @@ package pathcheck
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -76,6 +75,10 @@ var deniedNames = map[string]string{
 var deniedPrefixes = map[string]string{
 	"login data": "a Chromium profile's saved passwords",
 	"web data":   "a Chromium profile's autofill and cards",
+	// NTUSER.DAT, UsrClass.dat and their logs: a Windows user's registry
+	// hive, with saved credentials of many programs.
+	"ntuser.dat":   "a Windows user's registry",
+	"usrclass.dat": "a Windows user's registry",
 }
 
 // deniedSequences are runs of whole components that hold secrets: gh's
@@ -90,12 +93,28 @@ var deniedSequences = []struct {
 	{[]string{".config", "gcloud"}, "the Google Cloud CLI's credentials"},
 	{[]string{".local", "share", "keyrings"}, "the GNOME keyring"},
 	{[]string{".local", "share", "kwalletd"}, "KWallet"},
+	// Windows: DPAPI's master keys and Credential Manager's vaults (its
+	// Credentials folders are refused by "credential"), the users' private
+	// keys, the registry hives of the machine and of each user, and the
+	// GitHub CLI's and gcloud's tokens where Windows keeps them.
+	{[]string{"microsoft", "protect"}, "Windows DPAPI master keys"},
+	{[]string{"microsoft", "vault"}, "the Windows Credential Manager's vaults"},
+	{[]string{"microsoft", "crypto"}, "Windows private keys"},
+	{[]string{"microsoft", "systemcertificates"}, "Windows certificates and their keys"},
+	{[]string{"system32", "config"}, "the Windows registry hives (SAM: password hashes)"},
+	{[]string{"github cli", "hosts.yml"}, "the GitHub CLI's tokens"},
+	{[]string{"appdata", "roaming", "gcloud"}, "the Google Cloud CLI's credentials"},
 }
 
 // secretComponent returns the first component of path that names secrets
 // and what it holds, or "", "".
 func secretComponent(path string) (comp, what string) {
-	comps := components(path)
+	return secretIn(components(path))
+}
+
+// secretIn returns the first of comps that names secrets and what it
+// holds, or "", "".
+func secretIn(comps []string) (comp, what string) {
 	folded := make([]string, len(comps))
 	for i, c := range comps {
 		folded[i] = fold(c)
@@ -156,12 +175,18 @@ func isHistory(lc string) bool {
 		strings.HasSuffix(lc, "_history") || strings.HasSuffix(lc, "_history.txt")
 }
 
-// components splits path into its names, without "." and "..".
+// components splits path into its names, without "." and "..". Trailing
+// dots and spaces are trimmed from each name, for every OS: Windows drops
+// them (".aws." opens ".aws"), and elsewhere it only makes the rules
+// stricter.
 func components(path string) []string {
 	var out []string
 	for _, c := range strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
-		if c != "." && c != ".." {
-			out = append(out, c)
+		if c == "." || c == ".." {
+			continue
+		}
+		if t := strings.TrimRight(c, ". "); t != "" {
+			out = append(out, t)
 		}
 	}
 	return out
@@ -223,11 +248,7 @@ func bridgeFolders() (denied, allowed []string) {
 	if l, err := paths.Default(); err == nil {
 		layouts = append(layouts, l)
 	}
-	if cfg, err := os.UserConfigDir(); err == nil {
-		l := paths.Layout{State: filepath.Join(cfg, "browser-bridge")}
-		if cache, err := os.UserCacheDir(); err == nil {
-			l.Cache = filepath.Join(cache, "browser-bridge")
-		}
+	if l, err := paths.UserLayout(); err == nil {
 		layouts = append(layouts, l)
 	}
 	for _, l := range layouts {
@@ -289,20 +310,21 @@ func variants(dir string, canonical bool) []string {
 // component-wise.
 func within(path, dir string) bool {
 	p, d := fold(filepath.Clean(path)), fold(filepath.Clean(dir))
-	return p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/")
+	sep := string(filepath.Separator)
+	return p == d || strings.HasPrefix(p, strings.TrimSuffix(d, sep)+sep)
 }
 
 // ruleRefusal says why the rules refuse path, a path as written or
 // canonical, or returns "". It reads nothing from the filesystem unless
 // canonical is set (then the bridge's folders are compared canonically too).
-func ruleRefusal(path string, canonical bool) string {
+func ruleRefusal(path string, canonical, ownFolders bool) string {
 	clean := filepath.Clean(path)
 	for _, p := range []string{path, clean} {
 		if comp, what := secretComponent(p); comp != "" {
 			return fmt.Sprintf("its component %q names secrets (%s)", comp, what)
 		}
 	}
-	if dir := bridgeFolder(clean, canonical); dir != "" {
+	if dir := bridgeFolder(clean, canonical); ownFolders && dir != "" {
 		return fmt.Sprintf("it is in the bridge's own folder %s (its secret, settings, registry, logs and staged uploads)", dir)
 	}
 	return ""

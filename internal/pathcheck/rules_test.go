@@ -1,3 +1,5 @@
+//go:build unix
+
 package pathcheck
 
 import (
@@ -165,7 +167,7 @@ func TestRulesDenyTheBridgesOwnFolders(t *testing.T) {
 func cleanTempDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if why := ruleRefusal(dir, true); why != "" {
+	if why := ruleRefusal(dir, true, true); why != "" {
 		t.Fatalf("the test's own folder %s is refused: %s; rename the test", dir, why)
 	}
 	return dir

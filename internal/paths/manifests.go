@@ -1,38 +1,19 @@
 package paths
 
-import (
-	"os"
-	"path/filepath"
-	"strings"
-)
-
 // Browser is a Chromium-based browser that can host the extension.
 type Browser struct {
 	Name string // e.g. "Google Chrome"
-	// ManifestDir is the per-user folder where that browser looks for
-	// native messaging host manifests.
+	// ManifestDir is the folder of the bridge's native messaging host
+	// manifest for that browser: on Linux and macOS the per-user folder
+	// where the browser looks for manifests; on Windows a folder in the
+	// state folder, which RegistryKey points the browser at.
 	ManifestDir string
-}
-
-// Browsers lists the per-user native messaging host folders of the
-// Chromium browsers on this OS (see E2E.md; a browser started with a custom
-// --user-data-dir reads <user-data-dir>/NativeMessagingHosts instead).
-func Browsers() []Browser {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return nil
-	}
-	var out []Browser
-	for _, b := range browserDirs() {
-		dir := filepath.Join(home, b[1])
-		// On Linux the browsers keep their folders under $XDG_CONFIG_HOME
-		// when it is set (an absolute path, as the spec requires).
-		if rest, ok := strings.CutPrefix(b[1], ".config/"); ok {
-			if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
-				dir = filepath.Join(x, rest)
-			}
-		}
-		out = append(out, Browser{Name: b[0], ManifestDir: filepath.Join(dir, "NativeMessagingHosts")})
-	}
-	return out
+	// ConfigDir is the browser's own per-user folder: when it is missing,
+	// the browser has not run for this user.
+	ConfigDir string
+	// RegistryKey is, on Windows, the key under HKEY_CURRENT_USER whose
+	// subkey named after the host holds the manifest's path as its
+	// default value (SOFTWARE\Google\Chrome\NativeMessagingHosts); empty
+	// elsewhere.
+	RegistryKey string
 }

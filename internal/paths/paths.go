@@ -18,19 +18,17 @@ import (
 // EnvHome is the variable that moves all state under one folder.
 const EnvHome = "BROWSER_BRIDGE_HOME"
 
-// maxSocketPath is the longest unix socket path we use. sockaddr_un holds
-// 104 bytes on macOS and 108 on Linux, including the terminating NUL.
-const maxSocketPath = 100
-
 // Layout is the set of locations for one install of the bridge.
 type Layout struct {
-	State  string // secret, settings, registry, daemon log and lock; 0700
-	Cache  string // screenshots and other throwaway output
-	Socket string // the daemon's unix socket
+	State string // secret, settings, registry, daemon log and lock; 0700
+	Cache string // screenshots and other throwaway output
+	// Socket is where the daemon listens: a unix socket's path, or on
+	// Windows a named pipe's name (\\.\pipe\...).
+	Socket string
 }
 
 // Default returns the layout from the environment: BROWSER_BRIDGE_HOME if
-// set, otherwise the usual per-user folders.
+// set, otherwise the usual per-user folders (UserLayout).
 func Default() (Layout, error) {
 	if h := os.Getenv(EnvHome); h != "" {
 		abs, err := filepath.Abs(h)
@@ -39,20 +37,19 @@ func Default() (Layout, error) {
 		}
 		return ForHome(abs), nil
 	}
-	cfg, err := os.UserConfigDir()
+	return UserLayout()
+}
+
+// UserLayout returns the layout in the usual per-user folders of this OS,
+// whatever BROWSER_BRIDGE_HOME says: on Unix the config and cache folders
+// (and the runtime folder for the socket), on Windows
+// %LOCALAPPDATA%\BrowserBridge (and a named pipe).
+func UserLayout() (Layout, error) {
+	state, cache, err := userFolders()
 	if err != nil {
-		return Layout{}, fmt.Errorf("finding the config folder: %w (set %s)", err, EnvHome)
+		return Layout{}, fmt.Errorf("%w (set %s)", err, EnvHome)
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = cfg
-	}
-	l := Layout{
-		State: filepath.Join(cfg, "browser-bridge"),
-		Cache: filepath.Join(cache, "browser-bridge"),
-	}
-	l.Socket = socketPath(l.State, runtimeDir())
-	return l, nil
+	return Layout{State: state, Cache: cache, Socket: socketPath(state, runtimeDir())}, nil
 }
 
 // ForHome returns the layout with everything under home.
@@ -64,32 +61,11 @@ func ForHome(home string) Layout {
 	}
 }
 
-// socketPath prefers a socket in the runtime folder, then in the state
-// folder, and falls back to a short path in the temp folder, named after a
-// hash of the state folder so that each install keeps its own socket.
-func socketPath(state, runtime string) string {
+// stateID names an install by a hash of its state folder, for the socket
+// or pipe that must not be shared between two installs.
+func stateID(state string) string {
 	sum := sha256.Sum256([]byte(state))
-	id := hex.EncodeToString(sum[:6])
-	if runtime != "" {
-		// Named after the state folder: two installs (different
-		// XDG_CONFIG_HOME) must not share one socket.
-		if p := filepath.Join(runtime, "browser-bridge", "daemon-"+id+".sock"); len(p) <= maxSocketPath {
-			return p
-		}
-	}
-	if p := filepath.Join(state, "run", "daemon.sock"); len(p) <= maxSocketPath {
-		return p
-	}
-	return filepath.Join(shortTemp(), fmt.Sprintf("bb-%d-%s", os.Getuid(), id), "d.sock")
-}
-
-// shortTemp is /tmp where it exists: $TMPDIR on macOS is itself too long to
-// leave room for a socket name.
-func shortTemp() string {
-	if fi, err := os.Stat("/tmp"); err == nil && fi.IsDir() {
-		return "/tmp"
-	}
-	return os.TempDir()
+	return hex.EncodeToString(sum[:6])
 }
 
 // secretName and exposedName are file names in the state folder that
@@ -161,12 +137,9 @@ func MakePrivate(dir string) (was os.FileMode, err error) {
 	if err != nil {
 		return 0, err
 	}
-	perm := fi.Mode().Perm()
-	if perm&0o077 == 0 {
-		return 0, nil
-	}
-	if err := os.Chmod(dir, 0o700); err != nil {
-		return perm, fmt.Errorf("making %s private (it has mode %#o): %w", dir, perm, err)
+	perm, err := restrict(dir, fi)
+	if err != nil || perm == 0 {
+		return perm, err
 	}
 	if _, err := os.Lstat(filepath.Join(dir, secretName)); err == nil {
 		note := fmt.Sprintf("%s %s had mode %#o (%s), so the secret in it may have been read or replaced\n",

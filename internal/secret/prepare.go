@@ -28,12 +28,16 @@ func Check(path string) error {
 	if uid, ok := paths.Owner(fi); ok && uid != os.Getuid() {
 		return fmt.Errorf("%s belongs to uid %d, not to you (uid %d): that user knows it", path, uid, os.Getuid())
 	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+	perm, err := paths.OthersMode(path, fi)
+	if err != nil {
+		return err
+	}
+	if perm != 0 {
 		how := "read"
 		if perm&0o044 == 0 {
 			how = "change" // write or execute bits only: still not ours alone
 		}
-		return fmt.Errorf("%s has mode %#o, not 0600: others could %s it", path, perm, how)
+		return fmt.Errorf("%s has mode %#o, not 0600: others could %s it", path, fi.Mode().Perm()|perm, how)
 	}
 	if _, err := Load(path); err != nil {
 		return err
