@@ -189,6 +189,11 @@ func (r settling) awaitReactionReading(w reactionWait) (Reaction, json.RawMessag
 			return re, nil
 		}
 		re.Changed = st.Mutations > 0
+		// The page's own clock says how long after the input it was looked
+		// at: a look that came with the input (a batch) answered when this
+		// side's clock had barely started, however long the batch took on
+		// a busy machine.
+		re.Waited = max(re.Waited, time.Duration(st.SinceMs)*time.Millisecond)
 		// A request begun since the input and still out holds the wait:
 		// its answer is what the page will show.
 		since := now.Sub(watched)
