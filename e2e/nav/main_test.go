@@ -32,6 +32,13 @@ sessionStorage.setItem("loads", String(n));
 document.title = "loads " + n;
 document.getElementById("n").textContent = "loads " + n;
 </script></body>`,
+	// /leave counts its loads too, and asks "leave page?" once clicked.
+	"/leave": `<!doctype html><title>loading</title><body><button id="b">touch</button><script>
+const n = Number(sessionStorage.getItem("loads") || 0) + 1;
+sessionStorage.setItem("loads", String(n));
+document.title = "loads " + n;
+addEventListener("beforeunload", (e) => { e.preventDefault(); e.returnValue = ""; });
+</script></body>`,
 	"/a":    `<!doctype html><title>Page A</title><body><h1>A</h1><a id="to-b" href="/b">to b</a></body>`,
 	"/b":    `<!doctype html><title>Page B</title><body><h1>B</h1><p id="frag">fragment target</p></body>`,
 	"/slow": `<!doctype html><title>Slow</title><body><p>waiting</p><script src="/never"></script></body>`,

@@ -2,6 +2,7 @@ package nav
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -25,6 +26,29 @@ func TestReloadRaisesTheLoadCount(t *testing.T) {
 	res = call(t, map[string]any{"action": "reload", "tabId": tab, "bypassCache": true})
 	if str(res, "title") != "loads 3" {
 		t.Fatalf("reload with bypassCache answered %v, want title loads 3", res)
+	}
+}
+
+// A page that asks "leave page?" keeps reload from happening unless the
+// call says to accept: the answer comes soon after the dialog is
+// dismissed, saying so, not at the deadline.
+func TestReloadOfAPageThatAsksToStay(t *testing.T) {
+	ws := workspace(t)
+	tab := bridge.OpenIn(t, ws, site+"/leave")
+	// Chrome asks only on a page someone interacted with.
+	call(t, map[string]any{"action": "click", "tabId": tab, "selector": "#b"})
+	start := time.Now()
+	r := bridge.Call(t, map[string]any{"action": "reload", "tabId": tab})
+	if r.Err != nil || !strings.Contains(string(r.Stdout), "asked to stay") || !strings.Contains(string(r.Stdout), `"title": "loads 1"`) {
+		t.Fatalf("reload of a page that asks to stay answered %s (err %v); want the page as it was and a warning that it asked to stay", r.Stdout, r.Err)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("the refused reload took %v", d)
+	}
+	t.Logf("refused reload: %v", time.Since(start).Round(time.Millisecond))
+	res := call(t, map[string]any{"action": "reload", "tabId": tab, "dialog": "accept"})
+	if str(res, "title") != "loads 2" {
+		t.Fatalf("reload with dialog accept answered %v, want title loads 2", res)
 	}
 }
 
@@ -125,6 +149,7 @@ func TestActivate(t *testing.T) {
 	if !activeInStatus(t, second) || activeInStatus(t, first) {
 		t.Fatalf("after two opens, the second tab should be the active one")
 	}
+	focused := focusedWindows(t)
 	res := call(t, map[string]any{"action": "activate", "tabId": first})
 	if num(t, res, "tabId") != first || num(t, res, "windowId") == 0 {
 		t.Fatalf("activate answered %v", res)
@@ -132,6 +157,22 @@ func TestActivate(t *testing.T) {
 	if !activeInStatus(t, first) || activeInStatus(t, second) {
 		t.Fatalf("after activate, status does not show tab %d as the active one", first)
 	}
+	if after := focusedWindows(t); after != focused {
+		t.Errorf("activate moved the focus: focused windows %s before, %s after", focused, after)
+	}
+}
+
+// focusedWindows lists the windows status says are focused.
+func focusedWindows(t *testing.T) string {
+	t.Helper()
+	var out []string
+	ws, _ := call(t, map[string]any{"action": "status"})["windows"].([]any)
+	for _, w := range ws {
+		if wm, _ := w.(map[string]any); wm["focused"] == true {
+			out = append(out, fmt.Sprint(wm["windowId"]))
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 // activeInStatus says whether status lists the tab as its window's

@@ -15,8 +15,9 @@
 //     is no load to wait for;
 //   - onErrorOccurred: the page could not be loaded; the tab shows the
 //     browser's error page (tab info's loadError).
-// Nothing within waitMs (a beforeunload dialog that was dismissed, so the
-// page stays): the answer says started: false. Every wait is bounded by
+// A "leave page?" dialog dismissed meanwhile keeps the page: the answer
+// says started: false, stayed: true; nothing at all within waitMs,
+// started: false. Every wait is bounded by
 // waitMs and the command's cancel.
 import { BridgeError, Codes } from "../protocol.js";
 import { cancelled, info, intArg, waitLoad } from "./tabinfo.js";
@@ -38,8 +39,8 @@ export async function step(msg, ctx) {
     const late = new Promise((resolve) => { timer = setTimeout(() => resolve({ kind: "late" }), waitMs); });
     const first = await Promise.race([started.promise, late]);
     clearTimeout(timer);
-    if (first.kind === "late") {
-      return { ...info(await chrome.tabs.get(tabId)), loaded: false, started: false };
+    if (first.kind === "late" || first.kind === "stayed") {
+      return { ...info(await chrome.tabs.get(tabId)), loaded: false, started: false, ...(first.kind === "stayed" ? { stayed: true } : {}) };
     }
     if (first.kind === "same") {
       return { ...info(await chrome.tabs.get(tabId)), loaded: true, started: true, sameDocument: true };
@@ -91,6 +92,14 @@ function navigationOf(tabId, signal) {
   on(chrome.webNavigation.onErrorOccurred, "commit");
   on(chrome.webNavigation.onReferenceFragmentUpdated, "same");
   on(chrome.webNavigation.onHistoryStateUpdated, "same");
+  // A "leave page?" dialog (beforeunload) holds the navigation until it
+  // is answered; dismissed (by the bridge, unless the call's dialog says
+  // accept, or by the user), the page stays and no navigation comes. The
+  // bridge's debugger sees it close when it answered it.
+  const closed = (source, method, params) => {
+    if (source.tabId === tabId && method === "Page.javascriptDialogClosed" && params && params.result === false) done({ kind: "stayed" });
+  };
+  chrome.debugger.onEvent.addListener(closed);
   const removed = (id) => {
     if (id === tabId) fail(new BridgeError(Codes.tabNotFound, "the tab was closed while it loaded"));
   };
@@ -103,6 +112,7 @@ function navigationOf(tabId, signal) {
     cancel: () => {
       for (const [event, l] of listeners) event.removeListener(l);
       chrome.tabs.onRemoved.removeListener(removed);
+      chrome.debugger.onEvent.removeListener(closed);
       signal?.removeEventListener("abort", abort);
     },
   };

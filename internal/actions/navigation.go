@@ -44,6 +44,8 @@ func (r opening) historyStep(step string) (*tool.NavResult, error) {
 	r.observer().saw(res.TabInfo)
 	var warnings []string
 	switch {
+	case res.Stayed:
+		warnings = append(warnings, fmt.Sprintf("the page asked to stay (a \"leave page?\" dialog) and was left as it is: nothing was done; pass dialog: \"accept\" to %s anyway", step))
 	case !res.Started:
 		warnings = append(warnings, fmt.Sprintf("the %s did not start before the deadline: the page may have kept itself (a \"leave page\" dialog that was dismissed; pass dialog: \"accept\") — it shows what it showed before", stepNoun(step)))
 	case res.LoadError != "":

@@ -21,9 +21,11 @@ type TabHistoryResult struct {
 	TabInfo
 	// SameDocument: the step stayed in the document (no load).
 	SameDocument bool `json:"sameDocument,omitempty"`
-	// Started is false when no navigation began within the wait (a
-	// beforeunload dialog that was dismissed keeps the page).
+	// Started is false when no navigation began within the wait.
 	Started bool `json:"started"`
+	// Stayed: a "leave page?" dialog (beforeunload) was dismissed, so
+	// the page stays.
+	Stayed bool `json:"stayed,omitempty"`
 }
 
 // TabViewportParams: tab.viewport lays the tab's page out at Width×Height
