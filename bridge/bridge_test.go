@@ -182,6 +182,8 @@ var paramsOf = map[string]any{
 	"select": bridge.SelectParams{}, "check": bridge.CheckParams{}, "upload": bridge.UploadParams{},
 	"scroll": bridge.ScrollParams{}, "screenshot": bridge.ScreenshotParams{}, "close": bridge.CloseParams{},
 	"handoff": bridge.HandoffParams{},
+	"reload":  bridge.ReloadParams{}, "back": bridge.HistoryParams{}, "forward": bridge.HistoryParams{},
+	"activate": bridge.ActivateParams{}, "viewport": bridge.ViewportParams{}, "pdf": bridge.PDFParams{},
 }
 
 func jsonNames(v any) []string {
@@ -224,7 +226,7 @@ func TestParamsAreTheContractsParameters(t *testing.T) {
 // the client re-exports the contract's types instead of copying them.
 func TestResultsAreTheContracts(t *testing.T) {
 	t.Parallel()
-	methods := map[string]string{"close": "CloseTabs"} // Close ends the connection
+	methods := map[string]string{"close": "CloseTabs", "pdf": "PDF"} // Close ends the connection
 	ct := reflect.TypeFor[*bridge.Client]()
 	for _, spec := range tool.Specs() {
 		name := methods[spec.Name]

@@ -34,6 +34,8 @@ import * as handoff from "./handlers/handoff.js";
 import * as policy from "./handlers/policy.js";
 import * as ask from "./handlers/ask.js";
 import * as downloads from "./handlers/downloads.js";
+import * as history from "./handlers/history.js";
+import * as viewport from "./handlers/viewport.js";
 
 // The actions door's verbs.
 const actions = {
@@ -76,6 +78,9 @@ const actions = {
   "downloads.list": downloads.list,
   "downloads.cancel": downloads.cancel,
   "downloads.limit": downloads.limit,
+  // The navigation actions.
+  "tab.history": history.step,
+  "tab.viewport": viewport.set,
 };
 
 // The program door's verbs.

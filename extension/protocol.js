@@ -120,6 +120,11 @@ export const VERBS = {
   "downloads.cancel": ["downloadId"],
   // The cap on one download (the settings' downloadMaxBytes), which the extension holds every bridge download to by itself, to its end: cancelled past it while arriving, its file removed when it arrived whole past it → {ok}.
   "downloads.limit": ["maxBytes"],
+  // --- The navigation actions (handlers/history.js, handlers/viewport.js) ---
+  // Goes back or forward in the tab's history, or reloads it (bypassCache), and waits up to waitMs for the page it leads to → tab info + loaded, started, sameDocument?, stayed? (a "leave page?" dialog was dismissed); no entry to go to: invalid_argument.
+  "tab.history": ["tabId", "step", "bypassCache", "waitMs"],
+  // Lays the tab's page out at width×height CSS px (deviceScaleFactor, mobile), keeping the debugger attached while set, or reset → {width, height, deviceScaleFactor} as laid out now.
+  "tab.viewport": ["tabId", "width", "height", "deviceScaleFactor", "mobile", "reset"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.

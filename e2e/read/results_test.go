@@ -47,6 +47,14 @@ func TestEveryResultIsItsType(t *testing.T) {
 		on(map[string]any{"action": "upload", "selector": "#file", "paths": []string{file}}),
 		{"action": "downloads", "browserWorkspaceId": ws},
 		on(map[string]any{"action": "handoff", "message": "Nothing to do: this test lets the hand-off time out", "timeoutMs": 4000}),
+		on(map[string]any{"action": "open", "url": site + "/actions?again"}), // a page to go back from
+		on(map[string]any{"action": "reload"}),
+		on(map[string]any{"action": "back"}),
+		on(map[string]any{"action": "forward"}),
+		on(map[string]any{"action": "activate"}),
+		on(map[string]any{"action": "viewport", "width": 800, "height": 600}),
+		on(map[string]any{"action": "viewport", "reset": true}),
+		on(map[string]any{"action": "pdf"}),
 		{"action": "search", "query": "results", "browserWorkspaceId": ws},
 		{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws},
 	}

@@ -34,6 +34,10 @@ const attached = new Map(); // tabId -> idle timer (null while commands are in f
 const inflight = new Map(); // tabId -> number of commands in flight
 const userCancelled = new Set(); // tabs whose debugging the user cancelled
 const pinned = new Set(); // tabs a program attached: no idle detach
+// kept: tabId -> what to send again whenever the bridge attaches to the
+// tab (an emulation of viewport.js, which Chrome drops with the session
+// that set it); the attachment is kept while it is set: no idle detach.
+const kept = new Map();
 // Another debugger (DevTools, another extension, a CDP client) may be
 // attached to a tab as well: Chrome lets several clients in, and the
 // bridge's commands work beside it — unless it has paused the page at a
@@ -79,6 +83,7 @@ export function untilDialog(tabId) {
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   interrupted.delete(tabId);
+  kept.delete(tabId);
   dialogs.delete(tabId);
   dialogWaiters.delete(tabId);
   userCancelled.delete(tabId);
@@ -121,6 +126,8 @@ const ACTIONS_METHODS = new Set([
   // a page.
   "Page.captureScreenshot",
   "Page.getLayoutMetrics",
+  // pdf: the page printed, as Chrome's print preview would.
+  "Page.printToPDF",
 ]);
 
 // actionsOnly is the actions door's policy: it throws unless method is on
@@ -159,6 +166,15 @@ export function unpin(tabId) {
   if (attached.has(tabId)) touch(tabId);
 }
 
+// keep keeps the tab's attachment while reapply is set (null: no more),
+// and has reapply run first whenever the bridge attaches to the tab
+// anew (see viewport.js).
+export function keep(tabId, reapply) {
+  if (reapply) kept.set(tabId, reapply);
+  else kept.delete(tabId);
+  if (attached.has(tabId)) touch(tabId);
+}
+
 export function isAttached(tabId) {
   return attached.has(tabId);
 }
@@ -168,14 +184,14 @@ export function isAttached(tabId) {
 // command to finish arms it).
 function touch(tabId) {
   clearTimeout(attached.get(tabId));
-  if ((inflight.get(tabId) || 0) > 0 || pinned.has(tabId)) {
+  if ((inflight.get(tabId) || 0) > 0 || pinned.has(tabId) || kept.has(tabId)) {
     attached.set(tabId, null);
     return;
   }
   attached.set(tabId, setTimeout(() => {
     // A dialog still open keeps the attachment: it is how the bridge
     // knows of the dialog and answers it on the next command.
-    if ((inflight.get(tabId) || 0) > 0 || dialogs.has(tabId) || pinned.has(tabId)) return;
+    if ((inflight.get(tabId) || 0) > 0 || dialogs.has(tabId) || pinned.has(tabId) || kept.has(tabId)) return;
     attached.delete(tabId);
     foreign.delete(tabId);
     chrome.debugger.detach({ tabId }).catch(() => {});
@@ -280,6 +296,9 @@ async function attachAndEnable(tabId) {
   clearTimeout(timer);
   dialog.cancel();
   touch(tabId);
+  // An emulation set before this attachment (one the user's Cancel on the
+  // debugging bar ended) is set again before any command goes out.
+  if (first === "enabled" && kept.has(tabId)) await kept.get(tabId)().catch(() => {});
   if (first === "late") {
     // Chrome tells a debugger only of the dialogs that open while it is
     // attached: one that opened before holds the page unseen.

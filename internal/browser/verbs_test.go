@@ -317,6 +317,22 @@ func TestVerbsSendTheirParams(t *testing.T) {
 			frame:  `{"maxBytes":200000}`,
 			answer: protocol.OKResult{OK: true},
 		},
+		{
+			verb: "tab.history",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.TabHistory(ctx, protocol.TabHistoryParams{TabID: 7, Step: "reload", BypassCache: true, WaitMs: 500})
+			},
+			frame:  `{"tabId":7,"step":"reload","bypassCache":true,"waitMs":500}`,
+			answer: protocol.TabHistoryResult{TabInfo: protocol.TabInfo{TabID: 7, URL: "https://example.com/"}, Started: true},
+		},
+		{
+			verb: "tab.viewport",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.TabViewport(ctx, protocol.TabViewportParams{TabID: 7, Width: 400, Height: 300, Mobile: true})
+			},
+			frame:  `{"tabId":7,"width":400,"height":300,"mobile":true}`,
+			answer: protocol.TabViewportResult{Width: 400, Height: 300, DeviceScaleFactor: 1},
+		},
 	}
 	fake := fakebrowser.New()
 	for _, tt := range tests {

@@ -64,6 +64,9 @@ var Verbs = []Verb{
 	{"downloads.list", DownloadsListParams{}, DownloadsListResult{}},
 	{"downloads.cancel", DownloadsCancelParams{}, OKResult{}},
 	{"downloads.limit", DownloadsLimitParams{}, OKResult{}},
+	// The navigation actions (navigation.go).
+	{"tab.history", TabHistoryParams{}, TabHistoryResult{}},
+	{"tab.viewport", TabViewportParams{}, TabViewportResult{}},
 }
 
 // NoParams is the params of a verb that takes none.

@@ -56,6 +56,8 @@ type Input struct {
 
 	CloseWorkspace bool `json:"closeWorkspace,omitempty" jsonschema:"Close the workspace's tabs and its window."`
 
+	Navigation // navigation.go
+
 	Message string `json:"message,omitempty" jsonschema:"What the user should do, then press Done (handoff)."`
 }
 

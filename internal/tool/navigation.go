@@ -1,0 +1,131 @@
+package tool
+
+import "math"
+
+// The navigation family (SPEC §2b): a tab's history, which tab of its
+// window is shown, the size its page is laid out at, and the page printed.
+func init() {
+	declare(
+		Spec{
+			Name:        "reload",
+			Result:      NavResult{},
+			Summary:     "reload, wait for the load.",
+			Kind:        KindNavigate,
+			Params:      []string{"bypassCache", "dialog"},
+			ChangesPage: true,
+		},
+		Spec{
+			Name:        "back",
+			Result:      NavResult{},
+			Summary:     "go back, wait for the load.",
+			Kind:        KindNavigate,
+			Params:      []string{"dialog"},
+			ChangesPage: true,
+		},
+		Spec{
+			Name:        "forward",
+			Result:      NavResult{},
+			Summary:     "go forward, as back.",
+			Kind:        KindNavigate,
+			Params:      []string{"dialog"},
+			ChangesPage: true,
+		},
+		Spec{
+			Name:    "activate",
+			Result:  ActivateResult{},
+			Summary: "show the tab, unfocused.",
+			Kind:    KindNavigate,
+		},
+		Spec{
+			Name:        "viewport",
+			Result:      ViewportResult{},
+			Summary:     "lay the page out at width×height until reset.",
+			Kind:        KindNavigate,
+			Params:      []string{"width", "height", "deviceScaleFactor", "mobile", "reset"},
+			Needs:       [][]string{{"width", "reset"}},
+			ChangesPage: true,
+		},
+		Spec{
+			Name:    "pdf",
+			Result:  PDFResult{},
+			Summary: "print to a PDF file.",
+			Kind:    KindRead,
+			Params:  []string{"landscape", "printBackground", "dialog"},
+		},
+	)
+}
+
+// Navigation is the parameters of the navigation family; Input embeds it,
+// so they are top-level parameters of the tool.
+type Navigation struct {
+	BypassCache       bool     `json:"bypassCache,omitempty" jsonschema:"No cache."`
+	Width             int      `json:"width,omitempty" jsonschema:"200-4000 px."`
+	Height            int      `json:"height,omitempty" jsonschema:"Px."`
+	DeviceScaleFactor *float64 `json:"deviceScaleFactor,omitempty" jsonschema:"DPR."`
+	Mobile            bool     `json:"mobile,omitempty" jsonschema:"Phone."`
+	Reset             bool     `json:"reset,omitempty" jsonschema:"Undo."`
+	Landscape         bool     `json:"landscape,omitempty" jsonschema:"Landscape."`
+	PrintBackground   bool     `json:"printBackground,omitempty" jsonschema:"Backgrounds."`
+}
+
+// Bounds of viewport's size (CSS px) and scale.
+const (
+	MinViewport = 200
+	MaxViewport = 4000
+	MaxScale    = 4
+)
+
+// CheckViewport checks viewport's parameters: a size within bounds, or
+// reset alone.
+func (n Navigation) CheckViewport() error {
+	if n.Reset {
+		if n.Width != 0 || n.Height != 0 || n.DeviceScaleFactor != nil || n.Mobile {
+			return invalid("reset: true clears the override; give it alone, or width and height without it")
+		}
+		return nil
+	}
+	if n.Width < MinViewport || n.Width > MaxViewport || n.Height < MinViewport || n.Height > MaxViewport {
+		return invalid("width and height must both be given, each between %d and %d CSS pixels (got %d×%d)", MinViewport, MaxViewport, n.Width, n.Height)
+	}
+	if s := n.DeviceScaleFactor; s != nil && (math.IsNaN(*s) || *s <= 0 || *s > MaxScale) {
+		return invalid("deviceScaleFactor must be above 0 and at most %d (1 is a normal screen, 2 a high-density one)", MaxScale)
+	}
+	return nil
+}
+
+// NavResult is reload's, back's and forward's answer: the tab once the
+// page it went to has loaded.
+type NavResult struct {
+	Page
+	// LoadError is the network error when the page could not be loaded
+	// (the tab shows the browser's error page).
+	LoadError string `json:"loadError,omitempty"`
+	Outcome
+}
+
+// ActivateResult is the tab activate showed, and its window.
+type ActivateResult struct {
+	Page
+	WindowID int `json:"windowId"`
+}
+
+// ViewportResult is the size the tab's page is laid out at now: the
+// override, or (after reset) the window's own.
+type ViewportResult struct {
+	Page
+	Width             int     `json:"width"`
+	Height            int     `json:"height"`
+	DeviceScaleFactor float64 `json:"deviceScaleFactor,omitempty" jsonschema:"DPR."`
+	Mobile            bool    `json:"mobile,omitempty" jsonschema:"Phone."`
+	// Emulated says an override is set (false after reset).
+	Emulated bool `json:"emulated"`
+	Outcome
+}
+
+// PDFResult is the PDF file pdf wrote.
+type PDFResult struct {
+	Page
+	Path  string `json:"path"`
+	Bytes int    `json:"bytes"`
+	Pages int    `json:"pages"`
+}
