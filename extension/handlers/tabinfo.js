@@ -14,11 +14,24 @@ chrome.webNavigation.onErrorOccurred.addListener((d) => {
 });
 chrome.tabs.onRemoved.addListener((tabId) => loadErrors.delete(tabId));
 
+// WORKSPACE_PAGE is the quiet tab that keeps a workspace's window and
+// its tab group open between the agent's pages (ui/workspace.html).
+export const WORKSPACE_PAGE = chrome.runtime.getURL("ui/workspace.html");
+
+// isWorkspacePage says whether the tab t shows the workspace page.
+export function isWorkspacePage(t) {
+  return (t.url || t.pendingUrl || "") === WORKSPACE_PAGE;
+}
+
 // info is the shape every tab result uses.
 export function info(t) {
   const loadError = loadErrors.get(t.id);
   return {
     ...(loadError ? { loadError } : {}),
+    // The workspace page: the bridge's, not the user's, though no
+    // workspace owns it (the daemon closes a workspace's window that
+    // holds nothing else).
+    ...(isWorkspacePage(t) ? { workspacePage: true } : {}),
     // The tab whose page opened this one (a link to _blank, window.open).
     ...(Number.isInteger(t.openerTabId) ? { openerTabId: t.openerTabId } : {}),
     tabId: t.id,

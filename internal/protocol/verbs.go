@@ -108,6 +108,10 @@ type TabInfo struct {
 	// OpenerTabID is the tab whose page opened this one (a link to
 	// _blank, window.open), 0 for none.
 	OpenerTabID int `json:"openerTabId,omitempty"`
+	// WorkspacePage says the tab is the extension's workspace page, the
+	// quiet tab that keeps a workspace's window and group open between
+	// the agent's pages: the bridge's, though no workspace owns it.
+	WorkspacePage bool `json:"workspacePage,omitempty"`
 }
 
 // WindowInfo is a window and its tabs, in BrowserState.
