@@ -3,6 +3,7 @@ package browsertest
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -66,29 +67,45 @@ func (s SavedTabGroups) Orphans() map[string]SavedTab {
 }
 
 // ReadSavedTabGroups reads the profile's saved tab groups from its sync
-// store's LevelDB log files — the records a small store keeps before any
-// compaction — applying their puts and deletes in order. It errs when the
-// profile has no such store.
+// store, a LevelDB database: its tables (what compactions wrote) and its
+// log files (the writes since), each key's latest record winning. It errs
+// when the profile has no such store or a table cannot be read.
 func ReadSavedTabGroups(profile string) (SavedTabGroups, error) {
-	logs, _ := filepath.Glob(filepath.Join(profile, "Default", "Sync Data", "LevelDB", "*.log"))
+	dir := filepath.Join(profile, "Default", "Sync Data", "LevelDB")
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.log"))
 	if len(logs) == 0 {
 		return SavedTabGroups{}, errors.New("the profile has no sync store (Default/Sync Data/LevelDB/*.log)")
 	}
-	sort.Strings(logs)
-	state := map[string][]byte{}
-	for _, p := range logs {
+	tables, _ := filepath.Glob(filepath.Join(dir, "*.ldb"))
+	old, _ := filepath.Glob(filepath.Join(dir, "*.sst")) // LevelDB before 1.14
+	tables = append(tables, old...)
+	st := store{}
+	for _, p := range tables {
 		data, err := os.ReadFile(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // compacted away meanwhile: its records are in a newer table
+		}
 		if err != nil {
 			return SavedTabGroups{}, err
 		}
+		if err := readTable(data, st); err != nil {
+			return SavedTabGroups{}, fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	sort.Strings(logs)
+	for _, p := range logs {
+		data, err := os.ReadFile(p)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return SavedTabGroups{}, err
+		}
 		for _, batch := range logRecords(data) {
-			applyBatch(batch, state)
+			applyBatch(batch, st)
 		}
 	}
 	out := SavedTabGroups{Groups: map[string]string{}, Tabs: map[string]SavedTab{}}
-	for k, v := range state {
-		if strings.HasPrefix(k, "saved_tab_group-dt-") {
-			out.add(v)
+	for k, r := range st {
+		if !r.del && strings.HasPrefix(k, "saved_tab_group-dt-") {
+			out.add(r.val)
 		}
 	}
 	return out, nil
@@ -192,11 +209,13 @@ func logRecords(data []byte) [][]byte {
 }
 
 // applyBatch applies one write batch (sequence, count, then put or delete
-// records of varint-prefixed keys and values) to state.
-func applyBatch(b []byte, state map[string][]byte) {
+// records of varint-prefixed keys and values) to st; the batch's records
+// take its sequence number and the ones after it.
+func applyBatch(b []byte, st store) {
 	if len(b) < 12 {
 		return
 	}
+	seq := binary.LittleEndian.Uint64(b)
 	count := binary.LittleEndian.Uint32(b[8:])
 	i := 12
 	next := func() ([]byte, bool) {
@@ -209,7 +228,7 @@ func applyBatch(b []byte, state map[string][]byte) {
 		i += int(n)
 		return s, true
 	}
-	for range count {
+	for n := range count {
 		if i >= len(b) {
 			return
 		}
@@ -224,9 +243,9 @@ func applyBatch(b []byte, state map[string][]byte) {
 			if !ok {
 				return
 			}
-			state[string(k)] = append([]byte(nil), v...)
+			st.put(k, seq+uint64(n), v, false)
 		} else {
-			delete(state, string(k))
+			st.put(k, seq+uint64(n), nil, true)
 		}
 	}
 }
