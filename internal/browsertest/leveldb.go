@@ -168,20 +168,16 @@ func snappyDecode(src []byte) ([]byte, error) {
 			length = uint64(tag>>2&7) + 4
 			offset = uint64(tag>>5)<<8 | uint64(src[1])
 			src = src[2:]
-		case 2:
-			if len(src) < 3 {
+		case 2, 3: // a copy with a 2- or 4-byte offset
+			k := 2 << (tag&3 - 2)
+			if len(src) < 1+k {
 				return nil, errors.New("a short snappy copy")
 			}
 			length = uint64(tag>>2) + 1
-			offset = uint64(binary.LittleEndian.Uint16(src[1:]))
-			src = src[3:]
-		case 3:
-			if len(src) < 5 {
-				return nil, errors.New("a short snappy copy")
+			for i := k; i >= 1; i-- {
+				offset = offset<<8 | uint64(src[i])
 			}
-			length = uint64(tag>>2) + 1
-			offset = uint64(binary.LittleEndian.Uint32(src[1:]))
-			src = src[5:]
+			src = src[1+k:]
 		}
 		if offset == 0 || offset > uint64(len(dst)) || length > n-uint64(len(dst)) {
 			return nil, errors.New("a bad snappy copy")
