@@ -141,6 +141,11 @@ func TestSnappyDecode(t *testing.T) {
 	if err != nil || string(got) != "abcabcabcabc" {
 		t.Errorf("snappyDecode = %q, %v", got, err)
 	}
+	// A copy with a 2-byte offset, and one with a 4-byte offset.
+	got, err = snappyDecode([]byte{8, 1 << 2, 'a', 'b', (4-1)<<2 | 2, 2, 0, (2-1)<<2 | 3, 1, 0, 0, 0})
+	if err != nil || string(got) != "abababbb" {
+		t.Errorf("snappyDecode = %q, %v", got, err)
+	}
 	if _, err := snappyDecode([]byte{12, 2 << 2, 'a', 'b', 'c', (9-4)<<2 | 1, 4}); err == nil {
 		t.Error("a copy from before the start was decoded")
 	}
