@@ -241,27 +241,127 @@ func TestTabsOpenedByOwnPagesAreOwned(t *testing.T) {
 	}
 }
 
-// Closing a workspace's tabs, or the workspace, takes its group with it.
-// Chrome saves every named group and keeps a saved group when its window
-// closes, so without care every workspace the bridge emptied would stay
-// in the user's saved tab groups (and sync with them), one more per
-// round of open and close.
+// A workspace's window outlives the agent's pages: closing its last page
+// leaves the window open, with the workspace page, and the next open
+// goes into the same window and group rather than a new window. The
+// window closes with the workspace.
+func TestWorkspaceWindowOutlivesItsPages(t *testing.T) {
+	srv := site(t)
+	ws := fmt.Sprintf("kept-%d", time.Now().UnixNano()%1_000_000)
+	first := bridge.MustCall(t, map[string]any{"action": "open", "url": srv.URL + "/page/First", "browserWorkspaceId": ws})
+	bridge.MustCall(t, map[string]any{"action": "close", "tabId": num(t, first, "tabId")})
+	second := bridge.MustCall(t, map[string]any{"action": "open", "url": srv.URL + "/page/Second", "browserWorkspaceId": ws})
+	if num(t, second, "windowId") != num(t, first, "windowId") || num(t, second, "groupId") != num(t, first, "groupId") {
+		t.Errorf("after its last page closed, the workspace opened in window %d group %d, want its window %d group %d", num(t, second, "windowId"), num(t, second, "groupId"), num(t, first, "windowId"), num(t, first, "groupId"))
+	}
+	// The window holds the workspace page, in the workspace's group,
+	// named after it.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var pages []map[string]any
+		st := bridge.MustCall(t, map[string]any{"action": "status"})
+		for _, tm := range browsertest.StatusTabs(st) {
+			if num(t, tm, "windowId") == num(t, first, "windowId") && tm["url"] == bridge.ExtensionURL("ui/workspace.html") {
+				pages = append(pages, tm)
+			}
+		}
+		if len(pages) == 1 && pages[0]["title"] == ws+" · Browser Bridge workspace" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the workspace's window holds %v, want one workspace page titled after %q: %v", pages, ws, st["windows"])
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	closed := bridge.MustCall(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+	if w, _ := closed["closedWindows"].([]any); len(w) != 1 || w[0] != float64(num(t, first, "windowId")) {
+		t.Errorf("closeWorkspace closed windows %v, want the workspace's %d", closed["closedWindows"], num(t, first, "windowId"))
+	}
+}
+
+// Closing a workspace's tabs, or the workspace, leaves nothing of its
+// pages in Chrome's saved tab groups, which Chrome syncs to the user's
+// account: no group once the workspace is closed, and no tab entry of a
+// page it opened, over a hundred rounds of open and close. Chrome saves
+// every group, deletes a tab's entry when the tab leaves a group that
+// keeps other tabs, and keeps the entry of a group's last tab when it
+// deletes the group (extension/handlers/windows.js): the workspace page
+// keeps the group for the workspace's life and is its last tab, so a
+// closed workspace leaves at most that one entry, which names no page.
 func TestClosingLeavesNoSavedGroup(t *testing.T) {
 	srv := site(t)
-	for _, how := range []string{"tab", "workspace"} {
-		t.Run(how, func(t *testing.T) {
-			ws := fmt.Sprintf("saved-%s-%d", how, time.Now().UnixNano()%1_000_000)
-			tab := num(t, bridge.MustCall(t, map[string]any{"action": "open", "url": srv.URL + "/page/Saved", "browserWorkspaceId": ws}), "tabId")
-			// Chrome saved the group while it is open: the count can be
-			// trusted to fall.
-			waitSavedGroups(t, ws, 1)
-			if how == "tab" {
-				bridge.MustCall(t, map[string]any{"action": "close", "tabId": tab})
-			} else {
+	page := bridge.ExtensionURL("ui/workspace.html")
+	for _, tc := range []struct {
+		how    string
+		rounds int
+	}{{"tab", 100}, {"workspace", 5}} {
+		t.Run(tc.how, func(t *testing.T) {
+			before := orphans(t)
+			ws := fmt.Sprintf("saved-%s-%d", tc.how, time.Now().UnixNano()%1_000_000)
+			for i := range tc.rounds {
+				tab := num(t, bridge.MustCall(t, map[string]any{"action": "open", "url": fmt.Sprintf("%s/page/Saved-%d", srv.URL, i), "browserWorkspaceId": ws}), "tabId")
+				if i == 0 {
+					// Chrome saved the group while it is open: the
+					// count can be trusted to fall.
+					waitSavedGroups(t, ws, 1)
+				}
+				if tc.how == "tab" {
+					bridge.MustCall(t, map[string]any{"action": "close", "tabId": tab})
+				} else {
+					bridge.MustCall(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
+				}
+			}
+			if tc.how == "tab" {
+				waitSaved(t, "the pages' entries", func(s browsertest.SavedTabGroups) bool { return s.TabsAt(srv.URL) == 0 })
 				bridge.MustCall(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
 			}
 			waitSavedGroups(t, ws, 0)
+			s := waitSaved(t, "no entry of a page", func(s browsertest.SavedTabGroups) bool { return s.TabsAt(srv.URL) == 0 })
+			closes := tc.rounds
+			if tc.how == "tab" {
+				closes = 1
+			}
+			left := orphans(t)
+			for id := range before {
+				delete(left, id)
+			}
+			for _, o := range left {
+				if o.URL != page {
+					t.Errorf("a saved tab entry of a closed group names %q, want none but the workspace page's", o.URL)
+				}
+			}
+			if len(left) > closes {
+				t.Errorf("%d rounds of open and close (by %s) left %d saved tab entries of closed groups, want at most %d (the workspace page's)", tc.rounds, tc.how, len(left), closes)
+			}
+			t.Logf("%d rounds (by %s): %d saved tab entries of the test's pages, %d of closed groups (the workspace page's: %d)", tc.rounds, tc.how, s.TabsAt(srv.URL), len(left), len(left))
 		})
+	}
+}
+
+// orphans are the saved tab entries whose group is gone.
+func orphans(t *testing.T) map[string]browsertest.SavedTab {
+	t.Helper()
+	s, err := browsertest.ReadSavedTabGroups(bridge.Launch.Profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Orphans()
+}
+
+// waitSaved waits up to 10 s until the profile's saved tab groups satisfy
+// ok, and returns them.
+func waitSaved(t *testing.T, what string, ok func(browsertest.SavedTabGroups) bool) browsertest.SavedTabGroups {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s, err := browsertest.ReadSavedTabGroups(bridge.Launch.Profile)
+		if err == nil && ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the saved tab groups never showed %s (%v): %d groups, %d tab entries, %d of them of closed groups", what, err, len(s.Groups), len(s.Tabs), len(s.Orphans()))
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 

@@ -1,14 +1,27 @@
-// Service worker entry: it only wires listeners. Everything the worker does
-// starts from one of these events, because MV3 may stop the worker whenever
-// it is idle and start it again for the next event.
+// Service worker entry: it only wires — the transports to the dispatcher
+// and its doors, the daemon's port to the native transport — and
+// registers listeners. Everything the worker does starts from one of these
+// events, because MV3 may stop the worker whenever it is idle and start it
+// again for the next event. Only this file imports both the transports and
+// the dispatcher, so the modules form a tree (extension/imports_test.go).
 import * as native from "./transport/native.js";
 import * as websocket from "./transport/websocket.js";
+import { actionsDoor, dispatch, programDoor } from "./dispatch.js";
+import * as daemon from "./daemon.js";
 import * as userpage from "./handlers/userpage.js";
 import { TYPE_FOCUSED } from "./protocol.js";
 
+// The doors: the daemon, over the native link, drives the bridge's
+// actions; a WebSocket server is a program, on its own program door.
+native.plug({ dispatch, door: actionsDoor });
+websocket.plug({ dispatch, doorFor: programDoor });
+// Handlers ask the daemon through this port; the native link is the one
+// that reaches it.
+daemon.plug(native.ask);
+
 // The transports: each open() connects unless it is connected already (or
 // switched off), so calling it on every wake-up is safe. A new transport
-// is its file in transport/ and a line here.
+// is its file in transport/ and its lines here.
 const TRANSPORTS = [native, websocket];
 
 // The extension's own pages (ui/) ask the worker for what they show.
@@ -45,5 +58,5 @@ connectAll();
 // wakes a stopped worker finds the port reopened by connectAll above.
 chrome.windows.onFocusChanged.addListener((windowId) => {
   if (windowId === chrome.windows.WINDOW_ID_NONE) return;
-  native.ask(TYPE_FOCUSED, {}, 5_000).catch(() => { /* no daemon: nothing to tell */ });
+  daemon.ask(TYPE_FOCUSED, {}, 5_000).catch(() => { /* no daemon: nothing to tell */ });
 });

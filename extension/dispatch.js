@@ -1,8 +1,9 @@
 // The dispatcher: it runs a command with the handler of its type and
 // returns the reply. It does not know which transport the command came
-// from: the session (transport/session.js) hands it the message and a ctx
-// ({signal, cancel, door, wireError}) and posts the reply on the same
-// connection.
+// from, nor imports one: background.js plugs dispatch() and the doors
+// into the transports, whose session (transport/session.js) hands it the
+// message and a ctx ({signal, cancel, door, wireError}) and posts the
+// reply on the same connection.
 //
 // Doors: which verbs a command may run depends on the door its connection
 // was opened onto — a property of the connection (ctx.door), never of the
@@ -29,7 +30,8 @@ import * as state from "./handlers/state.js";
 import * as page from "./handlers/page.js";
 import * as readiness from "./handlers/readiness.js";
 import * as programs from "./handlers/programs.js";
-import * as websocket from "./transport/websocket.js";
+import * as websocket from "./handlers/websocket.js";
+import * as owners from "./handlers/owners.js";
 import * as handoff from "./handlers/handoff.js";
 import * as policy from "./handlers/policy.js";
 import * as ask from "./handlers/ask.js";
@@ -108,7 +110,10 @@ export const actionsDoor = Object.freeze({
 });
 
 // programDoor is the door of one owner (handlers/owners.js): the
-// WebSocket server at a URL, or "daemon" for the daemon's programs.
+// WebSocket server at a URL, or "daemon" for the daemon's programs. A
+// connection that serves the owner (the WebSocket's) calls opened(sink)
+// when it opens, so the owner's events go out on it, and closed(sink)
+// when it goes, so what it held is let go.
 export function programDoor(owner) {
   return Object.freeze({
     name: "programs",
@@ -117,6 +122,8 @@ export function programDoor(owner) {
     cdpPolicy: programs.programPolicy,
     admit: programs.admit,
     record: programs.record,
+    opened: (sink) => owners.setSink(owner, sink),
+    closed: (sink) => programs.release(owner, sink),
     unknown: (type) => `unknown command type "${type}": this connection serves ${Object.keys(programVerbs).join(", ")}`,
   });
 }

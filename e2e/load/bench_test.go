@@ -61,6 +61,7 @@ func BenchmarkLoad(b *testing.B) {
 		if last > first+first/4 {
 			b.Errorf("the daemon's memory grew from %d MiB after round 1 to %d MiB after round %d", first>>20, last>>20, len(rss))
 		}
+		closeWorkspaces(b, sessions)
 		end := daemonNow(b)
 		if end.Windows != start.Windows {
 			b.Errorf("windows %d → %d after the load", start.Windows, end.Windows)

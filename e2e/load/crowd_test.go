@@ -399,9 +399,23 @@ func TestLoadIsExactlyOnce(t *testing.T) {
 	if res.commands != 4*20 {
 		t.Errorf("%d commands ran, want 80", res.commands)
 	}
+	// Each session's workspace kept its window between its pages; closing
+	// the workspaces leaves none.
+	closeWorkspaces(t, sessions)
 	after := daemonNow(t)
 	if after.Windows != before.Windows {
 		t.Errorf("windows %d → %d", before.Windows, after.Windows)
+	}
+}
+
+// closeWorkspaces closes each session's own workspace, as the session's
+// clean-up does when it ends: its window lives as long as the workspace.
+func closeWorkspaces(tb testing.TB, sessions []*session) {
+	tb.Helper()
+	for _, s := range sessions {
+		if _, cerr, err := s.door.call(map[string]any{"action": "close", "closeWorkspace": true}); err != nil || cerr != nil {
+			tb.Errorf("closing the workspace of %s: %v %v", s.token, err, cerr)
+		}
 	}
 }
 

@@ -1,13 +1,16 @@
 // Tab groups: the bridge's own tab.group and Hive's context.create/destroy
 // (one labelled group per agent).
 import { BridgeError, Codes } from "../protocol.js";
-import { intArg } from "./tabinfo.js";
+import { intArg, isWorkspacePage } from "./tabinfo.js";
 
 const COLORS = ["grey", "blue", "red", "yellow", "green", "pink", "purple", "cyan", "orange"];
 
 // group adds tabs to groupId, or to a new group in windowId, and labels it.
 // The arguments are checked before anything changes: a bad color must not
-// leave the tabs grouped without their label.
+// leave the tabs grouped without their label. A new group in a window
+// takes the window's workspace page along, when it is in no group: the
+// group then outlives the agent's pages, so closing them leaves nothing
+// in Chrome's saved tab groups (windows.js's create says why).
 export async function group(msg) {
   const tabIds = Array.isArray(msg.tabIds) ? msg.tabIds : [intArg(msg, "tabId")];
   const update = {};
@@ -18,7 +21,11 @@ export async function group(msg) {
   }
   const opts = { tabIds };
   if (Number.isInteger(msg.groupId) && msg.groupId >= 0) opts.groupId = msg.groupId;
-  else if (Number.isInteger(msg.windowId)) opts.createProperties = { windowId: msg.windowId };
+  else if (Number.isInteger(msg.windowId)) {
+    opts.createProperties = { windowId: msg.windowId };
+    const page = (await chrome.tabs.query({ windowId: msg.windowId })).find((t) => isWorkspacePage(t) && t.groupId < 0);
+    if (page && !tabIds.includes(page.id)) opts.tabIds = [page.id, ...tabIds];
+  }
   const groupId = await chrome.tabs.group(opts);
   if (Object.keys(update).length) await chrome.tabGroups.update(groupId, update);
   return { groupId };

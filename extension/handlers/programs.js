@@ -18,7 +18,7 @@
 //     extension's powers.
 // Every command passes admit() first.
 import { BridgeError, Codes, TYPE_PATHS_CHECK, TYPE_PROGRAM_ADMIT, TYPE_PROGRAM_DONE } from "../protocol.js";
-import { ask } from "../transport/native.js";
+import { ask } from "../daemon.js";
 import { intArg } from "./tabinfo.js";
 import { checkShape, ensureAttached, hold, isAttached, pin, sendCommand, unpin } from "./cdp.js";
 import * as owners from "./owners.js";

@@ -15,6 +15,15 @@ chrome.webNavigation.onErrorOccurred.addListener((d) => {
 });
 chrome.tabs.onRemoved.addListener((tabId) => loadErrors.delete(tabId));
 
+// WORKSPACE_PAGE is the quiet tab that keeps a workspace's window and
+// its tab group open between the agent's pages (ui/workspace.html).
+export const WORKSPACE_PAGE = chrome.runtime.getURL("ui/workspace.html");
+
+// isWorkspacePage says whether the tab t shows the workspace page.
+export function isWorkspacePage(t) {
+  return (t.url || t.pendingUrl || "") === WORKSPACE_PAGE;
+}
+
 // info is the shape every tab result uses. A tab on the blocked page
 // carries what the site rules stopped it from loading (stops.js), for
 // the daemon's guard and the agent.
@@ -28,6 +37,10 @@ export function info(t) {
   return {
     ...(loadError ? { loadError } : {}),
     ...(stopped ? { stopped } : {}),
+    // The workspace page: the bridge's, not the user's, though no
+    // workspace owns it (the daemon closes a workspace's window that
+    // holds nothing else).
+    ...(isWorkspacePage(t) ? { workspacePage: true } : {}),
     // The tab whose page opened this one (a link to _blank, window.open).
     ...(Number.isInteger(t.openerTabId) ? { openerTabId: t.openerTabId } : {}),
     tabId: t.id,

@@ -1,27 +1,48 @@
 // Window primitives.
 import { BridgeError, Codes } from "../protocol.js";
-import { info, intArg, waitLoad } from "./tabinfo.js";
+import { WORKSPACE_PAGE, activateBeside, info, intArg, isWorkspacePage, waitLoad } from "./tabinfo.js";
 import { ungroupFirst } from "./tabs.js";
 
 // create opens a normal window, unfocused unless asked, so the user keeps
-// working in their own window.
+// working in their own window, and returns the tab of msg.url.
+//
+// A window that is not incognito opens with the workspace page first
+// (ui/workspace.html): the window then outlives the agent's last page,
+// so the next open reuses it and its group instead of making a new
+// window (issue 27: 80 new windows a round in a load run), and the group
+// outlives it too (groups.js), which is what keeps Chrome's saved tab
+// groups clean: Chrome deletes a tab's saved entry when the tab leaves a
+// group that keeps other tabs, but when a group's last tab leaves it
+// deletes the group's entry and keeps the tab's, which points at nothing
+// (checked in Chromium 156 for ungroup, remove, window close, a move to
+// another group or window, with and without a title). An incognito window
+// cannot show an extension page (the extension is not split) and its
+// groups are never saved: it opens with msg.url alone.
 export async function create(msg, ctx) {
   const incognito = !!msg.incognito;
   if (incognito && !(await chrome.extension.isAllowedIncognitoAccess())) {
     throw notAllowed();
   }
   const props = { type: "normal", focused: !!msg.focused, incognito };
-  if (typeof msg.url === "string" && msg.url) props.url = msg.url;
+  const url = typeof msg.url === "string" && msg.url ? msg.url : "";
+  if (!incognito) props.url = [WORKSPACE_PAGE, url || "about:blank"];
+  else if (url) props.url = url;
   if (Number.isInteger(msg.width)) props.width = msg.width;
   if (Number.isInteger(msg.height)) props.height = msg.height;
   const w = await chrome.windows.create(props);
   // Without "Allow in Incognito" Chrome resolves to nothing and the window
   // is invisible to the extension.
   if (!w || !w.tabs || !w.tabs.length) throw notAllowed();
-  const tabId = w.tabs[0].id;
+  let tab = w.tabs[w.tabs.length - 1];
+  if (!incognito) {
+    // The agent's page is the window's active tab, as a tab.create
+    // {active} makes it: beside the load, as there.
+    activateBeside(tab.id);
+    tab = { ...tab, active: true };
+  }
   // Without a wait, the tab as the window came with it (no further round
   // trip to Chrome).
-  const t = msg.waitMs > 0 ? await waitLoad(tabId, msg.waitMs, ctx?.signal) : info(w.tabs[0]);
+  const t = msg.waitMs > 0 ? await waitLoad(tab.id, msg.waitMs, ctx?.signal) : info(tab);
   return { ...t, windowId: w.id, incognito: w.incognito };
 }
 
@@ -29,9 +50,12 @@ export async function close(msg) {
   const windowId = intArg(msg, "windowId");
   // Its groups go with it, not into the user's saved groups (see
   // tabs.ungroupFirst). The daemon closes only windows that hold nothing
-  // but the bridge's tabs.
-  const grouped = (await chrome.tabs.query({ windowId }).catch(() => [])).filter((t) => t.groupId >= 0).map((t) => t.id);
-  await ungroupFirst(grouped);
+  // but the bridge's tabs. Chrome keeps the saved entry of the tab that
+  // leaves a group last (see create): the workspace page's, which names
+  // no site the agent visited, rather than a page's.
+  const grouped = (await chrome.tabs.query({ windowId }).catch(() => [])).filter((t) => t.groupId >= 0);
+  grouped.sort((a, b) => isWorkspacePage(a) - isWorkspacePage(b));
+  await ungroupFirst(grouped.map((t) => t.id));
   await chrome.windows.remove(windowId);
   return { ok: true };
 }

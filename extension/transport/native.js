@@ -6,7 +6,6 @@
 // the safety net for the case where the worker itself was stopped.
 // Everything else a connection does is the session's (session.js).
 import { BridgeError, Codes, NATIVE_HOST } from "../protocol.js";
-import { actionsDoor } from "../dispatch.js";
 import { openSession, reconnector } from "./session.js";
 
 export const name = "native";
@@ -14,7 +13,17 @@ export const name = "native";
 let port = null;
 let session = null;
 let lastError = "";
+let wiring = null; // {dispatch, door}, from plug
 const retry = reconnector(open, { minMs: 500, maxMs: 30_000 });
+
+// plug wires the transport (background.js): dispatch(msg, ctx) runs a
+// command, on door. The daemon is the only peer here and it drives the
+// bridge's actions: background.js gives it the actions door (CDP through
+// it is the actions' allow-list); the daemon's programs reach the program
+// door only through program.call.
+export function plug(w) {
+  wiring = w;
+}
 
 export function status() {
   return { connected: port !== null, lastError };
@@ -22,7 +31,7 @@ export function status() {
 
 // open opens the port unless one is open. Safe to call often.
 export function open() {
-  if (port) return;
+  if (port || !wiring) return;
   retry.cancel();
   let p;
   try {
@@ -33,10 +42,7 @@ export function open() {
     return;
   }
   port = p;
-  // The daemon is the only peer here and it drives the bridge's actions:
-  // this is the actions door (CDP through it is the actions' allow-list);
-  // its programs reach the program door only through program.call.
-  const s = openSession({ name, post: (msg) => p.postMessage(msg), retry, door: actionsDoor });
+  const s = openSession({ name, post: (msg) => p.postMessage(msg), retry, door: wiring.door, dispatch: wiring.dispatch });
   session = s;
   p.onMessage.addListener((msg) => s.receive(msg));
   p.onDisconnect.addListener(() => {
@@ -66,7 +72,8 @@ export function close() {
 // ask sends the daemon a request {type, ...params} and resolves with its
 // result; it rejects when no native link is open, or when the daemon does
 // not answer within ms (the host drops what it cannot deliver while the
-// daemon is away).
+// daemon is away). background.js plugs it into daemon.js, the port the
+// handlers ask through.
 export function ask(type, params, ms) {
   if (!session) {
     return Promise.reject(new BridgeError(Codes.internal, "the extension has no link to the bridge's daemon"));

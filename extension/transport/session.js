@@ -4,7 +4,7 @@
 // noticing that it closed, reconnecting — and nothing else. For each link
 // it opens it calls
 //
-//   const session = openSession({ name, post, retry, door, hello, keepAliveMs, wireError });
+//   const session = openSession({ name, post, retry, door, dispatch, hello, keepAliveMs, wireError });
 //   link's "message" event  → session.receive(msg)
 //   link closed (any cause) → session.close()
 //
@@ -18,7 +18,8 @@
 //   - sends {type: "ping"} every keepAliveMs (20 s; 0 turns it off for a
 //     transport that keeps its link alive itself),
 //   - resets the transport's backoff on any traffic (the link is healthy),
-//   - hands every command to dispatch(msg, ctx) — which does not know the
+//   - hands every command to dispatch(msg, ctx) — dispatch.js's, which
+//     background.js plugs into the transport and which does not know the
 //     transport — and posts the reply on the same link,
 //   - keeps the commands in flight on this connection, so command.cancel
 //     (ctx.cancel) stops them and close() aborts them,
@@ -31,21 +32,22 @@
 //
 // ctx, for the handlers: {signal, cancel(commandId), door, wireError}. The
 // door (dispatch.js) is chosen here, once per connection, by the
-// transport: it decides which verbs run and how CDP passes, so a message
+// transport from what background.js plugged into it: it decides which verbs run and how CDP passes, so a message
 // cannot pick a more open door than its connection's. wireError shapes an
 // error for this link (the actions' {code, message}; Hive's plain string).
 //
-// A transport module exports name, open() (idempotent: background.js calls
-// it on every wake-up; a transport that is switched off returns at once),
-// close() and status(). Adding one is that file plus a line in
+// A transport module exports name, plug() (background.js hands it the
+// dispatcher and its door), open() (idempotent: background.js calls it on
+// every wake-up; a transport that is switched off returns at once),
+// close() and status(). It imports no handler and not the dispatcher, so
+// the modules form a tree. Adding one is that file plus its lines in
 // background.js.
 import { BridgeError, Codes, PROTOCOL_VERSION, toWireError } from "../protocol.js";
-import { dispatch } from "../dispatch.js";
 import { createInflight } from "./inflight.js";
 
 const KEEPALIVE_MS = 20_000;
 
-export function openSession({ name, post, retry, door, hello = (base) => base, keepAliveMs = KEEPALIVE_MS, wireError = toWireError }) {
+export function openSession({ name, post, retry, door, dispatch, hello = (base) => base, keepAliveMs = KEEPALIVE_MS, wireError = toWireError }) {
   const inflight = createInflight();
   const asked = new Map(); // id of our request -> {resolve, reject, timer}
   let nextAsk = 0;

@@ -1,10 +1,11 @@
 // The WebSocket transport: Hive's browser-bridge protocol (its protocol 6)
 // served to a program's server on this computer, so a program written for
 // Hive's bridge works unchanged. Opt-in and off by default: the setting
-// {enabled, url, token} is kept in chrome.storage.local, set by
-// websocket.configure (from `browser-bridge websocket enable|disable`) —
-// or by anything else that writes it there: the transport follows the
-// stored setting.
+// {enabled, url, token, rev} is kept in chrome.storage.local, set by
+// websocket.configure (handlers/websocket.js, from `browser-bridge
+// websocket enable|disable`) — or by anything else that writes it there:
+// the transport follows the stored setting, and keeps the link's state in
+// chrome.storage.session for the verbs to read (wssetting.js).
 //
 //   - Loopback only: ws:// or wss:// to 127.0.0.0/8, localhost or [::1],
 //     checked when the setting is made and again before every connect.
@@ -24,48 +25,40 @@
 //     background.js calls open() too. WebSocket traffic keeps an MV3
 //     service worker alive (Chrome 116+), and Hive's server pings every
 //     5 s; the alarm brings the link back after the worker was stopped.
-//   - Commands run on the program door (dispatch.js), owned by "websocket
-//     <url>"; replies are {id, result} or {id, error: "<string>"} (Chrome's
-//     own message for a CDP error; "<code>: <sentence>" for the bridge's
-//     refusals).
-import { BridgeError, Codes, DEFAULT_WEBSOCKET_URL, HIVE_PROTOCOL_VERSION } from "../protocol.js";
-import { programDoor } from "../dispatch.js";
-import { release } from "../handlers/programs.js";
-import * as owners from "../handlers/owners.js";
+//   - Commands run on the program door that background.js plugs in
+//     (dispatch.js's programDoor), owned by "websocket <url>"; replies
+//     are {id, result} or {id, error: "<string>"} (Chrome's own message
+//     for a CDP error; "<code>: <sentence>" for the bridge's refusals).
+import { BridgeError, HIVE_PROTOCOL_VERSION } from "../protocol.js";
+import { LINK_KEY, SETTING_KEY, checkToken, checkURL, normalize, status as statusOf } from "../wssetting.js";
 import { instanceId, openSession, reconnector } from "./session.js";
 
 export const name = "websocket";
 
-const KEY = "websocket"; // chrome.storage.local: {enabled, url, token}
 const LABEL_KEY = "profileLabel";
 const WATCH_MS = 5_000;
 const QUIET_PING_MS = 20_000;
 const QUIET_CLOSE_MS = 35_000;
-const CONFIGURE_WAIT_MS = 2_000;
 
 let config = null; // the setting, once read from storage
 let sock = null; // the WebSocket, from connecting until it is closed
-let link = null; // {sock, session, owner, sink, heard, pinged, watch} while open
+let link = null; // {sock, session, door, sink, heard, pinged, watch} while open
 let lastError = "";
 let reading = null;
-let retry = null;
-const settledWaiters = new Set();
+let published = ""; // the link's state last written to storage
+let wiring = null; // {dispatch, doorFor}, from plug
+const retry = reconnector(open, { minMs: 250, maxMs: 30_000 });
 
-// backoff is made on first use: this module is evaluated inside the
-// import cycle session.js → dispatch.js → here.
-function backoff() {
-  retry ??= reconnector(open, { minMs: 250, maxMs: 30_000 });
-  return retry;
+// plug wires the transport (background.js): dispatch(msg, ctx) runs a
+// command, and doorFor(owner) is the program door of an owner, whose
+// opened(sink) and closed(sink) the transport calls as its connection
+// comes and goes.
+export function plug(w) {
+  wiring = w;
 }
 
 export function status() {
-  return {
-    enabled: !!config?.enabled,
-    url: config?.url || DEFAULT_WEBSOCKET_URL,
-    tokenSet: !!config?.token,
-    connected: !!link,
-    lastError,
-  };
+  return statusOf(config, { connected: !!link, lastError });
 }
 
 // open connects if the transport is on and not connected. Safe to call
@@ -75,62 +68,24 @@ export function open() {
   reading = readConfig().then((cfg) => {
     reading = null;
     connect(cfg);
+    publish(); // a restarted worker has no link yet, whatever the last one wrote
   }, (err) => {
     reading = null;
     lastError = `the setting could not be read: ${err.message}`;
+    publish();
   });
 }
 
 // close drops the link without reconnecting (until the next open).
 export function close() {
-  backoff().cancel();
+  retry.cancel();
   if (sock) ended(sock, "closed", false);
 }
 
-// configure is the websocket.configure verb: {enabled, url, token}.
-// enabled: true takes url (default Hive's) and token (none when absent);
-// enabled: false keeps both for the next enable. It answers with the
-// status once the first connection has opened or failed (up to 2 s).
-export async function configure(msg) {
-  if (typeof msg.enabled !== "boolean") throw invalid("enabled must be true or false");
-  const cur = await readConfig();
-  let next;
-  if (msg.enabled) {
-    const url = msg.url === undefined || msg.url === null || msg.url === "" ? DEFAULT_WEBSOCKET_URL : msg.url;
-    const token = msg.token === undefined || msg.token === null ? "" : msg.token;
-    checkURL(url);
-    checkToken(token);
-    next = { enabled: true, url, token };
-  } else {
-    next = { ...cur, enabled: false };
-    if (msg.url) {
-      checkURL(msg.url);
-      next.url = msg.url;
-    }
-    if (msg.token !== undefined && msg.token !== null) {
-      checkToken(msg.token);
-      next.token = msg.token;
-    }
-  }
-  // Set before the write: the storage event it causes then finds nothing new.
-  config = next;
-  await chrome.storage.local.set({ [KEY]: next });
-  restart();
-  if (next.enabled && !link) await settled(CONFIGURE_WAIT_MS);
-  return status();
-}
-
-// report is the websocket.status verb.
-export async function report() {
-  await readConfig();
-  return status();
-}
-
-// The setting may change from elsewhere (another configure path, a test):
-// follow it.
+// Follow the setting, whoever writes it (websocket.configure, a test).
 chrome.storage.onChanged.addListener((changes, area) => {
-  if (area !== "local" || !Object.hasOwn(changes, KEY)) return;
-  const next = normalize(changes[KEY].newValue);
+  if (area !== "local" || !Object.hasOwn(changes, SETTING_KEY)) return;
+  const next = normalize(changes[SETTING_KEY].newValue);
   if (config && JSON.stringify(next) === JSON.stringify(config)) return;
   config = next;
   restart();
@@ -138,31 +93,35 @@ chrome.storage.onChanged.addListener((changes, area) => {
 
 async function readConfig() {
   if (config) return config;
-  const got = await chrome.storage.local.get(KEY);
-  config ??= normalize(got[KEY]);
+  const got = await chrome.storage.local.get(SETTING_KEY);
+  config ??= normalize(got[SETTING_KEY]);
   return config;
 }
 
-function normalize(v) {
-  return {
-    enabled: v?.enabled === true,
-    url: typeof v?.url === "string" && v.url ? v.url : DEFAULT_WEBSOCKET_URL,
-    token: typeof v?.token === "string" ? v.token : "",
-  };
+// publish writes the link's state for websocket.status and the answer to
+// websocket.configure, when it changed.
+function publish() {
+  const state = { connected: !!link, lastError, rev: config?.rev || "" };
+  const json = JSON.stringify(state);
+  if (json === published) return;
+  published = json;
+  chrome.storage.session.set({ [LINK_KEY]: state }).catch((err) => console.error("browser-bridge: the WebSocket's state not saved:", err));
 }
 
-// restart drops the current link and connects anew with the setting.
+// restart drops the current link and connects anew with the setting; an
+// error of the old setting is no longer news.
 function restart() {
-  backoff().cancel();
-  backoff().reset();
+  retry.cancel();
+  retry.reset();
+  lastError = "";
   if (sock) ended(sock, "", false);
   if (config.enabled) connect(config);
-  else lastError = "";
+  publish();
 }
 
 function connect(cfg) {
-  if (sock || !cfg.enabled) return;
-  backoff().cancel();
+  if (sock || !cfg.enabled || !wiring) return;
+  retry.cancel();
   // Checked again here: the stored setting may not have come through
   // configure.
   try {
@@ -170,7 +129,7 @@ function connect(cfg) {
     checkToken(cfg.token);
   } catch (err) {
     lastError = err.message;
-    notifySettled();
+    publish();
     return;
   }
   let s;
@@ -178,8 +137,8 @@ function connect(cfg) {
     s = cfg.token ? new WebSocket(cfg.url, [cfg.token]) : new WebSocket(cfg.url);
   } catch (err) {
     lastError = `${cfg.url}: ${err.message}`;
-    notifySettled();
-    backoff().schedule();
+    publish();
+    retry.schedule();
     return;
   }
   sock = s;
@@ -189,7 +148,7 @@ function connect(cfg) {
     opened = true;
     lastError = "";
     start(s, cfg);
-    notifySettled();
+    publish();
   };
   s.onmessage = (ev) => receive(s, ev);
   s.onclose = (ev) => {
@@ -201,19 +160,22 @@ function connect(cfg) {
 }
 
 function start(s, cfg) {
-  const owner = `websocket ${cfg.url}`;
+  const door = wiring.doorFor(`websocket ${cfg.url}`);
   const session = openSession({
     name,
     post: (msg) => s.send(JSON.stringify(msg)),
-    retry: backoff(),
-    door: programDoor(owner),
+    retry,
+    door,
+    dispatch: wiring.dispatch,
     hello: (base) => hiveHello(base, cfg),
     keepAliveMs: 0, // the watch below keeps the link alive
     wireError: hiveError,
   });
+  // The program's events (its tabs' changes, the CDP events of the tabs
+  // it attached) go out on this connection.
   const sink = (msg) => session.send(msg);
-  owners.setSink(owner, sink);
-  const l = { sock: s, session, owner, sink, heard: Date.now(), pinged: false, watch: null };
+  door.opened?.(sink);
+  const l = { sock: s, session, door, sink, heard: Date.now(), pinged: false, watch: null };
   l.watch = setInterval(() => watch(l), WATCH_MS);
   link = l;
 }
@@ -232,7 +194,7 @@ function receive(s, ev) {
   }
   if (!msg || typeof msg !== "object") return;
   if (msg.type === "ping") {
-    backoff().reset();
+    retry.reset();
     try {
       s.send('{"type":"pong"}');
     } catch (_) { /* closing */ }
@@ -268,7 +230,7 @@ function ended(s, why, reconnect = true) {
     link = null;
     clearInterval(l.watch);
     l.session.close();
-    release(l.owner, l.sink);
+    l.door.closed?.(l.sink);
   }
   if (s.readyState === WebSocket.CONNECTING || s.readyState === WebSocket.OPEN) {
     try {
@@ -276,24 +238,8 @@ function ended(s, why, reconnect = true) {
     } catch (_) { /* already closing */ }
   }
   if (why) lastError = why;
-  notifySettled();
-  if (reconnect && config?.enabled) backoff().schedule();
-}
-
-function settled(ms) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      settledWaiters.delete(done);
-      resolve();
-    }
-    settledWaiters.add(done);
-  });
-}
-
-function notifySettled() {
-  for (const done of [...settledWaiters]) done();
+  publish();
+  if (reconnect && config?.enabled) retry.schedule();
 }
 
 async function hiveHello(base, cfg) {
@@ -331,42 +277,4 @@ function brand() {
 function hiveError(err) {
   if (err instanceof BridgeError) return `${err.code}: ${err.message}`;
   return String((err && err.message) || err);
-}
-
-function invalid(message) {
-  return new BridgeError(Codes.invalidArgument, message);
-}
-
-// checkURL throws unless url is a ws: or wss: URL of this computer.
-export function checkURL(url) {
-  if (typeof url !== "string" || !url) throw invalid(`url must be a ws:// or wss:// URL such as ${DEFAULT_WEBSOCKET_URL}`);
-  let u;
-  try {
-    u = new URL(url);
-  } catch (_) {
-    throw invalid(`url ${JSON.stringify(url)} is not a URL; give one such as ${DEFAULT_WEBSOCKET_URL}`);
-  }
-  if (u.protocol !== "ws:" && u.protocol !== "wss:") {
-    throw invalid(`url ${JSON.stringify(url)} must start with ws:// or wss://`);
-  }
-  if (u.hash) throw invalid(`url ${JSON.stringify(url)} may not have a #fragment`);
-  if (u.username || u.password) throw invalid(`url ${JSON.stringify(url)} may not carry a user or password; use the token`);
-  // The URL parser has normalised the host: 127.1 and 0x7f.0.0.1 read as
-  // 127.0.0.1, [0:0::1] as [::1], LOCALHOST as localhost.
-  const host = u.hostname;
-  if (!(host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))) {
-    throw invalid(`url ${JSON.stringify(url)} is not on this computer: the bridge connects only to loopback addresses (127.0.0.0/8, localhost or [::1]), so no other machine can drive this browser; forward a remote server to a local port (ssh -L) instead`);
-  }
-}
-
-// A subprotocol is an HTTP token (RFC 7230 tchar).
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-// checkToken throws unless token is empty or can be sent as a
-// Sec-WebSocket-Protocol value.
-export function checkToken(token) {
-  if (token === "") return;
-  if (typeof token !== "string" || !TOKEN.test(token)) {
-    throw invalid("token may contain only letters, digits and the characters ! # $ % & ' * + - . ^ _ ` | ~ (no spaces or commas): it is sent as a Sec-WebSocket-Protocol value");
-  }
 }

@@ -53,25 +53,42 @@ func (r *run) closeWorkspace() (*tool.CloseResult, error) {
 	}
 	ws, hasWS := reg.Workspace(id)
 	for _, w := range s.Windows {
-		var owned []int
+		var owned, pages []int
 		others := 0
 		for _, t := range w.Tabs {
-			if mine[t.TabID] {
+			switch {
+			case mine[t.TabID]:
 				owned = append(owned, t.TabID)
-			} else {
+			case t.WorkspacePage:
+				pages = append(pages, t.TabID)
+			default:
 				others++
 			}
 		}
-		if len(owned) == 0 {
+		// The workspace's window stays open while its workspace lives,
+		// with its workspace page, even when the agent closed every page
+		// in it: it closes here.
+		home := hasWS && w.WindowID == ws.WindowID
+		if len(owned) == 0 && !home {
 			continue
 		}
-		if others == 0 && hasWS && w.WindowID == ws.WindowID {
+		if others == 0 && home {
 			if err := r.b.WindowClose(r.ctx, protocol.WindowCloseParams{WindowID: w.WindowID}); err != nil {
 				return nil, err
 			}
 			res.ClosedWindows = append(res.ClosedWindows, w.WindowID)
-		} else if err := r.b.TabClose(r.ctx, protocol.TabCloseParams{TabIDs: owned}); err != nil {
-			return nil, err
+		} else {
+			// The user's tabs keep the window; the workspace page goes
+			// (another window's page is its own workspace's).
+			tabs := owned
+			if home {
+				tabs = append(tabs, pages...)
+			}
+			if len(tabs) > 0 {
+				if err := r.b.TabClose(r.ctx, protocol.TabCloseParams{TabIDs: tabs}); err != nil {
+					return nil, err
+				}
+			}
 		}
 		for _, t := range owned {
 			res.ClosedTabs = append(res.ClosedTabs, t)

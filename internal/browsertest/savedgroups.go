@@ -1,46 +1,178 @@
 package browsertest
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // SavedGroupsTitled counts the tab groups titled title in the profile's
 // saved tab groups (Chrome saves every named group, and keeps a saved
-// group when its window closes). It reads the sync store's LevelDB log
-// files — the records a small store keeps before any compaction — and
-// applies their puts and deletes in order. It errs when the profile has
-// no such store.
+// group when its window closes). It errs when the profile has no sync
+// store.
 func SavedGroupsTitled(profile, title string) (int, error) {
-	logs, _ := filepath.Glob(filepath.Join(profile, "Default", "Sync Data", "LevelDB", "*.log"))
-	if len(logs) == 0 {
-		return 0, errors.New("the profile has no sync store (Default/Sync Data/LevelDB/*.log)")
-	}
-	sort.Strings(logs)
-	state := map[string][]byte{}
-	for _, p := range logs {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return 0, err
-		}
-		for _, batch := range logRecords(data) {
-			applyBatch(batch, state)
-		}
+	s, err := ReadSavedTabGroups(profile)
+	if err != nil {
+		return 0, err
 	}
 	n := 0
-	// A group's entry holds its title as a length-prefixed string after
-	// field tag 0x12 (a tab's entry holds its URL instead).
-	want := append([]byte{0x12, byte(len(title))}, title...)
-	for k, v := range state {
-		if bytes.HasPrefix([]byte(k), []byte("saved_tab_group-dt-")) && bytes.Contains(v, want) {
+	for _, g := range s.Groups {
+		if g == title {
 			n++
 		}
 	}
 	return n, nil
+}
+
+// SavedTabGroups is what the profile's saved tab groups hold: the groups
+// (GUID → title) and the tab entries (GUID → tab). Chrome syncs both to
+// the user's account.
+type SavedTabGroups struct {
+	Groups map[string]string
+	Tabs   map[string]SavedTab
+}
+
+// SavedTab is a tab entry of the saved tab groups: the group it names
+// and its page.
+type SavedTab struct {
+	Group string
+	URL   string
+}
+
+// TabsAt counts the tab entries whose URL starts with prefix.
+func (s SavedTabGroups) TabsAt(prefix string) int {
+	n := 0
+	for _, t := range s.Tabs {
+		if strings.HasPrefix(t.URL, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// Orphans are the tab entries (by GUID) whose group is not saved: Chrome
+// keeps the entry of a group's last tab when it deletes the group.
+func (s SavedTabGroups) Orphans() map[string]SavedTab {
+	out := map[string]SavedTab{}
+	for id, t := range s.Tabs {
+		if _, ok := s.Groups[t.Group]; !ok {
+			out[id] = t
+		}
+	}
+	return out
+}
+
+// ReadSavedTabGroups reads the profile's saved tab groups from its sync
+// store, a LevelDB database: its tables (what compactions wrote) and its
+// log files (the writes since), each key's latest record winning. It errs
+// when the profile has no such store or a table cannot be read.
+func ReadSavedTabGroups(profile string) (SavedTabGroups, error) {
+	dir := filepath.Join(profile, "Default", "Sync Data", "LevelDB")
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	if len(logs) == 0 {
+		return SavedTabGroups{}, errors.New("the profile has no sync store (Default/Sync Data/LevelDB/*.log)")
+	}
+	tables, _ := filepath.Glob(filepath.Join(dir, "*.ldb"))
+	old, _ := filepath.Glob(filepath.Join(dir, "*.sst")) // LevelDB before 1.14
+	tables = append(tables, old...)
+	st := store{}
+	for _, p := range tables {
+		data, err := os.ReadFile(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // compacted away meanwhile: its records are in a newer table
+		}
+		if err != nil {
+			return SavedTabGroups{}, err
+		}
+		if err := readTable(data, st); err != nil {
+			return SavedTabGroups{}, fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	sort.Strings(logs)
+	for _, p := range logs {
+		data, err := os.ReadFile(p)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return SavedTabGroups{}, err
+		}
+		for _, batch := range logRecords(data) {
+			applyBatch(batch, st)
+		}
+	}
+	out := SavedTabGroups{Groups: map[string]string{}, Tabs: map[string]SavedTab{}}
+	for k, r := range st {
+		if !r.del && strings.HasPrefix(k, "saved_tab_group-dt-") {
+			out.add(r.val)
+		}
+	}
+	return out, nil
+}
+
+// add reads one stored entry: a record whose field 2 is Chrome's
+// SavedTabGroupSpecifics (components/sync/protocol/
+// saved_tab_group_specifics.proto): guid (1), then group (4, its title
+// in field 2) or tab (5: group_guid 1, url 3).
+func (s SavedTabGroups) add(v []byte) {
+	spec, ok := field(v, 2)
+	if !ok {
+		return
+	}
+	guid, _ := field(spec, 1)
+	if g, ok := field(spec, 4); ok {
+		title, _ := field(g, 2)
+		s.Groups[string(guid)] = string(title)
+	} else if t, ok := field(spec, 5); ok {
+		group, _ := field(t, 1)
+		url, _ := field(t, 3)
+		s.Tabs[string(guid)] = SavedTab{Group: string(group), URL: string(url)}
+	}
+}
+
+// field returns the bytes of the first length-delimited field num of the
+// protocol buffer message b, skipping the others; false when there is
+// none or b is cut short.
+func field(b []byte, num uint64) ([]byte, bool) {
+	for len(b) > 0 {
+		key, n := binary.Uvarint(b)
+		if n <= 0 {
+			return nil, false
+		}
+		b = b[n:]
+		switch key & 7 {
+		case 0: // varint
+			_, n = binary.Uvarint(b)
+			if n <= 0 {
+				return nil, false
+			}
+			b = b[n:]
+		case 1: // 64-bit
+			if len(b) < 8 {
+				return nil, false
+			}
+			b = b[8:]
+		case 5: // 32-bit
+			if len(b) < 4 {
+				return nil, false
+			}
+			b = b[4:]
+		case 2: // length-delimited
+			l, n := binary.Uvarint(b)
+			if n <= 0 || l > uint64(len(b)-n) {
+				return nil, false
+			}
+			v := b[n : n+int(l)]
+			if key>>3 == num {
+				return v, true
+			}
+			b = b[n+int(l):]
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // logRecords splits a LevelDB log into its records (32 KiB blocks of
@@ -77,16 +209,18 @@ func logRecords(data []byte) [][]byte {
 }
 
 // applyBatch applies one write batch (sequence, count, then put or delete
-// records of varint-prefixed keys and values) to state.
-func applyBatch(b []byte, state map[string][]byte) {
+// records of varint-prefixed keys and values) to st; the batch's records
+// take its sequence number and the ones after it.
+func applyBatch(b []byte, st store) {
 	if len(b) < 12 {
 		return
 	}
+	seq := binary.LittleEndian.Uint64(b)
 	count := binary.LittleEndian.Uint32(b[8:])
 	i := 12
 	next := func() ([]byte, bool) {
 		n, w := binary.Uvarint(b[i:])
-		if w <= 0 || i+w+int(n) > len(b) {
+		if w <= 0 || n > uint64(len(b)-i-w) {
 			return nil, false
 		}
 		i += w
@@ -94,7 +228,7 @@ func applyBatch(b []byte, state map[string][]byte) {
 		i += int(n)
 		return s, true
 	}
-	for range count {
+	for n := range count {
 		if i >= len(b) {
 			return
 		}
@@ -109,9 +243,9 @@ func applyBatch(b []byte, state map[string][]byte) {
 			if !ok {
 				return
 			}
-			state[string(k)] = append([]byte(nil), v...)
+			st.put(k, seq+uint64(n), v, false)
 		} else {
-			delete(state, string(k))
+			st.put(k, seq+uint64(n), nil, true)
 		}
 	}
 }

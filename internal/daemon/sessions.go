@@ -102,8 +102,11 @@ func (d *Daemon) cleanupSession(session string) {
 func (d *Daemon) cleanupSessionIn(ctx context.Context, session string, info browser.Info) {
 	b := d.pinned(d.slotOf(info))
 	reg := d.reg.For(info.Instance)
+	// A workspace whose pages are all closed still has its window (kept
+	// open by the workspace page, extension/handlers/windows.js): it is
+	// closed too.
 	ws, ok := reg.Workspace(session)
-	if !ok || len(reg.Tabs(session)) == 0 {
+	if !ok {
 		return
 	}
 	if s, err := (browser.Verbs{Caller: b}).BrowserState(ctx); err == nil {

@@ -117,6 +117,10 @@ type TabInfo struct {
 	// (extension/handlers/stops.js), never read from the page's URL,
 	// which a page could forge.
 	Stopped *Stop `json:"stopped,omitempty"`
+	// WorkspacePage says the tab is the extension's workspace page, the
+	// quiet tab that keeps a workspace's window and group open between
+	// the agent's pages: the bridge's, though no workspace owns it.
+	WorkspacePage bool `json:"workspacePage,omitempty"`
 }
 
 // Stop is a navigation the extension's site rules stopped in one of the

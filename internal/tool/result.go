@@ -89,6 +89,9 @@ type Tab struct {
 	// Stopped is what the site rules stopped the tab from loading, while
 	// it shows the extension's blocked page.
 	Stopped *protocol.Stop `json:"stopped,omitempty"`
+	// WorkspacePage says the tab is the extension's workspace page, the
+	// quiet tab that keeps a workspace's window and group open.
+	WorkspacePage bool `json:"workspacePage,omitempty"`
 }
 
 // Element is the element an action located.
