@@ -34,6 +34,7 @@ import * as handoff from "./handlers/handoff.js";
 import * as policy from "./handlers/policy.js";
 import * as ask from "./handlers/ask.js";
 import * as downloads from "./handlers/downloads.js";
+import * as evaluate from "./handlers/evaluate.js";
 
 // The actions door's verbs.
 const actions = {
@@ -76,6 +77,8 @@ const actions = {
   "downloads.list": downloads.list,
   "downloads.cancel": downloads.cancel,
   "downloads.limit": downloads.limit,
+  // The exec family.
+  "page.evaluate": evaluate.run,
 };
 
 // The program door's verbs.

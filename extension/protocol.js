@@ -120,6 +120,9 @@ export const VERBS = {
   "downloads.cancel": ["downloadId"],
   // The cap on one download (the settings' downloadMaxBytes), which the extension holds every bridge download to by itself, to its end: cancelled past it while arriving, its file removed when it arrived whole past it → {ok}.
   "downloads.limit": ["maxBytes"],
+  // --- The exec family (handlers/evaluate.js) ---
+  // Runs expression in the page's own context (MAIN world) of frameId (default 0), awaits a promise, returns its JSON cut at maxChars → {frameId, url, type, json, total} or {frameId, url, error} (a throw, a rejection, a syntax error).
+  "page.evaluate": ["tabId", "frameId", "expression", "maxChars"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.
@@ -172,6 +175,9 @@ export const Codes = {
   handoffInProgress: "handoff_in_progress",
   // The user declined a step the bridge asked about (ask.show).
   declinedByUser: "declined_by_user",
+  // evaluate is off until the user turns it on; the expression failed.
+  evaluateDisabled: "evaluate_disabled",
+  evaluationFailed: "evaluation_failed",
   internal: "internal_error",
 };
 

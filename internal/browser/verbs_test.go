@@ -317,6 +317,14 @@ func TestVerbsSendTheirParams(t *testing.T) {
 			frame:  `{"maxBytes":200000}`,
 			answer: protocol.OKResult{OK: true},
 		},
+		{
+			verb: "page.evaluate",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.PageEvaluate(ctx, protocol.PageEvaluateParams{TabID: 7, Expression: "1+1", MaxChars: 500})
+			},
+			frame:  `{"tabId":7,"expression":"1+1","maxChars":500}`,
+			answer: protocol.PageEvaluateResult{URL: "https://example.com/", Type: "number", JSON: "2", Total: 1},
+		},
 	}
 	fake := fakebrowser.New()
 	for _, tt := range tests {

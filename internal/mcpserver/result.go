@@ -26,7 +26,7 @@ type shaper struct {
 
 // contentParts are the fields of a result that hold a page's content, in
 // the order the text shows them.
-var contentParts = []string{"markdown", "reader", "links", "headings", "text", "elements", "results"}
+var contentParts = []string{"markdown", "reader", "links", "headings", "text", "elements", "results", "matches", "value", "valueCut"}
 
 // result is a successful call. A result with page content (extract,
 // inspect, search) carries that content once: in the text, which the

@@ -57,6 +57,8 @@ type Input struct {
 	CloseWorkspace bool `json:"closeWorkspace,omitempty" jsonschema:"Close the workspace's tabs and its window."`
 
 	Message string `json:"message,omitempty" jsonschema:"What the user should do, then press Done (handoff)."`
+
+	ExecParams
 }
 
 // Locator is the element a page action targets (SPEC §2): exactly one of
