@@ -152,6 +152,8 @@ export const TYPE_PROGRAM_DONE = "program.done";
 // {id, type: "ui.pause", paused} (internal/protocol/userpage.go).
 export const TYPE_UI_STATE = "ui.state";
 export const TYPE_UI_PAUSE = "ui.pause";
+// {id, type: "ui.evaluate", on}: the page's switch of the evaluate action.
+export const TYPE_UI_EVALUATE = "ui.evaluate";
 
 // Stable error codes (see internal/protocol/errors.go).
 export const Codes = {
