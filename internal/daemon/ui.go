@@ -95,43 +95,41 @@ func (d *Daemon) uiState(ext browser.Info) protocol.UIState {
 // uiPause turns the pause on or off, as `browser-bridge pause`/`resume`
 // do, and records who did it.
 func (d *Daemon) uiPause(paused bool) (protocol.UIPaused, error) {
-	s, err := settings.Load(d.layout)
-	if err != nil {
-		return protocol.UIPaused{}, protocol.Errorf(protocol.CodeInternal, "%v", err)
-	}
-	if s.Paused != paused {
-		s.Paused = paused
-		if err := settings.Save(d.layout, s); err != nil {
-			return protocol.UIPaused{}, protocol.Errorf(protocol.CodeInternal, "saving the settings: %v", err)
-		}
-	}
 	action := "resume"
 	if paused {
 		action = "pause"
 	}
-	d.audit.Write(audit.Entry{Session: "user", Door: "extension", Action: action, Code: "ok"})
-	return protocol.UIPaused{Paused: paused}, nil
+	err := d.uiSwitch(action, func(s *settings.Settings) *bool { return &s.Paused }, paused)
+	return protocol.UIPaused{Paused: paused}, err
 }
 
 // uiEvaluate turns the evaluate action on or off, as `browser-bridge
 // policy evaluate on|off` does, and records who did it.
 func (d *Daemon) uiEvaluate(on bool) (protocol.UIEvaluated, error) {
-	s, err := settings.Load(d.layout)
-	if err != nil {
-		return protocol.UIEvaluated{}, protocol.Errorf(protocol.CodeInternal, "%v", err)
-	}
-	if s.AllowEvaluate != on {
-		s.AllowEvaluate = on
-		if err := settings.Save(d.layout, s); err != nil {
-			return protocol.UIEvaluated{}, protocol.Errorf(protocol.CodeInternal, "saving the settings: %v", err)
-		}
-	}
 	action := "evaluate off"
 	if on {
 		action = "evaluate on"
 	}
+	err := d.uiSwitch(action, func(s *settings.Settings) *bool { return &s.AllowEvaluate }, on)
+	return protocol.UIEvaluated{On: on}, err
+}
+
+// uiSwitch is a switch of the user's on the page: the setting that field
+// picks becomes on (an unchanged file is not written), and the trail
+// records action as the user's.
+func (d *Daemon) uiSwitch(action string, field func(*settings.Settings) *bool, on bool) error {
+	s, err := settings.Load(d.layout)
+	if err != nil {
+		return protocol.Errorf(protocol.CodeInternal, "%v", err)
+	}
+	if f := field(&s); *f != on {
+		*f = on
+		if err := settings.Save(d.layout, s); err != nil {
+			return protocol.Errorf(protocol.CodeInternal, "saving the settings: %v", err)
+		}
+	}
 	d.audit.Write(audit.Entry{Session: "user", Door: "extension", Action: action, Code: "ok"})
-	return protocol.UIEvaluated{On: on}, nil
+	return nil
 }
 
 // rulesOf is the site rules of s as policy.set sends them (lists never
