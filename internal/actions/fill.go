@@ -10,32 +10,15 @@ import (
 
 func init() { register("fill", fill) }
 
-// maxFillFields bounds one fill: a form, not a spreadsheet.
-const maxFillFields = 100
-
 // fill sets a form's fields in order, each through the steps of the
 // action that sets its kind — type (a value, which replaces the field's
 // content), select (option or options) or check (checked) — run as that
 // action within this call (see sub). The first field that fails stops
 // the call; the fields set before it stay set, and the error names them.
 func fill(r *run) (*tool.FillResult, error) {
-	fields, err := r.in.FillFields()
+	fields, kinds, err := r.in.FillFields()
 	if err != nil {
 		return nil, err
-	}
-	if len(fields) == 0 {
-		return nil, invalid(`fill needs fields: a list such as [{"label": "Email", "value": "a@example.com"}, {"selector": "#country", "option": "FR"}, {"label": "Terms", "checked": true}]`)
-	}
-	if len(fields) > maxFillFields {
-		return nil, invalid("fill takes at most %d fields at once; split the form into several calls", maxFillFields)
-	}
-	kinds := make([]string, len(fields))
-	for i, f := range fields {
-		k, err := f.Kind(i)
-		if err != nil {
-			return nil, err
-		}
-		kinds[i] = k
 	}
 	res := &tool.FillResult{Fields: []tool.FilledField{}}
 	tabID := r.in.TabID

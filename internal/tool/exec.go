@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // The exec family (SPEC §2b): running a developer's expression in the
@@ -49,17 +50,46 @@ type ExecParams struct {
 	Fields []json.RawMessage `json:"fields,omitempty" jsonschema:"Each: a locator plus value, option(s) or checked."`
 }
 
-// FillFields decodes fill's fields, or says which one is not a field.
-func (p ExecParams) FillFields() ([]FillField, error) {
+// MaxFillFields bounds one fill: a form, not a spreadsheet.
+const MaxFillFields = 100
+
+// FillFields decodes and checks fill's fields, and says what each sets
+// (FillField.Kind), or which one is wrong and how.
+func (p ExecParams) FillFields() ([]FillField, []string, error) {
+	switch n := len(p.Fields); {
+	case n == 0:
+		return nil, nil, invalid(`fill needs fields: a list such as [{"label": "Email", "value": "a@example.com"}, {"selector": "#country", "option": "FR"}, {"label": "Terms", "checked": true}]`)
+	case n > MaxFillFields:
+		return nil, nil, invalid("fill takes at most %d fields at once; split the form into several calls", MaxFillFields)
+	}
 	out := make([]FillField, len(p.Fields))
+	kinds := make([]string, len(p.Fields))
 	for i, raw := range p.Fields {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&out[i]); err != nil {
-			return nil, invalid("fields[%d] is not a field: %s (an object such as {\"label\": \"Email\", \"value\": \"a@example.com\"})", i, describeJSONError(err))
+			return nil, nil, invalid("fields[%d] is not a field: %s (an object such as {\"label\": \"Email\", \"value\": \"a@example.com\"})", i, describeJSONError(err))
 		}
+		k, err := out[i].Kind(i)
+		if err != nil {
+			return nil, nil, err
+		}
+		kinds[i] = k
 	}
-	return out, nil
+	return out, kinds, nil
+}
+
+// checkExec checks the exec family's parameters as Parse checks the rest:
+// an expression of only spaces, and fill's fields.
+func (in *Input) checkExec() error {
+	if in.Expression != "" && strings.TrimSpace(in.Expression) == "" {
+		return invalid("expression is blank; give the JavaScript to evaluate, e.g. document.title")
+	}
+	if in.Fields != nil {
+		_, _, err := in.FillFields()
+		return err
+	}
+	return nil
 }
 
 // FillField is one field of fill: an element locator and what to set,
