@@ -23,6 +23,15 @@ func execSite(t *testing.T) *httptest.Server {
 <label>Notes <textarea id="notes"></textarea></label>
 <label>Country <select id="country"><option value="">-</option><option value="no">Norway</option><option value="fr">France</option></select></label>
 <label><input type="checkbox" id="terms"> I agree</label>`)
+		case "/csp":
+			w.Header().Set("Content-Security-Policy", "script-src 'self'")
+			fmt.Fprint(w, `<!doctype html><title>Strict</title><p>no eval here</p>`)
+		case "/deep":
+			fmt.Fprint(w, `<!doctype html><title>Deep</title><div id="host"></div>
+<script>document.getElementById("host").attachShadow({mode: "closed"}).innerHTML = "<p>words in a shadow root</p>";</script>
+<iframe src="/inner" style="width:400px;height:100px"></iframe>`)
+		case "/inner":
+			fmt.Fprint(w, `<!doctype html><button onclick="parent.document.title = 'inner clicked'">words in a frame</button>`)
 		case "/rows":
 			var b strings.Builder
 			b.WriteString(`<!doctype html><title>Rows</title><table>`)
@@ -49,8 +58,9 @@ func execTab(t *testing.T, path string) int {
 }
 
 // evaluate is refused until the user turns it on, works then (a plain
-// value, a promise resolving to an object, a syntax error as
-// evaluation_failed), and is refused again once turned off.
+// value, a promise resolving to an object; a syntax error, a rejection
+// and a page that forbids eval as evaluation_failed; a long value cut),
+// and is refused again once turned off.
 func TestEvaluateIsTheUsersChoice(t *testing.T) {
 	t.Cleanup(func() { bridge.Run(t, "policy", "evaluate", "off") })
 	tab := execTab(t, "/form")
@@ -98,6 +108,12 @@ func TestEvaluateIsTheUsersChoice(t *testing.T) {
 	r := bridge.Call(t, map[string]any{"action": "evaluate", "tabId": tab, "expression": `"x".repeat(5000)`, "maxChars": 500})
 	if r.Err != nil || r.JSON["value"] != nil || len(fmt.Sprint(r.JSON["valueCut"])) != 500 || num(t, r.JSON, "totalChars") != 5002 {
 		t.Errorf("a value over maxChars comes back cut, as text: %.300s %v", r.Stdout, r.Err)
+	}
+	// A page whose Content Security Policy forbids eval refuses it, and
+	// says so.
+	strict := execTab(t, "/csp")
+	if r := bridge.Call(t, map[string]any{"action": "evaluate", "tabId": strict, "expression": "1 + 1"}); r.Err == nil || r.Err.Code != protocol.CodeEvaluationFailed || !strings.Contains(r.Err.Message, "EvalError") {
+		t.Errorf("evaluate on a page that forbids eval: %s %v", r.Stdout, r.Err)
 	}
 	if r := bridge.Run(t, "log", "--json"); !strings.Contains(string(r.Stdout), "window.answer + 1") {
 		t.Errorf("the audit trail does not record the expression")
@@ -164,7 +180,9 @@ func TestFillSetsFieldsInOrder(t *testing.T) {
 }
 
 // find finds a phrase at the end of a page of 2,000 rows, with its
-// context and a ref that click accepts; the result stays small.
+// context and a ref that click accepts; the result stays small. Text in a
+// closed shadow root and in a frame is found too, and a frame's ref
+// names its frame.
 func TestFindAtTheEndOfALongPage(t *testing.T) {
 	tab := execTab(t, "/rows")
 	r := bridge.Call(t, map[string]any{"action": "find", "tabId": tab, "query": "needle  PHRASE"})
@@ -187,6 +205,23 @@ func TestFindAtTheEndOfALongPage(t *testing.T) {
 	call(t, map[string]any{"action": "click", "tabId": tab, "ref": res.Matches[0].Ref})
 	if st := call(t, map[string]any{"action": "extract", "tabId": tab, "include": []string{"text"}}); st["title"] != "clicked" {
 		t.Errorf("the click on find's ref: title %v, want clicked", st["title"])
+	}
+	deep := execTab(t, "/deep")
+	for _, q := range []string{"words in a shadow root", "words in a frame"} {
+		r := bridge.Call(t, map[string]any{"action": "find", "tabId": deep, "query": q})
+		if r.Err != nil || num(t, r.JSON, "count") != 1 {
+			t.Fatalf("find %q: %s %v", q, r.Stdout, r.Err)
+		}
+		if q == "words in a frame" {
+			m := r.JSON["matches"].([]any)[0].(map[string]any)
+			if num(t, m, "frameId") == 0 || !strings.HasPrefix(m["ref"].(string), "f") {
+				t.Errorf("a match in a frame names its frame: %v", m)
+			}
+			call(t, map[string]any{"action": "click", "tabId": deep, "ref": m["ref"]})
+			if st := call(t, map[string]any{"action": "extract", "tabId": deep, "include": []string{"text"}}); st["title"] != "inner clicked" {
+				t.Errorf("the click on the frame's match: title %v", st["title"])
+			}
+		}
 	}
 	if r := bridge.Call(t, map[string]any{"action": "find", "tabId": tab, "query": "row 1"}); r.Err != nil || !strings.Contains(string(r.Stdout), `"count":1111`) && !strings.Contains(string(r.Stdout), `"count": 1111`) {
 		t.Errorf("find of a common phrase counts every match (1111: row 1, 10–19, 100–199, 1000–1999): %.300s", r.Stdout)
