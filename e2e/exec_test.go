@@ -109,6 +109,13 @@ func TestEvaluateIsTheUsersChoice(t *testing.T) {
 	if r.Err != nil || r.JSON["value"] != nil || len(fmt.Sprint(r.JSON["valueCut"])) != 500 || num(t, r.JSON, "totalChars") != 5002 {
 		t.Errorf("a value over maxChars comes back cut, as text: %.300s %v", r.Stdout, r.Err)
 	}
+	// frameId: the expression runs in that frame's own context.
+	deep := execTab(t, "/deep")
+	f := bridge.MustCall(t, map[string]any{"action": "find", "tabId": deep, "query": "words in a frame"})
+	frame := num(t, f["matches"].([]any)[0].(map[string]any), "frameId")
+	if r := bridge.MustCall(t, map[string]any{"action": "evaluate", "tabId": deep, "frameId": frame, "expression": `document.querySelector("button").textContent`}); r["value"] != "words in a frame" || num(t, r, "frameId") != frame {
+		t.Errorf("evaluate in frame %d: %v", frame, r)
+	}
 	// A page whose Content Security Policy forbids eval refuses it, and
 	// says so.
 	strict := execTab(t, "/csp")
