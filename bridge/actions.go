@@ -304,3 +304,45 @@ type CloseParams struct {
 func (c *Client) CloseTabs(ctx context.Context, p CloseParams) (*CloseResult, error) {
 	return do[CloseResult](ctx, c, "close", p)
 }
+
+// EvaluateParams are evaluate's parameters. Evaluate is off until the
+// user runs `browser-bridge policy evaluate on` (ErrEvaluateDisabled); an
+// expression that throws is ErrEvaluationFailed.
+type EvaluateParams struct {
+	Target
+	Expression string `json:"expression"`
+	FrameID    *int   `json:"frameId,omitempty"`
+	MaxChars   int    `json:"maxChars,omitempty"`
+	Dialog     string `json:"dialog,omitempty"`
+}
+
+// Evaluate runs an expression in the page's own context and returns its
+// value as JSON (a promise is awaited).
+func (c *Client) Evaluate(ctx context.Context, p EvaluateParams) (*EvaluateResult, error) {
+	return do[EvaluateResult](ctx, c, "evaluate", p)
+}
+
+// FillParams are fill's parameters: the fields, set in order.
+type FillParams struct {
+	Target
+	Fields []FillField `json:"fields"`
+	Dialog string      `json:"dialog,omitempty"`
+}
+
+// Fill sets several fields in one call, as Type, Select and Check do; the
+// first failure stops it, and its error names the field.
+func (c *Client) Fill(ctx context.Context, p FillParams) (*FillResult, error) {
+	return do[FillResult](ctx, c, "fill", p)
+}
+
+// FindParams are find's parameters.
+type FindParams struct {
+	Target
+	Query  string `json:"query"`
+	Dialog string `json:"dialog,omitempty"`
+}
+
+// Find finds text on the visible page; each match's Ref is a locator.
+func (c *Client) Find(ctx context.Context, p FindParams) (*FindResult, error) {
+	return do[FindResult](ctx, c, "find", p)
+}

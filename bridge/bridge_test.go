@@ -180,6 +180,7 @@ var paramsOf = map[string]any{
 	"inspect": bridge.InspectParams{}, "wait": bridge.WaitParams{}, "click": bridge.ClickParams{},
 	"hover": bridge.HoverParams{}, "drag": bridge.DragParams{}, "downloads": bridge.DownloadsParams{}, "type": bridge.TypeParams{}, "press": bridge.PressParams{},
 	"select": bridge.SelectParams{}, "check": bridge.CheckParams{}, "upload": bridge.UploadParams{},
+	"evaluate": bridge.EvaluateParams{}, "fill": bridge.FillParams{}, "find": bridge.FindParams{},
 	"scroll": bridge.ScrollParams{}, "screenshot": bridge.ScreenshotParams{}, "close": bridge.CloseParams{},
 	"handoff": bridge.HandoffParams{},
 	"reload":  bridge.ReloadParams{}, "back": bridge.HistoryParams{}, "forward": bridge.HistoryParams{},
@@ -681,7 +682,8 @@ func TestEveryProtocolCodeIsExported(t *testing.T) {
 		bridge.ErrElementNotFound, bridge.ErrElementObscured, bridge.ErrProtectedPage, bridge.ErrFullPageUnavailable, bridge.ErrUploadPathRejected,
 		bridge.ErrTabNotFound, bridge.ErrNotOwned, bridge.ErrInvalidArgument, bridge.ErrIncognitoNotAllowed,
 		bridge.ErrBlockedByPolicy, bridge.ErrVersionMismatch, bridge.ErrPausedByUser, bridge.ErrDeclinedByUser,
-		bridge.ErrHandoffInProgress, bridge.ErrInternal, bridge.ErrUnknownVerb, bridge.ErrMethodNotAllowed} {
+		bridge.ErrHandoffInProgress, bridge.ErrInternal, bridge.ErrUnknownVerb, bridge.ErrMethodNotAllowed,
+		bridge.ErrEvaluateDisabled, bridge.ErrEvaluationFailed} {
 		exported[string(c)] = true
 	}
 	f, err := parser.ParseFile(token.NewFileSet(), "../internal/protocol/errors.go", nil, 0)

@@ -42,6 +42,8 @@ const (
 	ErrPausedByUser          Code = "paused_by_user"                   // the user paused the bridge
 	ErrDeclinedByUser        Code = "declined_by_user"                 // the user said no
 	ErrHandoffInProgress     Code = "handoff_in_progress"              // the tab is handed to the user for now
+	ErrEvaluateDisabled      Code = "evaluate_disabled"                // evaluate is off until the user runs browser-bridge policy evaluate on
+	ErrEvaluationFailed      Code = "evaluation_failed"                // the expression threw, rejected or did not parse; the message is the engine's
 	ErrInternal              Code = "internal_error"                   // a fault of the bridge itself; the message says what to report
 	ErrUnknownVerb           Code = "unknown_verb"                     // the extension does not know the command
 	ErrMethodNotAllowed      Code = "method_not_allowed"               // a CDP method the bridge refuses to programs

@@ -176,3 +176,24 @@ type CloseResult = tool.CloseResult
 // HandoffResult is what the user chose — Outcome "done", "cancelled" or
 // "timeout" — and the tab as it is afterwards.
 type HandoffResult = tool.HandoffResult
+
+// EvaluateResult is an expression's value as JSON (Value, or ValueCut when
+// it was longer than maxChars) and its JavaScript Type.
+type EvaluateResult = tool.EvaluateResult
+
+// FillField is one field of fill: a locator and one of Value, Option or
+// Options, or Checked.
+type FillField = tool.FillField
+
+// FillResult is the tab after a fill and each field's outcome.
+type FillResult = tool.FillResult
+
+// FilledField is what one field of fill became.
+type FilledField = tool.FilledField
+
+// FindResult is where a text is on the page: Count matches, the first of
+// them in Matches.
+type FindResult = tool.FindResult
+
+// Found is one match of find; its Ref is a locator.
+type Found = tool.Found

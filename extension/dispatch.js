@@ -38,6 +38,7 @@ import * as ask from "./handlers/ask.js";
 import * as downloads from "./handlers/downloads.js";
 import * as history from "./handlers/history.js";
 import * as viewport from "./handlers/viewport.js";
+import * as evaluate from "./handlers/evaluate.js";
 
 // The actions door's verbs.
 const actions = {
@@ -83,6 +84,8 @@ const actions = {
   // The navigation actions.
   "tab.history": history.step,
   "tab.viewport": viewport.set,
+  // The exec family.
+  "page.evaluate": evaluate.run,
 };
 
 // The program door's verbs.

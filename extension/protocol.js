@@ -125,6 +125,9 @@ export const VERBS = {
   "tab.history": ["tabId", "step", "bypassCache", "waitMs"],
   // Lays the tab's page out at width×height CSS px (deviceScaleFactor, mobile), keeping the debugger attached while set, or reset → {width, height, deviceScaleFactor} as laid out now.
   "tab.viewport": ["tabId", "width", "height", "deviceScaleFactor", "mobile", "reset"],
+  // --- The exec family (handlers/evaluate.js) ---
+  // Runs expression in the page's own context (MAIN world) of frameId (default 0), awaits a promise, returns its JSON cut at maxChars → {frameId, url, type, json, total} or {frameId, url, error} (a throw, a rejection, a syntax error).
+  "page.evaluate": ["tabId", "frameId", "expression", "maxChars"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.
@@ -154,6 +157,8 @@ export const TYPE_PROGRAM_DONE = "program.done";
 // {id, type: "ui.pause", paused} (internal/protocol/userpage.go).
 export const TYPE_UI_STATE = "ui.state";
 export const TYPE_UI_PAUSE = "ui.pause";
+// {id, type: "ui.evaluate", on}: the page's switch of the evaluate action.
+export const TYPE_UI_EVALUATE = "ui.evaluate";
 
 // Stable error codes (see internal/protocol/errors.go).
 export const Codes = {
@@ -177,6 +182,9 @@ export const Codes = {
   handoffInProgress: "handoff_in_progress",
   // The user declined a step the bridge asked about (ask.show).
   declinedByUser: "declined_by_user",
+  // evaluate is off until the user turns it on; the expression failed.
+  evaluateDisabled: "evaluate_disabled",
+  evaluationFailed: "evaluation_failed",
   internal: "internal_error",
 };
 

@@ -41,6 +41,9 @@ func TestEveryResultIsItsType(t *testing.T) {
 		on(map[string]any{"action": "press", "keys": "Tab"}),
 		on(map[string]any{"action": "select", "selector": "#fruit", "option": "b"}),
 		on(map[string]any{"action": "check", "selector": "#agree"}),
+		on(map[string]any{"action": "fill", "fields": []any{map[string]any{"selector": "#name", "value": "Ada"}, map[string]any{"selector": "#fruit", "option": "b"}}}),
+		on(map[string]any{"action": "find", "query": "a"}),
+		on(map[string]any{"action": "evaluate", "expression": "({title: document.title, n: 1})"}),
 		on(map[string]any{"action": "scroll", "to": "bottom"}),
 		on(map[string]any{"action": "scroll", "to": "top"}),
 		on(map[string]any{"action": "drag", "from": map[string]any{"selector": "#src"}, "to": map[string]any{"selector": "#dst"}}),
@@ -58,6 +61,9 @@ func TestEveryResultIsItsType(t *testing.T) {
 		{"action": "search", "query": "results", "browserWorkspaceId": ws},
 		{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws},
 	}
+	// evaluate is the user's choice (off by default).
+	bridge.Run(t, "policy", "evaluate", "on")
+	t.Cleanup(func() { bridge.Run(t, "policy", "evaluate", "off") })
 	var ran []string
 	for _, in := range calls {
 		name := in["action"].(string)

@@ -39,12 +39,16 @@ func TestPauseSwitch(t *testing.T) {
 
 // clickSwitch clicks the middle of the page's Pause switch with trusted
 // mouse input.
-func clickSwitch(t *testing.T, page string) {
+func clickSwitch(t *testing.T, page string) { t.Helper(); clickSwitchOf(t, page, "#pause") }
+
+// clickSwitchOf clicks the middle of the switch around the input of
+// selector with trusted mouse input.
+func clickSwitchOf(t *testing.T, page, selector string) {
 	t.Helper()
 	d := devtools(t)
 	ctx := ctxFor(t, 10*time.Second)
 	var r struct{ X, Y float64 }
-	if err := d.Eval(ctx, page, `(() => { const b = document.querySelector(".switch").getBoundingClientRect(); return {x: b.x + b.width / 2, y: b.y + b.height / 2}; })()`, &r); err != nil {
+	if err := d.Eval(ctx, page, `(() => { const b = document.querySelector(`+jsString(selector)+`).closest(".switch").getBoundingClientRect(); return {x: b.x + b.width / 2, y: b.y + b.height / 2}; })()`, &r); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Click(ctx, page, r.X, r.Y); err != nil {

@@ -82,6 +82,14 @@ function render(st) {
   $("pause-note").textContent = (paused ? "Paused: the agent's actions fail until you resume." : "Every action but status waits for you.") +
     (daemon && daemon.askBeforeIrreversible ? " It asks you before it submits a form, pays or goes to another site." : "");
 
+  const ev = $("evaluate");
+  const evaluating = !!(daemon && daemon.evaluate);
+  ev.disabled = !daemon;
+  if (ev.dataset.busy !== "1") ev.checked = evaluating;
+  $("evaluate-note").textContent = evaluating
+    ? "On: the agent may run JavaScript in the pages it works in (the evaluate action; the log shows each script)."
+    : "Off: the agent cannot run its own scripts in your pages.";
+
   renderWorkspaces(daemon ? daemon.workspaces : []);
   renderActions(daemon ? daemon.actions : []);
   renderChecks(st);
@@ -240,6 +248,24 @@ $("pause").addEventListener("change", async (ev) => {
   try {
     const r = await ask({ type: "ui.pause", paused: sw.checked });
     if (r && r.error) sw.checked = !sw.checked;
+  } finally {
+    sw.dataset.busy = "";
+    poll();
+  }
+});
+
+// The evaluate switch: only a person's click turns it (a page cannot
+// reach this page, and a synthetic event is not trusted).
+$("evaluate").addEventListener("change", async (ev) => {
+  const sw = ev.target;
+  if (!ev.isTrusted) {
+    sw.checked = !sw.checked;
+    return;
+  }
+  sw.dataset.busy = "1";
+  try {
+    const r = await ask({ type: "ui.evaluate", on: sw.checked });
+    if (!r || r.error) sw.checked = !sw.checked;
   } finally {
     sw.dataset.busy = "";
     poll();

@@ -48,6 +48,9 @@ type Env struct {
 	// Paused says, while the user has paused the bridge, what every action
 	// but status fails with (nil: not paused); status reports it.
 	Paused func() *protocol.Error
+	// EvaluateOff says, until the user has turned evaluate on, what the
+	// evaluate action fails with (nil: it is on). Nil: always off.
+	EvaluateOff func() *protocol.Error
 	// Guard, if set, is asked before an action works on a tab that is
 	// already open, once the bridge's own guards have let it through (see
 	// guard in steps.go): action is the action's name and tab the tab as
@@ -147,6 +150,16 @@ func newRun(ctx context.Context, env *Env, b Browser, session string, in *tool.I
 	}
 	return &run{ctx: ctx, env: env, in: in, browser: b, b: browser.Verbs{Caller: b}, session: session, progress: progress,
 		instance: b.Info().Instance}
+}
+
+// sub is a run of another action's steps within r (fill sets each field
+// through type, select or check): in is that action's input. The turn on
+// the tab that r holds is handed on; the caller takes it back (Run lets
+// go of it when the whole call ends).
+func (r *run) sub(in *tool.Input) *run {
+	s := newRun(r.ctx, r.env, r.browser, r.session, in, r.progress)
+	s.instance, s.unlockTab = r.instance, r.unlockTab
+	return s
 }
 
 // reg is the registry of the extension instance this call talks to.

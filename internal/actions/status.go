@@ -33,6 +33,7 @@ func status(r *run) (*tool.StatusResult, error) {
 			out.Paused = p.Message
 		}
 	}
+	out.Evaluate = r.env.EvaluateOff != nil && r.env.EvaluateOff() == nil
 	if !info.Connected {
 		out.Reason = "no Browser Bridge extension is connected: install it and keep Chrome open, or run `browser-bridge launch`"
 		out.Diagnostics = r.env.Diagnostics()

@@ -151,6 +151,25 @@ func (lg *Log) Close() error {
 	return err
 }
 
+// maxExpression is how much of an evaluate's expression the trail keeps.
+const maxExpression = 2000
+
+// RedactInput is Redact for the input of an action, where a top-level
+// expression is the evaluate action's: the trail records it (SPEC §2b:
+// the user sees what the agent ran in their pages), cut at 2,000
+// characters. An expression anywhere else (a program's Runtime.evaluate)
+// is redacted as Redact does.
+func RedactInput(params map[string]any) map[string]any {
+	out := Redact(params)
+	if x, ok := params["expression"].(string); ok {
+		if r := []rune(x); len(r) > maxExpression {
+			x = string(r[:maxExpression]) + "…"
+		}
+		out["expression"] = x
+	}
+	return out
+}
+
 // Redact returns the parameters of a command as the trail keeps them:
 // typed text, file paths and secrets become a note of their size, long
 // strings are cut, and everything else is kept.
@@ -171,6 +190,19 @@ func Redact(params map[string]any) map[string]any {
 			} else {
 				out[k] = v
 			}
+		case "fields":
+			// fill's fields: each a locator and what was set, whose
+			// typed value is redacted as type's is.
+			l, _ := v.([]any)
+			kept := make([]any, len(l))
+			for i, f := range l {
+				if m, ok := f.(map[string]any); ok {
+					kept[i] = Redact(m)
+				} else {
+					kept[i] = redactedNote(f)
+				}
+			}
+			out[k] = kept
 		case "paths", "files":
 			if l, ok := v.([]any); ok {
 				out[k] = fmt.Sprintf("[%d paths redacted]", len(l))

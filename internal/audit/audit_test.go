@@ -167,3 +167,26 @@ func FuzzPrintable(f *testing.F) {
 		}
 	})
 }
+
+// The trail records what the agent ran with evaluate, and never what fill
+// typed; a program's Runtime.evaluate expression stays redacted.
+func TestRedactInputKeepsTheExpressionNotTheFilledValues(t *testing.T) {
+	got := RedactInput(map[string]any{
+		"expression": "document.title",
+		"fields":     []any{map[string]any{"label": "Password", "value": "hunter2"}, map[string]any{"selector": "#c", "option": "FR"}},
+	})
+	if got["expression"] != "document.title" {
+		t.Errorf("expression = %v, want it kept", got["expression"])
+	}
+	fields := got["fields"].([]any)
+	if f := fields[0].(map[string]any); f["value"] == "hunter2" || f["label"] != "Password" {
+		t.Errorf("a filled value reached the trail: %v", f)
+	}
+	if f := fields[1].(map[string]any); f["option"] != "FR" {
+		t.Errorf("a chosen option was dropped: %v", f)
+	}
+	prog := Redact(map[string]any{"method": "Runtime.evaluate", "params": map[string]any{"expression": "secret()"}})
+	if p := prog["params"].(map[string]any); p["expression"] == "secret()" {
+		t.Errorf("a program's expression reached the trail: %v", p)
+	}
+}

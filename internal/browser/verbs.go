@@ -159,6 +159,11 @@ func (v Verbs) PageRun(ctx context.Context, p protocol.PageRunParams) ([]protoco
 	return r.Frames, err
 }
 
+// PageEvaluate runs an expression in the page's own context (evaluate).
+func (v Verbs) PageEvaluate(ctx context.Context, p protocol.PageEvaluateParams) (protocol.PageEvaluateResult, error) {
+	return call[protocol.PageEvaluateResult](ctx, v, "page.evaluate", p)
+}
+
 // ReadinessEnable registers the quiet-DOM content script.
 func (v Verbs) ReadinessEnable(ctx context.Context) error {
 	_, err := call[protocol.ReadinessEnableResult](ctx, v, "readiness.enable", protocol.ReadinessEnableParams{})

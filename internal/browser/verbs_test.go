@@ -333,6 +333,14 @@ func TestVerbsSendTheirParams(t *testing.T) {
 			frame:  `{"tabId":7,"width":400,"height":300,"mobile":true}`,
 			answer: protocol.TabViewportResult{Width: 400, Height: 300, DeviceScaleFactor: 1},
 		},
+		{
+			verb: "page.evaluate",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.PageEvaluate(ctx, protocol.PageEvaluateParams{TabID: 7, Expression: "1+1", MaxChars: 500})
+			},
+			frame:  `{"tabId":7,"expression":"1+1","maxChars":500}`,
+			answer: protocol.PageEvaluateResult{URL: "https://example.com/", Type: "number", JSON: "2", Total: 1},
+		},
 	}
 	fake := fakebrowser.New()
 	for _, tt := range tests {

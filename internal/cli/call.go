@@ -253,10 +253,12 @@ func convert(kind reflect.Kind, val string) (any, error) {
 		return f, nil
 	case reflect.Slice:
 		// A JSON array keeps commas inside values; otherwise split on commas.
-		var list []string
+		// (fill's --fields is an array of objects: the input's check says
+		// what each item must be.)
 		if strings.HasPrefix(strings.TrimSpace(val), "[") {
+			var list []any
 			if err := json.Unmarshal([]byte(val), &list); err != nil {
-				return nil, fmt.Errorf("%q is not a JSON array of strings", val)
+				return nil, fmt.Errorf("%q is not a JSON array", val)
 			}
 			return list, nil
 		}

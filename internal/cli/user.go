@@ -45,11 +45,12 @@ func setPaused(args []string, paused bool) error {
 }
 
 // runPolicy runs `policy allow|deny PATTERN`, `policy remove PATTERN`,
-// `policy list` and `policy program-evaluate on|off`: the site rules the
-// daemon and the extension enforce, and whether programs may run scripts
-// in their pages.
+// `policy list`, `policy program-evaluate on|off` and `policy evaluate
+// on|off`: the site rules the daemon and the extension enforce, whether
+// programs may run scripts in their pages, and whether the agent may
+// (the evaluate action, off by default).
 func runPolicy(ctx context.Context, args []string) error {
-	usage := "usage: policy allow PATTERN | deny PATTERN | remove PATTERN | list | program-evaluate on|off (a pattern is example.com, *.example.com, example.com/admin/* or https://example.com/pay/*)"
+	usage := "usage: policy allow PATTERN | deny PATTERN | remove PATTERN | list | program-evaluate on|off | evaluate on|off (a pattern is example.com, *.example.com, example.com/admin/* or https://example.com/pay/*)"
 	if len(args) == 0 {
 		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%s", usage), 2)
 	}
@@ -71,6 +72,9 @@ func runPolicy(ctx context.Context, args []string) error {
 		// Programs' scripts in pages (the program door's Runtime.evaluate
 		// and callFunctionOn): on by default, as Hive's server needs them.
 		s.RefuseProgramEvaluate = args[1] == "off"
+	case sub == "evaluate" && len(args) == 2 && (args[1] == "on" || args[1] == "off"):
+		// The agent's evaluate action: off by default, the user's choice.
+		s.AllowEvaluate = args[1] == "on"
 	case sub == "remove" && len(args) == 2:
 		if !s.Policy.Remove(args[1]) {
 			return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%q is not a site rule; see browser-bridge policy list", args[1]), 2)
@@ -86,6 +90,7 @@ func runPolicy(ctx context.Context, args []string) error {
 	return printJSON(map[string]any{
 		"allow": nonNil(s.Policy.Allow), "deny": nonNil(s.Policy.Deny), "builtInDeny": policy.DefaultDeny,
 		"programEvaluate": !s.RefuseProgramEvaluate,
+		"evaluate":        s.AllowEvaluate,
 		"note":            "deny wins; with an allow list, only what it matches is allowed",
 	})
 }

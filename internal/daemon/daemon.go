@@ -93,6 +93,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		Off:         func() *protocol.Error { return settings.Off(layout) },
 		Guard:       d.guard,
 		Paused:      func() *protocol.Error { return settings.Paused(layout) },
+		EvaluateOff: func() *protocol.Error { return settings.EvaluateOff(layout) },
 		Daemon: func() any {
 			m := map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket,
 				"goroutines": runtime.NumGoroutine()}

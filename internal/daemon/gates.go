@@ -102,7 +102,7 @@ func (d *Daemon) auditCall(session, where string, in *tool.Input, res any, err e
 	var params map[string]any
 	if b, err := json.Marshal(in); err == nil && json.Unmarshal(b, &params) == nil {
 		delete(params, "action")
-		e.Params = audit.Redact(params)
+		e.Params = audit.RedactInput(params)
 	}
 	d.audit.Write(e)
 }

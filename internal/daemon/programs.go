@@ -199,7 +199,7 @@ func CheckWebSocketURL(s string) error {
 // program, so the user's pause and the audit trail hold on that door too.
 func (d *Daemon) answerExtension(from browser.Info, typ string, frame []byte) (any, error) {
 	switch typ {
-	case protocol.TypeUIState, protocol.TypeUIPause:
+	case protocol.TypeUIState, protocol.TypeUIPause, protocol.TypeUIEvaluate:
 		return d.answerUI(from, typ, frame)
 	case protocol.TypePathsCheck:
 		var req protocol.PathsCheck

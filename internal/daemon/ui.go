@@ -21,7 +21,8 @@ import (
 )
 
 // This file is the daemon's side of the user's controls (issue 12): the
-// answers to the extension page's requests (ui.state, ui.pause), the site
+// answers to the extension page's requests (ui.state, ui.pause,
+// ui.evaluate), the site
 // rules and the download cap it gives the extension (policy.set,
 // downloads.limit), and the guard every page
 // action passes (Env.Guard): a tab in the user's hands, a site the rules
@@ -49,6 +50,12 @@ func (d *Daemon) answerUI(from browser.Info, typ string, frame []byte) (any, err
 			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "ui.pause takes {paused}: %v", err)
 		}
 		return d.uiPause(req.Paused)
+	case protocol.TypeUIEvaluate:
+		var req protocol.UIEvaluate
+		if err := json.Unmarshal(frame, &req); err != nil {
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "ui.evaluate takes {on}: %v", err)
+		}
+		return d.uiEvaluate(req.On)
 	}
 	return nil, protocol.Errorf(protocol.CodeInvalidArgument, "the daemon does not answer %q requests", typ)
 }
@@ -67,6 +74,7 @@ func (d *Daemon) uiState(ext browser.Info) protocol.UIState {
 	s, _ := settings.Load(d.layout) // a file that does not load is Off's to say
 	st.Paused = s.Paused
 	st.AskBeforeIrreversible = s.AskBeforeIrreversible
+	st.Evaluate = s.AllowEvaluate
 	st.Policy = rulesOf(s)
 	reg := d.reg.For(ext.Instance)
 	for _, w := range reg.Workspaces() {
@@ -87,22 +95,41 @@ func (d *Daemon) uiState(ext browser.Info) protocol.UIState {
 // uiPause turns the pause on or off, as `browser-bridge pause`/`resume`
 // do, and records who did it.
 func (d *Daemon) uiPause(paused bool) (protocol.UIPaused, error) {
-	s, err := settings.Load(d.layout)
-	if err != nil {
-		return protocol.UIPaused{}, protocol.Errorf(protocol.CodeInternal, "%v", err)
-	}
-	if s.Paused != paused {
-		s.Paused = paused
-		if err := settings.Save(d.layout, s); err != nil {
-			return protocol.UIPaused{}, protocol.Errorf(protocol.CodeInternal, "saving the settings: %v", err)
-		}
-	}
 	action := "resume"
 	if paused {
 		action = "pause"
 	}
+	err := d.uiSwitch(action, func(s *settings.Settings) *bool { return &s.Paused }, paused)
+	return protocol.UIPaused{Paused: paused}, err
+}
+
+// uiEvaluate turns the evaluate action on or off, as `browser-bridge
+// policy evaluate on|off` does, and records who did it.
+func (d *Daemon) uiEvaluate(on bool) (protocol.UIEvaluated, error) {
+	action := "evaluate off"
+	if on {
+		action = "evaluate on"
+	}
+	err := d.uiSwitch(action, func(s *settings.Settings) *bool { return &s.AllowEvaluate }, on)
+	return protocol.UIEvaluated{On: on}, err
+}
+
+// uiSwitch is a switch of the user's on the page: the setting that field
+// picks becomes on (an unchanged file is not written), and the trail
+// records action as the user's.
+func (d *Daemon) uiSwitch(action string, field func(*settings.Settings) *bool, on bool) error {
+	s, err := settings.Load(d.layout)
+	if err != nil {
+		return protocol.Errorf(protocol.CodeInternal, "%v", err)
+	}
+	if f := field(&s); *f != on {
+		*f = on
+		if err := settings.Save(d.layout, s); err != nil {
+			return protocol.Errorf(protocol.CodeInternal, "saving the settings: %v", err)
+		}
+	}
 	d.audit.Write(audit.Entry{Session: "user", Door: "extension", Action: action, Code: "ok"})
-	return protocol.UIPaused{Paused: paused}, nil
+	return nil
 }
 
 // rulesOf is the site rules of s as policy.set sends them (lists never

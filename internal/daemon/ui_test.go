@@ -101,6 +101,28 @@ func TestUIPause(t *testing.T) {
 	}
 }
 
+// The page's switch of evaluate is the CLI's policy evaluate on|off: it
+// writes settings.json, status reads it, and the trail says who did it.
+func TestUIEvaluate(t *testing.T) {
+	d := uiDaemon(t, nil)
+	if settings.EvaluateOff(d.layout) == nil || d.uiState(d.link.Info()).Evaluate {
+		t.Fatal("evaluate is on by default")
+	}
+	for _, on := range []bool{true, false} {
+		res, err := d.answerUI(d.link.Info(), protocol.TypeUIEvaluate, []byte(`{"id":"ext-3","type":"ui.evaluate","on":`+map[bool]string{true: "true", false: "false"}[on]+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.(protocol.UIEvaluated).On != on || d.uiState(d.link.Info()).Evaluate != on || (settings.EvaluateOff(d.layout) == nil) != on {
+			t.Errorf("after the switch to %v: answer %+v, settings and page disagree", on, res)
+		}
+	}
+	all, _ := audit.Read(d.layout, audit.Filter{Session: "user"})
+	if len(all) != 2 || all[0].Action != "evaluate on" || all[1].Action != "evaluate off" {
+		t.Errorf("the switch is not in the trail: %+v", all)
+	}
+}
+
 func TestGuard(t *testing.T) {
 	fake := fakebrowser.New()
 	d := uiDaemon(t, fake)

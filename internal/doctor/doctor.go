@@ -80,6 +80,7 @@ func Run(ctx context.Context, o Options) (r Report) {
 		}
 	}()
 	add(checkDisabled(o.Layout))
+	add(checkEvaluate(o.Layout))
 	st, sec := checkState(o.Layout), checkSecret(o.Layout)
 	stAt, secAt := add(st), add(sec)
 	if o.Exe != "" {
@@ -122,6 +123,15 @@ func checkDisabled(l paths.Layout) Check {
 		return Check{Name: "enabled", Detail: off.Message, Fix: "run `browser-bridge enable` (and unset " + protocol.EnvDisable + " if it is set)"}
 	}
 	return Check{Name: "enabled", OK: true, Detail: "the bridge is on"}
+}
+
+// checkEvaluate says whether the agent may run JavaScript in pages (the
+// evaluate action): either way is fine, so it is never a failure.
+func checkEvaluate(l paths.Layout) Check {
+	if settings.EvaluateOff(l) != nil {
+		return Check{Name: "evaluate", OK: true, Detail: "off: the agent may not run JavaScript in pages (`browser-bridge policy evaluate on` allows it)"}
+	}
+	return Check{Name: "evaluate", OK: true, Detail: "on: the agent may run JavaScript in pages (`browser-bridge policy evaluate off` stops it)"}
 }
 
 // restart is the fix for state that others may have seen: a daemon that

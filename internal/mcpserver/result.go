@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -26,7 +27,12 @@ type shaper struct {
 
 // contentParts are the fields of a result that hold a page's content, in
 // the order the text shows them.
-var contentParts = []string{"markdown", "reader", "links", "headings", "text", "elements", "results"}
+var contentParts = []string{"markdown", "reader", "links", "headings", "text", "elements", "results", "matches"}
+
+// actionParts are content fields of one action only: evaluate's value is
+// whatever the page's code made it, while type's value (the field read
+// back) stays in its structured result.
+var actionParts = map[string][]string{"evaluate": {"value", "valueCut"}}
 
 // result is a successful call. A result with page content (extract,
 // inspect, search) carries that content once: in the text, which the
@@ -46,7 +52,7 @@ func (sh shaper) result(action string, raw json.RawMessage) *mcp.CallToolResult 
 		return res
 	}
 	var text string
-	switch parts := partsOf(m); {
+	switch parts := partsOf(action, m); {
 	case action == "status":
 		var s tool.StatusResult
 		if json.Unmarshal(raw, &s) != nil {
@@ -71,10 +77,11 @@ func (sh shaper) result(action string, raw json.RawMessage) *mcp.CallToolResult 
 	return res
 }
 
-// partsOf lists the content fields m has, in contentParts order.
-func partsOf(m map[string]any) []string {
+// partsOf lists the content fields m, a result of action, has, in
+// contentParts order, then the action's own.
+func partsOf(action string, m map[string]any) []string {
 	var parts []string
-	for _, k := range contentParts {
+	for _, k := range append(contentParts[:len(contentParts):len(contentParts)], actionParts[action]...) {
 		if v, ok := m[k]; ok && v != nil {
 			parts = append(parts, k)
 		}
@@ -144,6 +151,11 @@ func fenceName(bodies []string) string {
 // headings as markdown headings, the reader view's markdown under its
 // title, a list of records one compact JSON object a line.
 func renderPart(name string, v any) string {
+	if name == "value" {
+		// evaluate's value, whatever JSON it is: bounded by the call's
+		// maxChars already, and nowhere else in the result.
+		return compactJSON(v, math.MaxInt)
+	}
 	var b strings.Builder
 	switch x := v.(type) {
 	case string:
@@ -208,7 +220,7 @@ func pageMeta(m map[string]any, parts []string) map[string]any {
 				continue
 			}
 		}
-		if !slices.Contains(contentParts, k) {
+		if !slices.Contains(parts, k) {
 			meta[k] = v
 		}
 	}

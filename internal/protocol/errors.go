@@ -27,6 +27,11 @@ const (
 	CodePausedByUser        = "paused_by_user"
 	CodeDeclinedByUser      = "declined_by_user"
 	CodeHandoffInProgress   = "handoff_in_progress"
+	// CodeEvaluateDisabled: evaluate is off until the user turns it on
+	// (browser-bridge policy evaluate on); CodeEvaluationFailed: the
+	// expression threw, rejected or did not parse.
+	CodeEvaluateDisabled = "evaluate_disabled"
+	CodeEvaluationFailed = "evaluation_failed"
 	// CodeInternal is for faults of the bridge itself; its message says what
 	// to report.
 	CodeInternal = "internal_error"

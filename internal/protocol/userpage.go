@@ -17,7 +17,23 @@ import "time"
 const (
 	TypeUIState = "ui.state"
 	TypeUIPause = "ui.pause"
+	// TypeUIEvaluate is the page's switch of the evaluate action:
+	// {id, type: "ui.evaluate", on} → UIEvaluated.
+	TypeUIEvaluate = "ui.evaluate"
 )
+
+// UIEvaluate is the page's switch "Let the agent run JavaScript", as
+// `browser-bridge policy evaluate on|off` (settings.json allowEvaluate).
+type UIEvaluate struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+	On   bool   `json:"on"`
+}
+
+// UIEvaluated answers UIEvaluate with the state now in settings.json.
+type UIEvaluated struct {
+	On bool `json:"on"`
+}
 
 // UIPause is the page's Pause switch: {id, type: "ui.pause", paused}.
 type UIPause struct {
@@ -40,6 +56,9 @@ type UIState struct {
 	// AskBeforeIrreversible: the user is asked before the agent submits,
 	// pays or goes to another site (settings.json askBeforeIrreversible).
 	AskBeforeIrreversible bool `json:"askBeforeIrreversible,omitempty"`
+	// Evaluate: the agent may run JavaScript in pages (settings.json
+	// allowEvaluate).
+	Evaluate bool `json:"evaluate"`
 	// Policy is the site rules, the built-in ones included.
 	Policy     PolicySetParams `json:"policy"`
 	Workspaces []UIWorkspace   `json:"workspaces"`

@@ -67,6 +67,31 @@ var Verbs = []Verb{
 	// The navigation actions (navigation.go).
 	{"tab.history", TabHistoryParams{}, TabHistoryResult{}},
 	{"tab.viewport", TabViewportParams{}, TabViewportResult{}},
+	// The exec family.
+	{"page.evaluate", PageEvaluateParams{}, PageEvaluateResult{}},
+}
+
+// PageEvaluateParams: page.evaluate runs Expression in the page's own
+// context (the MAIN world) of frame FrameID (nil: the top frame), awaits
+// a promise, and answers its JSON cut at MaxChars.
+type PageEvaluateParams struct {
+	TabID      int    `json:"tabId"`
+	FrameID    *int   `json:"frameId,omitempty"`
+	Expression string `json:"expression"`
+	MaxChars   int    `json:"maxChars,omitempty"`
+}
+
+// PageEvaluateResult is the frame's answer: the value's JavaScript Type,
+// JSON (its first MaxChars characters) and Total (the whole JSON's
+// length), or Error, what the expression threw (its syntax error, its
+// rejection). URL is the frame's, for the file-URL rules.
+type PageEvaluateResult struct {
+	FrameID int    `json:"frameId"`
+	URL     string `json:"url"`
+	Type    string `json:"type,omitempty"`
+	JSON    string `json:"json,omitempty"`
+	Total   int    `json:"total,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // NoParams is the params of a verb that takes none.

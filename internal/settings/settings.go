@@ -49,6 +49,11 @@ type Settings struct {
 	// program door's Runtime.evaluate and callFunctionOn (`policy
 	// program-evaluate off`). Off by default, as Hive's server needs them.
 	RefuseProgramEvaluate bool `json:"refuseProgramEvaluate,omitempty"`
+	// AllowEvaluate lets the agent run JavaScript in pages (the evaluate
+	// action): `policy evaluate on`, or the switch on the extension's
+	// page. Off by default: until the user turns it on, evaluate fails
+	// with evaluate_disabled.
+	AllowEvaluate bool `json:"allowEvaluate,omitempty"`
 
 	// other holds the keys this version does not know (a newer version's,
 	// or the user's own), so that Save writes them back unchanged.
@@ -86,7 +91,7 @@ func Load(l paths.Layout) (Settings, error) {
 	if err := json.Unmarshal(b, &s.other); err != nil {
 		return s, fmt.Errorf("%s is not a JSON object (%v); fix or remove it", File(l), err)
 	}
-	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds", "askBeforeIrreversible", "downloadMaxBytes", "refuseProgramEvaluate"} {
+	for _, k := range []string{"disabled", "searchUrl", "paused", "policy", "keepSessionTabs", "sessionGraceSeconds", "askBeforeIrreversible", "downloadMaxBytes", "refuseProgramEvaluate", "allowEvaluate"} {
 		delete(s.other, k)
 	}
 	return s, nil
@@ -129,6 +134,9 @@ func Save(l paths.Layout, s Settings) error {
 	if s.RefuseProgramEvaluate {
 		all["refuseProgramEvaluate"] = true
 	}
+	if s.AllowEvaluate {
+		all["allowEvaluate"] = true
+	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return err
@@ -161,6 +169,16 @@ func Paused(l paths.Layout) *protocol.Error {
 		return nil
 	}
 	return protocol.Errorf(protocol.CodePausedByUser, "the user has paused the bridge; wait for them to resume it (browser-bridge resume, or the switch on the extension's page) and try again — do not work around it")
+}
+
+// EvaluateOff returns the evaluate_disabled error until the user has
+// turned evaluate on; nil once they have. A settings file that cannot be
+// read keeps it off (Off reports the file).
+func EvaluateOff(l paths.Layout) *protocol.Error {
+	if s, err := Load(l); err == nil && s.AllowEvaluate {
+		return nil
+	}
+	return protocol.Errorf(protocol.CodeEvaluateDisabled, "evaluate is off: the user has not allowed the agent to run JavaScript in pages. Ask the user to run `browser-bridge policy evaluate on` (or to turn on \"Let the agent run JavaScript\" on the extension's page), then try again; `browser-bridge policy evaluate off` turns it off again")
 }
 
 // AskBeforeIrreversible says whether the user wants to be asked before

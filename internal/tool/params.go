@@ -59,6 +59,8 @@ type Input struct {
 	Navigation // navigation.go
 
 	Message string `json:"message,omitempty" jsonschema:"What the user should do, then press Done (handoff)."`
+
+	ExecParams
 }
 
 // Locator is the element a page action targets (SPEC §2): exactly one of

@@ -229,6 +229,9 @@ func (in *Input) checkValues() error {
 	default:
 		return invalid("dialog must be \"accept\" or \"dismiss\"")
 	}
+	if err := in.checkExec(); err != nil { // exec.go
+		return err
+	}
 	if in.CloseWorkspace && in.TabID != nil {
 		return invalid("close takes tabId (one tab) or closeWorkspace (the workspace's windows), not both")
 	}

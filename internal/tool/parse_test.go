@@ -234,6 +234,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"action":"click","text":"Save","nth":1,"frameId":2}`))
 	f.Add([]byte(`{"action":"upload","paths":["/tmp/a"],"selector":"input"}`))
 	f.Add([]byte(`{"action":"extract","waitFor":{"selector":"#x"},"include":["markdown"]}`))
+	f.Add([]byte(`{"action":"fill","fields":[{"label":"Email","value":"a"},{"selector":"#c","options":["x"]},{"ref":"f2e7","checked":false}]}`))
+	f.Add([]byte(`{"action":"evaluate","expression":"document.title","frameId":0,"maxChars":500}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		in, spec, err := Parse(b)
 		if err != nil {

@@ -69,6 +69,9 @@ type StatusResult struct {
 	Paused string `json:"paused,omitempty"`
 	// Disabled says why the bridge is turned off (empty: it is on).
 	Disabled string `json:"disabled,omitempty"`
+	// Evaluate says whether the user lets the agent run JavaScript in
+	// pages (browser-bridge policy evaluate on|off).
+	Evaluate bool `json:"evaluate"`
 	// Problem is set when the extension cannot serve (version_mismatch).
 	Problem *Problem `json:"error,omitempty"`
 	Windows []Window `json:"windows,omitzero"`
