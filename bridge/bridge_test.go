@@ -182,6 +182,7 @@ var paramsOf = map[string]any{
 	"select": bridge.SelectParams{}, "check": bridge.CheckParams{}, "upload": bridge.UploadParams{},
 	"scroll": bridge.ScrollParams{}, "screenshot": bridge.ScreenshotParams{}, "close": bridge.CloseParams{},
 	"handoff": bridge.HandoffParams{},
+	"console": bridge.ConsoleParams{}, "network": bridge.NetworkParams{},
 }
 
 func jsonNames(v any) []string {

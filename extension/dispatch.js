@@ -34,6 +34,7 @@ import * as handoff from "./handlers/handoff.js";
 import * as policy from "./handlers/policy.js";
 import * as ask from "./handlers/ask.js";
 import * as downloads from "./handlers/downloads.js";
+import * as record from "./handlers/record.js";
 
 // The actions door's verbs.
 const actions = {
@@ -76,6 +77,9 @@ const actions = {
   "downloads.list": downloads.list,
   "downloads.cancel": downloads.cancel,
   "downloads.limit": downloads.limit,
+  // The developer tools' records.
+  "record.console": record.consoleRead,
+  "record.network": record.networkRead,
 };
 
 // The program door's verbs.
@@ -163,6 +167,8 @@ async function run(msg, ctx) {
     throw new BridgeError(Codes.unknownVerb, door.unknown(msg.type));
   }
   await door.admit?.(msg, ctx);
+  // The bridge touched this tab: record it from now on (handlers/record.js).
+  if (door === actionsDoor && msg.type !== "tab.close") record.touch(msg.tabId);
   const started = Date.now();
   try {
     const result = (await door.handlers[msg.type](msg, ctx)) ?? {};

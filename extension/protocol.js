@@ -120,6 +120,11 @@ export const VERBS = {
   "downloads.cancel": ["downloadId"],
   // The cap on one download (the settings' downloadMaxBytes), which the extension holds every bridge download to by itself, to its end: cancelled past it while arriving, its file removed when it arrived whole past it → {ok}.
   "downloads.limit": ["maxBytes"],
+  // --- The developer tools' records (handlers/record.js) ---
+  // A tab's console messages and page errors after since, recording the tab from now on if it was not → {startedAt, fromLoad, dropped, nextSince, messages}.
+  "record.console": ["tabId", "since"],
+  // A tab's requests after since, or with requestId that one with headers and bodies → {startedAt, fromLoad, dropped, nextSince, requests | request | missing}.
+  "record.network": ["tabId", "since", "requestId"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.

@@ -6,7 +6,7 @@ package mcpserver
 // actions in and the sentences around the list.
 
 // actionOrder is the order a model meets the actions in: look, read, act.
-var actionOrder = []string{"status", "search", "open", "extract", "inspect", "click", "hover", "type", "press", "select", "check", "drag", "upload", "downloads", "scroll", "wait", "screenshot", "handoff", "close"}
+var actionOrder = []string{"status", "search", "open", "extract", "inspect", "click", "hover", "type", "press", "select", "check", "drag", "upload", "downloads", "scroll", "wait", "screenshot", "console", "network", "handoff", "close"}
 
 // toolIntro and toolHow frame the action list in the single tool's
 // description.

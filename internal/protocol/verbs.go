@@ -64,6 +64,9 @@ var Verbs = []Verb{
 	{"downloads.list", DownloadsListParams{}, DownloadsListResult{}},
 	{"downloads.cancel", DownloadsCancelParams{}, OKResult{}},
 	{"downloads.limit", DownloadsLimitParams{}, OKResult{}},
+	// The developer tools' records (record.go).
+	{"record.console", RecordConsoleParams{}, RecordConsoleResult{}},
+	{"record.network", RecordNetworkParams{}, RecordNetworkResult{}},
 }
 
 // NoParams is the params of a verb that takes none.
