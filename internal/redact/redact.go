@@ -171,7 +171,15 @@ func JSON(body string) (string, bool) {
 // text that is not well-formed JSON or a form.
 var loosePair = regexp.MustCompile(`(?i)("?)([A-Za-z0-9_.\-\[\]]{1,64})("?\s*[:=]\s*)("(?:[^"\\]|\\.)*"?|[^\s&,;"}]+)`)
 
+// Loose redacts name=value and "name": value pairs of secret-named fields
+// in free text (a console message that prints a request, say).
+func Loose(text string) string { return loose(text) }
+
+// bearer matches the credential of an Authorization value in text.
+var bearer = regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=\-]{6,}`)
+
 func loose(body string) string {
+	body = bearer.ReplaceAllString(body, "${1}${2}"+Mark)
 	return loosePair.ReplaceAllStringFunc(body, func(m string) string {
 		g := loosePair.FindStringSubmatch(m)
 		if !SecretName(g[2]) {

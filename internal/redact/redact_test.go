@@ -68,6 +68,7 @@ func TestBody(t *testing.T) {
 		{"application/x-www-form-urlencoded", "user=ann&password=hunter2&cvc=1", "user=ann&password=%5Bredacted%5D&cvc=%5Bredacted%5D"},
 		{"text/plain", "password=hunter2 and token: abc", "password=[redacted] and token: [redacted]"},
 		{"text/html", "<p>hello</p>", "<p>hello</p>"},
+		{"text/plain", "sent Authorization: Bearer eyJhbGciOi.x-y", "sent Authorization: [redacted] [redacted]"}, {"text/plain", "use Bearer eyJhbGciOi.x-y", "use Bearer [redacted]"},
 		{"", "", ""},
 	} {
 		if got := Body(c.ct, c.in); got != c.want {
