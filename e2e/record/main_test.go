@@ -32,7 +32,7 @@ const (
 func TestMain(m *testing.M) {
 	srv := httptest.NewServer(fixtures())
 	site = srv.URL
-	code := browsertest.Main(m, &bridge)
+	code := browsertest.MainWithDevTools(m, &bridge)
 	srv.Close()
 	os.Exit(code)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/browsertest"
 )
 
 // waitFor calls input until ok accepts the result, for up to 10 s: the
@@ -228,4 +230,43 @@ func TestNoSecretReachesTheAgentOrTheStateFolder(t *testing.T) {
 			return nil
 		})
 	}
+}
+
+// A tab the user opened is recorded from the first time the bridge
+// touches it, and console says so.
+func TestAUsersTabIsRecordedFromTheFirstTouch(t *testing.T) {
+	ctx := browsertest.Ctx(t, 30*time.Second)
+	dev := bridge.SharedDevTools(t)
+	url := site + "/console?user=1"
+	session, _, err := dev.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev.WaitPage(t, session, `document.readyState === "complete"`)
+	tab := 0
+	for _, tb := range browsertest.StatusTabs(call(t, map[string]any{"action": "status"})) {
+		if tb["url"] == url {
+			tab = int(tb["tabId"].(float64))
+		}
+	}
+	if tab == 0 {
+		t.Fatalf("the user's tab %s is not in status", url)
+	}
+	res := call(t, map[string]any{"action": "console", "tabId": tab})
+	if note, _ := res["note"].(string); !strings.Contains(note, "starts now") {
+		t.Errorf("console on a tab the bridge never touched does not say recording starts now: %v", res)
+	}
+	if msgs := list(res, "messages"); len(msgs) != 0 {
+		t.Errorf("messages from before the bridge touched the tab: %v", msgs)
+	}
+	if err := dev.Eval(ctx, session, `console.warn("said after the touch"); fetch("/api/ok").then((r) => r.text())`, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool {
+		return has(list(r, "messages"), "warning", "console", "said after the touch")
+	})
+	waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "/api/ok"}, func(r map[string]any) bool {
+		q := list(r, "requests")
+		return len(q) == 1 && q[0]["status"] == 200.0
+	})
 }
