@@ -25,7 +25,9 @@
   const TEXT_MAX = 2000;
   const URL_MAX = 4096;
   const BODY_MAX = 256 * 1024;
-  const QUEUE_MAX = 2000;
+  // The worker keeps the newest 1,000 messages of a tab: a page that logs
+  // faster than batches go drops its oldest here already.
+  const QUEUE_MAX = 1000;
   const BATCH = 200;
   const FLUSH_MS = 150;
   const LEVELS = new Set(["error", "warning", "info", "log", "debug"]);
@@ -62,21 +64,24 @@
   function push(rec) {
     if (!rec || recording === false) return;
     if (queue.length >= QUEUE_MAX) {
+      queue.shift();
       lost++;
-      return;
     }
     queue.push(rec);
-    if (recording && !timer) timer = setTimeout(flush, FLUSH_MS);
+    if (!recording) return;
+    if (queue.length >= BATCH) flush();
+    else if (!timer) timer = setTimeout(flush, FLUSH_MS);
   }
 
   function flush() {
+    clearTimeout(timer);
     timer = 0;
     if (!recording || (!queue.length && !lost)) return;
     const records = queue.splice(0, BATCH);
     const n = lost;
     lost = 0;
     chrome.runtime.sendMessage({ type: "record.batch", records, lost: n }).catch(() => {});
-    if (queue.length) timer = setTimeout(flush, FLUSH_MS);
+    if (queue.length && !timer) timer = setTimeout(flush, FLUSH_MS);
   }
 
   const onRecord = (e) => {

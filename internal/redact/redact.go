@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -178,7 +179,16 @@ func Loose(text string) string { return loose(text) }
 // bearer matches the credential of an Authorization value in text.
 var bearer = regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=\-]{6,}`)
 
+// hints are the words without which neither a secret-named field nor a
+// credential can be in a text (lower case): most console lines hold none,
+// and skip the regular expressions.
+var hints = []string{"pass", "pwd", "token", "secret", "key", "auth", "card", "cc", "cvc", "cvv", "csc", "pin", "otp", "credential", "session", "signature", "ssn", "bearer", "basic"}
+
 func loose(body string) string {
+	lower := strings.ToLower(body)
+	if !slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(lower, h) }) {
+		return body
+	}
 	body = bearer.ReplaceAllString(body, "${1}${2}"+Mark)
 	return loosePair.ReplaceAllStringFunc(body, func(m string) string {
 		g := loosePair.FindStringSubmatch(m)

@@ -103,3 +103,9 @@ func mustJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+func BenchmarkLooseConsoleLine(b *testing.B) {
+	for range b.N {
+		Loose("line 123 of the log of a busy page")
+	}
+}
