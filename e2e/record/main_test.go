@@ -106,7 +106,10 @@ func fixtures() http.Handler {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!doctype html><title>many</title><p id="out">waiting</p><script>
 const n = %s;
-for (let i = 0; i < n; i++) console.log("line " + i + " of the log of a busy page");
+const log = () => { for (let i = 0; i < n; i++) console.log("line " + i + " of the log of a busy page"); };
+// after=1: once the page has loaded (the leak benchmark opens 50 such
+// pages one after another on a busy machine).
+if (location.search.includes("after=1")) addEventListener("load", () => setTimeout(log, 100)); else log();
 (async () => {
   const reqs = %s;
   for (let i = 0; i < reqs; i += 50) await Promise.all(Array.from({length: 50}, (_, j) => fetch("/api/ok?i=" + (i + j))));

@@ -121,6 +121,9 @@ const ACTIONS_METHODS = new Set([
   // a page.
   "Page.captureScreenshot",
   "Page.getLayoutMetrics",
+  // network: the body of the tab's current document, which the page's
+  // scripts never read (internal/actions/record.go).
+  "Page.getResourceContent",
 ]);
 
 // actionsOnly is the actions door's policy: it throws unless method is on

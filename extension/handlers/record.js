@@ -351,8 +351,10 @@ chrome.runtime.onMessage.addListener((req, sender, reply) => {
         start(tabId, true);
         return true;
       }
-      // The user's own tab: its provisional record is not kept.
+      // The user's own tab: its provisional record is not kept, nor
+      // started again by its next request.
       if (r) recs.delete(tabId);
+      created.delete(tabId);
       return false;
     })().then((record) => reply({ record }), () => reply({ record: false }));
     return true;

@@ -128,18 +128,29 @@
 
   // ---- Text of console arguments, as DevTools would show them, cut ----
   let busy = false; // a getter that logs while we format must not recurse
+  // show is a value as text; objects as a JSON-like preview two levels
+  // deep and at most PREVIEW_KEYS members each, so that logging a page's
+  // whole state costs the page no more than a glance.
+  const PREVIEW_KEYS = 20;
   function show(v, depth) {
     try {
-      if (typeof v === "string") return v;
+      if (typeof v === "string") return depth ? stringify(v) : v;
       if (v === null) return "null";
       if (typeof v === "undefined") return "undefined";
       if (typeof v === "function") return "ƒ " + (v.name || "anonymous") + "()";
       if (typeof v === "symbol" || typeof v === "bigint") return StringC(v);
       if (typeof v !== "object") return StringC(v);
       if (v instanceof Error) return errorStack(v) || StringC(v);
-      if (depth > 0) return isArray(v) ? "Array" : "Object";
-      const s = stringify(v);
-      return s === undefined ? StringC(v) : s;
+      if (depth >= 2) return isArray(v) ? "[…]" : "{…}";
+      let out = "";
+      if (isArray(v)) {
+        const n = v.length;
+        for (let i = 0; i < n && i < PREVIEW_KEYS && out.length < TEXT_MAX; i++) out += (i ? "," : "") + show(v[i], depth + 1);
+        return "[" + out + (n > PREVIEW_KEYS ? ",…" : "") + "]";
+      }
+      const ks = keys(v);
+      for (let i = 0; i < ks.length && i < PREVIEW_KEYS && out.length < TEXT_MAX; i++) out += (i ? "," : "") + stringify(ks[i]) + ":" + show(v[ks[i]], depth + 1);
+      return "{" + out + (ks.length > PREVIEW_KEYS ? ",…" : "") + "}";
     } catch (_) {
       try { return StringC(v); } catch (_) { return "[object]"; }
     }

@@ -86,7 +86,11 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 		if rec.Missing || rec.Request == nil {
 			return nil, invalid("requestId %q is not among tab %d's recorded requests: it is unknown, or it fell out of the tab's ring; call network without requestId for the current ones", r.in.RequestID, tab.TabID)
 		}
-		out.Request = requestDetail(*rec.Request, maxChars)
+		q := *rec.Request
+		if q.Type == "document" && q.ResponseBody != nil && q.ResponseBody.NotKept == "not_seen" && q.URL == tab.URL {
+			q.ResponseBody = r.documentBody(tab.TabID, q.URL)
+		}
+		out.Request = requestDetail(q, maxChars)
 		return out, nil
 	}
 	out.Requests = []tool.Request{}
@@ -97,6 +101,37 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 		out.Requests = append(out.Requests, requestSummary(q))
 	}
 	return out, nil
+}
+
+// documentBody reads the tab's current document as it arrived, through
+// the debugger: no page script sees it. This is the one time console or
+// network attaches the debugger (its bar shows until the idle detach).
+// A document it cannot read stays "not seen".
+func (r *run) documentBody(tabID int, url string) *protocol.RecordBody {
+	notSeen := &protocol.RecordBody{NotKept: "not_seen"}
+	var tree struct {
+		FrameTree struct {
+			Frame struct {
+				ID string `json:"id"`
+			} `json:"frame"`
+		} `json:"frameTree"`
+	}
+	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getFrameTree"}, &tree); err != nil {
+		return notSeen
+	}
+	var res struct {
+		Content       string `json:"content"`
+		Base64Encoded bool   `json:"base64Encoded"`
+	}
+	err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getResourceContent",
+		Params: map[string]any{"frameId": tree.FrameTree.Frame.ID, "url": url}}, &res)
+	switch {
+	case err != nil:
+		return notSeen
+	case res.Base64Encoded:
+		return &protocol.RecordBody{NotKept: "binary"}
+	}
+	return &protocol.RecordBody{Text: res.Content}
 }
 
 // recordNote says what a record does not cover: the page's load, when
@@ -152,7 +187,7 @@ var notKept = map[string]string{
 	"over_cap":         "over the cap: the body was larger than a tab's record keeps",
 	"before_recording": "made before recording of this tab began",
 	"evicted":          "dropped: newer bodies took the tab's body allowance",
-	"not_seen":         "not seen: the recorder sees the bodies of fetch and XHR responses only",
+	"not_seen":         "not seen: the recorder keeps the bodies of fetch and XHR responses and of the tab's current document only",
 }
 
 // body redacts a kept body and cuts it at maxChars; a body not kept says
