@@ -87,9 +87,10 @@ func BenchmarkConsoleAndNetworkCalls(b *testing.B) {
 		in   map[string]any
 		want func(record) bool
 	}{
-		{"console", map[string]any{"action": "console", "tabId": tab}, func(r record) bool { return len(r.Messages) == 1000 }},
-		{"console-errors", map[string]any{"action": "console", "tabId": tab, "level": "error"}, func(r record) bool { return true }},
 		{"network", map[string]any{"action": "network", "tabId": tab}, func(r record) bool { return len(r.Requests) == 500 }},
+		{"console", map[string]any{"action": "console", "tabId": tab}, func(r record) bool { return len(r.Messages) == 1000 }},
+		{"console-since", map[string]any{"action": "console", "tabId": tab, "since": 500}, func(r record) bool { return len(r.Messages) == 500 }},
+		{"console-errors", map[string]any{"action": "console", "tabId": tab, "level": "error"}, func(r record) bool { return true }},
 		{"network-since", map[string]any{"action": "network", "tabId": tab, "since": 990}, func(r record) bool { return true }},
 	} {
 		b.Run(c.name, func(b *testing.B) {

@@ -45,7 +45,14 @@ func readConsole(r *run) (*tool.ConsoleResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &tool.ConsoleResult{Page: pageOf(tab), Messages: []tool.ConsoleMessage{}, Dropped: rec.Dropped,
+	return shapeConsole(pageOf(tab), rec, keep), nil
+}
+
+// shapeConsole is console's result: the messages of the keep most severe
+// levels, redacted.
+func shapeConsole(page tool.Page, rec protocol.RecordConsoleResult, keep int) *tool.ConsoleResult {
+	page.URL = redact.URL(page.URL)
+	out := &tool.ConsoleResult{Page: page, Messages: []tool.ConsoleMessage{}, Dropped: rec.Dropped,
 		NextSince: rec.NextSince, Note: recordNote(rec.RecordInfo, "messages")}
 	for _, m := range rec.Messages {
 		if i := slices.Index(tool.Levels, m.Level); i < 0 || i >= keep {
@@ -59,8 +66,7 @@ func readConsole(r *run) (*tool.ConsoleResult, error) {
 		}
 		out.Messages = append(out.Messages, msg)
 	}
-	out.Page.URL = redact.URL(out.Page.URL)
-	return out, nil
+	return out
 }
 
 func readNetwork(r *run) (*tool.NetworkResult, error) {
