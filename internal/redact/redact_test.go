@@ -93,7 +93,7 @@ func FuzzBody(f *testing.F) {
 		_ = URL(body)
 		_ = Query(body)
 		planted := Body("application/json", `{"password":`+mustJSON(body)+`}`)
-		if len(body) >= 4 && strings.Contains(planted, mustJSON(body)) && mustJSON(body) != `"[redacted]"` {
+		if planted != `{"password":"[redacted]"}` {
 			t.Fatalf("planted secret %q came out: %s", body, planted)
 		}
 	})
