@@ -23,4 +23,4 @@ const (
 )
 
 // pageActions are the actions whose results carry a page's content.
-var pageActions = []string{"extract", "inspect", "search"}
+var pageActions = []string{"extract", "inspect", "search", "console", "network"}

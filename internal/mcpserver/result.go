@@ -26,7 +26,7 @@ type shaper struct {
 
 // contentParts are the fields of a result that hold a page's content, in
 // the order the text shows them.
-var contentParts = []string{"markdown", "reader", "links", "headings", "text", "elements", "results"}
+var contentParts = []string{"markdown", "reader", "links", "headings", "text", "elements", "results", "messages", "requests", "request"}
 
 // result is a successful call. A result with page content (extract,
 // inspect, search) carries that content once: in the text, which the
@@ -148,7 +148,11 @@ func renderPart(name string, v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
-	case map[string]any: // reader
+	case map[string]any: // reader, or network's one request
+		if name == "request" {
+			// Its bodies are cut at the call's maxChars already.
+			return compactJSON(x, 1<<22)
+		}
 		if t, _ := x["title"].(string); t != "" {
 			b.WriteString(t)
 			if by, _ := x["byline"].(string); by != "" {
