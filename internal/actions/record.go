@@ -58,8 +58,8 @@ func shapeConsole(page tool.Page, rec protocol.RecordConsoleResult, keep int) *t
 		if i := slices.Index(tool.Levels, m.Level); i < 0 || i >= keep {
 			continue
 		}
-		msg := tool.ConsoleMessage{Level: m.Level, Text: redact.Loose(m.Text), Source: m.Source, URL: redact.URL(m.URL),
-			Line: m.Line, Column: m.Column, Time: m.Time}
+		msg := m.Message
+		msg.Text, msg.URL, msg.Stack = redact.Loose(m.Text), redact.URL(m.URL), nil
 		for _, f := range m.Stack {
 			f.URL = redact.URL(f.URL)
 			msg.Stack = append(msg.Stack, f)

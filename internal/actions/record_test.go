@@ -15,8 +15,8 @@ import (
 func recorded(n int) protocol.RecordConsoleResult {
 	rec := protocol.RecordConsoleResult{RecordInfo: protocol.RecordInfo{StartedAt: time.Now().Add(-time.Minute).UnixMilli(), FromLoad: true, NextSince: n}}
 	for i := range n {
-		rec.Messages = append(rec.Messages, protocol.RecordMessage{Seq: i + 1, Level: tool.Levels[i%len(tool.Levels)],
-			Text: fmt.Sprintf("line %d of the log of a busy page", i), Source: "console", Time: 1})
+		rec.Messages = append(rec.Messages, protocol.RecordMessage{Seq: i + 1, Message: protocol.Message{Level: tool.Levels[i%len(tool.Levels)],
+			Text: fmt.Sprintf("line %d of the log of a busy page", i), Source: "console", Time: 1}})
 	}
 	return rec
 }

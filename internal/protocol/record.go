@@ -34,18 +34,27 @@ type RecordConsoleResult struct {
 	Messages []RecordMessage `json:"messages"`
 }
 
-// RecordMessage is one console message or page error as recorded: Text
-// at most 2,000 characters, Stack at most 5 frames.
+// RecordMessage is one console message or page error as recorded, with
+// its sequence number in the tab's record.
 type RecordMessage struct {
-	Seq    int          `json:"seq"`
-	Level  string       `json:"level"`
-	Text   string       `json:"text"`
-	Source string       `json:"source"`
-	URL    string       `json:"url,omitempty"`
-	Line   int          `json:"line,omitempty"`
-	Column int          `json:"column,omitempty"`
-	Time   int64        `json:"time"`
-	Stack  []StackFrame `json:"stack,omitempty"`
+	Seq int `json:"seq"`
+	Message
+}
+
+// Message is one console message or page error: Text at most 2,000
+// characters, Stack at most 5 frames (its contract shape:
+// tool.ConsoleMessage).
+type Message struct {
+	Level string `json:"level"`
+	Text  string `json:"text"`
+	// Source is console, exception, rejection, network or security.
+	Source string `json:"source"`
+	URL    string `json:"url,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	// Time is when it was recorded, in ms since the Unix epoch.
+	Time  int64        `json:"time"`
+	Stack []StackFrame `json:"stack,omitempty"`
 }
 
 // StackFrame is one frame of an exception's stack.

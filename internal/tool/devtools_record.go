@@ -44,18 +44,7 @@ type ConsoleResult struct {
 }
 
 // ConsoleMessage is one console message or page error.
-type ConsoleMessage struct {
-	Level string `json:"level"`
-	Text  string `json:"text"`
-	// Source is console, exception, rejection, network or security.
-	Source string `json:"source"`
-	URL    string `json:"url,omitempty"`
-	Line   int    `json:"line,omitempty"`
-	Column int    `json:"column,omitempty"`
-	// Time is when it was recorded, in ms since the Unix epoch.
-	Time  int64        `json:"time"`
-	Stack []StackFrame `json:"stack,omitempty"`
-}
+type ConsoleMessage = protocol.Message
 
 // StackFrame is one of an exception's top stack frames.
 type StackFrame = protocol.StackFrame
