@@ -87,6 +87,7 @@ export function start(tabId, fromLoad) {
     recs.set(tabId, r);
   }
   created.delete(tabId);
+  listenBodies(tabId);
   if (!fromLoad) inject(tabId);
   return r;
 }
@@ -223,14 +224,47 @@ function onBefore(d) {
     old.url = d.url;
     return;
   }
+  const body = early.get(d.requestId);
+  early.delete(d.requestId);
   r.reqs.set(d.requestId, { seq: ++r.reqSeq, requestId: d.requestId, method: d.method, url: d.url, type: TYPES[d.type] || "other",
-    status: 0, mimeType: "", bytes: -1, durationMs: 0, time: d.timeStamp, requestBody: requestBody(r, d.requestBody) });
+    status: 0, mimeType: "", bytes: -1, durationMs: 0, time: d.timeStamp, requestBody: body });
   if (r.reqs.size > REQ_MAX) {
     const [first] = r.reqs.values();
     for (const k of ["requestBody", "responseBody"]) if (first[k] && first[k].text !== undefined) r.bodyBytes -= first[k].text.length * 2;
     r.reqs.delete(first.requestId);
     r.reqDropped++;
   }
+}
+
+// Request bodies are asked of Chrome for the recorded tabs only (a
+// listener per tab, filtered by its tabId): the bodies of the user's own
+// form posts and uploads are never copied into the worker. A body that
+// comes before its request's entry waits in early.
+const bodyListeners = new Map(); // tabId -> listener
+const early = new Map(); // requestId -> body
+function listenBodies(tabId) {
+  if (!webRequest || bodyListeners.has(tabId)) return;
+  const listener = (d) => {
+    const r = recs.get(d.tabId);
+    if (!r || !d.requestBody) return;
+    const body = requestBody(r, d.requestBody);
+    const q = r.reqs.get(d.requestId);
+    if (q) {
+      if (q.requestBody === undefined) q.requestBody = body;
+      return;
+    }
+    early.set(d.requestId, body);
+    if (early.size > 100) early.delete(early.keys().next().value);
+  };
+  webRequest.onBeforeRequest.addListener(listener, { urls: ["<all_urls>"], tabId }, ["requestBody"]);
+  bodyListeners.set(tabId, listener);
+}
+
+function unlistenBodies(tabId) {
+  const listener = bodyListeners.get(tabId);
+  if (!listener) return;
+  webRequest.onBeforeRequest.removeListener(listener);
+  bodyListeners.delete(tabId);
 }
 
 function entry(d) {
@@ -274,7 +308,7 @@ if (webRequest) {
   // extraHeaders: Cookie, Set-Cookie and Authorization are among what a
   // developer checks (the daemon redacts their values, but the agent sees
   // that they were sent).
-  webRequest.onBeforeRequest.addListener(onBefore, filter, ["requestBody"]);
+  webRequest.onBeforeRequest.addListener(onBefore, filter);
   webRequest.onSendHeaders.addListener(onSendHeaders, filter, ["requestHeaders", "extraHeaders"]);
   webRequest.onHeadersReceived.addListener(onHeaders, filter, ["responseHeaders", "extraHeaders"]);
   webRequest.onCompleted.addListener(onDone, filter);
@@ -287,9 +321,11 @@ chrome.tabs.onCreated.addListener((t) => {
 chrome.tabs.onRemoved.addListener((tabId) => {
   recs.delete(tabId);
   created.delete(tabId);
+  unlistenBodies(tabId);
 });
 chrome.tabs.onReplaced.addListener((added, removed) => {
   recs.delete(removed);
+  unlistenBodies(removed);
 });
 // A recorded tab's new page is recorded from its start (the content
 // scripts ask at document_start); a provisional record nobody claimed is
