@@ -292,6 +292,39 @@ func (c *Client) Downloads(ctx context.Context, p DownloadsParams) (*DownloadsRe
 	return do[DownloadsResult](ctx, c, "downloads", p)
 }
 
+// ConsoleParams are console's parameters.
+type ConsoleParams struct {
+	Target
+	// Level keeps that level and more severe ones (error, warning, info,
+	// log, debug).
+	Level string `json:"level,omitempty"`
+	// Since is a previous result's NextSince: only newer messages.
+	Since int `json:"since,omitempty"`
+}
+
+// Console reads a tab's console messages and page errors, as the
+// extension recorded them.
+func (c *Client) Console(ctx context.Context, p ConsoleParams) (*ConsoleResult, error) {
+	return do[ConsoleResult](ctx, c, "console", p)
+}
+
+// NetworkParams are network's parameters.
+type NetworkParams struct {
+	Target
+	URLContains string `json:"urlContains,omitempty"`
+	Since       int    `json:"since,omitempty"`
+	// RequestID asks for one request in full (headers and bodies, cut
+	// at MaxChars).
+	RequestID string `json:"requestId,omitempty"`
+	MaxChars  int    `json:"maxChars,omitempty"`
+}
+
+// Network lists a tab's requests, or one in full, with credentials
+// redacted.
+func (c *Client) Network(ctx context.Context, p NetworkParams) (*NetworkResult, error) {
+	return do[NetworkResult](ctx, c, "network", p)
+}
+
 // CloseParams are close's parameters: Target.TabID (one tab), or
 // CloseWorkspace (the workspace's tabs and its window).
 type CloseParams struct {

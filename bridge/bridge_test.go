@@ -185,6 +185,7 @@ var paramsOf = map[string]any{
 	"handoff": bridge.HandoffParams{},
 	"reload":  bridge.ReloadParams{}, "back": bridge.HistoryParams{}, "forward": bridge.HistoryParams{},
 	"activate": bridge.ActivateParams{}, "viewport": bridge.ViewportParams{}, "pdf": bridge.PDFParams{},
+	"console": bridge.ConsoleParams{}, "network": bridge.NetworkParams{},
 }
 
 func jsonNames(v any) []string {

@@ -170,6 +170,23 @@ type Download = tool.Download
 // downloads folder.
 type DownloadsResult = tool.DownloadsResult
 
+// ConsoleResult is a tab's console messages and page errors, oldest
+// first; NextSince continues after them.
+type ConsoleResult = tool.ConsoleResult
+
+// ConsoleMessage is one console message or page error.
+type ConsoleMessage = tool.ConsoleMessage
+
+// NetworkResult lists a tab's requests, or one in full (Request).
+type NetworkResult = tool.NetworkResult
+
+// Request is one recorded request; RequestDetail one in full, with its
+// headers and bodies (credentials redacted).
+type (
+	Request       = tool.Request
+	RequestDetail = tool.RequestDetail
+)
+
 // CloseResult lists what was closed.
 type CloseResult = tool.CloseResult
 

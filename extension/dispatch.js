@@ -39,6 +39,7 @@ import * as downloads from "./handlers/downloads.js";
 import * as history from "./handlers/history.js";
 import * as viewport from "./handlers/viewport.js";
 import * as evaluate from "./handlers/evaluate.js";
+import * as record from "./handlers/record.js";
 
 // The actions door's verbs.
 const actions = {
@@ -86,6 +87,9 @@ const actions = {
   "tab.viewport": viewport.set,
   // The exec family.
   "page.evaluate": evaluate.run,
+  // The developer tools' records.
+  "record.console": record.consoleRead,
+  "record.network": record.networkRead,
 };
 
 // The program door's verbs.
@@ -178,6 +182,8 @@ async function run(msg, ctx) {
     throw new BridgeError(Codes.unknownVerb, door.unknown(msg.type));
   }
   await door.admit?.(msg, ctx);
+  // The bridge touched this tab: record it from now on (handlers/record.js).
+  if (door === actionsDoor && msg.type !== "tab.close") record.touch(msg.tabId);
   const started = Date.now();
   try {
     const result = (await door.handlers[msg.type](msg, ctx)) ?? {};

@@ -128,6 +128,11 @@ export const VERBS = {
   // --- The exec family (handlers/evaluate.js) ---
   // Runs expression in the page's own context (MAIN world) of frameId (default 0), awaits a promise, returns its JSON cut at maxChars → {frameId, url, type, json, total} or {frameId, url, error} (a throw, a rejection, a syntax error).
   "page.evaluate": ["tabId", "frameId", "expression", "maxChars"],
+  // --- The developer tools' records (handlers/record.js) ---
+  // A tab's console messages and page errors after since, recording the tab from now on if it was not → {startedAt, fromLoad, dropped, nextSince, messages}.
+  "record.console": ["tabId", "since"],
+  // A tab's requests after since, or with requestId that one with headers and bodies → {startedAt, fromLoad, dropped, nextSince, requests | request | missing}.
+  "record.network": ["tabId", "since", "requestId"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.

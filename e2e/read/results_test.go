@@ -35,6 +35,8 @@ func TestEveryResultIsItsType(t *testing.T) {
 		on(map[string]any{"action": "inspect"}),
 		on(map[string]any{"action": "wait", "selector": "#go"}),
 		on(map[string]any{"action": "screenshot", "mode": "viewport"}),
+		on(map[string]any{"action": "console"}),
+		on(map[string]any{"action": "network"}),
 		on(map[string]any{"action": "hover", "selector": "#go"}),
 		on(map[string]any{"action": "click", "selector": "#alert"}), // a dialog, in the outcome
 		on(map[string]any{"action": "type", "selector": "#name", "value": "Ada"}),

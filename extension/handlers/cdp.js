@@ -128,6 +128,9 @@ const ACTIONS_METHODS = new Set([
   "Page.getLayoutMetrics",
   // pdf: the page printed, as Chrome's print preview would.
   "Page.printToPDF",
+  // network: the body of the tab's current document, which the page's
+  // scripts never read (internal/actions/record.go).
+  "Page.getResourceContent",
 ]);
 
 // actionsOnly is the actions door's policy: it throws unless method is on

@@ -27,7 +27,10 @@
 // registers it again on its next hello.
 import { bridgeTab } from "./policy.js";
 import { intArg, readyBeside } from "./tabinfo.js";
+import { SCRIPTS as RECORD_SCRIPTS } from "./record.js";
 
+// quiet.js, and the developer tools' recorder (handlers/record.js), which
+// must run before a page's own scripts.
 const SCRIPTS = [
   {
     id: "browser-bridge-quiet",
@@ -41,6 +44,7 @@ const SCRIPTS = [
     persistAcrossSessions: false,
     world: "ISOLATED",
   },
+  ...RECORD_SCRIPTS,
 ];
 
 // The action scripts, and the ID under which an older extension

@@ -210,3 +210,14 @@ func (v Verbs) DownloadsCancel(ctx context.Context, p protocol.DownloadsCancelPa
 	_, err := call[protocol.OKResult](ctx, v, "downloads.cancel", p)
 	return err
 }
+
+// RecordConsole reads a tab's recorded console messages after since.
+func (v Verbs) RecordConsole(ctx context.Context, p protocol.RecordConsoleParams) (protocol.RecordConsoleResult, error) {
+	return call[protocol.RecordConsoleResult](ctx, v, "record.console", p)
+}
+
+// RecordNetwork reads a tab's recorded requests after since, or one in
+// full.
+func (v Verbs) RecordNetwork(ctx context.Context, p protocol.RecordNetworkParams) (protocol.RecordNetworkResult, error) {
+	return call[protocol.RecordNetworkResult](ctx, v, "record.network", p)
+}

@@ -334,6 +334,22 @@ func TestVerbsSendTheirParams(t *testing.T) {
 			answer: protocol.TabViewportResult{Width: 400, Height: 300, DeviceScaleFactor: 1},
 		},
 		{
+			verb: "record.console",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.RecordConsole(ctx, protocol.RecordConsoleParams{TabID: 7, Since: 41})
+			},
+			frame:  `{"tabId":7,"since":41}`,
+			answer: protocol.RecordConsoleResult{Messages: []protocol.RecordMessage{{Seq: 42}}},
+		},
+		{
+			verb: "record.network",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.RecordNetwork(ctx, protocol.RecordNetworkParams{TabID: 7, RequestID: "1234"})
+			},
+			frame:  `{"tabId":7,"requestId":"1234"}`,
+			answer: protocol.RecordNetworkResult{Missing: true},
+		},
+		{
 			verb: "page.evaluate",
 			call: func(ctx context.Context, v browser.Verbs) (any, error) {
 				return v.PageEvaluate(ctx, protocol.PageEvaluateParams{TabID: 7, Expression: "1+1", MaxChars: 500})

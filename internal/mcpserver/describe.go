@@ -6,7 +6,7 @@ package mcpserver
 // actions in and the sentences around the list.
 
 // actionOrder is the order a model meets the actions in: look, read, act.
-var actionOrder = []string{"status", "search", "open", "extract", "inspect", "click", "hover", "type", "fill", "press", "select", "check", "drag", "upload", "downloads", "scroll", "wait", "find", "screenshot", "evaluate", "handoff", "close",
+var actionOrder = []string{"status", "search", "open", "extract", "inspect", "click", "hover", "type", "fill", "press", "select", "check", "drag", "upload", "downloads", "scroll", "wait", "find", "screenshot", "console", "network", "evaluate", "handoff", "close",
 	// navigation (SPEC §2b)
 	"reload", "back", "forward", "activate", "viewport", "pdf"}
 
@@ -25,4 +25,4 @@ const (
 )
 
 // pageActions are the actions whose results carry a page's content.
-var pageActions = []string{"extract", "inspect", "search", "find", "evaluate"}
+var pageActions = []string{"extract", "inspect", "search", "find", "evaluate", "console", "network"}

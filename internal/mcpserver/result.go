@@ -27,7 +27,7 @@ type shaper struct {
 
 // contentParts are the fields of a result that hold a page's content, in
 // the order the text shows them.
-var contentParts = []string{"markdown", "reader", "links", "headings", "text", "elements", "results", "matches"}
+var contentParts = []string{"markdown", "reader", "links", "headings", "text", "elements", "results", "matches", "messages", "requests", "request"}
 
 // actionParts are content fields of one action only: evaluate's value is
 // whatever the page's code made it, while type's value (the field read
@@ -160,7 +160,11 @@ func renderPart(name string, v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
-	case map[string]any: // reader
+	case map[string]any: // reader, or network's one request
+		if name == "request" {
+			// Its bodies are cut at the call's maxChars already.
+			return compactJSON(x, 1<<22)
+		}
 		if t, _ := x["title"].(string); t != "" {
 			b.WriteString(t)
 			if by, _ := x["byline"].(string); by != "" {

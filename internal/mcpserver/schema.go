@@ -89,6 +89,14 @@ func typeSchema(t reflect.Type, path, desc string, enum []string) *schema {
 		t = t.Elem()
 	}
 	s := &schema{Description: desc}
+	if t == reflect.TypeFor[json.RawMessage]() {
+		// A JSON object the contract decodes itself (fill's fields): an
+		// object, named by the parameter's description. As a []byte it
+		// would read as a list of integers, which a client that checks
+		// its input against the schema would then refuse to send.
+		s.Type = "object"
+		return s
+	}
 	if t == reflect.TypeFor[contract.To]() {
 		// scroll's "top"/"bottom" or drag's drop-target object: any JSON
 		// value, as the description says.

@@ -69,6 +69,9 @@ var Verbs = []Verb{
 	{"tab.viewport", TabViewportParams{}, TabViewportResult{}},
 	// The exec family.
 	{"page.evaluate", PageEvaluateParams{}, PageEvaluateResult{}},
+	// The developer tools' records (record.go).
+	{"record.console", RecordConsoleParams{}, RecordConsoleResult{}},
+	{"record.network", RecordNetworkParams{}, RecordNetworkResult{}},
 }
 
 // PageEvaluateParams: page.evaluate runs Expression in the page's own

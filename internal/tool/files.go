@@ -16,7 +16,7 @@ func init() {
 		Spec{
 			Name:    "downloads",
 			Result:  DownloadsResult{},
-			Summary: "list the files the bridge's clicks downloaded (path, name, bytes, mime, state).",
+			Summary: "files the bridge's clicks downloaded (path, name, bytes, state).",
 			Kind:    KindRead,
 		},
 	)

@@ -99,7 +99,7 @@ func init() {
 		Spec{
 			Name:     "handoff",
 			Result:   HandoffResult{},
-			Summary:  "hand the tab to the user (sign-in, CAPTCHA, 2FA): shows message with Done/Cancel and waits, timeoutMs up to 600000; returns outcome done, cancelled or timeout.",
+			Summary:  "hand the tab to the user (sign-in, CAPTCHA, 2FA): shows message with Done/Cancel and waits (timeoutMs up to 600000); returns done, cancelled or timeout.",
 			Kind:     KindInput,
 			Params:   []string{"message"},
 			Needs:    [][]string{{"message"}},

@@ -61,6 +61,9 @@ type Input struct {
 	Message string `json:"message,omitempty" jsonschema:"What the user should do, then press Done (handoff)."`
 
 	ExecParams
+	Level     string `json:"level,omitempty" jsonschema:"Least severe kept." enum:"error,warning,info,log,debug"`
+	Since     int    `json:"since,omitempty" jsonschema:"Only after this nextSince."`
+	RequestID string `json:"requestId,omitempty" jsonschema:"One request in full."`
 }
 
 // Locator is the element a page action targets (SPEC §2): exactly one of

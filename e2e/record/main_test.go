@@ -1,0 +1,152 @@
+// Package record tests the developer tools' records against a real
+// Chromium with the real extension, host and daemon: console and network
+// (SPEC §2b), and that no secret a page sends or receives reaches the
+// agent or the state folder.
+package record
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/browser-bridge/browser-bridge/internal/browsertest"
+)
+
+var (
+	bridge *browsertest.Bridge
+	site   string
+)
+
+// The secrets of the secrets page: none may appear in any output.
+const (
+	bearer      = "bearer-s3cr3t-9f8e7d"
+	password    = "hunter2-pa55-4c3b"
+	accessToken = "tok-acc3ss-1a2b3c"
+	cookieValue = "sess-c00kie-5d6e7f"
+)
+
+func TestMain(m *testing.M) {
+	srv := httptest.NewServer(fixtures())
+	site = srv.URL
+	code := browsertest.MainWithDevTools(m, &bridge)
+	srv.Close()
+	os.Exit(code)
+}
+
+const consolePage = `<!doctype html><title>console</title>
+<script>
+console.debug("debug while loading");
+console.log("log while loading", {n: 1});
+console.info("info while loading");
+console.warn("warning while loading");
+console.error("error while loading");
+</script>
+<button id="boom" onclick="setTimeout(() => { throw new Error('thrown after click') }); Promise.reject(new Error('rejected after click'))">boom</button>`
+
+const apiPage = `<!doctype html><title>api</title>
+<p id="out">waiting</p>
+<script>
+(async () => {
+  const a = await fetch("/api/ok").then((r) => r.json());
+  const b = await fetch("/api/fail", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({q: 1})});
+  document.getElementById("out").textContent = "done " + a.items.length + " " + b.status;
+})();
+</script>`
+
+var secretPage = `<!doctype html><title>login</title>
+<p id="out">waiting</p>
+<script>
+(async () => {
+  const r = await fetch("/api/login?api_key=` + bearer + `x", {method: "POST",
+    headers: {"Authorization": "Bearer ` + bearer + `", "Content-Type": "application/json"},
+    body: JSON.stringify({user: "ann", password: "` + password + `"})});
+  const j = await r.json();
+  await fetch("/api/me");
+  document.getElementById("out").textContent = "logged in " + (j.access_token ? "yes" : "no");
+})();
+</script>`
+
+func fixtures() http.Handler {
+	mux := http.NewServeMux()
+	page := func(body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, body)
+		}
+	}
+	mux.Handle("/console", page(consolePage))
+	mux.Handle("/api-page", page(apiPage))
+	mux.Handle("/secrets", page(secretPage))
+	mux.HandleFunc("/api/ok", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"items":[1,2,3]}`)
+	})
+	mux.HandleFunc("/api/fail", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(500)
+		fmt.Fprint(w, `{"error":"database on fire","code":"E_FIRE"}`)
+	})
+	mux.HandleFunc("/api/login", func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		http.SetCookie(w, &http.Cookie{Name: "session", Value: cookieValue, Path: "/"})
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"access_token":"%s","token_type":"bearer","expires_in":3600}`, accessToken)
+	})
+	mux.HandleFunc("/api/me", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"name":"ann"}`)
+	})
+	// Many lines and requests, for the benchmarks.
+	mux.HandleFunc("/many", func(w http.ResponseWriter, r *http.Request) {
+		n := r.URL.Query().Get("n")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>many</title><p id="out">waiting</p><script>
+const n = %s;
+const log = () => { for (let i = 0; i < n; i++) console.log("line " + i + " of the log of a busy page"); };
+// after=1: once the page has loaded (the leak benchmark opens 50 such
+// pages one after another on a busy machine).
+if (location.search.includes("after=1")) addEventListener("load", () => setTimeout(log, 100)); else log();
+(async () => {
+  const reqs = %s;
+  for (let i = 0; i < reqs; i += 50) await Promise.all(Array.from({length: 50}, (_, j) => fetch("/api/ok?i=" + (i + j))));
+  document.getElementById("out").textContent = "done";
+})();
+</script>`, strings.TrimSpace(n), strings.TrimSpace(orDefault(r.URL.Query().Get("reqs"), "0")))
+	})
+	return mux
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func workspace(t testing.TB) string {
+	return bridge.Workspace(t, "record-"+strings.NewReplacer("/", "-", " ", "-").Replace(t.Name()))
+}
+
+func call(t testing.TB, input map[string]any) map[string]any {
+	t.Helper()
+	r := bridge.Call(t, input)
+	if r.Exit != 0 || r.Err != nil || r.JSON == nil {
+		t.Fatalf("call %v: exit %d, stdout %s, stderr %s", input, r.Exit, r.Stdout, r.Stderr)
+	}
+	return r.JSON
+}
+
+func list(m map[string]any, key string) []map[string]any {
+	raw, _ := m[key].([]any)
+	out := make([]map[string]any, 0, len(raw))
+	for _, v := range raw {
+		if mm, ok := v.(map[string]any); ok {
+			out = append(out, mm)
+		}
+	}
+	return out
+}

@@ -1,0 +1,272 @@
+package record
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/browsertest"
+)
+
+// waitFor calls input until ok accepts the result, for up to 10 s: the
+// recorder sends its records in batches.
+func waitFor(t *testing.T, input map[string]any, ok func(map[string]any) bool) map[string]any {
+	t.Helper()
+	var res map[string]any
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(150 * time.Millisecond) {
+		res = call(t, input)
+		if ok(res) {
+			return res
+		}
+	}
+	b, _ := json.Marshal(res)
+	t.Fatalf("%v: never as wanted; last %s", input, b)
+	return nil
+}
+
+func has(msgs []map[string]any, level, source, text string) bool {
+	for _, m := range msgs {
+		if m["level"] == level && m["source"] == source && strings.Contains(m["text"].(string), text) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestConsoleLevelsExceptionsAndRejections(t *testing.T) {
+	ws := workspace(t)
+	tab := bridge.OpenIn(t, ws, site+"/console")
+	want := []struct{ level, text string }{
+		{"debug", "debug while loading"}, {"log", `log while loading {"n":1}`}, {"info", "info while loading"},
+		{"warning", "warning while loading"}, {"error", "error while loading"},
+	}
+	res := waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool { return len(list(r, "messages")) >= 5 })
+	msgs := list(res, "messages")
+	for _, w := range want {
+		if !has(msgs, w.level, "console", w.text) {
+			t.Errorf("no %s message %q among %v", w.level, w.text, msgs)
+		}
+	}
+	if res["note"] != nil {
+		t.Errorf("a tab the bridge opened is recorded from its load, but the result notes %v", res["note"])
+	}
+	since := int(res["nextSince"].(float64))
+
+	call(t, map[string]any{"action": "click", "tabId": tab, "selector": "#boom"})
+	res = waitFor(t, map[string]any{"action": "console", "tabId": tab, "since": since}, func(r map[string]any) bool { return len(list(r, "messages")) >= 2 })
+	msgs = list(res, "messages")
+	if !has(msgs, "error", "exception", "thrown after click") || !has(msgs, "error", "rejection", "rejected after click") {
+		t.Fatalf("the exception and the rejection after the click are not both there: %v", msgs)
+	}
+	for _, m := range msgs {
+		if m["source"] == "exception" && len(list(m, "stack")) == 0 {
+			t.Errorf("the exception has no stack frames: %v", m)
+		}
+		if strings.Contains(m["text"].(string), "while loading") {
+			t.Errorf("since %d returned an older message: %v", since, m)
+		}
+	}
+
+	res = call(t, map[string]any{"action": "console", "tabId": tab, "level": "error"})
+	for _, m := range list(res, "messages") {
+		if m["level"] != "error" {
+			t.Errorf("level error kept a %s message: %v", m["level"], m)
+		}
+	}
+	if n := len(list(res, "messages")); n != 3 {
+		t.Errorf("level error kept %d messages, want 3 (the load's error, the exception, the rejection): %v", n, list(res, "messages"))
+	}
+	res = call(t, map[string]any{"action": "console", "tabId": tab, "level": "warning"})
+	if !has(list(res, "messages"), "warning", "console", "warning while loading") || has(list(res, "messages"), "info", "console", "info") {
+		t.Errorf("level warning should keep warnings and errors only: %v", list(res, "messages"))
+	}
+	bridge.MustFail(t, map[string]any{"action": "console", "tabId": tab, "level": "loud"}, "invalid_argument")
+}
+
+func TestNetworkListsCallsAndShowsAFailedOnesBody(t *testing.T) {
+	ws := workspace(t)
+	tab := bridge.OpenIn(t, ws, site+"/api-page")
+	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "/api/"}, func(r map[string]any) bool {
+		for _, q := range list(r, "requests") {
+			if strings.HasSuffix(q["url"].(string), "/api/fail") && q["status"] != nil {
+				return true
+			}
+		}
+		return false
+	})
+	var fail, ok map[string]any
+	for _, q := range list(res, "requests") {
+		switch {
+		case strings.HasSuffix(q["url"].(string), "/api/fail"):
+			fail = q
+		case strings.HasSuffix(q["url"].(string), "/api/ok"):
+			ok = q
+		}
+		if !strings.Contains(q["url"].(string), "/api/") {
+			t.Errorf("urlContains /api/ let %v through", q["url"])
+		}
+	}
+	if ok == nil || ok["method"] != "GET" || ok["status"] != 200.0 || ok["type"] != "fetch" {
+		t.Errorf("the /api/ok call is not GET 200 fetch: %v", ok)
+	}
+	if fail == nil || fail["method"] != "POST" || fail["status"] != 500.0 || fail["type"] != "fetch" {
+		t.Fatalf("the /api/fail call is not POST 500 fetch: %v", fail)
+	}
+	detail := waitFor(t, map[string]any{"action": "network", "tabId": tab, "requestId": fail["requestId"]}, func(r map[string]any) bool {
+		req, _ := r["request"].(map[string]any)
+		body, _ := req["responseBody"].(map[string]any)
+		return body != nil && body["text"] != nil
+	})
+	req := detail["request"].(map[string]any)
+	if body := req["responseBody"].(map[string]any)["text"]; !strings.Contains(body.(string), "database on fire") {
+		t.Errorf("the failed call's body is %v", body)
+	}
+	if body, _ := req["requestBody"].(map[string]any); body == nil || body["text"] != `{"q":1}` {
+		t.Errorf("the failed call's request body is %v", req["requestBody"])
+	}
+	if len(list(req, "responseHeaders")) == 0 {
+		t.Errorf("no response headers: %v", req)
+	}
+	// The page's load is in the list too, with its body.
+	all := call(t, map[string]any{"action": "network", "tabId": tab})
+	var doc map[string]any
+	for _, q := range list(all, "requests") {
+		if q["type"] == "document" {
+			doc = q
+		}
+	}
+	if doc == nil {
+		t.Fatalf("the page's own document is not listed: %v", list(all, "requests"))
+	}
+	d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": doc["requestId"]})
+	if text, _ := d["request"].(map[string]any)["responseBody"].(map[string]any)["text"].(string); !strings.Contains(text, "<title>api</title>") {
+		t.Errorf("the document's body is not the page's HTML: %v", d["request"])
+	}
+	msg := bridge.MustFail(t, map[string]any{"action": "network", "tabId": tab, "requestId": "999999999"}, "invalid_argument")
+	if !strings.Contains(msg, "999999999") {
+		t.Errorf("an unknown requestId's error does not name it: %s", msg)
+	}
+	// The failed call is a console line too, as DevTools shows it.
+	con := call(t, map[string]any{"action": "console", "tabId": tab, "level": "error"})
+	if !has(list(con, "messages"), "error", "network", "status of 500") {
+		t.Errorf("no network error line for the 500: %v", list(con, "messages"))
+	}
+}
+
+func TestNoSecretReachesTheAgentOrTheStateFolder(t *testing.T) {
+	ws := workspace(t)
+	tab := bridge.OpenIn(t, ws, site+"/secrets")
+	var outputs []string
+	keep := func(m map[string]any) map[string]any {
+		b, _ := json.Marshal(m)
+		outputs = append(outputs, string(b))
+		return m
+	}
+	res := keep(waitFor(t, map[string]any{"action": "network", "tabId": tab}, func(r map[string]any) bool {
+		n := 0
+		for _, q := range list(r, "requests") {
+			if strings.Contains(q["url"].(string), "/api/") && q["status"] != nil {
+				n++
+			}
+		}
+		return n >= 2
+	}))
+	var login map[string]any
+	for _, q := range list(res, "requests") {
+		keep(call(t, map[string]any{"action": "network", "tabId": tab, "requestId": q["requestId"], "maxChars": 100000}))
+		if strings.Contains(q["url"].(string), "/api/login") {
+			login = q
+		}
+	}
+	d := waitFor(t, map[string]any{"action": "network", "tabId": tab, "requestId": login["requestId"]}, func(r map[string]any) bool {
+		body, _ := r["request"].(map[string]any)["responseBody"].(map[string]any)
+		return body != nil && body["text"] != nil
+	})
+	keep(d)
+	req := d["request"].(map[string]any)
+	redacted := func(headers []map[string]any, name string) {
+		t.Helper()
+		for _, h := range headers {
+			if strings.EqualFold(h["name"].(string), name) {
+				if h["value"] != "[redacted]" {
+					t.Errorf("header %s is %q", name, h["value"])
+				}
+				return
+			}
+		}
+		t.Errorf("header %s is not listed (it should be, redacted): %v", name, headers)
+	}
+	redacted(list(req, "requestHeaders"), "Authorization")
+	redacted(list(req, "responseHeaders"), "Set-Cookie")
+	if b := req["requestBody"].(map[string]any)["text"].(string); !strings.Contains(b, `"password":"[redacted]"`) || !strings.Contains(b, `"user":"ann"`) {
+		t.Errorf("request body: %s", b)
+	}
+	if b := req["responseBody"].(map[string]any)["text"].(string); !strings.Contains(b, `"access_token":"[redacted]"`) || !strings.Contains(b, `"expires_in":3600`) {
+		t.Errorf("response body: %s", b)
+	}
+	keep(call(t, map[string]any{"action": "console", "tabId": tab}))
+	keep(call(t, map[string]any{"action": "extract", "tabId": tab}))
+	log := bridge.Run(t, "log", "--json")
+	outputs = append(outputs, string(log.Stdout), string(log.Stderr))
+
+	for _, secret := range []string{bearer, password, accessToken, cookieValue} {
+		for _, out := range outputs {
+			if strings.Contains(out, secret) {
+				t.Errorf("secret %q reached the agent: %.300s", secret, out[max(0, strings.Index(out, secret)-150):])
+			}
+		}
+		filepath.WalkDir(bridge.Home, func(path string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() || (bridge.Launch.Profile != "" && strings.HasPrefix(path, bridge.Launch.Profile)) {
+				return nil
+			}
+			b, err := os.ReadFile(path)
+			if err == nil && strings.Contains(string(b), secret) {
+				t.Errorf("secret %q is in %s", secret, path)
+			}
+			return nil
+		})
+	}
+}
+
+// A tab the user opened is recorded from the first time the bridge
+// touches it, and console says so.
+func TestAUsersTabIsRecordedFromTheFirstTouch(t *testing.T) {
+	ctx := browsertest.Ctx(t, 30*time.Second)
+	dev := bridge.SharedDevTools(t)
+	url := site + "/console?user=1"
+	session, _, err := dev.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev.WaitPage(t, session, `document.readyState === "complete"`)
+	tab := 0
+	for _, tb := range browsertest.StatusTabs(call(t, map[string]any{"action": "status"})) {
+		if tb["url"] == url {
+			tab = int(tb["tabId"].(float64))
+		}
+	}
+	if tab == 0 {
+		t.Fatalf("the user's tab %s is not in status", url)
+	}
+	res := call(t, map[string]any{"action": "console", "tabId": tab})
+	if note, _ := res["note"].(string); !strings.Contains(note, "starts now") {
+		t.Errorf("console on a tab the bridge never touched does not say recording starts now: %v", res)
+	}
+	if msgs := list(res, "messages"); len(msgs) != 0 {
+		t.Errorf("messages from before the bridge touched the tab: %v", msgs)
+	}
+	if err := dev.Eval(ctx, session, `console.warn("said after the touch"); fetch("/api/ok").then((r) => r.text())`, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool {
+		return has(list(r, "messages"), "warning", "console", "said after the touch")
+	})
+	waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "/api/ok"}, func(r map[string]any) bool {
+		q := list(r, "requests")
+		return len(q) == 1 && q[0]["status"] == 200.0
+	})
+}

@@ -1,0 +1,462 @@
+// The developer tools' records (SPEC §2b): per tab, what its pages said
+// (console messages, uncaught exceptions, unhandled rejections, failed
+// loads, CSP violations) and the requests they made, kept in rings in the
+// service worker's memory — never on disk — and read by the daemon's
+// console and network actions (record.console, record.network), which
+// redact secrets before anything reaches the agent (internal/redact).
+//
+// Sources, none of which needs the debugger or shows its banner:
+//   - webRequest, for every request of a recorded tab: method, URL, type,
+//     status, headers, timing, errors, fromCache, and request bodies;
+//   - page/record-main.js in the page's world and page/record.js in the
+//     isolated world (see those files): console calls, exceptions,
+//     rejections, and the text bodies of fetch/XHR responses the page
+//     read; record.js adds CSP violations. Their records are the page's
+//     own words and are filed under the tab Chrome names as the sender.
+//
+// Which tabs: the bridge's own (policy.js bridgeTab: the tabs it opened,
+// those their pages opened, those it loaded a page into) from their first
+// load, across navigations; any other tab from the first time the bridge
+// touches it (dispatch.js calls touch for every command naming a tab) —
+// then its record says it did not begin with the page's load.
+//
+// Bounds, per tab: MSG_MAX messages, REQ_MAX requests, BODY_TAB_MAX bytes
+// of bodies (each at most BODY_MAX); what falls out is counted. A closed
+// tab's record goes with it. With 50 tabs that is at most about 50 ×
+// (1,000 × 2 KB + 500 requests' headers + 1 MB of bodies).
+import { BridgeError, Codes } from "../protocol.js";
+import { bridgeTab } from "./policy.js";
+import { intArg } from "./tabinfo.js";
+
+const MSG_MAX = 1000;
+const REQ_MAX = 500;
+const BODY_MAX = 256 * 1024;
+const BODY_TAB_MAX = 1024 * 1024;
+const HEADERS_MAX = 100;
+// How long a new tab's requests are held before the tab is known to be
+// the bridge's (it learns that as tabs.create returns, after the first
+// request may have started).
+const PROVISIONAL_MS = 10_000;
+
+// The content scripts (registered by handlers/readiness.js while the
+// bridge is in use): record.js first, so that it usually listens when
+// record-main.js says hello.
+export const SCRIPTS = [
+  {
+    id: "browser-bridge-record",
+    js: ["page/record.js"],
+    matches: ["<all_urls>"],
+    runAt: "document_start",
+    allFrames: false,
+    persistAcrossSessions: false,
+    world: "ISOLATED",
+  },
+  {
+    id: "browser-bridge-record-main",
+    js: ["page/record-main.js"],
+    matches: ["<all_urls>"],
+    runAt: "document_start",
+    allFrames: false,
+    persistAcrossSessions: false,
+    world: "MAIN",
+  },
+];
+
+const recs = new Map(); // tabId -> record
+const created = new Map(); // tabId -> time a tab was created, while provisional
+
+function newRecord(fromLoad, recording) {
+  return {
+    recording, startedAt: Date.now(), fromLoad, bodiesFrom: fromLoad ? 0 : Date.now(),
+    msgs: [], msgSeq: 0, msgDropped: 0,
+    reqs: new Map(), reqSeq: 0, reqDropped: 0, bodyBytes: 0,
+  };
+}
+
+// start records tabId from now on (fromLoad: its page's load is covered),
+// and puts the recorder in its page when it may not be there yet.
+export function start(tabId, fromLoad) {
+  let r = recs.get(tabId);
+  if (r && r.recording) return r;
+  if (r && fromLoad) {
+    // A provisional record of the bridge's new tab: it holds the first load.
+    r.recording = true;
+    r.startedAt = Date.now();
+  } else {
+    r = newRecord(fromLoad, true);
+    recs.set(tabId, r);
+  }
+  created.delete(tabId);
+  listenBodies(tabId);
+  if (!fromLoad) inject(tabId);
+  return r;
+}
+
+// touch is called for every command that names a tab: the bridge's own
+// tab is recorded from its load already; another starts now.
+export function touch(tabId) {
+  if (!Number.isInteger(tabId) || tabId < 0) return;
+  const r = recs.get(tabId);
+  if (r && r.recording) return;
+  bridgeTab(tabId).then((own) => start(tabId, own && !!r), () => {});
+}
+
+// inject puts record.js and, if it asks for it, record-main.js in the
+// tab's top frame; a page the extension may not script refuses, and is
+// recorded by webRequest only.
+async function inject(tabId) {
+  try {
+    const [res] = await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ["page/record.js"] });
+    const r = recs.get(tabId);
+    if (r) r.bodiesFrom = Date.now();
+    if (res && res.result === true) {
+      await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ["page/record-main.js"], world: "MAIN", injectImmediately: true });
+    }
+  } catch (_) { /* a protected page, or the tab went away */ }
+}
+
+// rec is the record that keeps events of tabId: a recorded tab's, or a
+// new tab's provisional one.
+function rec(tabId) {
+  if (tabId < 0) return null;
+  const r = recs.get(tabId);
+  if (r && !r.recording && Date.now() - r.startedAt > PROVISIONAL_MS) {
+    // Nobody claimed it: the user's own tab.
+    recs.delete(tabId);
+    return null;
+  }
+  if (r) return r;
+  const at = created.get(tabId);
+  if (at === undefined) return null;
+  if (Date.now() - at > PROVISIONAL_MS) {
+    created.delete(tabId);
+    return null;
+  }
+  const p = newRecord(true, false);
+  recs.set(tabId, p);
+  return p;
+}
+
+function addMessage(r, m) {
+  m.seq = ++r.msgSeq;
+  r.msgs.push(m);
+  if (r.msgs.length > MSG_MAX) {
+    r.msgs.shift();
+    r.msgDropped++;
+  }
+}
+
+// ---- Requests, from webRequest ----
+
+const TYPES = { main_frame: "document", sub_frame: "document", stylesheet: "stylesheet", script: "script", image: "image", imageset: "image",
+  font: "font", xmlhttprequest: "xhr", websocket: "websocket" };
+
+function header(list, name) {
+  for (const h of list || []) if (h.name.toLowerCase() === name) return h.value || "";
+  return "";
+}
+
+function headersOf(list) {
+  return (list || []).slice(0, HEADERS_MAX).map((h) => ({ name: String(h.name), value: String(h.value ?? "").slice(0, 8192) }));
+}
+
+// keepBody stores text as a body of r, evicting the oldest bodies past
+// the tab's allowance; it returns the body to store.
+function keepBody(r, text) {
+  const bytes = text.length * 2;
+  if (bytes > BODY_MAX) return { notKept: "over_cap", bytes };
+  r.bodyBytes += bytes;
+  if (r.bodyBytes > BODY_TAB_MAX) {
+    for (const q of r.reqs.values()) {
+      for (const k of ["requestBody", "responseBody"]) {
+        const b = q[k];
+        if (b && b.text !== undefined && r.bodyBytes > BODY_TAB_MAX) {
+          r.bodyBytes -= b.text.length * 2;
+          q[k] = { notKept: "evicted" };
+        }
+      }
+      if (r.bodyBytes <= BODY_TAB_MAX) break;
+    }
+  }
+  return { text };
+}
+
+// requestBody turns webRequest's requestBody into text: a form as a
+// URL-encoded string, raw bytes as UTF-8 text unless they are not text.
+function requestBody(r, rb) {
+  if (!rb) return undefined;
+  if (rb.formData) {
+    const parts = [];
+    for (const [k, vs] of Object.entries(rb.formData)) for (const v of vs) parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+    return keepBody(r, parts.join("&"));
+  }
+  if (rb.raw) {
+    let size = 0;
+    for (const p of rb.raw) size += p.bytes ? p.bytes.byteLength : 0;
+    if (rb.raw.some((p) => p.file)) return { notKept: "binary" };
+    if (size > BODY_MAX) return { notKept: "over_cap", bytes: size };
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const p of rb.raw) {
+      if (!p.bytes) continue;
+      all.set(new Uint8Array(p.bytes), at);
+      at += p.bytes.byteLength;
+    }
+    try {
+      return keepBody(r, new TextDecoder("utf-8", { fatal: true }).decode(all));
+    } catch (_) {
+      return { notKept: "binary", bytes: size };
+    }
+  }
+  return undefined;
+}
+
+function onBefore(d) {
+  // The browser fetches /favicon.ico for its tab strip, not the page
+  // (DevTools does not list it either): a 404 there is no error of the
+  // page's.
+  if ((d.type === "other" || d.type === "image") && /\/favicon\.ico(\?|$)/.test(d.url)) return;
+  const r = rec(d.tabId);
+  if (!r) return;
+  const old = r.reqs.get(d.requestId);
+  if (old) {
+    // A redirect keeps its request ID: the entry follows it.
+    old.url = d.url;
+    return;
+  }
+  const body = early.get(d.requestId);
+  early.delete(d.requestId);
+  r.reqs.set(d.requestId, { seq: ++r.reqSeq, requestId: d.requestId, method: d.method, url: d.url, type: TYPES[d.type] || "other",
+    status: 0, mimeType: "", bytes: -1, durationMs: 0, time: d.timeStamp, requestBody: body });
+  if (r.reqs.size > REQ_MAX) {
+    const [first] = r.reqs.values();
+    for (const k of ["requestBody", "responseBody"]) if (first[k] && first[k].text !== undefined) r.bodyBytes -= first[k].text.length * 2;
+    r.reqs.delete(first.requestId);
+    r.reqDropped++;
+  }
+}
+
+// Request bodies are asked of Chrome for the recorded tabs only (a
+// listener per tab, filtered by its tabId): the bodies of the user's own
+// form posts and uploads are never copied into the worker. A body that
+// comes before its request's entry waits in early.
+const bodyListeners = new Map(); // tabId -> listener
+const early = new Map(); // requestId -> body
+function listenBodies(tabId) {
+  if (!webRequest || bodyListeners.has(tabId)) return;
+  const listener = (d) => {
+    const r = recs.get(d.tabId);
+    if (!r || !d.requestBody) return;
+    const body = requestBody(r, d.requestBody);
+    const q = r.reqs.get(d.requestId);
+    if (q) {
+      if (q.requestBody === undefined) q.requestBody = body;
+      return;
+    }
+    early.set(d.requestId, body);
+    if (early.size > 100) early.delete(early.keys().next().value);
+  };
+  webRequest.onBeforeRequest.addListener(listener, { urls: ["<all_urls>"], tabId }, ["requestBody"]);
+  bodyListeners.set(tabId, listener);
+}
+
+function unlistenBodies(tabId) {
+  const listener = bodyListeners.get(tabId);
+  if (!listener) return;
+  webRequest.onBeforeRequest.removeListener(listener);
+  bodyListeners.delete(tabId);
+}
+
+function entry(d) {
+  const r = recs.get(d.tabId);
+  return r && r.reqs.get(d.requestId);
+}
+
+function onSendHeaders(d) {
+  const q = entry(d);
+  if (q) q.requestHeaders = headersOf(d.requestHeaders);
+}
+
+function onHeaders(d) {
+  const q = entry(d);
+  if (!q) return;
+  q.status = d.statusCode;
+  q.responseHeaders = headersOf(d.responseHeaders);
+  q.mimeType = header(d.responseHeaders, "content-type").split(";")[0].trim();
+  const len = Number(header(d.responseHeaders, "content-length"));
+  if (header(d.responseHeaders, "content-length") !== "" && Number.isFinite(len)) q.bytes = len;
+}
+
+function onDone(d) {
+  const r = recs.get(d.tabId);
+  const q = r && r.reqs.get(d.requestId);
+  if (!q) return;
+  q.durationMs = Math.max(0, Math.round(d.timeStamp - q.time));
+  q.fromCache = !!d.fromCache;
+  if (d.statusCode) q.status = d.statusCode;
+  if (d.error) q.error = d.error;
+  // The browser's own console line for a failed load, as DevTools shows it.
+  if (r.recording && (d.error || q.status >= 400) && d.error !== "net::ERR_ABORTED") {
+    const text = d.error ? `Failed to load resource: ${d.error}` : `Failed to load resource: the server responded with a status of ${q.status}`;
+    addMessage(r, { level: "error", text, source: "network", url: d.url, time: Date.now() });
+  }
+}
+
+const webRequest = globalThis.chrome?.webRequest;
+if (webRequest) {
+  const filter = { urls: ["<all_urls>"] };
+  // extraHeaders: Cookie, Set-Cookie and Authorization are among what a
+  // developer checks (the daemon redacts their values, but the agent sees
+  // that they were sent).
+  webRequest.onBeforeRequest.addListener(onBefore, filter);
+  webRequest.onSendHeaders.addListener(onSendHeaders, filter, ["requestHeaders", "extraHeaders"]);
+  webRequest.onHeadersReceived.addListener(onHeaders, filter, ["responseHeaders", "extraHeaders"]);
+  webRequest.onCompleted.addListener(onDone, filter);
+  webRequest.onErrorOccurred.addListener(onDone, filter);
+}
+
+chrome.tabs.onCreated.addListener((t) => {
+  if (t.id >= 0) created.set(t.id, Date.now());
+});
+chrome.tabs.onRemoved.addListener((tabId) => {
+  recs.delete(tabId);
+  created.delete(tabId);
+  unlistenBodies(tabId);
+});
+chrome.tabs.onReplaced.addListener((added, removed) => {
+  recs.delete(removed);
+  unlistenBodies(removed);
+});
+// A recorded tab's new page is recorded from its start (the content
+// scripts ask at document_start); a provisional record nobody claimed is
+// forgotten.
+chrome.webNavigation.onCommitted.addListener((d) => {
+  if (d.frameId !== 0) return;
+  const r = recs.get(d.tabId);
+  if (r && r.recording) {
+    r.fromLoad = true;
+    r.bodiesFrom = 0;
+  } else if (r && Date.now() - r.startedAt > PROVISIONAL_MS) recs.delete(d.tabId);
+});
+
+// ---- The page's records, from page/record.js ----
+
+const LEVELS = new Set(["error", "warning", "info", "log", "debug"]);
+const SOURCES = new Set(["console", "exception", "rejection", "security"]);
+const str = (v, n) => (typeof v === "string" ? v.slice(0, n) : "");
+const int = (v) => (Number.isFinite(v) ? Math.max(0, Math.trunc(v)) : 0);
+
+function fromPage(r, x) {
+  if (!x || typeof x !== "object") return;
+  if (x.source === "body") return attachBody(r, x);
+  if (!SOURCES.has(x.source)) return;
+  const stack = Array.isArray(x.stack) ? x.stack.slice(0, 5).map((f) => ({ function: str(f && f.function, 200), url: str(f && f.url, 4096), line: int(f && f.line), column: int(f && f.column) })) : [];
+  const m = { level: LEVELS.has(x.level) ? x.level : "log", text: str(x.text, 2000), source: x.source, url: str(x.url, 4096),
+    line: int(x.line), column: int(x.column), time: Number.isFinite(x.time) ? x.time : Date.now() };
+  if (stack.length) m.stack = stack;
+  addMessage(r, m);
+}
+
+// attachBody gives the newest fetch/XHR request of that method and URL
+// without a response body the body the page read.
+function attachBody(r, x) {
+  const url = str(x.url, 4096);
+  const method = str(x.method, 16);
+  let match = null;
+  for (const q of r.reqs.values()) {
+    if ((q.type === "xhr" || q.type === "fetch") && q.url === url && q.method === method && !q.responseBody) match = q;
+  }
+  if (!match) return;
+  match.type = x.via === "fetch" ? "fetch" : "xhr";
+  if (x.state === "over") match.responseBody = { notKept: "over_cap" };
+  else if (x.state === "binary") match.responseBody = { notKept: "binary" };
+  else match.responseBody = keepBody(r, str(x.body, BODY_MAX));
+}
+
+chrome.runtime.onMessage.addListener((req, sender, reply) => {
+  const type = req && req.type;
+  if (type !== "record.page" && type !== "record.batch") return false;
+  // Only this extension's content scripts, in a tab's top frame.
+  const tabId = sender.tab && sender.tab.id;
+  if (sender.id !== chrome.runtime.id || !Number.isInteger(tabId) || sender.frameId !== 0) return false;
+  if (type === "record.page") {
+    (async () => {
+      const r = recs.get(tabId);
+      if (r && r.recording) return true;
+      if (await bridgeTab(tabId)) {
+        start(tabId, true);
+        return true;
+      }
+      // The user's own tab: its provisional record is not kept, nor
+      // started again by its next request.
+      if (r) recs.delete(tabId);
+      created.delete(tabId);
+      return false;
+    })().then((record) => reply({ record }), () => reply({ record: false }));
+    return true;
+  }
+  const r = recs.get(tabId);
+  if (r && r.recording && Array.isArray(req.records)) {
+    for (const x of req.records.slice(0, 500)) fromPage(r, x);
+    if (Number.isInteger(req.lost) && req.lost > 0) r.msgDropped += req.lost;
+  }
+  return false;
+});
+
+// ---- Verbs ----
+
+function info(r) {
+  return { startedAt: r.startedAt, fromLoad: r.fromLoad };
+}
+
+// consoleRead is record.console.
+export async function consoleRead(msg) {
+  const tabId = intArg(msg, "tabId");
+  await chrome.tabs.get(tabId);
+  const r = await ensure(tabId);
+  const since = Number.isInteger(msg.since) ? msg.since : 0;
+  return { ...info(r), dropped: r.msgDropped, nextSince: r.msgSeq, messages: r.msgs.filter((m) => m.seq > since) };
+}
+
+// networkRead is record.network.
+export async function networkRead(msg) {
+  const tabId = intArg(msg, "tabId");
+  await chrome.tabs.get(tabId);
+  const r = await ensure(tabId);
+  const out = { ...info(r), dropped: r.reqDropped, nextSince: r.reqSeq };
+  if (msg.requestId !== undefined && msg.requestId !== null && msg.requestId !== "") {
+    if (typeof msg.requestId !== "string") throw new BridgeError(Codes.invalidArgument, "requestId must be a string from network's list");
+    const q = r.reqs.get(msg.requestId);
+    if (!q) return { ...out, missing: true };
+    return { ...out, request: detail(r, q) };
+  }
+  const since = Number.isInteger(msg.since) ? msg.since : 0;
+  const requests = [];
+  for (const q of r.reqs.values()) {
+    if (q.seq <= since) continue;
+    const { requestHeaders, responseHeaders, requestBody, responseBody, ...summary } = q;
+    requests.push(summary);
+  }
+  return { ...out, requests };
+}
+
+// detail is one request with its headers and bodies; a response body
+// the recorder has not got says why.
+function detail(r, q) {
+  const out = { ...q, requestHeaders: q.requestHeaders || [], responseHeaders: q.responseHeaders || [] };
+  if (!out.responseBody) {
+    const text = /^(text\/|application\/(.*\+)?(json|xml|javascript|x-www-form-urlencoded|graphql))/i.test(q.mimeType);
+    if (q.mimeType && !text) out.responseBody = { notKept: "binary" };
+    else if ((q.type === "xhr" || q.type === "fetch") && q.time < r.bodiesFrom) out.responseBody = { notKept: "before_recording" };
+    else if (q.status) out.responseBody = { notKept: "not_seen" };
+  }
+  return out;
+}
+
+// ensure starts recording a tab the bridge reads without having touched
+// it through another verb.
+async function ensure(tabId) {
+  const r = recs.get(tabId);
+  if (r && r.recording) return r;
+  return start(tabId, (await bridgeTab(tabId)) && !!r);
+}

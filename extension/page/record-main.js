@@ -1,0 +1,344 @@
+// The recorder's page half, in the page's own (main) world: the only place
+// a page's console calls, uncaught exceptions, unhandled rejections and the
+// bodies its fetch and XHR calls read can be seen without the debugger (and
+// its "is debugging this browser" banner). Its other half is page/record.js
+// in the extension's isolated world, which takes these records to the
+// service worker (handlers/record.js).
+//
+// When it runs. handlers/readiness.js registers it as a content script at
+// document_start in the MAIN world (with record.js, ISOLATED, registered
+// before it). That is the one way to run before the page's own scripts:
+// scripting.executeScript, even with injectImmediately at
+// webNavigation.onCommitted, is sent to the renderer after the commit,
+// while the parser already runs the page's first inline scripts — the
+// very messages a developer looks for (errors while loading) would be
+// lost. Chrome cannot register a content script for some tabs only, so
+// it is registered for every page, and in a page the bridge does not
+// record (the user's own browsing) it steps aside as soon as the worker
+// says so, a few milliseconds after the document starts: record.js asks,
+// and sends "stop", and this script puts back what it wrapped. A tab the
+// bridge touches later gets it by executeScript (recording starts then).
+//
+// What the page can do to it. The page owns this world: it can wrap
+// console itself, or call it with any text, so everything that comes from
+// here is only ever "what the page logged" — record.js and the worker
+// accept console, exception and rejection records from it and nothing
+// else (network and security records come from webRequest and trusted DOM
+// events), each field checked and cut, and the worker files them under
+// the tab Chrome names as the sender. So a page that finds the recorder
+// can at most log what it could have logged anyway. To keep it from
+// noticing and from reading the channel, the console methods are wrapped
+// in Proxies (Function.prototype.toString shows them native), the
+// channel is a detached element only the two halves hold (handed over by a
+// synchronous event before any page script runs), every built-in this file
+// uses is taken at its start, and records are JSON of null-prototype
+// objects with primitive values (no toJSON a page could plant applies).
+(() => {
+  const TEXT_MAX = 2000;
+  const BODY_MAX = 256 * 1024;
+  const BUFFER_MAX = 1000;
+  const HELLO = "browser-bridge-record-hello";
+  const ASK = "browser-bridge-record-ask";
+
+  // Built-ins, taken before any page script can replace them.
+  const W = window;
+  const doc = document;
+  const ET = EventTarget.prototype;
+  const addListener = ET.addEventListener;
+  const removeListener = ET.removeEventListener;
+  const dispatch = ET.dispatchEvent;
+  const Custom = CustomEvent;
+  const Mouse = MouseEvent;
+  const createElement = Document.prototype.createElement;
+  const stringify = JSON.stringify;
+  const now = Date.now;
+  const apply = Reflect.apply;
+  const setTimer = W.setTimeout;
+  const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const create = Object.create;
+  const keys = Object.keys;
+  const ProxyC = Proxy;
+  const StringC = String;
+  const isArray = Array.isArray;
+  const errorStack = (e) => { try { return e && typeof e.stack === "string" ? e.stack : ""; } catch (_) { return ""; } };
+  const slice = (s, n) => apply(StringC.prototype.slice, s, [0, n]);
+  const replace = (s, re, f) => apply(StringC.prototype.replace, s, [re, f]);
+  const PromiseThen = Promise.prototype.then;
+  const ResponseP = W.Response && Response.prototype;
+  const clone = ResponseP && ResponseP.clone;
+  const headersGet = W.Headers && Headers.prototype.get;
+  const respHeaders = ResponseP && getOwnPropertyDescriptor(ResponseP, "headers").get;
+  const respStatus = ResponseP && getOwnPropertyDescriptor(ResponseP, "status").get;
+  const respURL = ResponseP && getOwnPropertyDescriptor(ResponseP, "url").get;
+  const respBody = ResponseP && getOwnPropertyDescriptor(ResponseP, "body").get;
+  const getReader = W.ReadableStream && ReadableStream.prototype.getReader;
+  const readerRead = W.ReadableStreamDefaultReader && ReadableStreamDefaultReader.prototype.read;
+  const readerCancel = W.ReadableStreamDefaultReader && ReadableStreamDefaultReader.prototype.cancel;
+  const Decoder = W.TextDecoder;
+  const decode = Decoder && Decoder.prototype.decode;
+  const XHR = W.XMLHttpRequest && XMLHttpRequest.prototype;
+  const xhrOpen = XHR && XHR.open;
+  const xhrSend = XHR && XHR.send;
+  const xhrStatus = XHR && getOwnPropertyDescriptor(XHR, "status").get;
+  const xhrType = XHR && getOwnPropertyDescriptor(XHR, "responseType").get;
+  const xhrText = XHR && getOwnPropertyDescriptor(XHR, "responseText").get;
+  const xhrURL = XHR && getOwnPropertyDescriptor(XHR, "responseURL").get;
+  const xhrHeader = XHR && XHR.getResponseHeader;
+  const WeakMapC = WeakMap;
+  const wmGet = WeakMap.prototype.get;
+  const wmSet = WeakMap.prototype.set;
+
+  // The channel: a detached element, handed to record.js by a synchronous
+  // event on the document while no page script has run yet.
+  const port = apply(createElement, doc, ["browser-bridge-record"]);
+  let connected = false;
+  let stopped = false;
+  const buffer = []; // records before record.js took the channel
+  const onAck = () => {
+    connected = true;
+    for (const r of buffer) send(r);
+    buffer.length = 0;
+  };
+  apply(addListener, port, ["ack", onAck]);
+  apply(addListener, port, ["stop", () => unhook()]);
+  const hello = () => apply(dispatch, doc, [new Mouse(HELLO, { relatedTarget: port })]);
+  // record.js came first (the usual order): it takes the channel now. It
+  // may come later (another order, or injected after): then it asks.
+  const onAsk = () => { if (!connected) hello(); };
+  apply(addListener, doc, [ASK, onAsk, true]);
+  hello();
+
+  function send(rec) {
+    if (stopped) return;
+    if (!connected) {
+      if (buffer.length < BUFFER_MAX) buffer.push(rec);
+      return;
+    }
+    try {
+      apply(dispatch, port, [new Custom("r", { detail: stringify(rec) })]);
+    } catch (_) { /* a record that cannot be sent is lost, never the page's call */ }
+  }
+
+  function record(fields) {
+    const r = create(null);
+    for (const k of keys(fields)) r[k] = fields[k];
+    r.time = now();
+    send(r);
+  }
+
+  // ---- Text of console arguments, as DevTools would show them, cut ----
+  let busy = false; // a getter that logs while we format must not recurse
+  // show is a value as text; objects as a JSON-like preview two levels
+  // deep and at most PREVIEW_KEYS members each, so that logging a page's
+  // whole state costs the page no more than a glance.
+  const PREVIEW_KEYS = 20;
+  function show(v, depth) {
+    try {
+      if (typeof v === "string") return depth ? stringify(v) : v;
+      if (v === null) return "null";
+      if (typeof v === "undefined") return "undefined";
+      if (typeof v === "function") return "ƒ " + (v.name || "anonymous") + "()";
+      if (typeof v === "symbol" || typeof v === "bigint") return StringC(v);
+      if (typeof v !== "object") return StringC(v);
+      if (v instanceof Error) return errorStack(v) || StringC(v);
+      if (depth >= 2) return isArray(v) ? "[…]" : "{…}";
+      let out = "";
+      if (isArray(v)) {
+        const n = v.length;
+        for (let i = 0; i < n && i < PREVIEW_KEYS && out.length < TEXT_MAX; i++) out += (i ? "," : "") + show(v[i], depth + 1);
+        return "[" + out + (n > PREVIEW_KEYS ? ",…" : "") + "]";
+      }
+      const ks = keys(v);
+      for (let i = 0; i < ks.length && i < PREVIEW_KEYS && out.length < TEXT_MAX; i++) out += (i ? "," : "") + stringify(ks[i]) + ":" + show(v[ks[i]], depth + 1);
+      return "{" + out + (ks.length > PREVIEW_KEYS ? ",…" : "") + "}";
+    } catch (_) {
+      try { return StringC(v); } catch (_) { return "[object]"; }
+    }
+  }
+
+  function format(args) {
+    let out = "";
+    let i = 0;
+    if (typeof args[0] === "string" && args.length > 1) {
+      out = replace(args[0], /%[sdifoOc%]/g, (m) => {
+        if (m === "%%") return "%";
+        if (i + 1 >= args.length) return m;
+        const a = args[++i];
+        if (m === "%c") return "";
+        if (m === "%d" || m === "%i") return StringC(parseInt(a, 10));
+        if (m === "%f") return StringC(parseFloat(a));
+        return show(a, 0);
+      });
+      i++;
+    }
+    for (; i < args.length; i++) {
+      out += (out ? " " : "") + show(args[i], 0);
+      if (out.length > TEXT_MAX) break;
+    }
+    return slice(out, TEXT_MAX);
+  }
+
+  // ---- console ----
+  const LEVELS = { debug: "debug", log: "log", info: "info", warn: "warning", error: "error", trace: "log", dir: "log", table: "log", assert: "error" };
+  const wrapped = [];
+  const con = W.console;
+  for (const name in LEVELS) {
+    const orig = con && con[name];
+    if (typeof orig !== "function") continue;
+    const level = LEVELS[name];
+    const proxy = new ProxyC(orig, {
+      apply(target, self, args) {
+        if (!busy && !stopped) {
+          busy = true;
+          try {
+            if (name === "assert") {
+              if (!args[0]) record({ level, source: "console", text: "Assertion failed" + (args.length > 1 ? ": " + format(apply(Array.prototype.slice, args, [1])) : "") });
+            } else {
+              record({ level, source: "console", text: format(args) });
+            }
+          } finally {
+            busy = false;
+          }
+        }
+        return apply(target, self, args);
+      },
+    });
+    try {
+      con[name] = proxy;
+      wrapped.push([name, orig, proxy]);
+    } catch (_) { /* a frozen console: nothing recorded from it */ }
+  }
+
+  // ---- exceptions and rejections ----
+  // The top stack frames, as "function\turl\tline\tcolumn" lines (a
+  // string, not an array: no Array.prototype.toJSON applies).
+  function frames(stack) {
+    let out = "";
+    let n = 0;
+    replace(slice(stack, 8000), /^\s*at (?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/gm, (_, fn, url, line, col) => {
+      if (n++ < 5) out += (fn || "") + "\t" + url + "\t" + line + "\t" + col + "\n";
+      return "";
+    });
+    return out;
+  }
+  const onError = (e) => {
+    // Failed loads of images and scripts also fire error (not bubbling,
+    // seen in the capture phase): webRequest records those.
+    if (e.target !== W || stopped) return;
+    const err = e.error;
+    record({ level: "error", source: "exception", text: slice(StringC(e.message || show(err, 0)), TEXT_MAX),
+      url: StringC(e.filename || ""), line: e.lineno | 0, column: e.colno | 0, stack: frames(errorStack(err)) });
+  };
+  const onRejection = (e) => {
+    if (stopped) return;
+    const reason = e.reason;
+    const text = reason instanceof Error ? StringC(reason) : show(reason, 0);
+    record({ level: "error", source: "rejection", text: slice("Uncaught (in promise) " + text, TEXT_MAX), stack: frames(errorStack(reason)) });
+  };
+  apply(addListener, W, ["error", onError, true]);
+  apply(addListener, W, ["unhandledrejection", onRejection, true]);
+
+  // ---- bodies of fetch and XHR responses ----
+  // webRequest sees every request but no response body; these are the
+  // bodies the page's own scripts read, text only, capped.
+  const textual = (type) => /^(text\/|application\/(.*\+)?(json|xml|javascript|x-www-form-urlencoded|graphql))/i.test(type || "") && !/event-stream/i.test(type || "");
+  // state: "" (text is the body), "over" (over the cap) or "binary".
+  function body(via, method, url, status, type, text, state) {
+    record({ source: "body", via, method: StringC(method || "GET"), url: StringC(url || ""), status: status | 0, mimeType: StringC(type || ""),
+      body: state ? "" : slice(text, BODY_MAX), state });
+  }
+  const origFetch = W.fetch;
+  let fetchProxy = null;
+  if (typeof origFetch === "function" && clone && getReader && Decoder) {
+    fetchProxy = new ProxyC(origFetch, {
+      apply(target, self, args) {
+        const p = apply(target, self, args);
+        if (stopped) return p;
+        let method = "GET";
+        try {
+          const init = args[1];
+          const req = args[0];
+          method = (init && init.method) || (req && typeof req === "object" && req.method) || "GET";
+        } catch (_) { /* a getter that throws: GET */ }
+        apply(PromiseThen, p, [(res) => {
+          try {
+            const type = apply(headersGet, apply(respHeaders, res, []), ["content-type"]) || "";
+            const url = apply(respURL, res, []);
+            const status = apply(respStatus, res, []);
+            if (!textual(type)) return body("fetch", method, url, status, type, "", "binary");
+            const copy = apply(clone, res, []);
+            const stream = apply(respBody, copy, []);
+            if (!stream) return;
+            const reader = apply(getReader, stream, []);
+            const dec = new Decoder();
+            let text = "";
+            const pump = () => apply(PromiseThen, apply(readerRead, reader, []), [(chunk) => {
+              if (chunk.done) return body("fetch", method, url, status, type, text, "");
+              text += apply(decode, dec, [chunk.value, { stream: true }]);
+              if (text.length > BODY_MAX) {
+                apply(readerCancel, reader, []);
+                return body("fetch", method, url, status, type, "", "over");
+              }
+              return pump();
+            }, () => {}]);
+            pump();
+          } catch (_) { /* a body we cannot read is not recorded */ }
+        }, () => {}]);
+        return p;
+      },
+    });
+    W.fetch = fetchProxy;
+  }
+  let openProxy = null;
+  let sendProxy = null;
+  if (XHR && xhrOpen && xhrSend) {
+    const methods = new WeakMapC();
+    openProxy = new ProxyC(xhrOpen, {
+      apply(target, self, args) {
+        try { apply(wmSet, methods, [self, StringC(args[0] || "GET")]); } catch (_) { /* not an XHR */ }
+        return apply(target, self, args);
+      },
+    });
+    sendProxy = new ProxyC(xhrSend, {
+      apply(target, self, args) {
+        if (!stopped) {
+          try {
+            apply(addListener, self, ["loadend", () => {
+              try {
+                const rt = apply(xhrType, self, []);
+                const type = apply(xhrHeader, self, ["content-type"]) || "";
+                const args = ["xhr", apply(wmGet, methods, [self]), apply(xhrURL, self, []), apply(xhrStatus, self, []), type];
+                if ((rt !== "" && rt !== "text") || !textual(type)) return apply(body, null, [...args, "", "binary"]);
+                const text = apply(xhrText, self, []);
+                apply(body, null, [...args, text, text.length > BODY_MAX ? "over" : ""]);
+              } catch (_) { /* an aborted or odd request */ }
+            }]);
+          } catch (_) { /* not an XHR */ }
+        }
+        return apply(target, self, args);
+      },
+    });
+    XHR.open = openProxy;
+    XHR.send = sendProxy;
+  }
+
+  // unhook puts back what the page would have had without the recorder, as
+  // long as the page has not replaced it with its own since.
+  function unhook() {
+    if (stopped) return;
+    stopped = true;
+    buffer.length = 0;
+    for (const [name, orig, proxy] of wrapped) {
+      try { if (con[name] === proxy) con[name] = orig; } catch (_) { /* leave it */ }
+    }
+    try { if (fetchProxy && W.fetch === fetchProxy) W.fetch = origFetch; } catch (_) { /* leave it */ }
+    try { if (openProxy && XHR.open === openProxy) XHR.open = xhrOpen; } catch (_) { /* leave it */ }
+    try { if (sendProxy && XHR.send === sendProxy) XHR.send = xhrSend; } catch (_) { /* leave it */ }
+    apply(removeListener, W, ["error", onError, true]);
+    apply(removeListener, W, ["unhandledrejection", onRejection, true]);
+    apply(removeListener, doc, [ASK, onAsk, true]);
+  }
+  // Nobody took the channel (record.js is not in this page): give the
+  // page back its console rather than keep a buffer nobody reads.
+  apply(setTimer, W, [() => { if (!connected) unhook(); }, 10_000]);
+})();

@@ -1,0 +1,156 @@
+// The recorder's extension half, in the isolated world of a tab's top
+// frame: it takes the records of page/record-main.js (the page's own
+// world) over their private channel, checks and cuts every field — they
+// are the page's words, untrusted — adds the Content Security Policy
+// violations the browser reports (trusted DOM events only), and sends
+// them in batches to the service worker (handlers/record.js), which files
+// them under the tab Chrome names as the sender.
+//
+// It is registered with record-main.js at document_start for every page
+// (handlers/readiness.js; see record-main.js for why), asks the worker
+// whether this tab is recorded, and in a page that is not (the user's own
+// browsing) tells the main half to step aside and goes quiet. When the
+// bridge later touches such a tab, the worker injects this file again
+// (bb.record.restart) and then record-main.js: recording starts then.
+// The value of the last run says whether the main half is still needed.
+(() => {
+  if (!Object.hasOwn(globalThis, "__bb")) {
+    Object.defineProperty(globalThis, "__bb", { value: { loaded: {} }, configurable: false, enumerable: false, writable: false });
+  }
+  const bb = globalThis.__bb;
+  if (bb.record) return bb.record.restart();
+
+  const HELLO = "browser-bridge-record-hello";
+  const ASK = "browser-bridge-record-ask";
+  const TEXT_MAX = 2000;
+  const URL_MAX = 4096;
+  const BODY_MAX = 256 * 1024;
+  // The worker keeps the newest 1,000 messages of a tab: a page that logs
+  // faster than batches go drops its oldest here already.
+  const QUEUE_MAX = 1000;
+  const BATCH = 200;
+  const FLUSH_MS = 150;
+  const LEVELS = new Set(["error", "warning", "info", "log", "debug"]);
+  const SOURCES = new Set(["console", "exception", "rejection", "body"]);
+
+  let port = null; // the main half's channel element
+  let recording; // undefined until the worker answers
+  let queue = [];
+  let lost = 0; // records the queue had no room for
+  let timer = 0;
+
+  const str = (v, n) => (typeof v === "string" ? v.slice(0, n) : "");
+  const int = (v) => (Number.isFinite(v) ? Math.max(0, Math.min(Math.trunc(v), 1e9)) : 0);
+
+  // clean keeps the fields a record of its source may have, each of its
+  // type and size; anything else is dropped.
+  function clean(r) {
+    if (!r || typeof r !== "object" || !SOURCES.has(r.source)) return null;
+    const time = Number.isFinite(r.time) ? r.time : Date.now();
+    if (r.source === "body") {
+      return { source: "body", via: r.via === "fetch" ? "fetch" : "xhr", method: str(r.method, 16).toUpperCase() || "GET", url: str(r.url, URL_MAX),
+        status: int(r.status), mimeType: str(r.mimeType, 200), body: str(r.body, BODY_MAX), state: r.state === "over" || r.state === "binary" ? r.state : "", time };
+    }
+    const stack = [];
+    for (const line of str(r.stack, 8000).split("\n").slice(0, 5)) {
+      const [fn, url, ln, col] = line.split("\t");
+      if (url === undefined) continue;
+      stack.push({ function: str(fn, 200), url: str(url, URL_MAX), line: int(Number(ln)), column: int(Number(col)) });
+    }
+    return { level: LEVELS.has(r.level) ? r.level : "log", source: r.source, text: str(r.text, TEXT_MAX),
+      url: str(r.url, URL_MAX), line: int(r.line), column: int(r.column), stack, time };
+  }
+
+  function push(rec) {
+    if (!rec || recording === false) return;
+    if (queue.length >= QUEUE_MAX) {
+      queue.shift();
+      lost++;
+    }
+    queue.push(rec);
+    if (!recording) return;
+    if (queue.length >= BATCH) flush();
+    else if (!timer) timer = setTimeout(flush, FLUSH_MS);
+  }
+
+  function flush() {
+    clearTimeout(timer);
+    timer = 0;
+    if (!recording || (!queue.length && !lost)) return;
+    const records = queue.splice(0, BATCH);
+    const n = lost;
+    lost = 0;
+    chrome.runtime.sendMessage({ type: "record.batch", records, lost: n }).catch(() => {});
+    if (queue.length && !timer) timer = setTimeout(flush, FLUSH_MS);
+  }
+
+  const onRecord = (e) => {
+    let r = null;
+    try { r = JSON.parse(typeof e.detail === "string" ? e.detail : "null"); } catch (_) { /* not ours */ }
+    push(clean(r));
+  };
+
+  const onHello = (e) => {
+    const el = e.relatedTarget;
+    if (port || !(el instanceof Element)) return;
+    // Nobody else hears of the channel.
+    e.stopImmediatePropagation();
+    document.removeEventListener(HELLO, onHello, true);
+    if (recording === false) {
+      el.dispatchEvent(new CustomEvent("stop"));
+      return;
+    }
+    port = el;
+    port.addEventListener("r", onRecord);
+    port.dispatchEvent(new CustomEvent("ack"));
+  };
+
+  function listen() {
+    document.addEventListener(HELLO, onHello, true);
+    // The main half came first: it answers an ask with its hello.
+    document.dispatchEvent(new CustomEvent(ASK));
+  }
+
+  // stop tells the main half to put the page's functions back, and drops
+  // what was queued.
+  function stop() {
+    recording = false;
+    queue = [];
+    document.removeEventListener(HELLO, onHello, true);
+    if (port) {
+      port.removeEventListener("r", onRecord);
+      port.dispatchEvent(new CustomEvent("stop"));
+      port = null;
+    }
+  }
+
+  function start() {
+    recording = true;
+    flush();
+  }
+
+  // Content Security Policy violations: the browser's own report, a
+  // trusted event (a page's synthetic one is not).
+  document.addEventListener("securitypolicyviolation", (e) => {
+    if (!e.isTrusted) return;
+    const what = e.blockedURI ? `'${e.blockedURI}'` : "an inline resource";
+    push({ level: "error", source: "security", time: Date.now(), url: str(e.sourceFile, URL_MAX), line: int(e.lineNumber), column: int(e.columnNumber),
+      text: str(`Refused to load ${what} because it violates the Content Security Policy directive "${e.violatedDirective}"`, TEXT_MAX), stack: [] });
+  }, true);
+
+  bb.record = {
+    // restart records this document from now on (the bridge touched the
+    // tab); it says whether the main half must be injected again.
+    restart() {
+      if (recording && port) return false;
+      recording = true;
+      if (!port) listen();
+      return !port;
+    },
+    stop,
+  };
+
+  listen();
+  chrome.runtime.sendMessage({ type: "record.page" }).then((a) => (a && a.record ? start() : stop()), () => stop());
+  return !port;
+})();

@@ -1,0 +1,220 @@
+package actions
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/redact"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
+
+// console and network read what the extension recorded of a tab (SPEC
+// §2b; extension/handlers/record.js): the extension keeps the page's
+// words and requests as they were, and everything that leaves here goes
+// through internal/redact first, so no credential reaches the agent
+// whatever the page sent or received.
+
+func init() {
+	register("console", readConsole)
+	register("network", readNetwork)
+}
+
+// recentStart is how young a record is when console says it starts now.
+const recentStart = 3 * time.Second
+
+func readConsole(r *run) (*tool.ConsoleResult, error) {
+	keep := len(tool.Levels)
+	if r.in.Level != "" {
+		keep = slices.Index(tool.Levels, r.in.Level) + 1
+		if keep == 0 {
+			return nil, invalid("level must be one of %s", strings.Join(tool.Levels, ", "))
+		}
+	}
+	if r.in.Since < 0 {
+		return nil, invalid("since must be a nextSince from an earlier call, not negative")
+	}
+	tab, err := r.guards().pageTarget()
+	if err != nil {
+		return nil, err
+	}
+	rec, err := r.b.RecordConsole(r.ctx, protocol.RecordConsoleParams{TabID: tab.TabID, Since: r.in.Since})
+	if err != nil {
+		return nil, err
+	}
+	return shapeConsole(pageOf(tab), rec, keep), nil
+}
+
+// shapeConsole is console's result: the messages of the keep most severe
+// levels, redacted.
+func shapeConsole(page tool.Page, rec protocol.RecordConsoleResult, keep int) *tool.ConsoleResult {
+	page.URL = redact.URL(page.URL)
+	out := &tool.ConsoleResult{Page: page, Messages: []tool.ConsoleMessage{}, Dropped: rec.Dropped,
+		NextSince: rec.NextSince, Note: recordNote(rec.RecordInfo, "messages")}
+	for _, m := range rec.Messages {
+		if i := slices.Index(tool.Levels, m.Level); i < 0 || i >= keep {
+			continue
+		}
+		msg := m.Message
+		msg.Text, msg.URL, msg.Stack = redact.Loose(m.Text), redact.URL(m.URL), nil
+		for _, f := range m.Stack {
+			f.URL = redact.URL(f.URL)
+			msg.Stack = append(msg.Stack, f)
+		}
+		out.Messages = append(out.Messages, msg)
+	}
+	return out
+}
+
+func readNetwork(r *run) (*tool.NetworkResult, error) {
+	if r.in.Since < 0 {
+		return nil, invalid("since must be a nextSince from an earlier call, not negative")
+	}
+	maxChars, _, err := r.in.Budget()
+	if err != nil {
+		return nil, err
+	}
+	tab, err := r.guards().pageTarget()
+	if err != nil {
+		return nil, err
+	}
+	rec, err := r.b.RecordNetwork(r.ctx, protocol.RecordNetworkParams{TabID: tab.TabID, Since: r.in.Since, RequestID: r.in.RequestID})
+	if err != nil {
+		return nil, err
+	}
+	out := &tool.NetworkResult{Page: pageOf(tab), Dropped: rec.Dropped, NextSince: rec.NextSince,
+		Note: recordNote(rec.RecordInfo, "requests")}
+	out.Page.URL = redact.URL(out.Page.URL)
+	if r.in.RequestID != "" {
+		if rec.Missing || rec.Request == nil {
+			return nil, invalid("requestId %q is not among tab %d's recorded requests: it is unknown, or it fell out of the tab's ring; call network without requestId for the current ones", r.in.RequestID, tab.TabID)
+		}
+		q := *rec.Request
+		if q.Type == "document" && q.ResponseBody != nil && q.ResponseBody.NotKept == "not_seen" && q.URL == tab.URL {
+			q.ResponseBody = r.documentBody(tab.TabID, q.URL)
+		}
+		out.Request = requestDetail(q, maxChars)
+		return out, nil
+	}
+	out.Requests = []tool.Request{}
+	for _, q := range rec.Requests {
+		if r.in.URLContains != "" && !strings.Contains(q.URL, r.in.URLContains) {
+			continue
+		}
+		out.Requests = append(out.Requests, requestSummary(q))
+	}
+	return out, nil
+}
+
+// documentBody reads the tab's current document as it arrived, through
+// the debugger: no page script sees it. This is the one time console or
+// network attaches the debugger (its bar shows until the idle detach).
+// A document it cannot read stays "not seen".
+func (r *run) documentBody(tabID int, url string) *protocol.RecordBody {
+	notSeen := &protocol.RecordBody{NotKept: "not_seen"}
+	var tree struct {
+		FrameTree struct {
+			Frame struct {
+				ID string `json:"id"`
+			} `json:"frame"`
+		} `json:"frameTree"`
+	}
+	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getFrameTree"}, &tree); err != nil {
+		return notSeen
+	}
+	var res struct {
+		Content       string `json:"content"`
+		Base64Encoded bool   `json:"base64Encoded"`
+	}
+	err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getResourceContent",
+		Params: map[string]any{"frameId": tree.FrameTree.Frame.ID, "url": url}}, &res)
+	switch {
+	case err != nil:
+		return notSeen
+	case res.Base64Encoded:
+		return &protocol.RecordBody{NotKept: "binary"}
+	}
+	return &protocol.RecordBody{Text: res.Content}
+}
+
+// recordNote says what a record does not cover: the page's load, when
+// the bridge began to record the tab after it (of what: "messages").
+func recordNote(info protocol.RecordInfo, what string) string {
+	if info.FromLoad {
+		return ""
+	}
+	started := time.UnixMilli(info.StartedAt)
+	if time.Since(started) < recentStart {
+		return fmt.Sprintf("recording of this tab starts now: the bridge had not touched it before, so earlier %s were not recorded; reload the tab to record its page from the load", what)
+	}
+	return fmt.Sprintf("this tab is recorded since the bridge first touched it (%s), after its page had loaded: earlier %s are not here; reload the tab to record its page from the load", started.UTC().Format(time.RFC3339), what)
+}
+
+// requestSummary is a request as network lists it.
+func requestSummary(q protocol.RecordRequest) tool.Request {
+	out := q.RequestInfo
+	out.URL = redact.URL(out.URL)
+	return out
+}
+
+// requestDetail is one request in full, redacted, its bodies cut at
+// maxChars each.
+func requestDetail(q protocol.RecordRequest, maxChars int) *tool.RequestDetail {
+	d := &tool.RequestDetail{Request: requestSummary(q), RequestHeaders: headers(q.RequestHeaders), ResponseHeaders: headers(q.ResponseHeaders)}
+	d.RequestBody = body(q.RequestBody, headerValue(q.RequestHeaders, "content-type"), maxChars)
+	d.ResponseBody = body(q.ResponseBody, headerValue(q.ResponseHeaders, "content-type"), maxChars)
+	return d
+}
+
+func headers(hs []protocol.HTTPHeader) []tool.Header {
+	out := make([]tool.Header, 0, len(hs))
+	for _, h := range hs {
+		out = append(out, tool.Header{Name: h.Name, Value: redact.Header(h.Name, h.Value)})
+	}
+	return out
+}
+
+func headerValue(hs []protocol.HTTPHeader, name string) string {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, name) {
+			return h.Value
+		}
+	}
+	return ""
+}
+
+// notKept are the extension's reasons for a body it did not keep, as
+// the agent reads them.
+var notKept = map[string]string{
+	"binary":           "binary: only text bodies are kept",
+	"over_cap":         "over the cap: the body was larger than a tab's record keeps",
+	"before_recording": "made before recording of this tab began",
+	"evicted":          "dropped: newer bodies took the tab's body allowance",
+	"not_seen":         "not seen: the recorder keeps the bodies of fetch and XHR responses and of the tab's current document only",
+}
+
+// body redacts a kept body and cuts it at maxChars; a body not kept says
+// why. Redaction comes before the cut, so a cut never reveals half a
+// secret the whole would have hidden.
+func body(b *protocol.RecordBody, contentType string, maxChars int) *tool.Body {
+	if b == nil {
+		return nil
+	}
+	if b.NotKept != "" {
+		why, ok := notKept[b.NotKept]
+		if !ok {
+			why = b.NotKept
+		}
+		return &tool.Body{NotKept: why}
+	}
+	text := redact.Body(contentType, b.Text)
+	out := &tool.Body{Text: text}
+	if utf8.RuneCountInString(text) > maxChars {
+		out.TotalChars = utf8.RuneCountInString(text)
+		out.Text = string([]rune(text)[:maxChars])
+	}
+	return out
+}

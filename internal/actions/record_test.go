@@ -1,0 +1,74 @@
+package actions
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
+)
+
+// recorded is what the extension's record.console answers, for n
+// messages cycling through the levels.
+func recorded(n int) protocol.RecordConsoleResult {
+	rec := protocol.RecordConsoleResult{RecordInfo: protocol.RecordInfo{StartedAt: time.Now().Add(-time.Minute).UnixMilli(), FromLoad: true, NextSince: n}}
+	for i := range n {
+		rec.Messages = append(rec.Messages, protocol.RecordMessage{Seq: i + 1, Message: protocol.Message{Level: tool.Levels[i%len(tool.Levels)],
+			Text: fmt.Sprintf("line %d of the log of a busy page", i), Source: "console", Time: 1}})
+	}
+	return rec
+}
+
+func TestShapeConsoleKeepsLevelsAndRedacts(t *testing.T) {
+	rec := recorded(10)
+	rec.Messages[0].Text = `sent {"password":"hunter2"} with Bearer abcdefgh`
+	rec.Messages[0].URL = "https://a.test/?token=t0k3n"
+	out := shapeConsole(tool.Page{TabID: 1, URL: "https://a.test/cb#access_token=t0k3n"}, rec, 2) // error and warning
+	if len(out.Messages) != 4 {
+		t.Fatalf("level warning kept %d of 10 messages, want 4", len(out.Messages))
+	}
+	for _, m := range out.Messages {
+		if m.Level != "error" && m.Level != "warning" {
+			t.Errorf("level warning kept a %s message", m.Level)
+		}
+	}
+	all := fmt.Sprint(out)
+	if strings.Contains(all, "hunter2") || strings.Contains(all, "t0k3n") || strings.Contains(all, "abcdefgh") {
+		t.Errorf("a secret came through: %s", all)
+	}
+	if out.Note != "" {
+		t.Errorf("a record from the load has a note: %q", out.Note)
+	}
+}
+
+func TestRecordNoteSaysRecordingStartsNow(t *testing.T) {
+	note := recordNote(protocol.RecordInfo{StartedAt: time.Now().UnixMilli()}, "messages")
+	if !strings.Contains(note, "starts now") {
+		t.Errorf("note of a record begun now: %q", note)
+	}
+	note = recordNote(protocol.RecordInfo{StartedAt: time.Now().Add(-time.Hour).UnixMilli()}, "messages")
+	if !strings.Contains(note, "since the bridge first touched it") {
+		t.Errorf("note of an older record begun after the load: %q", note)
+	}
+}
+
+func TestBodyIsRedactedBeforeItIsCut(t *testing.T) {
+	b := body(&protocol.RecordBody{Text: `{"access_token":"abcdefghijklmnop","n":1}`}, "application/json", 20)
+	if strings.Contains(b.Text, "abcdef") || b.TotalChars == 0 {
+		t.Errorf("cut body %+v", b)
+	}
+	if b := body(&protocol.RecordBody{NotKept: "binary"}, "", 100); !strings.HasPrefix(b.NotKept, "binary") {
+		t.Errorf("a binary body says %q", b.NotKept)
+	}
+}
+
+// BenchmarkShapeConsole is the daemon's share of a console call on a page
+// with 1,000 messages.
+func BenchmarkShapeConsole(b *testing.B) {
+	rec := recorded(1000)
+	for range b.N {
+		shapeConsole(tool.Page{TabID: 1, URL: "https://a.test/"}, rec, len(tool.Levels))
+	}
+}

@@ -1,0 +1,89 @@
+package tool
+
+import "github.com/browser-bridge/browser-bridge/internal/protocol"
+
+// The developer tools' records (SPEC §2b): what a page said and the
+// requests it made, as the extension recorded them.
+func init() {
+	declare(
+		Spec{
+			Name:    "console",
+			Result:  ConsoleResult{},
+			Summary: "console messages and page errors (level: it and worse; since: a nextSince).",
+			Kind:    KindRead,
+			Params:  []string{"level", "since"},
+		},
+		Spec{
+			Name:    "network",
+			Result:  NetworkResult{},
+			Summary: "requests (method, url, status, type); requestId: one in full, secrets redacted.",
+			Kind:    KindRead,
+			Params:  []string{"urlContains", "since", "requestId", "maxChars"},
+		},
+	)
+}
+
+// Levels are console's levels, most severe first: level keeps the one it
+// names and those before it.
+var Levels = []string{"error", "warning", "info", "log", "debug"}
+
+// ConsoleResult is what a tab's pages said since the bridge began to
+// record it (or since the call's since), oldest first.
+type ConsoleResult struct {
+	Page
+	Messages []ConsoleMessage `json:"messages"`
+	// Dropped counts the messages that fell out of the tab's ring (the
+	// oldest go first) since recording began.
+	Dropped int `json:"dropped"`
+	// NextSince is the since of a later call that wants only newer
+	// messages.
+	NextSince int `json:"nextSince"`
+	// Note says when the record does not cover the tab's page from its
+	// load (the bridge began to record the tab later).
+	Note string `json:"note,omitempty"`
+}
+
+// ConsoleMessage is one console message or page error.
+type ConsoleMessage = protocol.Message
+
+// StackFrame is one of an exception's top stack frames.
+type StackFrame = protocol.StackFrame
+
+// NetworkResult lists a tab's requests, oldest first, or (with
+// requestId) one of them in full.
+type NetworkResult struct {
+	Page
+	Requests []Request      `json:"requests,omitzero"`
+	Request  *RequestDetail `json:"request,omitempty"`
+	// Dropped counts the requests that fell out of the tab's ring.
+	Dropped   int    `json:"dropped"`
+	NextSince int    `json:"nextSince"`
+	Note      string `json:"note,omitempty"`
+}
+
+// Request is one request of a tab.
+type Request = protocol.RequestInfo
+
+// RequestDetail is one request in full: its headers and bodies, with
+// credentials redacted.
+type RequestDetail struct {
+	Request
+	RequestHeaders  []Header `json:"requestHeaders"`
+	ResponseHeaders []Header `json:"responseHeaders"`
+	RequestBody     *Body    `json:"requestBody,omitempty"`
+	ResponseBody    *Body    `json:"responseBody,omitempty"`
+}
+
+// Header is one HTTP header.
+type Header = protocol.HTTPHeader
+
+// Body is a request's or a response's body: its text (cut at maxChars),
+// or why it is not here.
+type Body struct {
+	Text string `json:"text,omitempty"`
+	// TotalChars is the length of the whole text when Text was cut.
+	TotalChars int `json:"totalChars,omitempty"`
+	// NotKept says why there is no text: binary, over the cap, made
+	// before recording began, or not seen by the recorder.
+	NotKept string `json:"notKept,omitempty"`
+}
