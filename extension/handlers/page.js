@@ -50,7 +50,12 @@ export async function run(msg) {
   }
   const target = { tabId };
   if (msg.allFrames) target.allFrames = true;
-  else if (Number.isInteger(msg.frameId)) target.frameIds = [msg.frameId];
+  else if (Array.isArray(msg.documentIds)) {
+    // The frames that passed the site rules (handlers/policy.js guardedRun).
+    if (!msg.documentIds.length) return { frames: [] };
+    if (!msg.documentIds.every((d) => typeof d === "string")) throw new BridgeError(Codes.invalidArgument, "documentIds must be a list of document IDs");
+    target.documentIds = msg.documentIds;
+  } else if (Number.isInteger(msg.frameId)) target.frameIds = [msg.frameId];
   // injectImmediately: do not wait for document_idle, which a frame whose
   // parser is blocked by a hanging script never reaches.
   const call = () => chrome.scripting.executeScript({ target, func: invoke, args: [msg.fn, msg.args ?? {}], injectImmediately: true });

@@ -200,11 +200,127 @@ export function guardVerbs(handlers) {
       if (Number.isInteger(msg && msg.tabId)) {
         const tab = await chrome.tabs.get(msg.tabId);
         refuse(tab.id, tab.url || tab.pendingUrl || "");
+        if (verb === "page.run") return guardedRun(h, msg, { ...ctx, tab });
+        if (verb === "cdp.batch") return guardedBatch(h, msg, { ...ctx, tab });
         return h(msg, { ...ctx, tab });
       }
       return h(msg, ctx);
     };
   }
+}
+
+// ---- Frames (issue 26 F4) ----
+// A page the rules allow may frame a site they deny: a user's own tab,
+// which the session rules do not cover (in the bridge's tabs they block
+// such a frame before it loads). The bridge's page scripts do not run in
+// a frame that shows a denied site, nor in any frame inside one (an
+// about:blank or srcdoc frame it filled holds its content); an answer
+// from one that got there meanwhile is replaced by the refusal; and a
+// cdp.batch whose check or look is aimed into one (a click on an element
+// in it) is refused before its input goes out. The daemon judges the
+// answers' URLs again (internal/actions refuseFrames): a refusal here is
+// an answer with a code and no value, which it leaves out and names, as
+// extract's frames[] shows.
+
+// frameRefused says why the rules refuse a frame at url, or "". Only web
+// pages are judged, as the daemon does: the browser's and the
+// extension's pages are Chrome's to refuse, file: has the upload rules,
+// and a blob: URL is its maker's, whose origin it carries.
+function frameRefused(url) {
+  let u = String(url || "");
+  if (u.startsWith("blob:")) u = u.slice(5);
+  if (!/^https?:/i.test(u)) return "";
+  const dec = check(rules, u);
+  return dec.allowed ? "" : dec.why;
+}
+
+// refusal is the answer that stands in for a frame's. The URL is the
+// page's choice: quoted.
+function refusal(frameId, documentId, url, why) {
+  return { frameId, documentId, url, code: Codes.blockedByPolicy, error: `not read: the frame shows ${JSON.stringify(url)}, which the bridge may not touch: ${why}` };
+}
+
+// deniedFrames maps the frames of the tab the rules refuse (a frame at a
+// denied URL, and every frame inside one) to their refusal; all is every
+// frame. Empty, without a look, while the user has no rules of their own.
+async function deniedFrames(tabId) {
+  if (!userRules()) return { denied: new Map(), all: null };
+  const all = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
+  const byId = new Map(all.map((f) => [f.frameId, f]));
+  const denied = new Map();
+  const judge = (f, depth) => {
+    if (denied.has(f.frameId)) return denied.get(f.frameId);
+    let why = frameRefused(f.url);
+    const parent = byId.get(f.parentFrameId);
+    if (!why && parent && depth < 64) {
+      const up = judge(parent, depth + 1);
+      if (up) why = `it is inside a frame the bridge may not touch (${up.url}): ${up.why}`;
+    }
+    const out = why ? { url: f.url, why, documentId: f.documentId } : null;
+    if (out) denied.set(f.frameId, out);
+    return out;
+  };
+  for (const f of all) judge(f, 0);
+  return { denied, all };
+}
+
+// screen replaces the answers of refused frames in a page script's
+// frames: those denied before it ran, and those whose page is denied now.
+function screen(frames, denied) {
+  if (!Array.isArray(frames)) return frames;
+  return frames.map((f) => {
+    if (!f || !Number.isInteger(f.frameId)) return f;
+    const d = denied.get(f.frameId);
+    if (d) return refusal(f.frameId, f.documentId, d.url, d.why);
+    const why = frameRefused(f.url);
+    return why ? refusal(f.frameId, f.documentId, f.url, why) : f;
+  });
+}
+
+// guardedRun is page.run kept out of refused frames. With one frame
+// named, that frame must pass; with every frame, the script runs only in
+// the documents that passed (by documentId: a frame that navigated since
+// is not run into, as its document is another). Without a refused frame
+// it runs as asked, and its answers are screened all the same.
+async function guardedRun(h, msg, ctx) {
+  const { denied, all } = await deniedFrames(msg.tabId);
+  if (denied.size === 0) {
+    const res = await h(msg, ctx);
+    return res && { ...res, frames: screen(res.frames, denied) };
+  }
+  let run = msg;
+  if (!msg.allFrames) {
+    const id = Number.isInteger(msg.frameId) ? msg.frameId : 0;
+    const d = denied.get(id);
+    if (d) return { frames: [refusal(id, d.documentId, d.url, d.why)] };
+  } else {
+    const docs = all.filter((f) => !denied.has(f.frameId) && f.documentId).map((f) => f.documentId);
+    run = { ...msg, allFrames: false, documentIds: docs };
+  }
+  const res = await h(run, ctx);
+  const out = screen(res && res.frames, denied) || [];
+  if (msg.allFrames) {
+    for (const [frameId, d] of denied) out.push(refusal(frameId, d.documentId, d.url, d.why));
+  }
+  return { ...res, frames: out };
+}
+
+// guardedBatch is cdp.batch refused when its check or its look is aimed
+// into a refused frame (the commands would be input into it), and with
+// the answers of both screened.
+async function guardedBatch(h, msg, ctx) {
+  const { denied } = await deniedFrames(msg.tabId);
+  const aimed = [...((msg.check && Array.isArray(msg.check.frames)) ? msg.check.frames.map((f) => f && f.frameId) : []),
+    ...(msg.then && typeof msg.then === "object" && !msg.then.allFrames ? [Number.isInteger(msg.then.frameId) ? msg.then.frameId : 0] : [])];
+  for (const id of aimed) {
+    const d = denied.get(id);
+    if (d) throw new BridgeError(Codes.blockedByPolicy, `frame ${id} of tab ${msg.tabId} shows ${JSON.stringify(d.url)}, which the bridge may not touch: ${d.why}; act on the page's own elements`);
+  }
+  const res = await h(msg, ctx);
+  if (!res) return res;
+  const out = { ...res, check: screen(res.check, denied) };
+  if (res.then) out.then = { ...res.then, frames: screen(res.then.frames, denied) };
+  return out;
 }
 
 function refuse(tabId, url) {
