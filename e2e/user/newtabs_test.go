@@ -41,6 +41,9 @@ func TestNewTabsOfBridgeTabsAreUnderTheRules(t *testing.T) {
 	closeTargets(t, denied, extURL("ui/blocked.html"))
 
 	// The user's own tab, same page, same site: its new tabs load it.
+	// (Here they are caught by the rules for unseen tabs, every time, and
+	// loaded again by the extension's heal: a count of heals put in for a
+	// try showed both.)
 	page := d.PageSession(t, ctx, site+"/opener?user")
 	before = deniedHits.Load()
 	for _, at := range []struct{ sel, url string }{{"#open", denied + "/popup"}, {"#link", denied + "/link"}} {
