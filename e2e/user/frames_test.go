@@ -16,7 +16,8 @@ import (
 // drive it. extract leaves it out and names it in frames[]; a locator
 // that matches only in it finds nothing; a click aimed into it, by
 // frameId or by a point on it, is blocked_by_policy; a screenshot, which
-// would show it, is refused. The page's own parts still work. Before
+// would show it, is refused. The page's own parts still work, its
+// other frames included (one of them a Chrome error page). Before
 // the fix extract returned the frame's text and the click pressed its
 // button.
 func TestDeniedFrameInAUsersTab(t *testing.T) {
@@ -37,7 +38,7 @@ func TestDeniedFrameInAUsersTab(t *testing.T) {
 	var ex tool.ExtractResult
 	res := bridge.MustCall(t, map[string]any{"action": "extract", "tabId": tab, "include": []string{"text", "frames"}})
 	decode(t, res, &ex)
-	if ex.Text == nil || strings.Contains(*ex.Text, "DENIED-SITE-CONTENT") || !strings.Contains(*ex.Text, "ALLOWED-PAGE-TEXT") {
+	if ex.Text == nil || strings.Contains(*ex.Text, "DENIED-SITE-CONTENT") || !strings.Contains(*ex.Text, "ALLOWED-PAGE-TEXT") || !strings.Contains(*ex.Text, "SRCDOC-TEXT") {
 		t.Errorf("extract's text: %v", res)
 	}
 	frameID := -1

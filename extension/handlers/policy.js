@@ -389,31 +389,30 @@ function screen(frames, denied) {
 }
 
 // guardedRun is page.run kept out of refused frames. With one frame
-// named, that frame must pass; with every frame, the script runs only in
-// the documents that passed (by documentId: a frame that navigated since
-// is not run into, as its document is another). Without a refused frame
-// it runs as asked, and its answers are screened all the same.
+// named, that frame must pass; with every frame, the script runs in each
+// document that passed, one by one (by documentId: a frame that navigated
+// since is not run into, as its document is another; a document the
+// script cannot enter, a Chrome error page, or one that is gone, is left
+// out, as allFrames leaves it). Without a refused frame it runs as asked,
+// and its answers are screened all the same.
 async function guardedRun(h, msg, ctx) {
   const { denied, all } = await deniedFrames(msg.tabId);
   if (denied.size === 0) {
     const res = await h(msg, ctx);
     return res && { ...res, frames: screen(res.frames, denied) };
   }
-  let run = msg;
   if (!msg.allFrames) {
     const id = Number.isInteger(msg.frameId) ? msg.frameId : 0;
     const d = denied.get(id);
     if (d) return { frames: [refusal(id, d.documentId, d.url, d.why)] };
-  } else {
-    const docs = all.filter((f) => !denied.has(f.frameId) && f.documentId).map((f) => f.documentId);
-    run = { ...msg, allFrames: false, documentIds: docs };
+    const res = await h(msg, ctx);
+    return res && { ...res, frames: screen(res.frames, denied) };
   }
-  const res = await h(run, ctx);
-  const out = screen(res && res.frames, denied) || [];
-  if (msg.allFrames) {
-    for (const [frameId, d] of denied) out.push(refusal(frameId, d.documentId, d.url, d.why));
-  }
-  return { ...res, frames: out };
+  const docs = all.filter((f) => !denied.has(f.frameId) && f.documentId).map((f) => f.documentId);
+  const runs = await Promise.all(docs.map((doc) => h({ ...msg, allFrames: false, documentIds: [doc] }, ctx).catch(() => null)));
+  const out = screen(runs.flatMap((r) => (r && r.frames) || []), denied);
+  for (const [frameId, d] of denied) out.push(refusal(frameId, d.documentId, d.url, d.why));
+  return { frames: out };
 }
 
 // guardedBatch is cdp.batch refused when its check or its look is aimed
