@@ -71,6 +71,18 @@ func TestDeniedFrameInAUsersTab(t *testing.T) {
 			t.Errorf("%v: %s, want blocked_by_policy naming the rule", in, r.Stdout)
 		}
 	}
+	// Keys with no locator while the user's focus is in the denied frame
+	// would go there.
+	d := devtools(t)
+	ctx := ctxFor(t, 10*time.Second)
+	page := d.PageSession(t, ctx, site+"/framesdenied")
+	if err := d.Eval(ctx, page, `document.getElementById("denied").focus(), document.activeElement.id`, nil); err != nil {
+		t.Fatal(err)
+	}
+	r = bridge.Call(t, map[string]any{"action": "press", "tabId": tab, "keys": "Enter"})
+	if r.Err == nil || r.Err.Code != protocol.CodeBlockedByPolicy || !strings.Contains(r.Err.Message, deniedRule) {
+		t.Errorf("press with the focus in the denied frame: %s, want blocked_by_policy naming the rule", r.Stdout)
+	}
 	if n := deniedClicks.Load() - clicks; n != 0 {
 		t.Errorf("the denied frame's button was pressed %d times", n)
 	}

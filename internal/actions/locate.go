@@ -545,8 +545,38 @@ func (r locator) notIntoRefusedFrame(tabID int, at *pageCover) error {
 	}
 	for _, f := range frames {
 		if f.FrameID != 0 && r.frameRefused(f.URL) != "" {
-			return protocol.Errorf(protocol.CodeBlockedByPolicy, "the point is on a frame (%s), and the page frames %q, which the bridge may not touch: %s; aim at an element of the page with a locator instead", tag, f.URL, strings.TrimPrefix(r.frameRefused(f.URL), "not read: "))
+			return protocol.Errorf(protocol.CodeBlockedByPolicy, "the point is on a frame (%s), and %s; aim at an element of the page with a locator instead", tag, strings.TrimPrefix(r.frameRefused(f.URL), "not read: "))
 		}
+	}
+	return nil
+}
+
+// notFocusedInRefusedFrame refuses keys with no locator while the focus
+// is inside a frame of another origin and the tab frames a page the
+// bridge may not touch (issue 26 F4): the keys would go wherever the
+// focus is, and the top page cannot see which frame holds it.
+func (r locator) notFocusedInRefusedFrame(tabID int) error {
+	frames, err := r.tabFrames(tabID)
+	if err != nil {
+		return err
+	}
+	refused := ""
+	for _, f := range frames {
+		if why := r.frameRefused(f.URL); f.FrameID != 0 && why != "" {
+			refused = strings.TrimPrefix(why, "not read: ")
+			break
+		}
+	}
+	if refused == "" {
+		return nil
+	}
+	var f pageFacts
+	top := 0
+	if err := r.runPageTop(tabID, &top, irreversibleScript, irreversibleArgs{How: "enter"}, &f); err != nil {
+		return err
+	}
+	if f.Opaque {
+		return protocol.Errorf(protocol.CodeBlockedByPolicy, "the focus is inside a frame (%s), and %s; give press a locator of the page's own element to focus first", f.Tag, refused)
 	}
 	return nil
 }
