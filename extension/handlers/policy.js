@@ -409,7 +409,7 @@ async function guardedRun(h, msg, ctx) {
     return res && { ...res, frames: screen(res.frames, denied) };
   }
   const docs = all.filter((f) => !denied.has(f.frameId) && f.documentId).map((f) => f.documentId);
-  const runs = await Promise.all(docs.map((doc) => h({ ...msg, allFrames: false, documentIds: [doc] }, ctx).catch(() => null)));
+  const runs = await Promise.all(docs.map((doc) => h({ ...msg, allFrames: false }, { ...ctx, documentIds: [doc] }).catch(() => null)));
   const out = screen(runs.flatMap((r) => (r && r.frames) || []), denied);
   for (const [frameId, d] of denied) out.push(refusal(frameId, d.documentId, d.url, d.why));
   return { frames: out };
