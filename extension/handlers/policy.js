@@ -201,8 +201,19 @@ function sync() {
   syncing = syncing.then(async () => {
     const ids = [...tabs];
     const old = await chrome.declarativeNetRequest.getSessionRules();
-    const add = ids.length ? ruleSet(ids) : [];
-    await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: add });
+    let add = ids.length ? ruleSet(ids) : [];
+    const removeRuleIds = old.map((r) => r.id);
+    try {
+      await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds, addRules: add });
+    } catch (err) {
+      // Chrome refused the rules for unseen tabs (a host it will not take
+      // as an initiator, say): the bridge's own tabs keep theirs.
+      const own = add.filter((r) => r.condition.tabIds);
+      if (own.length === add.length) throw err;
+      console.error("browser-bridge: the rules for new tabs not installed:", err);
+      add = own;
+      await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds, addRules: add });
+    }
     covered = new Set(add.some((r) => r.condition.tabIds) ? ids : []);
   }).catch((err) => console.error("browser-bridge: site rules not installed:", err));
   return syncing;
