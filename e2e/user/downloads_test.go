@@ -34,24 +34,7 @@ func TestDownloadInAUsersTabHeldToTheCap(t *testing.T) {
 	time.Sleep(500 * time.Millisecond) // the daemon gives the extension the cap within 200 ms
 	release := make(chan struct{})
 	site, sent := browsertest.StallingFiles(t, release, 2<<20)
-	ctx := ctxFor(t, 60*time.Second)
-	d := devtools(t)
-	_, target, err := d.Open(ctx, site+"/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target}, nil) })
-	tab := 0
-	for deadline := time.Now().Add(10 * time.Second); tab == 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		for _, tm := range browsertest.StatusTabs(bridge.MustCall(t, map[string]any{"action": "status"})) {
-			if tm["url"] == site+"/" && tm["owned"] == false {
-				tab = int(tm["tabId"].(float64))
-			}
-		}
-	}
-	if tab == 0 {
-		t.Fatal("the user's tab is not in status")
-	}
+	tab := usersTab(t, site+"/")
 	r := bridge.MustCall(t, map[string]any{"action": "click", "tabId": tab, "text": "Late"})
 	if list, _ := r["downloads"].([]any); len(list) != 0 {
 		t.Fatalf("the download began before the click returned: %v", r)

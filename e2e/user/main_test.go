@@ -25,10 +25,12 @@ var (
 	bridge *browsertest.Bridge
 	// site serves testdata/ on 127.0.0.1; denied is another server, on
 	// localhost, that the site-rule tests deny (deniedRule); deniedHits
-	// counts the requests that reached it.
+	// counts the requests that reached it, and deniedClicks the presses
+	// of its page's button (which asks for /clicked).
 	site, denied string
 	deniedRule   string
 	deniedHits   atomic.Int64
+	deniedClicks atomic.Int64
 )
 
 func TestMain(m *testing.M) {
@@ -37,8 +39,11 @@ func TestMain(m *testing.M) {
 	site = "http://" + srv.Listener.Addr().String()
 	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		deniedHits.Add(1)
+		if r.URL.Path == "/clicked" {
+			deniedClicks.Add(1)
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte("<!doctype html><title>Denied site</title><p>DENIED-SITE-CONTENT"))
+		w.Write([]byte(`<!doctype html><title>Denied site</title><p>DENIED-SITE-CONTENT</p><button onclick="fetch('/clicked')">Denied button</button>`))
 	}))
 	_, port, _ := net.SplitHostPort(bad.Listener.Addr().String())
 	denied = "http://localhost:" + port
@@ -88,6 +93,31 @@ func workspace(t *testing.T, id string) string { return bridge.Workspace(t, id) 
 
 // openPage opens a fixture in the test's workspace and returns its tabId.
 func openPage(t *testing.T, ws, path string) int { return bridge.OpenIn(t, ws, site+path) }
+
+// usersTab opens url in a tab of the user's own (through the test's
+// DevTools, not the bridge: no session rule covers it) and returns its
+// tabId once status lists it.
+func usersTab(t *testing.T, url string) int {
+	t.Helper()
+	ctx := ctxFor(t, 30*time.Second)
+	d := devtools(t)
+	_, target, err := d.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		d.Call(ctxFor(t, 5*time.Second), "", "Target.closeTarget", map[string]any{"targetId": target}, nil)
+	})
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		for _, tm := range browsertest.StatusTabs(bridge.MustCall(t, map[string]any{"action": "status"})) {
+			if tm["url"] == url && tm["owned"] == false {
+				return int(tm["tabId"].(float64))
+			}
+		}
+	}
+	t.Fatalf("the user's tab at %s is not in status", url)
+	return 0
+}
 
 // failCode runs input and wants it to fail with code; it returns the
 // message.

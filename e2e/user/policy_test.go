@@ -23,14 +23,22 @@ func denyRule(t *testing.T, rule string) {
 		t.Fatalf("policy deny: %s %s", r.Stdout, r.Stderr)
 	}
 	t.Cleanup(func() { bridge.Run(t, "policy", "remove", rule) })
+	page, done := extensionPage(t)
+	defer done()
+	waitPage(t, page, `chrome.storage.session.get("policyRules").then((s) => !!s.policyRules && s.policyRules.deny.includes(`+jsString(rule)+`))`)
+}
+
+// extensionPage opens the extension's page in a tab of its own, for a
+// look at the extension's state; done closes it.
+func extensionPage(t *testing.T) (page string, done func()) {
+	t.Helper()
 	d := devtools(t)
 	ctx := ctxFor(t, 30*time.Second)
 	page, target, err := d.Open(ctx, extURL("ui/popup.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target}, nil)
-	waitPage(t, page, `chrome.storage.session.get("policyRules").then((s) => !!s.policyRules && s.policyRules.deny.includes(`+jsString(rule)+`))`)
+	return page, func() { d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target}, nil) }
 }
 
 // blockedTab waits for tab to show the extension's blocked page with the

@@ -39,7 +39,7 @@ function invoke(fn, args) {
   }
 }
 
-export async function run(msg) {
+export async function run(msg, ctx) {
   const tabId = intArg(msg, "tabId");
   const files = Array.isArray(msg.files) ? msg.files : [];
   if (!files.length || !files.every((f) => typeof f === "string" && FILE.test(f))) {
@@ -50,7 +50,11 @@ export async function run(msg) {
   }
   const target = { tabId };
   if (msg.allFrames) target.allFrames = true;
-  else if (Number.isInteger(msg.frameId)) target.frameIds = [msg.frameId];
+  else if (ctx && Array.isArray(ctx.documentIds)) {
+    // The documents that passed the site rules (handlers/policy.js
+    // guardedRun); not a parameter of the wire.
+    target.documentIds = ctx.documentIds;
+  } else if (Number.isInteger(msg.frameId)) target.frameIds = [msg.frameId];
   // injectImmediately: do not wait for document_idle, which a frame whose
   // parser is blocked by a hanging script never reaches.
   const call = () => chrome.scripting.executeScript({ target, func: invoke, args: [msg.fn, msg.args ?? {}], injectImmediately: true });

@@ -16,6 +16,15 @@
 //      (siterules.js toRegexes). The rules block rather than redirect to
 //      the blocked page: a redirect would need the page to be
 //      web-accessible, and then any site could open or frame it.
+//      The same rules, for main_frame requests only, also hold in every
+//      tab the extension has not seen yet (excludedTabIds: every tab it
+//      knows), when a page of a host the bridge's tabs show started the
+//      request (initiatorDomains). A page in a bridge tab that opens a
+//      new tab (window.open with noopener, a link with target=_blank
+//      rel=noopener) makes a tab Chrome tells us of only after its first
+//      request has gone; these rules are in place before it exists (issue
+//      26 F7). See "New tabs" below for what they cost the user's own
+//      tabs and how that is undone.
 //   2. webNavigation, for what those rules cannot see: a tab whose first
 //      navigation starts before its rules are installed (a new tab's
 //      redirect), file: URLs (outside declarativeNetRequest), and the
@@ -35,10 +44,14 @@ import * as stops from "./stops.js";
 let rules = { allow: [], deny: [], builtInDeny: [] };
 const tabs = new Set(); // the bridge's tabs, where the rules hold
 let covered = new Set(); // the tabs the installed session rules name
+const known = new Set(); // every tab the extension has seen (see New tabs)
+const hosts = new Map(); // bridge tab -> the hosts its frames show
 
-const ready = chrome.storage.session.get(["policyRules", "policyTabs"]).then((s) => {
+const ready = Promise.all([chrome.storage.session.get(["policyRules", "policyTabs"]), chrome.tabs.query({})]).then(async ([s, all]) => {
   if (s.policyRules) rules = s.policyRules;
+  for (const t of all) known.add(t.id);
   for (const id of s.policyTabs || []) tabs.add(id);
+  await Promise.all([...tabs].map(learnHosts));
   return sync();
 }).catch((err) => console.error("browser-bridge: site rules not restored:", err));
 
@@ -63,14 +76,25 @@ async function stop(tabId, url, dec) {
 
 // ruleSet is the session rules for the current rules on tabIds: deny
 // patterns first (they win), then, with an allow list, the allowed
-// patterns and a catch-all below them.
+// patterns and a catch-all below them. Then the same for main_frame
+// requests in the tabs not yet seen, started by a page of one of the
+// bridge's hosts (see New tabs), from id first.
 function ruleSet(tabIds) {
+  const out = ruleList(tabIds && { resourceTypes: ["main_frame", "sub_frame"], tabIds }, 1);
+  const from = initiators();
+  if (from.length) out.push(...ruleList({ resourceTypes: ["main_frame"], excludedTabIds: [chrome.tabs.TAB_ID_NONE, ...known], initiatorDomains: from }, out.length + 1));
+  return out;
+}
+
+// ruleList is ruleSet's rules on scope (the condition's other keys),
+// numbered from id.
+function ruleList(scope, id) {
   const out = [];
-  const condition = (regexFilter) => ({ regexFilter, isUrlFilterCaseSensitive: true, resourceTypes: ["main_frame", "sub_frame"], tabIds });
+  const condition = (regexFilter) => ({ regexFilter, isUrlFilterCaseSensitive: true, ...scope });
   const block = { type: "block" };
   for (const list of [rules.builtInDeny, rules.deny]) {
     for (const p of list || []) {
-      for (const re of toRegexes(p)) out.push({ id: out.length + 1, priority: 3, action: block, condition: condition(re) });
+      for (const re of toRegexes(p)) out.push({ id: id + out.length, priority: 3, action: block, condition: condition(re) });
     }
   }
   const allow = rules.allow || [];
@@ -78,11 +102,97 @@ function ruleSet(tabIds) {
   // A pattern the rules cannot express would be blocked by the catch-all:
   // then webNavigation alone enforces the allow list.
   if (allow.length && res.every((r) => r.length > 0)) {
-    for (const re of res.flat()) out.push({ id: out.length + 1, priority: 2, action: { type: "allow" }, condition: condition(re) });
-    out.push({ id: out.length + 1, priority: 1, action: block, condition: condition("^(?:https?|wss?)://.*$") });
+    for (const re of res.flat()) out.push({ id: id + out.length, priority: 2, action: { type: "allow" }, condition: condition(re) });
+    out.push({ id: id + out.length, priority: 1, action: block, condition: condition("^(?:https?|wss?)://.*$") });
   }
   return out;
 }
+
+// ---- New tabs (issue 26 F7) ----
+// A tab is named in a session rule only once Chrome has told us of it
+// (tabs.onCreated), and the first request of a tab a page opened has
+// gone by then. So the rules also hold, for top-level loads only, in
+// every tab the extension has not seen (all but the known ones), when a
+// page of a host the bridge's tabs show started the load; the new tab is
+// then followed (onCreated) and shows the blocked page.
+//
+// The cost to the user's own browsing: a tab of the user's that is
+// opened, in the few milliseconds before onCreated has excluded it, by a
+// page on one of those hosts (the user browses the same site as the
+// agent) and whose first load is a denied site is blocked too. healed
+// below loads it again, once, as soon as it is known to be the user's:
+// the user sees an error page for a moment, then the page. A load the
+// user starts without a page (typed, a bookmark) has no initiator and is
+// never caught. The choice against the alternatives: rules on every new
+// tab whatever opened it would catch all of the user's new tabs in that
+// window; opening the bridge's pages with an opener only (so that Chrome
+// reports the tab before its load) is not ours to decide, the page does.
+
+// initiators are the hosts the bridge's tabs show, as initiatorDomains
+// takes them (lower-case ASCII: URL.hostname is punycode already; an
+// IPv6 address, which it would refuse, is left out). None while the
+// user has no rules of their own: the built-in ones name no web page.
+function initiators() {
+  if (!userRules()) return [];
+  const out = new Set();
+  for (const [id, set] of hosts) {
+    if (!tabs.has(id)) continue;
+    for (const h of set) if (/^[a-z0-9.-]+$/.test(h)) out.add(h);
+  }
+  return [...out].sort();
+}
+
+// hostOf is url's host, or "" for a URL without one.
+function hostOf(url) {
+  try {
+    const u = new URL(url);
+    return /^(https?|wss?):$/.test(u.protocol) ? u.hostname : "";
+  } catch (_) {
+    return "";
+  }
+}
+
+// learnHosts records the hosts the frames of bridge tab tabId show.
+async function learnHosts(tabId) {
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
+  const set = new Set(frames.map((f) => hostOf(f.url)).filter(Boolean));
+  hosts.set(tabId, set);
+}
+
+// shown notes that a frame of a bridge tab committed url; a top frame
+// starts the tab's hosts anew. The rules are installed again when the
+// hosts change.
+function shown(d) {
+  if (!tabs.has(d.tabId)) return;
+  const h = hostOf(d.url);
+  const set = d.frameId === 0 ? new Set() : hosts.get(d.tabId) || new Set();
+  if (h) set.add(h);
+  const before = initiators().join(" ");
+  hosts.set(d.tabId, set);
+  if (initiators().join(" ") !== before) sync();
+}
+
+const healed = new Set(); // the user's tabs loaded again after a catch
+const born = new Map(); // a new tab -> when Chrome told us of it
+
+// heal loads again, once, a page the rules for unseen tabs blocked in a
+// tab that turned out to be the user's (not followed once Chrome told us
+// of it and of what opened it). Another extension's block of the same
+// URL is met again by the reload: once, no loop.
+async function heal(d) {
+  await new Promise((r) => setTimeout(r, HEAL_AFTER_MS)); // onCreatedNavigationTarget may follow it yet
+  const age = Date.now() - (born.get(d.tabId) ?? -Infinity);
+  if (tabs.has(d.tabId) || healed.has(d.tabId) || !(age < HEAL_WITHIN_MS) || check(rules, d.url).allowed) return;
+  healed.add(d.tabId);
+  known.add(d.tabId);
+  await sync(); // the tab is excluded now
+  await chrome.tabs.update(d.tabId, { url: d.url }).catch(() => {});
+}
+const HEAL_AFTER_MS = 300;
+// Only a tab this new can have been caught (the rules leave a tab once it
+// is known, within milliseconds); an older one was blocked by someone
+// else, or by a rule that holds there anyway.
+const HEAL_WITHIN_MS = 5000;
 
 // sync installs the session rules for the current rules and tabs, one
 // update at a time.
@@ -91,9 +201,20 @@ function sync() {
   syncing = syncing.then(async () => {
     const ids = [...tabs];
     const old = await chrome.declarativeNetRequest.getSessionRules();
-    const add = ids.length ? ruleSet(ids) : [];
-    await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: add });
-    covered = new Set(add.length ? ids : []);
+    let add = ids.length ? ruleSet(ids) : [];
+    const removeRuleIds = old.map((r) => r.id);
+    try {
+      await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds, addRules: add });
+    } catch (err) {
+      // Chrome refused the rules for unseen tabs (a host it will not take
+      // as an initiator, say): the bridge's own tabs keep theirs.
+      const own = add.filter((r) => r.condition.tabIds);
+      if (own.length === add.length) throw err;
+      console.error("browser-bridge: the rules for new tabs not installed:", err);
+      add = own;
+      await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds, addRules: add });
+    }
+    covered = new Set(add.some((r) => r.condition.tabIds) ? ids : []);
   }).catch((err) => console.error("browser-bridge: site rules not installed:", err));
   return syncing;
 }
@@ -102,8 +223,9 @@ function sync() {
 function follow(tabId) {
   if (!Number.isInteger(tabId) || tabId < 0 || tabs.has(tabId)) return syncing;
   tabs.add(tabId);
+  known.add(tabId);
   save();
-  return sync();
+  return learnHosts(tabId).then(sync);
 }
 
 // bridgeTab says whether tabId is one of the bridge's tabs, once the set
@@ -200,11 +322,126 @@ export function guardVerbs(handlers) {
       if (Number.isInteger(msg && msg.tabId)) {
         const tab = await chrome.tabs.get(msg.tabId);
         refuse(tab.id, tab.url || tab.pendingUrl || "");
+        if (verb === "page.run") return guardedRun(h, msg, { ...ctx, tab });
+        if (verb === "cdp.batch") return guardedBatch(h, msg, { ...ctx, tab });
         return h(msg, { ...ctx, tab });
       }
       return h(msg, ctx);
     };
   }
+}
+
+// ---- Frames (issue 26 F4) ----
+// A page the rules allow may frame a site they deny: a user's own tab,
+// which the session rules do not cover (in the bridge's tabs they block
+// such a frame before it loads). The bridge's page scripts do not run in
+// a frame that shows a denied site, nor in any frame inside one (an
+// about:blank or srcdoc frame it filled holds its content); an answer
+// from one that got there meanwhile is replaced by the refusal; and a
+// cdp.batch whose check or look is aimed into one (a click on an element
+// in it) is refused before its input goes out. The daemon judges the
+// answers' URLs again (internal/actions refuseFrames): a refusal here is
+// an answer with a code and no value, which it leaves out and names, as
+// extract's frames[] shows.
+
+// frameRefused says why the rules refuse a frame at url, or "". Only web
+// pages are judged, as the daemon does: the browser's and the
+// extension's pages are Chrome's to refuse, file: has the upload rules,
+// and a blob: URL is its maker's, whose origin it carries.
+function frameRefused(url) {
+  let u = String(url || "");
+  if (u.startsWith("blob:")) u = u.slice(5);
+  if (!/^https?:/i.test(u)) return "";
+  const dec = check(rules, u);
+  return dec.allowed ? "" : dec.why;
+}
+
+// refusal is the answer that stands in for a frame's. The URL is the
+// page's choice: quoted.
+function refusal(frameId, documentId, url, why) {
+  return { frameId, documentId, url, code: Codes.blockedByPolicy, error: `not read: the frame shows ${JSON.stringify(url)}, which the bridge may not touch: ${why}` };
+}
+
+// deniedFrames maps the frames of the tab the rules refuse (a frame at a
+// denied URL, and every frame inside one) to their refusal; all is every
+// frame. Empty, without a look, while the user has no rules of their own.
+async function deniedFrames(tabId) {
+  if (!userRules()) return { denied: new Map(), all: null };
+  const all = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
+  const byId = new Map(all.map((f) => [f.frameId, f]));
+  const denied = new Map();
+  const judge = (f, depth) => {
+    if (denied.has(f.frameId)) return denied.get(f.frameId);
+    let why = frameRefused(f.url);
+    const parent = byId.get(f.parentFrameId);
+    if (!why && parent && depth < 64) {
+      const up = judge(parent, depth + 1);
+      if (up) why = `it is inside a frame the bridge may not touch (${up.url}): ${up.why}`;
+    }
+    const out = why ? { url: f.url, why, documentId: f.documentId } : null;
+    if (out) denied.set(f.frameId, out);
+    return out;
+  };
+  for (const f of all) judge(f, 0);
+  return { denied, all };
+}
+
+// screen replaces the answers of refused frames in a page script's
+// frames: those denied before it ran, and those whose page is denied now.
+function screen(frames, denied) {
+  if (!Array.isArray(frames)) return frames;
+  return frames.map((f) => {
+    if (!f || !Number.isInteger(f.frameId)) return f;
+    const d = denied.get(f.frameId);
+    if (d) return refusal(f.frameId, f.documentId, d.url, d.why);
+    const why = frameRefused(f.url);
+    return why ? refusal(f.frameId, f.documentId, f.url, why) : f;
+  });
+}
+
+// guardedRun is page.run kept out of refused frames. With one frame
+// named, that frame must pass; with every frame, the script runs in each
+// document that passed, one by one (by documentId: a frame that navigated
+// since is not run into, as its document is another; a document the
+// script cannot enter, a Chrome error page, or one that is gone, is left
+// out, as allFrames leaves it). Without a refused frame it runs as asked,
+// and its answers are screened all the same.
+async function guardedRun(h, msg, ctx) {
+  const { denied, all } = await deniedFrames(msg.tabId);
+  if (denied.size === 0) {
+    const res = await h(msg, ctx);
+    return res && { ...res, frames: screen(res.frames, denied) };
+  }
+  if (!msg.allFrames) {
+    const id = Number.isInteger(msg.frameId) ? msg.frameId : 0;
+    const d = denied.get(id);
+    if (d) return { frames: [refusal(id, d.documentId, d.url, d.why)] };
+    const res = await h(msg, ctx);
+    return res && { ...res, frames: screen(res.frames, denied) };
+  }
+  const docs = all.filter((f) => !denied.has(f.frameId) && f.documentId).map((f) => f.documentId);
+  const runs = await Promise.all(docs.map((doc) => h({ ...msg, allFrames: false }, { ...ctx, documentIds: [doc] }).catch(() => null)));
+  const out = screen(runs.flatMap((r) => (r && r.frames) || []), denied);
+  for (const [frameId, d] of denied) out.push(refusal(frameId, d.documentId, d.url, d.why));
+  return { frames: out };
+}
+
+// guardedBatch is cdp.batch refused when its check or its look is aimed
+// into a refused frame (the commands would be input into it), and with
+// the answers of both screened.
+async function guardedBatch(h, msg, ctx) {
+  const { denied } = await deniedFrames(msg.tabId);
+  const aimed = [...((msg.check && Array.isArray(msg.check.frames)) ? msg.check.frames.map((f) => f && f.frameId) : []),
+    ...(msg.then && typeof msg.then === "object" && !msg.then.allFrames ? [Number.isInteger(msg.then.frameId) ? msg.then.frameId : 0] : [])];
+  for (const id of aimed) {
+    const d = denied.get(id);
+    if (d) throw new BridgeError(Codes.blockedByPolicy, `frame ${id} of tab ${msg.tabId} shows ${JSON.stringify(d.url)}, which the bridge may not touch: ${d.why}; act on the page's own elements`);
+  }
+  const res = await h(msg, ctx);
+  if (!res) return res;
+  const out = { ...res, check: screen(res.check, denied) };
+  if (res.then) out.then = { ...res.then, frames: screen(res.then.frames, denied) };
+  return out;
 }
 
 function refuse(tabId, url) {
@@ -225,13 +462,22 @@ function refuse(tabId, url) {
 
 // A tab a bridge tab's page opened (a link to _blank, window.open) is the
 // bridge's too.
+// Every other new tab is known from now on: the rules for unseen tabs
+// leave it (see New tabs).
 chrome.tabs.onCreated.addListener((tab) => {
+  known.add(tab.id);
+  born.set(tab.id, Date.now());
+  setTimeout(() => born.delete(tab.id), HEAL_WITHIN_MS + HEAL_AFTER_MS);
   if (tabs.has(tab.openerTabId)) follow(tab.id);
+  else if (initiators().length) sync();
 });
 chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
   if (tabs.has(d.sourceTabId)) follow(d.tabId);
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
+  known.delete(tabId);
+  healed.delete(tabId);
+  hosts.delete(tabId);
   if (tabs.delete(tabId)) {
     save();
     sync();
@@ -268,7 +514,11 @@ async function enforce(d, committed) {
 // one that was blocked, after any redirects. (Another extension's block
 // is not ours to explain: the rules must refuse the URL too.)
 function blocked(d) {
-  if (d.type !== "main_frame" || !tabs.has(d.tabId) || !/ERR_BLOCKED_BY_CLIENT/.test(d.error || "")) return;
+  if (d.type !== "main_frame" || !/ERR_BLOCKED_BY_CLIENT/.test(d.error || "")) return;
+  if (!tabs.has(d.tabId)) {
+    if (d.tabId >= 0) heal(d);
+    return;
+  }
   const dec = check(rules, d.url);
   if (!dec.allowed) stop(d.tabId, d.url, dec);
 }
@@ -288,7 +538,10 @@ function expressible(dec, url) {
 }
 
 chrome.webNavigation.onBeforeNavigate.addListener((d) => enforce(d, false));
-chrome.webNavigation.onCommitted.addListener((d) => enforce(d, true));
+chrome.webNavigation.onCommitted.addListener((d) => {
+  enforce(d, true);
+  ready.then(() => shown(d));
+});
 chrome.webRequest.onErrorOccurred.addListener((d) => { ready.then(() => blocked(d)); }, { urls: ["<all_urls>"], types: ["main_frame"] });
 
 // decide is the rules' decision on url (handlers/siterules.js check).

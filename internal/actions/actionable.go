@@ -322,7 +322,7 @@ func (r actor) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) 
 	if err != nil {
 		return checkedBatch{}, err
 	}
-	answers, err := refuseFrames(tabID, out.Check)
+	answers, err := r.refuseFrames(tabID, out.Check)
 	if err != nil {
 		return checkedBatch{}, err
 	}
@@ -351,7 +351,7 @@ func (r actor) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) 
 	}
 	c.seen = batchLook{net: out.Net, tab: out.Tab}
 	if out.Then != nil {
-		res, err := refuseFrames(tabID, out.Then.Frames)
+		res, err := r.refuseFrames(tabID, out.Then.Frames)
 		if err != nil {
 			return checkedBatch{}, err
 		}

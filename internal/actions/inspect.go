@@ -122,7 +122,7 @@ func inspect(r *run) (*tool.InspectResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, dropped, err := dropRefusedFrames(tab.TabID, res)
+	res, dropped, err := r.dropRefusedFrames(tab.TabID, res)
 	if err != nil {
 		return nil, err
 	}

@@ -113,14 +113,17 @@ func (r locator) find(tabID int, loc tool.Locator, scroll bool) (Element, error)
 	// Flatten the frames' matches: the top frame first, then the others
 	// in the order Chrome lists them.
 	var all []Element
-	var candidates []string
+	var candidates, refused []string
 	var note string
 	total := 0
 	var topPoint *pagePoint
 	for _, fr := range res {
 		if fr.Error != "" {
-			if fr.Code == protocol.CodeInvalidArgument {
+			if fr.Code == protocol.CodeInvalidArgument || (fr.Code == protocol.CodeBlockedByPolicy && where.frameID != nil) {
 				return Element{}, protocol.Errorf(fr.Code, "%s", fr.Error)
+			}
+			if fr.Code == protocol.CodeBlockedByPolicy {
+				refused = append(refused, fmt.Sprintf("frame %d was not searched (%s)", fr.FrameID, strings.TrimPrefix(fr.Error, "not read: ")))
 			}
 			continue // a frame we could not script (e.g. about:blank of an ad)
 		}
@@ -151,6 +154,9 @@ func (r locator) find(tabID int, loc tool.Locator, scroll bool) (Element, error)
 		}
 		if len(candidates) > 0 {
 			msg += "; closest: " + strings.Join(candidates[:min(3, len(candidates))], ", ")
+		}
+		if len(refused) > 0 {
+			msg += "; " + strings.Join(refused, "; ")
 		}
 		return Element{}, protocol.Errorf(protocol.CodeElementNotFound, "%s. Check the page with inspect or extract, or wait for it", msg)
 	}
@@ -516,6 +522,65 @@ func (r locator) iframeOf(tabID, childID, parentID int, x, y float64) (frameInfo
 	return info, err
 }
 
+// notIntoRefusedFrame refuses a point that lands on a frame (an
+// <iframe>, <frame>, <embed> or <object> of the top page) while the tab
+// frames a page the bridge may not touch (issue 26 F4): the top page
+// cannot tell which frame is behind which element, so a point on any
+// frame of such a page is refused rather than risk input into the
+// denied one. Locators that name an element find nothing in a refused
+// frame; they still work.
+func (r locator) notIntoRefusedFrame(tabID int, at *pageCover) error {
+	if at == nil {
+		return nil
+	}
+	tag, _, _ := strings.Cut(at.Tag, "#")
+	switch tag {
+	case "iframe", "frame", "embed", "object":
+	default:
+		return nil
+	}
+	frames, err := r.tabFrames(tabID)
+	if err != nil {
+		return err
+	}
+	for _, f := range frames {
+		if f.FrameID != 0 && r.frameRefused(f.URL) != "" {
+			return protocol.Errorf(protocol.CodeBlockedByPolicy, "the point is on a frame (%s), and %s; aim at an element of the page with a locator instead", tag, strings.TrimPrefix(r.frameRefused(f.URL), "not read: "))
+		}
+	}
+	return nil
+}
+
+// notFocusedInRefusedFrame refuses keys with no locator while the focus
+// is inside a frame of another origin and the tab frames a page the
+// bridge may not touch (issue 26 F4): the keys would go wherever the
+// focus is, and the top page cannot see which frame holds it.
+func (r locator) notFocusedInRefusedFrame(tabID int) error {
+	frames, err := r.tabFrames(tabID)
+	if err != nil {
+		return err
+	}
+	refused := ""
+	for _, f := range frames {
+		if why := r.frameRefused(f.URL); f.FrameID != 0 && why != "" {
+			refused = strings.TrimPrefix(why, "not read: ")
+			break
+		}
+	}
+	if refused == "" {
+		return nil
+	}
+	var f pageFacts
+	top := 0
+	if err := r.runPageTop(tabID, &top, irreversibleScript, irreversibleArgs{How: "enter"}, &f); err != nil {
+		return err
+	}
+	if f.Opaque {
+		return protocol.Errorf(protocol.CodeBlockedByPolicy, "the focus is inside a frame (%s), and %s; give press a locator of the page's own element to focus first", f.Tag, refused)
+	}
+	return nil
+}
+
 // tabFrames lists the frames of a tab (webNavigation.getAllFrames).
 func (r *run) tabFrames(tabID int) ([]protocol.Frame, error) {
 	return r.b.TabFrames(r.ctx, protocol.TabFramesParams{TabID: tabID})
@@ -535,10 +600,14 @@ func (r locator) locatePoint(tabID int, loc tool.Locator) (Element, error) {
 	}
 	el := Element{Element: tool.Element{Visible: true, Matches: 1}, X: x, Y: y}
 	var at *struct {
-		Ref string `json:"ref"`
+		Ref   string     `json:"ref"`
+		Cover *pageCover `json:"cover"`
 	}
 	if err := r.runPageTop(tabID, nil, atPointScript, xy{X: x, Y: y}, &at); err == nil && at != nil {
 		el.aim = &aim{levels: []aimLevel{{frameID: 0, ref: at.Ref, x: x, y: y}}}
+		if err := r.notIntoRefusedFrame(tabID, at.Cover); err != nil {
+			return Element{}, err
+		}
 	}
 	return el, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -48,25 +49,27 @@ func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]protoc
 	if err != nil {
 		return nil, err
 	}
-	return refuseFrames(tabID, res)
+	return r.refuseFrames(tabID, res)
 }
 
 // refuseFrames keeps what the bridge may not read out of every page
-// script's answers, for every action (issue 11, finding 1): a top frame at
-// a refused file: URL fails the action; a child frame at one (a file:
-// page framing ~/.ssh/id_rsa) answers only an error naming why, so no
-// locate, wait or read ever carries its text.
-func refuseFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, error) {
+// script's answers, for every action: a top frame the bridge may not
+// touch fails the action; a child frame it may not touch answers only an
+// error naming why, so no locate, wait or read ever carries its text and
+// no action finds an element there to act on. Not to be touched: a
+// refused file: URL (a file: page framing ~/.ssh/id_rsa, issue 11 finding
+// 1) and a site the user's rules deny (an allowed page framing it, issue
+// 26 F4).
+func (r *run) refuseFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, error) {
 	for i, f := range res {
-		why := fileURLRefused(f.URL)
+		why := r.frameRefused(f.URL)
 		if why == "" {
 			continue
 		}
 		if f.FrameID == 0 {
-			return nil, refuseFileURL(tabID, f.URL)
+			return nil, r.refuseTop(tabID, f.URL)
 		}
-		res[i] = protocol.PageFrameResult{FrameID: f.FrameID, DocumentID: f.DocumentID, URL: f.URL, Code: protocol.CodeBlockedByPolicy,
-			Error: fmt.Sprintf("not read: %s shows a file the bridge may not read (%s)", f.URL, why)}
+		res[i] = protocol.PageFrameResult{FrameID: f.FrameID, DocumentID: f.DocumentID, URL: f.URL, Code: protocol.CodeBlockedByPolicy, Error: why}
 	}
 	return res, nil
 }
@@ -107,11 +110,12 @@ func (r *run) spec() *tool.Spec {
 }
 
 // dropRefusedFrames checks the pages a page script read, whose answers
-// carry their url: a top frame at a refused file: URL (it may have got
+// carry their url: a top frame the bridge may not touch (it may have got
 // there after the tab was claimed: a redirect, a slow load) fails the
-// action; a child frame at one (a file: page framing a secret file) is
-// left out, and why is returned by frame ID.
-func dropRefusedFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, map[int]string, error) {
+// action; a child frame it may not touch (a file: page framing a secret
+// file, an allowed page framing a denied site) is left out, and why is
+// returned by frame ID.
+func (r *run) dropRefusedFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, map[int]string, error) {
 	var kept []protocol.PageFrameResult
 	dropped := map[int]string{}
 	for _, f := range res {
@@ -123,16 +127,64 @@ func dropRefusedFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.Pa
 			URL string `json:"url"`
 		}
 		json.Unmarshal(f.Value, &v)
-		if why := fileURLRefused(v.URL); why != "" {
+		if why := r.frameRefused(v.URL); why != "" {
 			if f.FrameID == 0 {
-				return nil, nil, refuseFileURL(tabID, v.URL)
+				return nil, nil, r.refuseTop(tabID, v.URL)
 			}
-			dropped[f.FrameID] = fmt.Sprintf("not read: %s shows a file the bridge may not read (%s)", v.URL, why)
+			dropped[f.FrameID] = why
 			continue
 		}
 		kept = append(kept, f)
 	}
 	return kept, dropped, nil
+}
+
+// frameRefused says why the bridge may not read or act in a frame at u,
+// as a sentence for the frame's entry, or "" when it may.
+func (r *run) frameRefused(u string) string {
+	if why := fileURLRefused(u); why != "" {
+		return fmt.Sprintf("not read: %s shows a file the bridge may not read (%s)", u, why)
+	}
+	if why := r.siteRefused(u); why != "" {
+		// The URL is the page's choice: quoted.
+		return fmt.Sprintf("not read: the frame shows %q, which the bridge may not touch: %s", u, why)
+	}
+	return ""
+}
+
+// refuseTop refuses a tab whose top frame is at u, a URL the bridge may
+// not read or drive (nil when it may).
+func (r *run) refuseTop(tabID int, u string) error {
+	if err := refuseFileURL(tabID, u); err != nil {
+		return err
+	}
+	if why := r.siteRefused(u); why != "" {
+		return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows %q, which the bridge may not read or drive: %s", protocol.Tab(tabID), u, why)
+	}
+	return nil
+}
+
+// siteRefused says why the user's site rules refuse a page or frame at u,
+// or "". Only web pages are judged here: file: URLs have the file rules,
+// and the browser's own pages, the extension's and about:blank or srcdoc
+// frames are Chrome's to refuse (as Guard leaves them). A blob: URL is
+// judged by the page that made it, whose origin it carries.
+func (r *run) siteRefused(u string) string {
+	rules := r.siteRules()
+	if rules == nil {
+		return ""
+	}
+	if inner, ok := strings.CutPrefix(u, "blob:"); ok {
+		u = inner
+	}
+	scheme, _, _ := strings.Cut(strings.ToLower(u), ":")
+	if scheme != "http" && scheme != "https" {
+		return ""
+	}
+	if dec := rules.Check(u); !dec.Allowed {
+		return dec.Why
+	}
+	return ""
 }
 
 // refuseFileURL refuses a tab (or frame) showing a file: URL that breaks

@@ -44,6 +44,9 @@ func press(r *run) (*tool.ActResult, error) {
 // returns the element, nil without a locator.
 func (r actor) focusForKeys(t browser.TabInfo, loc tool.Locator) (*Element, []string, error) {
 	if !loc.Present() {
+		if err := r.locator().notFocusedInRefusedFrame(t.TabID); err != nil {
+			return nil, nil, err
+		}
 		return nil, nil, r.locator().prepareInput(t)
 	}
 	// Only a click (a point, or an element in a child frame) needs the

@@ -347,7 +347,7 @@ func (r settling) readPage(tabID int) (extract.Page, error) {
 	if err != nil {
 		return extract.Page{}, err
 	}
-	res, dropped, err := dropRefusedFrames(tabID, res)
+	res, dropped, err := r.dropRefusedFrames(tabID, res)
 	if err != nil {
 		return extract.Page{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/policy"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 	"github.com/browser-bridge/browser-bridge/internal/shots"
@@ -62,6 +63,14 @@ type Env struct {
 	// tab, tab.URL is where it goes. b is the browser the action works
 	// in (several may be connected). Nil: no further guard.
 	Guard func(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error
+	// SiteRules, if set, gives the user's site rules as they are now. Guard
+	// judges the page an action works on; a frame inside that page (a
+	// user's tab that frames a denied site, issue 26 F4) is only seen by
+	// the engine, which judges every frame a page script reads or acts in,
+	// and every frame a screenshot would show, by these rules: such a frame
+	// is left out and named, as a frame showing a refused file: is. Read
+	// once per action. Nil: frames are judged by the file rules only.
+	SiteRules func() policy.Rules
 
 	// DownloadsFolder is where the bridge moves the files its actions
 	// downloaded (downloads.go); empty: they stay where the browser saved
@@ -104,6 +113,9 @@ type run struct {
 	// instance is the extension instance connected when the action
 	// started (see reg).
 	instance string
+	// siteRules are the user's site rules for the whole action
+	// (Env.SiteRules, read once; nil without them).
+	siteRules func() *policy.Rules
 }
 
 // Run carries out in for the caller's session ("session:<id>"). progress,
@@ -149,7 +161,13 @@ func newRun(ctx context.Context, env *Env, b Browser, session string, in *tool.I
 		b = env.Browser
 	}
 	return &run{ctx: ctx, env: env, in: in, browser: b, b: browser.Verbs{Caller: b}, session: session, progress: progress,
-		instance: b.Info().Instance}
+		instance: b.Info().Instance, siteRules: sync.OnceValue(func() *policy.Rules {
+			if env.SiteRules == nil {
+				return nil
+			}
+			rules := env.SiteRules()
+			return &rules
+		})}
 }
 
 // sub is a run of another action's steps within r (fill sets each field

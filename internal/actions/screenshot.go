@@ -36,7 +36,7 @@ func screenshot(r *run) (*tool.ScreenshotResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.camera().refuseFramedFiles(t); err != nil {
+	if err := r.camera().refuseFramed(t); err != nil {
 		return nil, err
 	}
 	if _, err := r.b.CDPAttach(r.ctx, protocol.CDPAttachParams{TabID: t.TabID}); err != nil {
@@ -65,6 +65,11 @@ func screenshot(r *run) (*tool.ScreenshotResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A frame may have gone to such a page while the picture was taken:
+	// the picture is then thrown away.
+	if err := r.camera().refuseFramed(t); err != nil {
+		return nil, err
+	}
 	cfg, err := jpeg.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("the browser returned an image that does not decode: %w", err)
@@ -77,13 +82,19 @@ func screenshot(r *run) (*tool.ScreenshotResult, error) {
 		Scale: math.Round(scale*1000) / 1000}, nil
 }
 
-// refuseFramedFiles refuses a screenshot of a page that frames a file the
-// bridge may not read: the picture would show it (extract and inspect
-// leave such frames out instead). Every page is looked at, not only file:
-// pages: a web page cannot frame file: itself, but a frame it holds may
-// have been led there (as the extension's old blocked page did, issue 26
-// F1), and the look is one call that reads no page.
-func (r camera) refuseFramedFiles(t browser.TabInfo) error {
+// refuseFramed refuses a screenshot of a page that frames what the
+// bridge may not read: a file the upload rules refuse, or a site the
+// user's rules deny (issue 26 F4: an allowed page of the user's framing
+// a denied site). The picture would show it; extract and inspect leave
+// such frames out instead, and the agent can read the rest of the page
+// that way. Refused, not masked: a mask would be drawn by a script in a
+// page that may move, resize, re-create or navigate the frame between
+// the mask and the capture, and one frame missed shows what the user
+// denied, while a refusal shows nothing. Every page is looked at, not
+// only file: pages: a web page cannot frame file: itself, but a frame it
+// holds may have been led there (as the extension's old blocked page
+// did, issue 26 F1), and the look is one call that reads no page.
+func (r camera) refuseFramed(t browser.TabInfo) error {
 	frames, err := r.tabFrames(t.TabID)
 	if err != nil {
 		return err
@@ -91,6 +102,9 @@ func (r camera) refuseFramedFiles(t browser.TabInfo) error {
 	for _, f := range frames {
 		if why := fileURLRefused(f.URL); why != "" {
 			return protocol.Errorf(protocol.CodeBlockedByPolicy, "the page frames %q, which the bridge may not read: %s (the same rules as for uploads); a screenshot would show it — open another page", f.URL, why)
+		}
+		if why := r.siteRefused(f.URL); why != "" {
+			return protocol.Errorf(protocol.CodeBlockedByPolicy, "the page frames %q, which the bridge may not touch: %s; a screenshot would show it — extract reads the rest of the page, or open another page", f.URL, why)
 		}
 	}
 	return nil

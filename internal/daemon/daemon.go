@@ -27,6 +27,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/nmframe"
 	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/policy"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
@@ -92,6 +93,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		Screenshots: shots.New(layout.Screenshots()),
 		Off:         func() *protocol.Error { return settings.Off(layout) },
 		Guard:       d.guard,
+		SiteRules:   func() policy.Rules { return siteRules(layout) },
 		Paused:      func() *protocol.Error { return settings.Paused(layout) },
 		EvaluateOff: func() *protocol.Error { return settings.EvaluateOff(layout) },
 		Daemon: func() any {

@@ -9,6 +9,8 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/actions"
 	"github.com/browser-bridge/browser-bridge/internal/audit"
 	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/policy"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -48,6 +50,17 @@ func (d *Daemon) checkURL(action, u string) *protocol.Error {
 		return protocol.Errorf(protocol.CodeBlockedByPolicy, "%s on %s is refused: %s", action, u, dec.Why)
 	}
 	return nil
+}
+
+// siteRules is the engine's Env.SiteRules: the rules of settings.json as
+// they are now. Settings that cannot be read give none: Off refuses every
+// action then, saying why.
+func siteRules(layout paths.Layout) policy.Rules {
+	s, err := settings.Load(layout)
+	if err != nil {
+		return policy.Rules{}
+	}
+	return s.Policy
 }
 
 // guardTab is the engine's Env.Guard: the site rules judged against the
