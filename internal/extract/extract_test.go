@@ -348,3 +348,15 @@ func TestDecodeTreeTakesTheStringForm(t *testing.T) {
 		t.Errorf("markdown lost the deep content: %q", c.Markdown)
 	}
 }
+
+// A box sent with "scrolls" gets a line before it saying how much of it
+// shows; a malformed mark is ignored.
+func TestScrollingBoxIsMarked(t *testing.T) {
+	c := build(t, Page{Frames: []Frame{frame(0, "http://x/", "", `["body",0,["p",0,"before"],["ul",{"scrolls":"40 6"},["li",0,"one"],["li",0,"two"]],["div",{"scrolls":"6 40"},"odd"]]`)}})
+	if !strings.Contains(c.Markdown, "before\n\n(scrolls: 40 items, 6 shown)\n\n- one") {
+		t.Errorf("markdown: %q", c.Markdown)
+	}
+	if strings.Count(c.Markdown, "scrolls:") != 1 {
+		t.Errorf("a malformed mark came out: %q", c.Markdown)
+	}
+}
