@@ -360,3 +360,27 @@ func TestScrollingBoxIsMarked(t *testing.T) {
 		t.Errorf("a malformed mark came out: %q", c.Markdown)
 	}
 }
+
+// A reader view that is a small page's markdown again adds nothing; one
+// that picks the article out of a longer page does (issue 24, item 7).
+func TestReaderRepeatsTheMarkdown(t *testing.T) {
+	md := "# Order\n\nName\n\nEmail\n\nCountry Denmark\n\nSend order"
+	for _, tt := range []struct {
+		reader string
+		want   bool
+	}{
+		{"Name\n\nEmail\n\nCountry Denmark", true},
+		{"", true},
+		{"Name\n\nEmail\n\nA line the page lacks", false},
+		{"Name", false}, // a short part of a longer page
+	} {
+		if got := Repeats(tt.reader, md); got != tt.want {
+			t.Errorf("Repeats(%q) = %v, want %v", tt.reader, got, tt.want)
+		}
+	}
+	// On a large page the reader view is kept: it leaves out the rest.
+	article := strings.Repeat("A paragraph of the article.\n\n", 100)
+	if Repeats(article, "Nav\n\n"+article+"Footer") {
+		t.Error("the reader view of a large page was judged a repeat")
+	}
+}
