@@ -41,6 +41,22 @@ document.getElementById("f").addEventListener("submit", async (e) => {
 });
 </script></body>`
 
+// taskSteps are the steps of the 10-step task after its open, on tab t:
+// read the form, fill it in, send it, read the answer.
+func taskSteps(t any) []map[string]any {
+	return []map[string]any{
+		{"action": "extract", "tabId": t},
+		{"action": "type", "tabId": t, "label": "Name", "value": "Ada"},
+		{"action": "type", "tabId": t, "label": "Email", "value": "ada@example.com"},
+		{"action": "select", "tabId": t, "label": "Country", "option": "Norway"},
+		{"action": "check", "tabId": t, "label": "I agree"},
+		{"action": "type", "tabId": t, "label": "Message", "value": "Two widgets, please."},
+		{"action": "press", "tabId": t, "keys": "Tab"},
+		{"action": "click", "tabId": t, "role": "button", "name": "Send order"},
+		{"action": "extract", "tabId": t, "include": []string{"markdown"}},
+	}
+}
+
 // benchTall is a page of the given height in CSS pixels, bands of text.
 func benchTall(h int) string {
 	var b strings.Builder
@@ -360,20 +376,8 @@ func BenchmarkActionVsRawCDP(b *testing.B) {
 			if err != nil {
 				return err
 			}
-			t := m["tabId"]
-			steps := []map[string]any{
-				{"action": "extract", "tabId": t},
-				{"action": "type", "tabId": t, "label": "Name", "value": "Ada"},
-				{"action": "type", "tabId": t, "label": "Email", "value": "ada@example.com"},
-				{"action": "select", "tabId": t, "label": "Country", "option": "Norway"},
-				{"action": "check", "tabId": t, "label": "I agree"},
-				{"action": "type", "tabId": t, "label": "Message", "value": "Two widgets, please."},
-				{"action": "press", "tabId": t, "keys": "Tab"},
-				{"action": "click", "tabId": t, "role": "button", "name": "Send order"},
-				{"action": "extract", "tabId": t, "include": []string{"markdown"}},
-			}
 			var last map[string]any
-			for _, s := range steps {
+			for _, s := range taskSteps(m["tabId"]) {
 				if last, err = call(s); err != nil {
 					return err
 				}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -39,8 +40,10 @@ func checkHello(t *testing.T, p *peer) {
 	if id := strOf(t, h, "extensionId"); id != bridge.Launch.ExtensionID {
 		t.Errorf("hello extensionId = %q, want %q", id, bridge.Launch.ExtensionID)
 	}
-	if l := strOf(t, h, "profileLabel"); strings.TrimSpace(l) == "" {
-		t.Errorf("hello has an empty profileLabel: %v", h)
+	// Hive writes labels into key=value log lines and keys by them, and
+	// its own look like keen-rose-moth: no spaces (issue 24, item 6).
+	if l := strOf(t, h, "profileLabel"); !regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)+$`).MatchString(l) {
+		t.Errorf("hello's profileLabel %q is not a label like chromium-88cc5fad", l)
 	}
 	if p.conn.Origin != "chrome-extension://"+bridge.Launch.ExtensionID {
 		t.Errorf("the handshake's Origin is %q", p.conn.Origin)

@@ -136,3 +136,40 @@ func TestExtractSeparatesCellsAndGridItems(t *testing.T) {
 		}
 	}
 }
+
+// Text only scrolled out of view inside a scrolling box is text a person
+// scrolls to: it is read, and the box is marked with how much of it shows
+// (issue 24, item 2). The tricks that hide text inside such a box stay out
+// and are counted.
+func TestExtractReadsTextScrolledOutOfItsBox(t *testing.T) {
+	t.Parallel()
+	res, out := extractURL(t, "/scrollbox", nil)
+	md, text := str(res, "markdown"), str(res, "text")
+	var missing []string
+	for _, p := range []struct {
+		prefix string
+		n      int
+	}{{"MSG-", 40}, {"OPT-", 30}, {"UP-", 12}} {
+		for i := 1; i <= p.n; i++ {
+			w := fmt.Sprintf("%s%d\n", p.prefix, i)
+			if !strings.Contains(md+"\n", w) || !strings.Contains(text+"\n", w) {
+				missing = append(missing, strings.TrimSpace(w))
+			}
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("scrolled-out text missing: %v\nmarkdown: %s", missing, md)
+	}
+	for _, want := range []string{"scrolls: 40 items, 6 shown", "scrolls: 30 items, 5 shown", "scrolls: 12 items, 3 shown"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("no mark %q in the markdown:\n%s", want, md)
+		}
+	}
+	if strings.Contains(out, "HIDDEN-") {
+		i := strings.Index(out, "HIDDEN-")
+		t.Errorf("hidden text in the result: …%s…", out[max(0, i-80):min(len(out), i+40)])
+	}
+	if !strings.Contains(fmt.Sprint(res["warnings"]), "2 hidden text runs left out") {
+		t.Errorf("warnings: %v", res["warnings"])
+	}
+}

@@ -86,6 +86,10 @@ func serveSearch(w http.ResponseWriter, r *http.Request) {
 		page = "serp-consent"
 	case "unusual please":
 		page = "serp-sorry"
+	case "ads please", "ads please 2", "ads please 3":
+		// The same ads, then without a results container (#search), then
+		// also with related searches above the results.
+		page = "serp-ads"
 	}
 	b, err := os.ReadFile("testdata/" + page + ".html")
 	if err != nil {
@@ -93,6 +97,12 @@ func serveSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	switch q {
+	case "ads please 2":
+		b = []byte(strings.Replace(string(b), `<div id="search">`, `<div class="results">`, 1))
+	case "ads please 3":
+		b = []byte(strings.Replace(string(b), `<div id="search">`, `<div class="results"><div role="heading" aria-level="2">Related searches</div><a href="/search?q=widget+top">widget top</a>`, 1))
+	}
 	s := strings.ReplaceAll(string(b), "{{query}}", q)
 	w.Write([]byte(strings.ReplaceAll(s, "{{site}}", site)))
 }

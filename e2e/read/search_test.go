@@ -94,3 +94,36 @@ func TestSearchReportsConsentAndTrafficWalls(t *testing.T) {
 	}
 	failCode(t, map[string]any{"action": "search", "query": "  ", "browserWorkspaceId": ws}, protocol.CodeInvalidArgument)
 }
+
+// Ads whose title is an ARIA heading inside their link come back as ads,
+// in several result-page shapes, and nothing of an ad as organic (issue
+// 24, item 3).
+func TestSearchKeepsAdsWithHeadingTitles(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{"ads please", "ads please 2", "ads please 3"} {
+		t.Run(strings.ReplaceAll(q, " ", "-"), func(t *testing.T) { checkAdShapes(t, q) })
+	}
+}
+
+func checkAdShapes(t *testing.T, q string) {
+	res, out := call(t, map[string]any{"action": "search", "query": q, "browserWorkspaceId": workspace(t)})
+	kinds := map[string]string{}
+	for _, h := range list(res, "results") {
+		title := str(h, "title")
+		if prev, ok := kinds[title]; ok {
+			t.Errorf("%q twice, as %s and %s", title, prev, str(h, "kind"))
+		}
+		kinds[title] = str(h, "kind")
+		if strings.HasPrefix(title, "AD-") != (str(h, "kind") == "ad") || (strings.Contains(str(h, "snippet"), "AD-") && str(h, "kind") != "ad") {
+			t.Errorf("%q came back as %s", title, str(h, "kind"))
+		}
+	}
+	for _, want := range []string{"AD-ONE Widgets on sale", "AD-TWO Buy widgets", "AD-THREE Widget deals", "AD-FOUR Widgets direct", "ORG-ONE The widget handbook", "ORG-TWO Widgets explained"} {
+		if _, ok := kinds[want]; !ok {
+			t.Errorf("%q is missing: %v", want, kinds)
+		}
+	}
+	if t.Failed() {
+		t.Logf("%s", out)
+	}
+}

@@ -126,7 +126,9 @@
     if (r.width <= 1 && r.height <= 1 && (cuts(style.overflowX) || style.clip !== "auto" || style.clipPath !== "none")) return "gone";
     if (emptyClip(style.clip) || style.clipPath === "inset(50%)") return "gone";
     if (style.clipPath !== "none" && emptyClipPath(style.clipPath)) return "trick";
-    if (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0) return "gone";
+    // Content before the page's start cannot be scrolled to; inside a
+    // scrolling box the box's own range (env.clip) decides instead.
+    if (!env.view && (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0)) return "gone";
     if (tag === "img" && r.width <= 2 && r.height <= 2) return "gone"; // tracking pixels
     if (r.width > 0 && r.height > 0 && outside(r, env.clip)) return "trick";
     if (style.position === "fixed" && (r.left >= window.innerWidth || r.top >= window.innerHeight || r.right <= 0 || r.bottom <= 0)) return "trick";
@@ -184,15 +186,24 @@
 
   // clipOf is the clip env passes to el's children: el's padding box
   // intersected with the clip it is in, on each axis where el cuts its
-  // overflow (hidden or clip; a scrolling box lets a person scroll to
-  // its content, so it clips nothing here). The page's own box clips on
-  // the right when the page hides its horizontal overflow (content moved
-  // off to the right — an off-canvas menu — cannot be scrolled to);
-  // vertically it does not: pages stop scrolling while a dialog is open.
+  // overflow (hidden or clip). The page's own box clips on the right when
+  // the page hides its horizontal overflow (content moved off to the
+  // right — an off-canvas menu — cannot be scrolled to); vertically it
+  // does not: pages stop scrolling while a dialog is open.
+  //
+  // A scrolling box (auto or scroll) lets a person scroll to all of its
+  // content: on that axis its children are clipped to the range the box
+  // scrolls over, not to what it shows now nor to the clip of its
+  // ancestors (a chat log inside a card that hides its overflow). What
+  // lies before that range (left: -9999px in the box) cannot be scrolled
+  // to. A box that grows the other way (column-reverse, right to left)
+  // scrolls over the range that ends at its end.
   const clipOf = (el, style, clip) => {
-    const hideX = style.overflowX === "hidden" || style.overflowX === "clip";
-    const hideY = style.overflowY === "hidden" || style.overflowY === "clip";
-    if (!hideX && !hideY) return clip;
+    const hides = (v) => v === "hidden" || v === "clip";
+    const scrolls = (v) => v === "auto" || v === "scroll";
+    const hideX = hides(style.overflowX), hideY = hides(style.overflowY);
+    const scrollX = scrolls(style.overflowX), scrollY = scrolls(style.overflowY);
+    if (!hideX && !hideY && !scrollX && !scrollY) return clip;
     const r = bb.rect(el);
     const c = clip ? { ...clip } : { left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity };
     if (hideX) {
@@ -203,7 +214,65 @@
       c.top = Math.max(c.top, r.top);
       c.bottom = Math.min(c.bottom, r.bottom);
     }
+    const flex = /flex/.test(style.display);
+    if (scrollX) {
+      const reverse = style.direction === "rtl" || (flex && style.flexDirection === "row-reverse");
+      [c.left, c.right] = range(r.left + el.clientLeft, el.clientWidth, el.scrollWidth, el.scrollLeft, reverse);
+    }
+    if (scrollY) {
+      const reverse = flex && style.flexDirection === "column-reverse";
+      [c.top, c.bottom] = range(r.top + el.clientTop, el.clientHeight, el.scrollHeight, el.scrollTop, reverse);
+    }
     return c;
+  };
+  // range is the stretch, in viewport coordinates, that a box showing
+  // size pixels from start scrolls over: its scrollable size from where
+  // scrolling starts (0, or the far end for a box that grows backwards,
+  // whose scroll position is then 0 or negative).
+  const range = (start, size, total, pos, reverse) => {
+    if (!reverse) return [start - pos, start - pos + total];
+    const end = start + size - pos;
+    return [end - total, end];
+  };
+  // viewOf is the part of the viewport a scrolling box el shows of its
+  // content, within the view it is in itself (null: the whole viewport).
+  const viewOf = (el, style, view) => {
+    const scrolls = (v) => v === "auto" || v === "scroll";
+    if (!scrolls(style.overflowX) && !scrolls(style.overflowY)) return view;
+    const r = bb.rect(el);
+    const v = { left: r.left + el.clientLeft, top: r.top + el.clientTop };
+    v.right = v.left + el.clientWidth;
+    v.bottom = v.top + el.clientHeight;
+    if (view) {
+      v.left = Math.max(v.left, view.left);
+      v.top = Math.max(v.top, view.top);
+      v.right = Math.min(v.right, view.right);
+      v.bottom = Math.min(v.bottom, view.bottom);
+    }
+    return v;
+  };
+  // scrollMark says how much of a scrolling box's content shows, when
+  // some of it is scrolled out of view: "items shown" (the box's rows, or
+  // the rows of its only child: a list inside a scrolling wrapper), or ""
+  // when all of it shows or it has no rows. A row is shown when at least
+  // half of it is in view.
+  const scrollMark = (el, style, env) => {
+    if (el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1) return "";
+    let kids = Array.from(bb.childNodes(el)).filter((k) => bb.nodeType(k) === 1 && !SKIP.has(bb.tag(k)));
+    for (let i = 0; i < 3 && kids.length === 1; i++) {
+      kids = Array.from(bb.childNodes(kids[0])).filter((k) => bb.nodeType(k) === 1 && !SKIP.has(bb.tag(k)));
+    }
+    const view = env.view;
+    let items = 0, shown = 0;
+    for (const k of kids) {
+      if (hidden(k, getComputedStyle(k), env)) continue;
+      items++;
+      const r = bb.rect(k);
+      const w = Math.min(r.right, view.right) - Math.max(r.left, view.left);
+      const h = Math.min(r.bottom, view.bottom) - Math.max(r.top, view.top);
+      if (w > 0 && h > 0 && w * 2 >= r.width && h * 2 >= r.height) shown++;
+    }
+    return items > 1 && shown < items ? items + " " + shown : "";
   };
 
   // Colours: "rgb(r, g, b)" or "rgba(r, g, b, a)" as [r, g, b, a]; null
@@ -268,9 +337,11 @@
   // top of it. Fixed and sticky bars (headers, banners) do not count: a
   // person scrolls the text out from under them. Only checked for a
   // bounded number of elements per frame.
-  const covered = (el, r) => {
+  const covered = (el, r, view) => {
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return false;
+    // Scrolled out of its box: what is drawn there is not on top of it.
+    if (view && (x < view.left || y < view.top || x >= view.right || y >= view.bottom)) return false;
     const hit = bb.elementFromPoint(bb.rootNode(el), x, y);
     if (!hit || hit === el || bb.contains(el, hit) || bb.contains(hit, el)) return false;
     for (let n = hit; n && bb.nodeType(n) === 1 && !bb.contains(n, el); n = bb.parentNode(n)) {
@@ -452,13 +523,13 @@
             hiddenRuns++;
           } else if (coverChecks < MAX_COVER_CHECKS && !NO_BOX_CHECK.has(style.display)) {
             coverChecks++;
-            if (covered(n, bb.rect(n))) {
+            if (covered(n, bb.rect(n), env.view)) {
               hiddenRuns++;
               return;
             }
           }
         }
-        kidsEnv = { clip: clipOf(n, style, env.clip), bg, style };
+        kidsEnv = { clip: clipOf(n, style, env.clip), bg, style, view: viewOf(n, style, env.view) };
         if (isFrame) {
           const id = frameIdOf(n);
           const src = cut(String(n.src || ""), MAX_ATTR);
@@ -501,7 +572,11 @@
         }
         name = tagFor(n, tag, style);
         if (role === "row" || (PLAIN_INLINE.has(name) && !sep && BLOCKISH.test(style.display))) name = "div";
-        if (name && depth < MAX_DEPTH) attrs = attrsFor(n, name);
+        if (name && depth < MAX_DEPTH) {
+          attrs = attrsFor(n, name);
+          const mark = kidsEnv.view !== env.view && scrollMark(n, style, kidsEnv);
+          if (mark) (attrs || (attrs = {})).scrolls = mark;
+        }
       } catch (_) {
         // A clobbered or odd element: keep its content, lose its wrapper.
         return descend(n, out, depth, tv === undefined ? textVisible : tv, null, "", null, kidsEnv || env, null);
@@ -575,6 +650,6 @@
         clip = { left: -window.scrollX, right: docEl.clientWidth - window.scrollX, top: -Infinity, bottom: Infinity };
       }
     } catch (_) { /* judge nothing */ }
-    return { bg, clip, style: null };
+    return { bg, clip, style: null, view: null };
   };
 })();

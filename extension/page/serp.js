@@ -91,20 +91,37 @@
     if (!root) return out;
     const top = bb.closest(root, "#center_col, #main, #b_content") || docBody;
 
-    // Sections named by a heading: the section is the heading's ancestor
-    // just below the results root (or its g-section-with-header).
-    const sections = new Map();
+    // Sections named by a heading: the section is the heading's largest
+    // ancestor below the results root (or its g-section-with-header) that
+    // holds no result title before the heading, no other section's heading
+    // and, for related searches, no result title at all. Without those
+    // stops a page with no results container (#search, main) made one
+    // wrapper of every result the section: each became an ad, or all were
+    // skipped as related searches (issue 24, item 3).
+    const named = [];
     for (const h of headings(top)) {
       const label = text(h) || bb.norm(h.textContent);
       const hit = SECTIONS.find(([re]) => re.test(label));
-      if (!hit) continue;
+      if (hit) named.push([h, hit[1]]);
+    }
+    const before = (x, h) => !!(x.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const stops = (p, h, kind) => {
+      if (named.some(([o]) => o !== h && p.contains(o) && !h.contains(o))) return true;
+      for (const t of p.querySelectorAll(TITLE)) {
+        if (h.contains(t) || t.contains(h)) continue;
+        if (kind === "related_search" || before(t, h)) return true;
+      }
+      return false;
+    };
+    const sections = new Map();
+    for (const [h, kind] of named) {
       let s = h.closest("g-section-with-header, block-component");
       if (!s) {
         s = h;
-        while (s.parentElement && s.parentElement !== root && s.parentElement !== docBody) s = s.parentElement;
-        if (!root.contains(s) && s.parentElement !== root) s = h.parentElement && h.parentElement.parentElement || h;
+        while (s.parentElement && s.parentElement !== root && s.parentElement !== docBody && !stops(s.parentElement, h, kind)) s = s.parentElement;
+        if (!root.contains(s) && s.parentElement !== root && s === h) s = h.parentElement || h;
       }
-      if (!sections.has(s)) sections.set(s, hit[1]);
+      if (!sections.has(s)) sections.set(s, kind);
     }
     const sectionOf = (el) => {
       for (const [s, kind] of sections) if (s.contains(el)) return kind;

@@ -255,12 +255,17 @@ async function hiveHello(base, cfg) {
 
 // profileLabel names this browser profile for the server (Hive routes its
 // workers by it): the browser's brand and the start of this install's
-// instance ID, e.g. "Chromium 1f3a9c2e". Made once and kept in
-// chrome.storage.local, so it stays the same across restarts.
+// instance ID, e.g. "chromium-1f3a9c2e". Hive writes labels into
+// key=value log lines and keys by them, so a label has no spaces (its own
+// look like "keen-rose-moth"); the readable name ("Chromium #1") is the
+// bridge's, in status. Made once and kept in chrome.storage.local, so it
+// stays the same across restarts; a label kept by an older version with a
+// space ("Chromium 1f3a9c2e") is made again.
 async function profileLabel() {
   const got = await chrome.storage.local.get(LABEL_KEY);
-  if (typeof got[LABEL_KEY] === "string" && got[LABEL_KEY]) return got[LABEL_KEY];
-  const label = `${brand()} ${(await instanceId()).slice(0, 8)}`;
+  if (typeof got[LABEL_KEY] === "string" && /^[a-z0-9-]+$/.test(got[LABEL_KEY])) return got[LABEL_KEY];
+  const name = brand().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "chrome";
+  const label = `${name}-${(await instanceId()).slice(0, 8)}`;
   await chrome.storage.local.set({ [LABEL_KEY]: label });
   return label;
 }

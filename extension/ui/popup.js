@@ -151,7 +151,8 @@ function renderActions(list) {
   set($("actions"), list.slice(0, ACTIONS).map((a) => {
     const ok = a.code === "ok";
     const mine = a.session === "user"; // the user's own switch on this page
-    const sub = mine ? "" : [shortSession(a.session), a.url ? shortURL(a.url) : ""].filter(Boolean).join(" · ");
+    // The browser it ran in, as the audit trail names it ("1 (Edge)").
+    const sub = mine ? "" : [shortSession(a.session), a.browser || "", a.url ? shortURL(a.url) : ""].filter(Boolean).join(" · ");
     return `<li>
       <span class="when">${esc(clock(a.time))}</span>
       <span class="what"><b>${esc(a.action)}</b> ${esc(detail(a))}</span>

@@ -3,6 +3,7 @@ package actions
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"sync"
@@ -159,6 +160,12 @@ func buildRead(page extract.Page, include map[string]bool, asked bool, maxChars 
 			return aRead{}, err
 		}
 		if fits(c) {
+			// A small page's reader view is mostly the markdown again: it
+			// is left out when it adds nothing (issue 24, item 7).
+			if include[extract.PartReader] && extract.Repeats(c.Reader.Markdown, c.Markdown) {
+				include = maps.Clone(include)
+				delete(include, extract.PartReader)
+			}
 			return aRead{c: c, include: include}, nil
 		}
 	}

@@ -32,12 +32,6 @@ func init() { register("handoff", handoff) }
 // it is still waiting (MCP clients reset their timeouts on progress).
 const handoffProgressEvery = 5 * time.Second
 
-// handoffMargin is the time left at the end of the call's deadline (a
-// quarter of it, for short ones) for the extension to take its overlay
-// down and answer "timeout", rather than the call failing with the
-// daemon's own timeout error.
-const handoffMargin = 2 * time.Second
-
 func handoff(r *run) (*tool.HandoffResult, error) {
 	t, err := r.guards().pageTarget()
 	if err != nil {
@@ -48,10 +42,15 @@ func handoff(r *run) (*tool.HandoffResult, error) {
 		return nil, err
 	}
 	defer end()
-	wait := 10 * time.Minute
+	// The user gets all of timeoutMs: the call's deadline has
+	// tool.HandoffWrapup beyond it for the answer to come back, of which
+	// the steps so far (guards, the turn) may have used a little. Should
+	// the context end sooner than that, the answer's time (half the
+	// wrap-up) comes out of what is left.
+	spec, _ := tool.Lookup("handoff")
+	wait := spec.TimeFor(r.in.TimeoutMs)
 	if dl, ok := r.ctx.Deadline(); ok {
-		left := time.Until(dl)
-		wait = left - min(handoffMargin, left/4)
+		wait = min(wait, time.Until(dl)-spec.Wrapup/2)
 	}
 	if wait < time.Second {
 		return nil, protocol.Errorf(protocol.CodeInvalidArgument, "timeoutMs leaves the user no time to act; give the hand-off at least a few seconds (up to 600000)")

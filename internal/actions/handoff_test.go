@@ -93,7 +93,7 @@ func TestHandoffAction(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("handoff.show was not sent")
 	}
-	if p.TabID != 9 || p.Message != "Please sign in" || p.TimeoutMs < 15000 || p.TimeoutMs > 20000 {
+	if p.TabID != 9 || p.Message != "Please sign in" || p.TimeoutMs != 20000 {
 		t.Errorf("handoff.show params %+v", p)
 	}
 	if err := env.Handoffs().CheckIn(link.Info().Instance, "type", 9); protocol.CodeOf(err) != protocol.CodeHandoffInProgress {

@@ -30,7 +30,7 @@ func status(r *run) (*tool.StatusResult, error) {
 	}
 	if r.env.Paused != nil {
 		if p := r.env.Paused(); p != nil {
-			out.Paused = p.Message
+			out.Paused, out.PausedMessage = true, p.Message
 		}
 	}
 	out.Evaluate = r.env.EvaluateOff != nil && r.env.EvaluateOff() == nil

@@ -268,5 +268,10 @@ func replaceDaemon(ctx context.Context, layout paths.Layout, who protocol.Auth, 
 	return nc, ok, nil
 }
 
-// ErrNoDaemon is returned when the daemon could not be started.
-var ErrNoDaemon = errors.New("the daemon did not start")
+// ErrNoDaemon is returned when no daemon was running and one could not be
+// started.
+var ErrNoDaemon = errors.New("the daemon is not running and did not start")
+
+// ErrDaemonBusy is returned when the daemon runs but did not take the
+// connection within the caller's deadline.
+var ErrDaemonBusy = errors.New("the daemon is running but busy")

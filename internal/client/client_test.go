@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/browser-bridge/browser-bridge/internal/ipc"
 	"github.com/browser-bridge/browser-bridge/internal/ipc/ipctest"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -593,5 +594,79 @@ func TestVerbSendsTheVerbAndReturnsItsResult(t *testing.T) {
 	v := <-got
 	if v.Type != protocol.TypeVerb || v.Verb != "websocket.configure" || v.ID == "" || !strings.Contains(string(v.Params), `"url":"ws://127.0.0.1:14829/bridge"`) {
 		t.Errorf("the daemon got %+v (params %s)", v, v.Params)
+	}
+}
+
+// busyDaemon stands in for a running daemon that cannot take the
+// handshake now: it holds the daemon's lock, and its socket accepts and
+// hangs up at once. stop closes its socket; it holds the lock until the
+// test ends, so that the daemon counts as running meanwhile.
+func busyDaemon(t *testing.T, layout paths.Layout) (stop func()) {
+	t.Helper()
+	lock, err := ipc.Lock(layout.DaemonLock(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := ipc.Listen(layout.Socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for {
+			nc, err := l.Accept()
+			if err != nil {
+				return
+			}
+			nc.Close()
+		}
+	}()
+	var once sync.Once
+	stop = func() { once.Do(func() { l.Close() }) }
+	t.Cleanup(func() { stop(); lock.Close() })
+	return stop
+}
+
+// A daemon that runs but does not answer is not started again: the client
+// retries within its deadline, then says the daemon is running but busy
+// (issue 24, item 5: under a flood of idle connections a status said "the
+// daemon did not start: it exited").
+func TestEnsureDaemonTellsBusyFromNotRunning(t *testing.T) {
+	layout := ipctest.Layout(t)
+	starts := fakeStart(t, func() error { return errors.New("a second daemon was started") })
+	busyDaemon(t, layout)
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	began := time.Now()
+	err := EnsureDaemon(ctx, layout)
+	took := time.Since(began)
+	if !errors.Is(err, ErrDaemonBusy) || errors.Is(err, ErrNoDaemon) || !strings.Contains(err.Error(), "running") {
+		t.Errorf("EnsureDaemon: %v, want ErrDaemonBusy saying it runs", err)
+	}
+	if took < time.Second || took > 2500*time.Millisecond {
+		t.Errorf("gave up after %s, want it to retry until its deadline (1.5 s)", took)
+	}
+	if n := starts.Load(); n != 0 {
+		t.Errorf("started %d daemons beside a running one", n)
+	}
+}
+
+// A busy daemon that answers again within the caller's deadline is used.
+func TestEnsureDaemonRetriesABusyDaemon(t *testing.T) {
+	layout := ipctest.Layout(t)
+	starts := fakeStart(t, func() error { return errors.New("a second daemon was started") })
+	stop := busyDaemon(t, layout)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		stop()
+		os.Remove(layout.Socket)
+		ipctest.New(t, layout, calls(nil, echo))
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), ipctest.Wait)
+	defer cancel()
+	if err := EnsureDaemon(ctx, layout); err != nil {
+		t.Errorf("EnsureDaemon: %v", err)
+	}
+	if n := starts.Load(); n != 0 {
+		t.Errorf("started %d daemons", n)
 	}
 }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -52,6 +53,9 @@ func ensureDaemon(ctx context.Context, layout paths.Layout, spawn func(paths.Lay
 	if answers(ctx, layout) {
 		return nil // another starter won
 	}
+	if running(layout) {
+		return waitBusy(ctx, layout)
+	}
 	exited, err := spawn(layout)
 	if err != nil {
 		return err
@@ -70,6 +74,44 @@ func ensureDaemon(ctx context.Context, layout paths.Layout, spawn func(paths.Lay
 		}
 	}
 	return fmt.Errorf("%w within %s; see %s", ErrNoDaemon, startTimeout, layout.DaemonLog())
+}
+
+// busyWait bounds how long a caller without a deadline of its own retries
+// a daemon that runs but does not take its handshake.
+const busyWait = 10 * time.Second
+
+// running reports whether a daemon of layout runs: it holds its lock for
+// life. The lock is taken and let go at once when free; the caller holds
+// the start lock, so no daemon this client starts can race for it.
+func running(layout paths.Layout) bool {
+	lock, err := ipc.Lock(layout.DaemonLock(), false)
+	if err == nil {
+		lock.Close()
+		return false
+	}
+	return errors.Is(err, ipc.ErrLocked)
+}
+
+// waitBusy retries a daemon that runs but did not take the handshake (a
+// flood of connections fills its handshake slots, or it is stuck) until
+// it does or the caller's deadline (at most busyWait) passes. Starting a
+// second daemon would only fail on its lock: that is what made "the
+// daemon did not start: it exited" (issue 24, item 5).
+func waitBusy(ctx context.Context, layout paths.Layout) error {
+	began := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, busyWait)
+	defer cancel()
+	for pause := 20 * time.Millisecond; ; pause = min(2*pause, 500*time.Millisecond) {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w: it did not take the connection in %s of tries (another process may be flooding it with connections, or it is stuck); try again, and if it stays so stop it (its pid is in %s); see %s",
+				ErrDaemonBusy, time.Since(began).Round(100*time.Millisecond), layout.DaemonLock(), layout.DaemonLog())
+		case <-time.After(pause):
+		}
+		if answers(ctx, layout) {
+			return nil
+		}
+	}
 }
 
 // spawn starts a daemon process for layout; exited receives its exit

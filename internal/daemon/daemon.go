@@ -58,9 +58,10 @@ type Daemon struct {
 	audit   *audit.Log
 	agents  agentSessions
 	// handshakes caps the connections that have not shown the secret
-	// yet, and drops rate-limits the line each dropped one logs: a flood
-	// of idle connections by the same user must neither starve honest
-	// clients nor fill the log (issue 11, finding 11).
+	// yet (a full gate closes the oldest), and drops rate-limits the line
+	// each dropped one logs: a flood of idle connections by the same user
+	// must neither starve honest clients nor fill the log (issue 11,
+	// finding 11; issue 24, item 5).
 	handshakes *ipc.Gate
 	drops      logfile.Every
 	stop       context.CancelFunc
@@ -206,16 +207,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 			continue
 		}
-		if !d.handshakes.TryAcquire() {
-			nc.Close()
-			d.dropped("too many connections in the handshake", nil)
-			continue
-		}
+		// Every connection is admitted; a full gate closes the one that
+		// has waited longest, which an honest caller never is.
+		release := d.handshakes.Admit(nc)
 		accepted := time.Now()
 		mu.Lock()
 		if ctx.Err() != nil {
 			mu.Unlock()
-			d.handshakes.Release()
+			release()
 			nc.Close()
 			continue
 		}
@@ -224,7 +223,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d.serve(ctx, nc, accepted)
+			d.serve(ctx, nc, accepted, release)
 			mu.Lock()
 			delete(conns, nc)
 			mu.Unlock()
@@ -284,18 +283,19 @@ func (d *Daemon) dropped(why string, err error) {
 }
 
 // serve authenticates one connection (accepted at accepted, holding a
-// handshake slot) and hands it to its role.
-func (d *Daemon) serve(ctx context.Context, nc net.Conn, accepted time.Time) {
+// handshake slot that release gives back) and hands it to its role.
+func (d *Daemon) serve(ctx context.Context, nc net.Conn, accepted time.Time, release func()) {
 	defer nc.Close()
 	if err := ipc.CheckPeer(nc); err != nil {
-		d.handshakes.Release()
+		release()
 		d.dropped("another user's process", err)
 		return
 	}
 	// The whole handshake must arrive promptly: a silent or slow peer is
-	// dropped at accept time + ConnectTimeout, whatever it sends.
+	// dropped at accept time + ConnectTimeout, whatever it sends, or
+	// sooner when newer connections need its slot.
 	c, auth, err := ipc.ReadAuth(nc, accepted.Add(ipc.ConnectTimeout))
-	d.handshakes.Release()
+	release()
 	if err != nil || !secret.Equal(auth.Secret, d.secret) {
 		d.dropped("no valid handshake with the secret", err)
 		return

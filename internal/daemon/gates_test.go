@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/browser/fakebrowser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // While the user has paused the bridge every action but status fails with
@@ -30,10 +32,19 @@ func TestPauseRefusesAllButStatus(t *testing.T) {
 	if n := len(fake.Calls("")); n != before {
 		t.Errorf("the extension got %d commands while paused", n-before)
 	}
-	if raw, err := c.Call(context.Background(), map[string]any{"action": "status"}, 5*time.Second, nil); err != nil || !strings.Contains(string(raw), `"paused":"the user has paused the bridge`) {
+	// paused is a boolean, always there; the sentence has its own field
+	// (issue 24, item 6), and the Go client's type reads both.
+	raw, err := c.Call(context.Background(), map[string]any{"action": "status"}, 5*time.Second, nil)
+	var st tool.StatusResult
+	if err != nil || !strings.Contains(string(raw), `"paused":true`) {
 		t.Errorf("status while paused does not say so: %s %v", raw, err)
+	} else if json.Unmarshal(raw, &st) != nil || !st.Paused || !strings.HasPrefix(st.PausedMessage, "the user has paused the bridge") {
+		t.Errorf("status while paused decodes to %+v: %s", st, raw)
 	}
 	settings.Save(layout, settings.Settings{})
+	if raw, err := c.Call(context.Background(), map[string]any{"action": "status"}, 5*time.Second, nil); err != nil || !strings.Contains(string(raw), `"paused":false`) || strings.Contains(string(raw), "pausedMessage") {
+		t.Errorf("status after resume: %s %v", raw, err)
+	}
 	_, err = c.Call(context.Background(), map[string]any{"action": "close", "tabId": 99}, 5*time.Second, nil)
 	if protocol.CodeOf(err) == protocol.CodePausedByUser {
 		t.Errorf("still paused after resume: %v", err)

@@ -23,7 +23,7 @@ func TestQualifyResult(t *testing.T) {
 			Workspaces:   []tool.Workspace{{ID: "w", Tabs: []int{2, 3}}},
 		}
 	}
-	want := `{"connected":true,"evaluate":false,"windows":[{"windowId":1,"incognito":false,"focused":false,"tabs":[{"tabId":10000000002,"url":"","title":"","active":false,"owned":false,"groupId":-1}]}],` +
+	want := `{"connected":true,"paused":false,"evaluate":false,"windows":[{"windowId":1,"incognito":false,"focused":false,"tabs":[{"tabId":10000000002,"url":"","title":"","active":false,"owned":false,"groupId":-1}]}],` +
 		`"debuggedTabs":[10000000005,10000000007],"activeTab":{"tabId":10000000005,"windowId":5,"url":"","title":""},` +
 		`"workspaces":[{"id":"w","windowId":0,"incognito":false,"groupId":0,"title":"","color":"","tabs":[10000000002,10000000003]}]}`
 	b, _ := json.Marshal(route{slot: 1}.qualify(res()))

@@ -87,7 +87,7 @@ func (d *Daemon) uiState(ext browser.Info) protocol.UIState {
 	entries, _ := audit.Tail(d.layout, uiActions)
 	for _, e := range slices.Backward(entries) {
 		st.Actions = append(st.Actions, protocol.UIAction{Time: e.Time, Session: e.Session, Workspace: e.Workspace,
-			Action: e.Action, TabID: e.TabID, URL: e.URL, Params: e.Params, Code: e.Code, Ms: e.Ms})
+			Action: e.Action, Browser: e.Browser, TabID: e.TabID, URL: e.URL, Params: e.Params, Code: e.Code, Ms: e.Ms})
 	}
 	return st
 }

@@ -49,7 +49,7 @@ func TestUIState(t *testing.T) {
 	reg.AddTab(41, 3, "session:a")
 	reg.AddTab(42, 3, "session:a")
 	for i, a := range []string{"open", "click", "type"} {
-		d.audit.Write(audit.Entry{Session: "session:a", Action: a, TabID: 41, Code: "ok", Ms: int64(i)})
+		d.audit.Write(audit.Entry{Session: "session:a", Action: a, Browser: "1 (Edge)", TabID: 41, Code: "ok", Ms: int64(i)})
 	}
 	s, _ := settings.Load(d.layout)
 	s.Policy.Deny = []string{"bank.example"}
@@ -66,7 +66,7 @@ func TestUIState(t *testing.T) {
 	if len(st.Workspaces) != 1 || st.Workspaces[0].ID != "session:a" || len(st.Workspaces[0].Tabs) != 2 || st.Workspaces[0].WindowID != 3 {
 		t.Errorf("workspaces: %+v", st.Workspaces)
 	}
-	if len(st.Actions) != 3 || st.Actions[0].Action != "type" || st.Actions[2].Action != "open" {
+	if len(st.Actions) != 3 || st.Actions[0].Action != "type" || st.Actions[2].Action != "open" || st.Actions[0].Browser != "1 (Edge)" {
 		t.Errorf("actions, newest first: %+v", st.Actions)
 	}
 	if len(st.Policy.Deny) != 1 || len(st.Policy.Allow) != 0 || st.Policy.Allow == nil || len(st.Policy.BuiltInDeny) != len(policy.DefaultDeny) {

@@ -128,12 +128,35 @@ func (d *decoder) node(v any, depth int) *html.Node {
 		}
 		for _, c := range x[min(2, len(x)):] {
 			if k := d.node(c, depth+1); k != nil {
+				if m := scrollMark(c); m != nil {
+					n.AppendChild(m)
+				}
 				n.AppendChild(k)
 			}
 		}
 		return n
 	}
 	return nil
+}
+
+// scrollMark is the line put before a box whose content is partly
+// scrolled out of view (attribute "scrolls": "<items> <shown>", sent by
+// page/extract.js), so the reader knows the box holds more than a person
+// sees at once; nil for any other node.
+func scrollMark(v any) *html.Node {
+	x, ok := v.([]any)
+	if !ok || len(x) < 2 {
+		return nil
+	}
+	attrs, _ := x[1].(map[string]any)
+	s, _ := attrs["scrolls"].(string)
+	var items, shown int
+	if n, err := fmt.Sscanf(s, "%d %d", &items, &shown); err != nil || n != 2 || items < 1 || shown < 0 || shown > items {
+		return nil
+	}
+	p := element("p", nil)
+	p.AppendChild(&html.Node{Type: html.TextNode, Data: fmt.Sprintf("(scrolls: %d items, %d shown)", items, shown)})
+	return p
 }
 
 // control renders a form control as the text a person sees in it.

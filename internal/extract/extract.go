@@ -437,6 +437,34 @@ func newConverter() *converter.Converter {
 	))
 }
 
+// smallPage is the size of markdown up to which a page is small: its
+// reader view, if it is most of the page, is the page again. On a larger
+// page the reader view is what saves reading the navigation and the rest
+// around the article, and is kept.
+const smallPage = 2000
+
+// Repeats reports whether a reader view's markdown adds nothing to the
+// page's markdown: the page is small, each of the reader's lines is one
+// of the page's, and it is at least half of the page.
+func Repeats(reader, markdown string) bool {
+	if strings.TrimSpace(reader) == "" {
+		return true
+	}
+	if len(markdown) > smallPage || len(reader)*2 < len(markdown) {
+		return false
+	}
+	lines := map[string]bool{}
+	for _, l := range strings.Split(markdown, "\n") {
+		lines[strings.TrimSpace(l)] = true
+	}
+	for _, l := range strings.Split(reader, "\n") {
+		if !lines[strings.TrimSpace(l)] {
+			return false
+		}
+	}
+	return true
+}
+
 // Markdown converts a decoded tree to markdown; relative links resolve
 // against pageURL.
 func Markdown(n *html.Node, pageURL string) (string, error) {

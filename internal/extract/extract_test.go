@@ -348,3 +348,39 @@ func TestDecodeTreeTakesTheStringForm(t *testing.T) {
 		t.Errorf("markdown lost the deep content: %q", c.Markdown)
 	}
 }
+
+// A box sent with "scrolls" gets a line before it saying how much of it
+// shows; a malformed mark is ignored.
+func TestScrollingBoxIsMarked(t *testing.T) {
+	c := build(t, Page{Frames: []Frame{frame(0, "http://x/", "", `["body",0,["p",0,"before"],["ul",{"scrolls":"40 6"},["li",0,"one"],["li",0,"two"]],["div",{"scrolls":"6 40"},"odd"]]`)}})
+	if !strings.Contains(c.Markdown, "before\n\n(scrolls: 40 items, 6 shown)\n\n- one") {
+		t.Errorf("markdown: %q", c.Markdown)
+	}
+	if strings.Count(c.Markdown, "scrolls:") != 1 {
+		t.Errorf("a malformed mark came out: %q", c.Markdown)
+	}
+}
+
+// A reader view that is a small page's markdown again adds nothing; one
+// that picks the article out of a longer page does (issue 24, item 7).
+func TestReaderRepeatsTheMarkdown(t *testing.T) {
+	md := "# Order\n\nName\n\nEmail\n\nCountry Denmark\n\nSend order"
+	for _, tt := range []struct {
+		reader string
+		want   bool
+	}{
+		{"Name\n\nEmail\n\nCountry Denmark", true},
+		{"", true},
+		{"Name\n\nEmail\n\nA line the page lacks", false},
+		{"Name", false}, // a short part of a longer page
+	} {
+		if got := Repeats(tt.reader, md); got != tt.want {
+			t.Errorf("Repeats(%q) = %v, want %v", tt.reader, got, tt.want)
+		}
+	}
+	// On a large page the reader view is kept: it leaves out the rest.
+	article := strings.Repeat("A paragraph of the article.\n\n", 100)
+	if Repeats(article, "Nav\n\n"+article+"Footer") {
+		t.Error("the reader view of a large page was judged a repeat")
+	}
+}

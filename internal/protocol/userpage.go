@@ -91,15 +91,18 @@ type UIWorkspace struct {
 // UIAction is one line of the audit trail as the page shows it (the
 // parameters already redacted by the trail).
 type UIAction struct {
-	Time      time.Time      `json:"time"`
-	Session   string         `json:"session"`
-	Workspace string         `json:"workspace,omitempty"`
-	Action    string         `json:"action"`
-	TabID     int            `json:"tabId,omitempty"`
-	URL       string         `json:"url,omitempty"`
-	Params    map[string]any `json:"params,omitempty"`
-	Code      string         `json:"code"`
-	Ms        int64          `json:"ms"`
+	Time      time.Time `json:"time"`
+	Session   string    `json:"session"`
+	Workspace string    `json:"workspace,omitempty"`
+	Action    string    `json:"action"`
+	// Browser is the browser the command ran in, as the audit trail
+	// names it ("1 (Edge)"); empty when it reached none.
+	Browser string         `json:"browser,omitempty"`
+	TabID   int            `json:"tabId,omitempty"`
+	URL     string         `json:"url,omitempty"`
+	Params  map[string]any `json:"params,omitempty"`
+	Code    string         `json:"code"`
+	Ms      int64          `json:"ms"`
 }
 
 // HandoffShowParams: handoff.show brings the tab's window forward, shows

@@ -7,16 +7,17 @@ import (
 )
 
 // handoff alone waits longer than a minute: its timeoutMs goes up to ten
-// minutes, and its default deadline is those ten minutes.
+// minutes, and its default deadline is those ten minutes; the call has
+// HandoffWrapup beyond them to answer "timeout".
 func TestHandoffDeadline(t *testing.T) {
 	tests := []struct {
 		in   string
 		want time.Duration
 		err  string
 	}{
-		{`{"action":"handoff","message":"Please sign in"}`, HandoffDeadline, ""},
-		{`{"action":"handoff","message":"Please sign in","timeoutMs":600000}`, 10 * time.Minute, ""},
-		{`{"action":"handoff","message":"Please sign in","timeoutMs":90000}`, 90 * time.Second, ""},
+		{`{"action":"handoff","message":"Please sign in"}`, HandoffDeadline + HandoffWrapup, ""},
+		{`{"action":"handoff","message":"Please sign in","timeoutMs":600000}`, 10*time.Minute + HandoffWrapup, ""},
+		{`{"action":"handoff","message":"Please sign in","timeoutMs":90000}`, 90*time.Second + HandoffWrapup, ""},
 		{`{"action":"handoff","message":"Please sign in","timeoutMs":600001}`, 0, "between 1 and 600000"},
 		{`{"action":"click","text":"Go","timeoutMs":90000}`, 0, "between 1 and 60000"},
 		{`{"action":"handoff"}`, 0, "handoff needs message"},

@@ -6,6 +6,11 @@ import "time"
 // time to sign in, solve a CAPTCHA or find a second factor.
 const HandoffDeadline = 10 * time.Minute
 
+// HandoffWrapup is the time a hand-off has after the user's time runs out
+// to take its overlay down and answer "timeout": it is added to the
+// call's deadline, not taken from the user.
+const HandoffWrapup = 2 * time.Second
+
 // The input family: acting on a page as a person would.
 func init() {
 	declare(
@@ -104,6 +109,7 @@ func init() {
 			Params:   []string{"message"},
 			Needs:    [][]string{{"message"}},
 			Deadline: HandoffDeadline,
+			Wrapup:   HandoffWrapup,
 		},
 	)
 }

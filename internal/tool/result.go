@@ -1,6 +1,8 @@
 package tool
 
 import (
+	"encoding/json"
+	"math"
 	"reflect"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -95,6 +97,11 @@ type Tab struct {
 }
 
 // Element is the element an action located.
+//
+// On the wire it leaves out what carries no information for the next step
+// (issue 24, item 7): frameId 0 (the top frame), visible true and matches 1
+// are the defaults an absent field stands for, and its rect is in whole
+// CSS pixels. Decoding restores the defaults, so the Go value is the same.
 type Element struct {
 	FrameID int    `json:"frameId"`
 	Ref     string `json:"ref,omitempty"`
@@ -108,6 +115,51 @@ type Element struct {
 	Rect    *Rect `json:"rect,omitempty"`
 	// ObscuredBy names what covers the element, when something does.
 	ObscuredBy string `json:"obscuredBy,omitempty"`
+}
+
+// element is Element's wire form (see Element).
+type element struct {
+	FrameID    int    `json:"frameId,omitempty"`
+	Ref        string `json:"ref,omitempty"`
+	Tag        string `json:"tag,omitempty"`
+	Role       string `json:"role,omitempty"`
+	Name       string `json:"name,omitempty"`
+	Text       string `json:"text,omitempty"`
+	Visible    *bool  `json:"visible,omitempty"`
+	Matches    *int   `json:"matches,omitempty"`
+	Rect       *Rect  `json:"rect,omitempty"`
+	ObscuredBy string `json:"obscuredBy,omitempty"`
+}
+
+// MarshalJSON writes e without its defaults, its rect rounded.
+func (e Element) MarshalJSON() ([]byte, error) {
+	w := element{FrameID: e.FrameID, Ref: e.Ref, Tag: e.Tag, Role: e.Role, Name: e.Name, Text: e.Text, ObscuredBy: e.ObscuredBy}
+	if !e.Visible {
+		w.Visible = &e.Visible
+	}
+	if e.Matches != 1 {
+		w.Matches = &e.Matches
+	}
+	if e.Rect != nil {
+		w.Rect = &Rect{X: math.Round(e.Rect.X), Y: math.Round(e.Rect.Y), Width: math.Round(e.Rect.Width), Height: math.Round(e.Rect.Height)}
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads e, an absent visible as true and matches as 1.
+func (e *Element) UnmarshalJSON(b []byte) error {
+	var w element
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*e = Element{FrameID: w.FrameID, Ref: w.Ref, Tag: w.Tag, Role: w.Role, Name: w.Name, Text: w.Text, Visible: true, Matches: 1, Rect: w.Rect, ObscuredBy: w.ObscuredBy}
+	if w.Visible != nil {
+		e.Visible = *w.Visible
+	}
+	if w.Matches != nil {
+		e.Matches = *w.Matches
+	}
+	return nil
 }
 
 // Rect is a box in CSS pixels.

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -64,5 +65,28 @@ func TestQualifyTabs(t *testing.T) {
 	QualifyTabs(c, func(id int) int { return -id })
 	if c.TabID != -8 || c.ClosedTabs[1] != -9 || c.ClosedWindows[0] != 8 {
 		t.Errorf("qualified %+v", c)
+	}
+}
+
+// An element on the wire leaves out its defaults and rounds its rect, and
+// reads back as the same value (issue 24, item 7).
+func TestElementLeavesOutItsDefaults(t *testing.T) {
+	e := Element{Ref: "e1", Tag: "button", Name: "Send", Visible: true, Matches: 1, Rect: &Rect{X: 20.4, Y: 280.875, Width: 81.953125, Height: 21}}
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"ref":"e1","tag":"button","name":"Send","rect":{"x":20,"y":281,"width":82,"height":21}}`; string(b) != want {
+		t.Errorf("wire form %s, want %s", b, want)
+	}
+	var back Element
+	if err := json.Unmarshal(b, &back); err != nil || !back.Visible || back.Matches != 1 || back.FrameID != 0 || back.Rect.Width != 82 {
+		t.Errorf("read back as %+v (%v)", back, err)
+	}
+	other := Element{FrameID: 7, Visible: false, Matches: 3}
+	b, _ = json.Marshal(other)
+	var back2 Element
+	if json.Unmarshal(b, &back2); back2 != other {
+		t.Errorf("%s read back as %+v, want %+v", b, back2, other)
 	}
 }

@@ -64,9 +64,11 @@ type StatusResult struct {
 	// Browsers lists every connected browser; the rest of the answer
 	// describes the one marked Shown.
 	Browsers []Browser `json:"browsers,omitempty"`
-	// Paused is the sentence every other action fails with while the
-	// user has paused the bridge.
-	Paused string `json:"paused,omitempty"`
+	// Paused says whether the user has paused the bridge (every other
+	// action then fails with paused_by_user); always present.
+	Paused bool `json:"paused"`
+	// PausedMessage is the sentence those actions fail with, while paused.
+	PausedMessage string `json:"pausedMessage,omitempty"`
 	// Disabled says why the bridge is turned off (empty: it is on).
 	Disabled string `json:"disabled,omitempty"`
 	// Evaluate says whether the user lets the agent run JavaScript in

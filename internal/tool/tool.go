@@ -61,6 +61,10 @@ type Spec struct {
 	// Deadline is the action's end-to-end deadline (zero: DefaultDeadline).
 	// A call's timeoutMs may shorten it.
 	Deadline time.Duration
+	// Wrapup is time the call has after its deadline (and timeoutMs) to
+	// answer: handoff gives the user all of timeoutMs, then takes its
+	// overlay down and says "timeout" (issue 24, item 4).
+	Wrapup time.Duration
 	// ChangesPage: the action changes what a tab shows, so such actions
 	// take turns on a tab. Reading does not wait for them: a wait for an
 	// element must not be held up by the click that makes it appear.
@@ -150,8 +154,14 @@ func TakenBy(param string) []string {
 }
 
 // DeadlineFor is how long a call may take end to end: the action's
-// deadline, shortened by timeoutMs.
+// deadline, shortened by timeoutMs, plus its wrap-up time.
 func (s *Spec) DeadlineFor(timeoutMs int) time.Duration {
+	return s.TimeFor(timeoutMs) + s.Wrapup
+}
+
+// TimeFor is the time the action itself has: its deadline, shortened by
+// timeoutMs (for handoff, the user's time).
+func (s *Spec) TimeFor(timeoutMs int) time.Duration {
 	d := s.Deadline
 	if d == 0 {
 		d = DefaultDeadline
