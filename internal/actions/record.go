@@ -1,12 +1,14 @@
 package actions
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/redact"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -94,7 +96,7 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 		}
 		q := *rec.Request
 		if q.Type == "document" && q.ResponseBody != nil && q.ResponseBody.NotKept == "not_seen" && q.URL == tab.URL {
-			q.ResponseBody = r.documentBody(tab.TabID, q.URL)
+			q.ResponseBody = documentBody(r.ctx, r.b, tab.TabID, q.URL)
 		}
 		out.Request = requestDetail(q, maxChars)
 		return out, nil
@@ -112,8 +114,10 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 // documentBody reads the tab's current document as it arrived, through
 // the debugger: no page script sees it. This is the one time console or
 // network attaches the debugger (its bar shows until the idle detach).
-// A document it cannot read stays "not seen".
-func (r *run) documentBody(tabID int, url string) *protocol.RecordBody {
+// A document it cannot read stays "not seen". (A function of what it
+// uses, not a method of run: run holds the call's state, not every
+// step's.)
+func documentBody(ctx context.Context, b browser.Verbs, tabID int, url string) *protocol.RecordBody {
 	notSeen := &protocol.RecordBody{NotKept: "not_seen"}
 	var tree struct {
 		FrameTree struct {
@@ -122,14 +126,14 @@ func (r *run) documentBody(tabID int, url string) *protocol.RecordBody {
 			} `json:"frame"`
 		} `json:"frameTree"`
 	}
-	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getFrameTree"}, &tree); err != nil {
+	if err := b.CDP(ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getFrameTree"}, &tree); err != nil {
 		return notSeen
 	}
 	var res struct {
 		Content       string `json:"content"`
 		Base64Encoded bool   `json:"base64Encoded"`
 	}
-	err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getResourceContent",
+	err := b.CDP(ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getResourceContent",
 		Params: map[string]any{"frameId": tree.FrameTree.Frame.ID, "url": url}}, &res)
 	switch {
 	case err != nil:
