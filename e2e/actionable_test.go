@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -279,5 +280,20 @@ func TestClickAListBoxOption(t *testing.T) {
 	r := call(t, map[string]any{"action": "wait", "tabId": tab, "selector": "#multi option:checked", "timeoutMs": 2000})
 	if el := r["element"].(map[string]any); el["text"] != "Green" {
 		t.Fatalf("selected %v", el)
+	}
+}
+
+// A deadline the agent asks for is the time the condition gets (issue
+// 25): wait with timeoutMs 1000 gave up after 700 ms, the rest kept for
+// answering. The answer now comes after the condition's time.
+func TestWaitGetsItsWholeTimeout(t *testing.T) {
+	tab := openFixture(t, "secret.html")
+	err := mustFail(t, map[string]any{"action": "wait", "tabId": tab, "selector": "#never-there", "timeoutMs": 1000}, protocol.CodeTimeout)
+	m := regexp.MustCompile(`within ([0-9.]+m?s)`).FindStringSubmatch(err.Message)
+	if m == nil {
+		t.Fatalf("the timeout does not say how long it waited: %s", err.Message)
+	}
+	if d, perr := time.ParseDuration(m[1]); perr != nil || d < 900*time.Millisecond {
+		t.Errorf("the condition got %s of its 1000 ms: %s", m[1], err.Message)
 	}
 }

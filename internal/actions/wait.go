@@ -10,8 +10,9 @@ func init() { register("wait", wait) }
 
 // waitMargin is kept from the call's deadline so that a wait that runs
 // out answers with its own timeout error, naming the condition, rather
-// than the generic deadline error.
-const waitMargin = 300 * time.Millisecond
+// than the generic deadline error: the spec's wrap-up, which the call's
+// deadline has beyond timeoutMs.
+const waitMargin = tool.WaitWrapup
 
 // wait waits for one condition (SPEC §2): load, a locator, or urlContains,
 // until timeoutMs (or the default deadline) runs out.

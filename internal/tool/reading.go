@@ -1,5 +1,7 @@
 package tool
 
+import "time"
+
 // The reading family: actions that look at a page and change nothing.
 func init() {
 	declare(
@@ -24,6 +26,9 @@ func init() {
 			Kind:    KindRead,
 			Locator: true,
 			Params:  []string{"urlContains", "load", "dialog"},
+			// The condition gets the whole timeoutMs; the answer comes in
+			// the wrap-up after it.
+			Wrapup: WaitWrapup,
 		},
 		Spec{
 			Name:    "screenshot",
@@ -165,3 +170,10 @@ type ScreenshotResult struct {
 	Scale float64 `json:"scale,omitempty"`
 	Outcome
 }
+
+// WaitWrapup is the time a wait has after its condition's time (timeoutMs)
+// runs out, to answer with its own timeout naming the condition rather
+// than the generic deadline error. It is added to the call's deadline,
+// not taken from the condition's time: a deadline the agent asks for is
+// the time the condition gets (issue 25).
+const WaitWrapup = 300 * time.Millisecond
