@@ -27,7 +27,14 @@ func (r guards) mayTouch(tabID int) error {
 	if opener == "" || opener == r.session || t.Workspace == r.workspaceID() {
 		return nil
 	}
+	// Most often the agent forgot the tabId its own open returned (the
+	// call then went to the active tab): that comes first; taking over
+	// another session's workspace is the exception (issue 25).
+	how := "pass the tabId that your open returned (status lists your own tabs)"
+	if r.in.TabID == nil {
+		how = "the call named no tabId, so it went to the active tab: " + how
+	}
 	return protocol.Errorf(protocol.CodeNotOwned,
-		"tab %d belongs to workspace %q, which another session opened; leave it to that agent (status lists your own tabs), or name the workspace (browserWorkspaceId: %q) to %s it anyway",
-		protocol.Tab(tabID), t.Workspace, t.Workspace, r.in.Action)
+		"tab %d belongs to workspace %q, which another session opened; %s. Only to %s that tab on purpose, name its workspace (browserWorkspaceId: %q)",
+		protocol.Tab(tabID), t.Workspace, how, r.in.Action, t.Workspace)
 }

@@ -62,6 +62,10 @@ func TestMayTouch(t *testing.T) {
 				if !strings.Contains(err.Error(), "browserWorkspaceId") {
 					t.Errorf("the refusal does not say how to act anyway: %v", err)
 				}
+				// The usual cause first: a tabId the agent forgot (issue 25).
+				if i, j := strings.Index(err.Error(), "pass the tabId that your open returned"), strings.Index(err.Error(), "browserWorkspaceId"); i < 0 || i > j {
+					t.Errorf("the refusal does not first say to pass the tabId open returned: %v", err)
+				}
 				return
 			}
 			if err != nil {
