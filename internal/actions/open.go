@@ -95,6 +95,13 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 		ok = false // a new window in the wanted profile takes over
 	}
 	var t browser.TabInfo
+	var warnings []string
+	if ok && ws.Incognito && r.in.Incognito == nil {
+		// A search opens its workspace incognito (SPEC §3), and the
+		// workspace's later opens follow it: say so, for logged-in work
+		// (issue 25).
+		warnings = append(warnings, "opened in the workspace's incognito window (a search made it incognito), where the user is not signed in; pass incognito: false for a normal window")
+	}
 	if ok {
 		var err error
 		t, err = r.b.TabCreate(r.ctx, protocol.TabCreateParams{WindowID: ws.WindowID, URL: r.in.URL, Active: true})
@@ -118,7 +125,6 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 	// on Chrome's UI thread) need not wait for the page, nor the page for
 	// it. The workspace stays locked until its group is known, so a second
 	// open cannot make a second group.
-	var warnings []string
 	var loaded browser.TabInfo
 	err := both(func() error {
 		return r.answerer().unheld(t.TabID, func() (err error) {

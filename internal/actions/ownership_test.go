@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/browser/fakebrowser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/registry"
 )
 
 // ownedTabs is a browser with the user's tab 1 and tabs the bridge
@@ -154,5 +156,34 @@ func TestTypeOnARefusedPageTypesNothing(t *testing.T) {
 	}
 	if v := verbs(fake); !slices.Contains(v, "tab.get") {
 		t.Errorf("the tab was not looked at: %v", v)
+	}
+}
+
+// An open into a workspace a search made incognito says so, since the
+// user is not signed in there (issue 25); one that asked for incognito
+// does not.
+func TestOpenInAnIncognitoWorkspaceSaysSo(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		input string
+		warn  bool
+	}{
+		{`{"action":"open","url":"https://example.com/","browserWorkspaceId":"w"}`, true},
+		{`{"action":"open","url":"https://example.com/","browserWorkspaceId":"w","incognito":true}`, false},
+	} {
+		fake := fakebrowser.New()
+		fake.Handle("tab.create", fakebrowser.Reply(browser.TabInfo{TabID: 7, WindowID: 3, Incognito: true}))
+		fake.Handle("tab.group", fakebrowser.Reply(protocol.TabGroupResult{GroupID: 11}))
+		fake.Handle("tab.waitLoad", fakebrowser.Reply(browser.TabInfo{TabID: 7, WindowID: 3, Incognito: true}))
+		env := engine(t, fake)
+		env.Registries.For(fake.Hello.InstanceID).SetWorkspace(registry.Workspace{ID: "w", WindowID: 3, GroupID: 11, Incognito: true})
+		res, err := Run(context.Background(), env, "session:a", input(t, tt.input), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res)
+		if got := strings.Contains(string(b), "incognito: false"); got != tt.warn {
+			t.Errorf("%s: %s; want a warning: %v", tt.input, b, tt.warn)
+		}
 	}
 }
