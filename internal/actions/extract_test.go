@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/browser/fakebrowser"
 	"github.com/browser-bridge/browser-bridge/internal/extract"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -253,19 +255,19 @@ func TestSearchTemplate(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("BROWSER_BRIDGE_HOME", home)
 	t.Setenv(EnvSearchURL, "")
-	if tmpl, err := searchTemplate(); err != nil || tmpl != DefaultSearchURL {
-		t.Errorf("default: %q %v", tmpl, err)
+	if tmpl, from, err := searchTemplate(); err != nil || tmpl != DefaultSearchURL || !strings.Contains(from, "default") {
+		t.Errorf("default: %q %q %v", tmpl, from, err)
 	}
 	os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"searchUrl":"https://search.example/?q={query}"}`), 0o600)
-	if tmpl, _ := searchTemplate(); tmpl != "https://search.example/?q={query}" {
-		t.Errorf("settings: %q", tmpl)
+	if tmpl, from, _ := searchTemplate(); tmpl != "https://search.example/?q={query}" || !strings.Contains(from, "searchUrl in ") {
+		t.Errorf("settings: %q %q", tmpl, from)
 	}
 	t.Setenv(EnvSearchURL, "https://env.example/s?q={query}")
-	if tmpl, _ := searchTemplate(); tmpl != "https://env.example/s?q={query}" {
-		t.Errorf("the environment wins: %q", tmpl)
+	if tmpl, from, _ := searchTemplate(); tmpl != "https://env.example/s?q={query}" || !strings.Contains(from, EnvSearchURL) {
+		t.Errorf("the environment wins: %q %q", tmpl, from)
 	}
 	t.Setenv(EnvSearchURL, "https://env.example/")
-	if _, err := searchTemplate(); protocol.CodeOf(err) != protocol.CodeInvalidArgument {
+	if _, _, err := searchTemplate(); protocol.CodeOf(err) != protocol.CodeInvalidArgument {
 		t.Errorf("a template without {query}: %v", err)
 	}
 }
@@ -285,5 +287,22 @@ func TestReadCache(t *testing.T) {
 	}
 	if len(c.m) > readEntries {
 		t.Errorf("the cache holds %d entries, at most %d", len(c.m), readEntries)
+	}
+}
+
+// A search engine that cannot be reached is named, with where its URL
+// came from, instead of "no results" (issue 25). The fake browser stands
+// in for Chrome showing its error page for the results page.
+func TestSearchNamesAnUnreachableEngine(t *testing.T) {
+	t.Setenv("BROWSER_BRIDGE_HOME", t.TempDir())
+	t.Setenv(EnvSearchURL, "http://127.0.0.1:9/find?q={query}")
+	fake := fakebrowser.New()
+	fake.Handle("window.create", fakebrowser.Reply(browser.TabInfo{TabID: 7, WindowID: 3}))
+	fake.Handle("tab.group", fakebrowser.Reply(protocol.TabGroupResult{GroupID: 11}))
+	fake.Handle("tab.waitLoad", fakebrowser.Reply(browser.TabInfo{TabID: 7, WindowID: 3, URL: "http://127.0.0.1:9/find?q=go", LoadError: "net::ERR_CONNECTION_REFUSED"}))
+	env := engine(t, fake)
+	_, err := Run(context.Background(), env, "session:a", input(t, `{"action":"search","query":"go"}`), nil)
+	if err == nil || !strings.Contains(err.Error(), "http://127.0.0.1:9/find?q=go") || !strings.Contains(err.Error(), EnvSearchURL) || !strings.Contains(err.Error(), "ERR_CONNECTION_REFUSED") {
+		t.Fatalf("search with an unreachable engine: %v", err)
 	}
 }

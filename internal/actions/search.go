@@ -27,27 +27,28 @@ var serpScript = script("serp", "page/serp.js")
 // Hit is one classified search result.
 type Hit = tool.Hit
 
-// searchTemplate is the engine URL template in force.
-func searchTemplate() (string, error) {
-	tmpl, from := os.Getenv(EnvSearchURL), EnvSearchURL
+// searchTemplate is the engine URL template in force and where it comes
+// from, for the messages that name it (status shows both).
+func searchTemplate() (tmpl, from string, err error) {
+	tmpl, from = os.Getenv(EnvSearchURL), EnvSearchURL+" (as the daemon read it when it started)"
 	if tmpl == "" {
 		l, err := paths.Default()
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		s, err := settings.Load(l)
 		if err != nil {
-			return "", invalid("%v", err)
+			return "", "", invalid("%v", err)
 		}
 		tmpl, from = s.SearchURL, "searchUrl in "+settings.File(l)
 	}
 	if tmpl == "" {
-		tmpl = DefaultSearchURL
+		tmpl, from = DefaultSearchURL, "the default; set searchUrl in settings.json to change it"
 	}
 	if !strings.Contains(tmpl, "{query}") {
-		return "", invalid("the search URL %q has no {query} placeholder; fix %s", tmpl, from)
+		return "", "", invalid("the search URL %q has no {query} placeholder; fix %s", tmpl, from)
 	}
-	return tmpl, nil
+	return tmpl, from, nil
 }
 
 // search opens a results page for the query in the workspace (incognito
@@ -57,13 +58,13 @@ func search(r *run) (*tool.SearchResult, error) {
 	if q == "" {
 		return nil, invalid("search needs a query")
 	}
-	tmpl, err := searchTemplate()
+	tmpl, from, err := searchTemplate()
 	if err != nil {
 		return nil, err
 	}
 	target := strings.ReplaceAll(tmpl, "{query}", url.QueryEscape(q))
 	if err := CheckURL(target); err != nil {
-		return nil, invalid("the search URL template gives %q, which cannot be opened; fix %s", target, EnvSearchURL)
+		return nil, invalid("the search URL template gives %q, which cannot be opened; fix %s", target, from)
 	}
 	// The results page is a new tab: the guard judges where it goes.
 	if err := r.guards().askGuard(browser.TabInfo{URL: target}); err != nil {
@@ -82,6 +83,13 @@ func search(r *run) (*tool.SearchResult, error) {
 	r.in = orig
 	if err != nil {
 		return nil, err
+	}
+	if o.LoadError != "" {
+		// The engine could not be reached: say which URL was tried and
+		// where it came from (a stale setting, a typo), not "no results"
+		// (issue 25).
+		return nil, protocol.Errorf(protocol.CodeProtectedPage, "the search engine could not be reached (%s): the bridge tried %s, from %s (tab %d shows the browser's error page); fix the search URL or try again when it is reachable",
+			o.LoadError, target, from, protocol.Tab(o.TabID))
 	}
 	r.settling().ensureQuietScript()
 	tabID := o.TabID

@@ -34,6 +34,9 @@ func status(r *run) (*tool.StatusResult, error) {
 		}
 	}
 	out.Evaluate = r.env.EvaluateOff != nil && r.env.EvaluateOff() == nil
+	if tmpl, from, err := searchTemplate(); err == nil {
+		out.Search = tmpl + " (" + from + ")"
+	}
 	if !info.Connected {
 		out.Reason = "no Browser Bridge extension is connected: install it and keep Chrome open, or run `browser-bridge launch`"
 		out.Diagnostics = r.env.Diagnostics()

@@ -74,6 +74,10 @@ type StatusResult struct {
 	// Evaluate says whether the user lets the agent run JavaScript in
 	// pages (browser-bridge policy evaluate on|off).
 	Evaluate bool `json:"evaluate"`
+	// Search is the search engine in force and where it comes from
+	// (BROWSER_BRIDGE_SEARCH_URL as the daemon read it at its start,
+	// searchUrl in settings.json, or the default).
+	Search string `json:"search,omitempty"`
 	// Problem is set when the extension cannot serve (version_mismatch).
 	Problem *Problem `json:"error,omitempty"`
 	Windows []Window `json:"windows,omitzero"`
