@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browsertest"
+	"github.com/browser-bridge/browser-bridge/internal/client"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
@@ -123,5 +125,14 @@ func TestLaunchFailsClearlyWithoutABrowser(t *testing.T) {
 	r := e.Run(t, "launch", "--headless", "--browser", "/nonexistent/chromium")
 	if r.Exit == 0 || !strings.Contains(string(r.Stderr), "/nonexistent/chromium") {
 		t.Fatalf("launch with a missing browser: exit %d, stderr %s", r.Exit, r.Stderr)
+	}
+	// It stops what it started: the daemon too, as none ran before
+	// (issue 25). (The lock goes when the process has exited.)
+	layout := paths.ForHome(e.Home)
+	for i := 0; client.Running(layout); i++ {
+		if i == 60 {
+			t.Fatal("the failed launch left the daemon it started running")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -36,12 +36,21 @@ func runLaunch(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A launch that fails stops what it started: the daemon too, when
+	// none ran before it (issue 25).
+	hadDaemon := client.Running(layout)
 	if err := client.EnsureDaemon(ctx, layout); err != nil {
+		return err
+	}
+	failed := func(err error) error {
+		if !hadDaemon {
+			client.StopDaemon(context.WithoutCancel(ctx), layout)
+		}
 		return err
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return err
+		return failed(err)
 	}
 	started := time.Now()
 	b, err := launcher.Start(launcher.Options{
@@ -49,13 +58,14 @@ func runLaunch(ctx context.Context, args []string) error {
 		HostExe: exe, Origins: nmhost.AllowedOrigins(exe),
 	})
 	if err != nil {
-		return err
+		return failed(err)
 	}
 	defer b.Stop()
 	fmt.Fprintf(Stderr, "browser-bridge: started %s (pid %d), waiting for the extension…\n", b.Binary, b.Cmd.Process.Pid)
 	ext, err := waitForExtension(ctx, layout, b, started)
 	if err != nil {
-		return err
+		b.Stop()
+		return failed(err)
 	}
 	line, _ := json.Marshal(map[string]any{
 		"pid": b.Cmd.Process.Pid, "browser": b.Binary, "profile": b.Profile, "headless": *headless,

@@ -80,6 +80,10 @@ func ensureDaemon(ctx context.Context, layout paths.Layout, spawn func(paths.Lay
 // a daemon that runs but does not take its handshake.
 const busyWait = 10 * time.Second
 
+// Running reports whether a daemon of layout runs (launch stops the one
+// it started itself when it fails).
+func Running(layout paths.Layout) bool { return running(layout) }
+
 // running reports whether a daemon of layout runs: it holds its lock for
 // life. The lock is taken and let go at once when free; the caller holds
 // the start lock, so no daemon this client starts can race for it.
