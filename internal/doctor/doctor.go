@@ -168,7 +168,7 @@ func checkState(l paths.Layout) Check {
 			c.Detail, c.Fix = err.Error(), "check that you may read "+l.State
 			return c
 		}
-		c.Detail = fmt.Sprintf("%s has mode %#o: %s, so the secret in it may have been read", l.State, fi.Mode().Perm()|perm, paths.FolderOpenness(perm))
+		c.Detail = fmt.Sprintf("%s has mode %s: %s, so the secret in it may have been read", l.State, unixMode(fi.Mode()|perm), paths.FolderOpenness(perm))
 		c.Fix = restart(l) + " (chmod 700 alone keeps a secret others may know)"
 		if perm&0o022 != 0 {
 			c.Fix = "others could have put files in it (the extension folder among them): unless you opened it yourself, remove " + l.State +
@@ -438,4 +438,25 @@ func Status(layout paths.Layout) func(context.Context) (json.RawMessage, error) 
 		defer c.Close()
 		return c.Call(ctx, map[string]any{"action": "status"}, 5*time.Second, nil)
 	}
+}
+
+// unixMode prints a file mode as people read it from ls and chmod: four
+// octal digits with the setuid, setgid and sticky bits where chmod puts
+// them (1777, not Go's 04000777), and "sticky" named.
+func unixMode(m fs.FileMode) string {
+	v := uint32(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		v |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		v |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		v |= 0o1000
+	}
+	s := fmt.Sprintf("%04o", v)
+	if m&fs.ModeSticky != 0 {
+		s += " (sticky)"
+	}
+	return s
 }

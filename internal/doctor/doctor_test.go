@@ -5,6 +5,7 @@ package doctor
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -240,5 +241,22 @@ func TestDoctorChecksTheHostBinary(t *testing.T) {
 	os.Chmod(dir, 0o777)
 	if c := checksOf(Run(context.Background(), Options{Layout: l, Exe: exe}))["host binary"]; c.OK || c.Fix == "" {
 		t.Errorf("a host binary in a 0777 folder: %+v", c)
+	}
+}
+
+// A sticky folder's mode reads as chmod writes it (issue 25: doctor
+// printed 04000777).
+func TestUnixMode(t *testing.T) {
+	for _, tt := range []struct {
+		m    fs.FileMode
+		want string
+	}{
+		{fs.ModeDir | fs.ModeSticky | 0o777, "1777 (sticky)"},
+		{fs.ModeDir | 0o755, "0755"},
+		{fs.ModeSetgid | 0o770, "2770"},
+	} {
+		if got := unixMode(tt.m); got != tt.want {
+			t.Errorf("unixMode(%v) = %q, want %q", tt.m, got, tt.want)
+		}
 	}
 }
