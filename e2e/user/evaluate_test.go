@@ -2,7 +2,6 @@ package user
 
 import (
 	"testing"
-	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
@@ -10,15 +9,7 @@ import (
 // The page's switch "Let the agent run JavaScript", clicked as the user
 // clicks it, turns the evaluate action on (status says so) and off again.
 func TestEvaluateSwitch(t *testing.T) {
-	ws := workspace(t, "user-evaluate")
-	tab := openPage(t, ws, "/page")
-	d := devtools(t)
-	ctx := ctxFor(t, 60*time.Second)
-	page, target, err := d.Open(ctx, extURL("ui/popup.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target}, nil) })
+	tab, page := pageBesidePopup(t, "user-evaluate")
 	t.Cleanup(func() { bridge.Run(t, "policy", "evaluate", "off") })
 	waitPage(t, page, `document.getElementById("status").textContent === "Connected" && !document.getElementById("evaluate").disabled && !document.getElementById("evaluate").checked`)
 	failCode(t, map[string]any{"action": "evaluate", "tabId": tab, "expression": "1"}, protocol.CodeEvaluateDisabled)

@@ -11,15 +11,7 @@ import (
 // action fail with paused_by_user (status still answers, and says so),
 // and switching it back lets actions run again.
 func TestPauseSwitch(t *testing.T) {
-	ws := workspace(t, "user-pause")
-	tab := openPage(t, ws, "/page")
-	d := devtools(t)
-	ctx := ctxFor(t, 60*time.Second)
-	page, target, err := d.Open(ctx, extURL("ui/popup.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target}, nil) })
+	tab, page := pageBesidePopup(t, "user-pause")
 	waitPage(t, page, `document.getElementById("status").textContent === "Connected" && !document.getElementById("pause").disabled`)
 	t.Cleanup(func() { bridge.Run(t, "resume") }) // whatever happens, later tests run
 
@@ -54,4 +46,21 @@ func clickSwitchOf(t *testing.T, page, selector string) {
 	if err := d.Click(ctx, page, r.X, r.Y); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// pageBesidePopup opens the fixture page in a workspace of the test's own
+// and the extension's page (ui/popup.html, closed at the test's end), for
+// the tests that click the page's switches; it returns the fixture's tab,
+// and the extension page's session.
+func pageBesidePopup(t *testing.T, workspaceID string) (tab int, page string) {
+	t.Helper()
+	tab = openPage(t, workspace(t, workspaceID), "/page")
+	d := devtools(t)
+	ctx := ctxFor(t, 60*time.Second)
+	page, target, err := d.Open(ctx, extURL("ui/popup.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target}, nil) })
+	return tab, page
 }
