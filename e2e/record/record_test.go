@@ -90,13 +90,17 @@ func TestConsoleLevelsExceptionsAndRejections(t *testing.T) {
 func TestNetworkListsCallsAndShowsAFailedOnesBody(t *testing.T) {
 	ws := workspace(t)
 	tab := bridge.OpenIn(t, ws, site+"/api-page")
+	// Both calls answered, and the page's own record of them came in:
+	// webRequest alone calls a fetch "xhr" (Chrome's xmlhttprequest) until
+	// the main-world script's record, which knows it was a fetch, arrives.
 	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "/api/"}, func(r map[string]any) bool {
+		n := 0
 		for _, q := range list(r, "requests") {
-			if strings.HasSuffix(q["url"].(string), "/api/fail") && q["status"] != nil {
-				return true
+			if q["status"] != nil && q["type"] == "fetch" && (strings.HasSuffix(q["url"].(string), "/api/fail") || strings.HasSuffix(q["url"].(string), "/api/ok")) {
+				n++
 			}
 		}
-		return false
+		return n == 2
 	})
 	var fail, ok map[string]any
 	for _, q := range list(res, "requests") {
