@@ -8,12 +8,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/browser-bridge/browser-bridge/internal/ipc"
 	"github.com/browser-bridge/browser-bridge/internal/ipc/ipctest"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
+	"golang.org/x/sys/windows"
 )
 
 // These run on Windows, and under Wine in CI (scripts/wine-test): the
@@ -185,8 +187,13 @@ func TestStateFolderIsPrivate(t *testing.T) {
 	if was, err := paths.MakePrivate(layout.State); was != 0 || err != nil {
 		t.Errorf("MakePrivate of a private folder: %#o, %v", was, err)
 	}
+	// What the bridge gives its folder, secret and pipe: a protected DACL
+	// of this user and SYSTEM alone. Checked on the descriptor itself,
+	// since Wine keeps no access lists on disk (it shows the Unix mode as
+	// one); on Windows the files' own DACLs are checked below too.
+	checkPrivateDescriptor(t)
 	if !paths.KeepsACLs() {
-		t.Skip("Wine keeps no access lists (it shows the Unix mode as one): the private DACL is proved on Windows only")
+		return
 	}
 	os.Remove(layout.Secret())
 	if _, err := secret.Ensure(layout.Secret()); err != nil {
@@ -201,5 +208,49 @@ func TestStateFolderIsPrivate(t *testing.T) {
 	}
 	if m, err := paths.OthersMode(layout.Secret(), fi); err != nil || m != 0 {
 		t.Errorf("the secret is open to others: %#o, %v", m, err)
+	}
+}
+
+// checkPrivateDescriptor checks paths.PrivateSecurityAttributes: owned by
+// this user, a protected DACL (nothing inherited), and access for this
+// user and SYSTEM only.
+func checkPrivateDescriptor(t *testing.T) {
+	t.Helper()
+	sa, err := paths.PrivateSecurityAttributes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd := sa.SecurityDescriptor
+	user, err := paths.UserSID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if owner, _, err := sd.Owner(); err != nil || !owner.Equals(user) {
+		t.Errorf("owner %v (%v), want %v", owner, err, user)
+	}
+	control, _, err := sd.Control()
+	if err != nil || control&windows.SE_DACL_PROTECTED == 0 {
+		t.Errorf("the DACL is not protected (control %#x, %v): it would inherit the parent's", control, err)
+	}
+	system, err := windows.CreateWellKnownSid(windows.WinLocalSystemSid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dacl, _, err := sd.DACL()
+	if err != nil || dacl == nil {
+		t.Fatalf("no DACL: %v", err)
+	}
+	if dacl.AceCount != 2 {
+		t.Fatalf("%d entries in the DACL, want this user's and SYSTEM's", dacl.AceCount)
+	}
+	for i := range uint32(dacl.AceCount) {
+		var ace *windows.ACCESS_ALLOWED_ACE
+		if err := windows.GetAce(dacl, i, &ace); err != nil {
+			t.Fatal(err)
+		}
+		sid := (*windows.SID)(unsafe.Pointer(&ace.SidStart))
+		if ace.Header.AceType != windows.ACCESS_ALLOWED_ACE_TYPE || !(sid.Equals(user) || sid.Equals(system)) {
+			t.Errorf("DACL entry %d: type %d for %v; only this user and SYSTEM may be let in", i, ace.Header.AceType, sid)
+		}
 	}
 }
