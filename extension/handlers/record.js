@@ -88,7 +88,9 @@ export function start(tabId, fromLoad) {
   }
   created.delete(tabId);
   listenBodies(tabId);
-  if (!fromLoad) inject(tabId);
+  // A read waits for this (ensure): "recording starts now" must be true
+  // when it is said. Other commands do not wait.
+  if (!fromLoad) r.injected = inject(tabId);
   return r;
 }
 
@@ -456,7 +458,10 @@ function detail(r, q) {
 // ensure starts recording a tab the bridge reads without having touched
 // it through another verb.
 async function ensure(tabId) {
-  const r = recs.get(tabId);
-  if (r && r.recording) return r;
-  return start(tabId, (await bridgeTab(tabId)) && !!r);
+  let r = recs.get(tabId);
+  if (!r || !r.recording) r = start(tabId, (await bridgeTab(tabId)) && !!r);
+  // The recorder is in the page before the answer says it records (a
+  // message logged right after a first console call was missed).
+  await r.injected;
+  return r;
 }
