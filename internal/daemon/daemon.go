@@ -311,10 +311,7 @@ func (d *Daemon) serve(ctx context.Context, nc net.Conn, accepted time.Time, rel
 		d.link.Serve(c)
 		d.log.Info("native host disconnected", "pid", auth.PID)
 	case protocol.RoleClient:
-		session := auth.Session
-		if session == "" {
-			session = "session:anonymous"
-		}
+		session := clientSession(auth.Session)
 		if auth.EndsWithConnection {
 			d.agents.started(session)
 			defer d.agents.ended(session, d.sessionGrace(), func() { d.cleanupSession(session) })
@@ -323,6 +320,23 @@ func (d *Daemon) serve(ctx context.Context, nc net.Conn, accepted time.Time, rel
 	default:
 		d.log.Warn("unknown role", "role", auth.Role)
 	}
+}
+
+// clientSession is the session a client's calls are filed under: the name
+// it gave, or session:anonymous. The names the daemon writes for the person
+// at the browser ("user": the extension page's pause and resume) and for
+// the extension itself ("extension") are not a client's to take: any
+// program holding the secret could otherwise make its log lines read as
+// the user's. Such a name, in any case and with any surrounding space, is
+// filed as session:<name>, which is still its own.
+func clientSession(name string) string {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "":
+		return "session:anonymous"
+	case "user", "extension":
+		return "session:" + name
+	}
+	return name
 }
 
 // serveClient runs a client's calls, several at a time, each under its own

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/audit"
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/browser/fakebrowser"
 	"github.com/browser-bridge/browser-bridge/internal/client"
@@ -334,5 +335,43 @@ func TestHostDropFailsTheCall(t *testing.T) {
 	wantCode(t, err, protocol.CodeExtensionNotConnected)
 	if errors.Is(err, context.DeadlineExceeded) {
 		t.Error("the call waited for its deadline")
+	}
+}
+
+// TestClientCannotTakeTheUsersName connects clients under the names the
+// log gives the person at the browser and the extension, and checks that
+// their calls are filed under names of their own (a program holding the
+// secret must not write lines that read as the user's).
+func TestClientCannotTakeTheUsersName(t *testing.T) {
+	t.Parallel()
+	layout := start(t)
+	host(t, layout, fakebrowser.New())
+	want := map[string]string{"user": "session:user", " User": "session: User", "extension": "session:extension", "users": "users"}
+	for name := range want {
+		c, err := client.Connect(waitCtx(t), layout, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Call(context.Background(), map[string]any{"action": "status"}, 10*time.Second, nil)
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []audit.Entry
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && len(got) < len(want); time.Sleep(20 * time.Millisecond) {
+		got, _ = audit.Read(layout, audit.Filter{})
+	}
+	seen := map[string]bool{}
+	for _, e := range got {
+		seen[e.Session] = true
+	}
+	for name, filed := range want {
+		if !seen[filed] {
+			t.Errorf("a client named %q: no line filed as %q; lines: %+v", name, filed, got)
+		}
+	}
+	if seen["user"] || seen["extension"] {
+		t.Errorf("a client's call is filed as the user's or the extension's: %+v", got)
 	}
 }
