@@ -194,17 +194,24 @@ export const Codes = {
 };
 
 // BridgeError carries a stable code to the daemon.
+//
+// tabs lists the tab IDs the message names, each written "tab N": the
+// daemon shows them as its caller knows them (with several browsers, a
+// tab's ID carries its browser's slot), without reading the sentence.
 export class BridgeError extends Error {
-  constructor(code, message) {
+  constructor(code, message, tabs) {
     super(message);
     this.code = code;
+    if (tabs) this.tabs = tabs.filter((t) => Number.isInteger(t) && t > 0);
   }
 }
 
 // toWireError turns anything thrown into {code, message}, recognising the
 // messages Chrome's APIs use for the common cases.
 export function toWireError(err) {
-  if (err instanceof BridgeError) return { code: err.code, message: err.message };
+  if (err instanceof BridgeError) {
+    return err.tabs?.length ? { code: err.code, message: err.message, tabs: err.tabs } : { code: err.code, message: err.message };
+  }
   // Chrome's messages end with a period; ours add a sentence after them.
   const message = String((err && err.message) || err).replace(/\.+$/, "");
   if (/No tab with id|No window with id/i.test(message)) {

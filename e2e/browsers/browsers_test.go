@@ -139,6 +139,11 @@ func TestTwoBrowsersOnOneDaemon(t *testing.T) {
 	if r := bridge.MustCall(t, map[string]any{"action": "extract", "tabId": t1, "browser": "1", "include": []string{"text"}}); r["title"] != "in-1" {
 		t.Errorf("extract of tab %d in browser 1: %v", t1, r["title"])
 	}
+	// An error the extension writes names the tab as the caller knows it
+	// (a fresh tab has no page to go back to).
+	if r := bridge.Call(t, map[string]any{"action": "back", "tabId": t1}); r.Err == nil || !strings.Contains(r.Err.Message, fmt.Sprintf("tab %d ", t1)) {
+		t.Errorf("back in browser 1's fresh tab %d: %s", t1, r.Stdout)
+	}
 	r := bridge.Call(t, map[string]any{"action": "extract", "tabId": t1, "browser": "0"})
 	if r.Err == nil || r.Err.Code != protocol.CodeInvalidArgument {
 		t.Errorf("a browser that disagrees with the tabId: %s", r.Stdout)

@@ -186,6 +186,6 @@ function heldBy(verb, msg) {
 }
 
 function busy(h) {
-  if (h.kind === "ask") return new BridgeError(Codes.handoffInProgress, `tab ${h.tabId} waits for the user's answer ("${h.message}"); the bridge does not drive it until the user allows or declines, or the question times out`);
-  return new BridgeError(Codes.handoffInProgress, `tab ${h.tabId} is in the user's hands (handoff: "${h.message}"); the bridge does not drive it until the user presses Done or Cancel, or the hand-off times out`);
+  if (h.kind === "ask") return new BridgeError(Codes.handoffInProgress, `tab ${h.tabId} waits for the user's answer ("${h.message}"); the bridge does not drive it until the user allows or declines, or the question times out`, [h.tabId]);
+  return new BridgeError(Codes.handoffInProgress, `tab ${h.tabId} is in the user's hands (handoff: "${h.message}"); the bridge does not drive it until the user presses Done or Cancel, or the hand-off times out`, [h.tabId]);
 }

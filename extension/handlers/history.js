@@ -66,7 +66,7 @@ async function goTo(tabId, offset) {
   const i = h.currentIndex + offset;
   if (!Number.isInteger(i) || i < 0 || i >= entries.length) {
     const where = offset < 0 ? "back to: it is at the first page of its history" : "forward to: it is at the last page of its history";
-    throw new BridgeError(Codes.invalidArgument, `tab ${tabId} has no page to go ${where}; open a URL instead`);
+    throw new BridgeError(Codes.invalidArgument, `tab ${tabId} has no page to go ${where}; open a URL instead`, [tabId]);
   }
   await sendCommand(tabId, "Page.navigateToHistoryEntry", { entryId: entries[i].id });
 }

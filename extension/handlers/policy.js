@@ -435,7 +435,7 @@ async function guardedBatch(h, msg, ctx) {
     ...(msg.then && typeof msg.then === "object" && !msg.then.allFrames ? [Number.isInteger(msg.then.frameId) ? msg.then.frameId : 0] : [])];
   for (const id of aimed) {
     const d = denied.get(id);
-    if (d) throw new BridgeError(Codes.blockedByPolicy, `frame ${id} of tab ${msg.tabId} shows ${JSON.stringify(d.url)}, which the bridge may not touch: ${d.why}; act on the page's own elements`);
+    if (d) throw new BridgeError(Codes.blockedByPolicy, `frame ${id} of tab ${msg.tabId} shows ${JSON.stringify(d.url)}, which the bridge may not touch: ${d.why}; act on the page's own elements`, [msg.tabId]);
   }
   const res = await h(msg, ctx);
   if (!res) return res;
@@ -450,12 +450,12 @@ function refuse(tabId, url) {
     // The stopped address is the page's text, so it is quoted.
     const s = stops.get(tabId);
     const what = s ? `was stopped from loading ${JSON.stringify(s.url)} by ${s.kind === "allow" ? "the allow list" : `the site rule ${JSON.stringify(s.rule)}`}` : "shows the bridge's blocked page";
-    throw new BridgeError(Codes.blockedByPolicy, `tab ${tabId} ${what}; open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)`);
+    throw new BridgeError(Codes.blockedByPolicy, `tab ${tabId} ${what}; open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)`, [tabId]);
   }
   if (url.startsWith(chrome.runtime.getURL(""))) return; // the extension's own pages are Chrome's to refuse
   const dec = check(rules, url);
   if (dec.allowed) return;
-  throw new BridgeError(dec.kind === "builtin" ? Codes.protectedPage : Codes.blockedByPolicy, `tab ${tabId} shows ${url}, which the bridge may not touch: ${dec.why}`);
+  throw new BridgeError(dec.kind === "builtin" ? Codes.protectedPage : Codes.blockedByPolicy, `tab ${tabId} shows ${url}, which the bridge may not touch: ${dec.why}`, [tabId]);
 }
 
 // ---- Events ----

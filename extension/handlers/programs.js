@@ -170,7 +170,7 @@ function ownerOf(ctx) {
 // ownTab throws not_owned unless the tab is the caller's.
 async function ownTab(ctx, tabId) {
   if (await owners.ownsTab(ownerOf(ctx), tabId)) return;
-  throw new BridgeError(Codes.notOwned, `tab ${tabId} was not opened by this program: the bridge does not let programs attach to, close, activate or run CDP in the user's own tabs; open one with context.create or tab.create`);
+  throw new BridgeError(Codes.notOwned, `tab ${tabId} was not opened by this program: the bridge does not let programs attach to, close, activate or run CDP in the user's own tabs; open one with context.create or tab.create`, [tabId]);
 }
 
 async function ownGroup(ctx, groupId) {

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 )
 
 // Stable error codes. Callers (and models) branch on these; never rename one.
@@ -105,23 +108,67 @@ func (e *Error) ShowTabs(show func(int) int) *Error {
 	return Errorf(e.Code, e.format, args...)
 }
 
-// UnmarshalJSON accepts an object or a plain string.
+// UnmarshalJSON accepts an object or a plain string. An object may list
+// in "tabs" the tab IDs its message names, each written "tab N" (the
+// extension's errors do, extension/protocol.js BridgeError): those become
+// the error's Tab values, so ShowTabs names them as the caller knows them.
+// The list is not sent on (Error marshals its code and message only).
 func (e *Error) UnmarshalJSON(b []byte) error {
 	var s string
 	if json.Unmarshal(b, &s) == nil {
 		*e = Error{Code: CodeInternal, Message: s}
 		return nil
 	}
-	type plain Error
-	var p plain
+	var p struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Tabs    []int  `json:"tabs"`
+	}
 	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
-	*e = Error(p)
+	*e = Error{Code: p.Code, Message: p.Message}
 	if e.Code == "" {
 		e.Code = CodeInternal
 	}
+	e.format, e.args = namedTabs(p.Message, p.Tabs)
 	return nil
+}
+
+// namedTabs is the format and Tab arguments that give msg back, with
+// every "tab N" for an N of tabs (a whole number, not the start of a
+// longer one) an argument; "" when msg names none of them. The rest of
+// msg is kept as it is (a % is escaped).
+func namedTabs(msg string, tabs []int) (string, []any) {
+	if len(tabs) == 0 || len(tabs) > 16 {
+		return "", nil
+	}
+	var f strings.Builder
+	var args []any
+	for rest := msg; rest != ""; {
+		i := strings.Index(rest, "tab ")
+		if i < 0 {
+			f.WriteString(strings.ReplaceAll(rest, "%", "%%"))
+			break
+		}
+		f.WriteString(strings.ReplaceAll(rest[:i+4], "%", "%%"))
+		rest = rest[i+4:]
+		n := 0
+		for n < len(rest) && n < 19 && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		id, err := strconv.Atoi(rest[:n])
+		if n == 0 || err != nil || (n < len(rest) && rest[n] >= '0' && rest[n] <= '9') || !slices.Contains(tabs, id) {
+			continue
+		}
+		args = append(args, Tab(id))
+		fmt.Fprintf(&f, "%%[%d]v", len(args))
+		rest = rest[n:]
+	}
+	if len(args) == 0 {
+		return "", nil
+	}
+	return f.String(), args
 }
 
 // AsError turns any error into an *Error, keeping the code of one found in

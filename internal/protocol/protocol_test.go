@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -44,11 +45,39 @@ func TestDecodeErrorShapes(t *testing.T) {
 	}
 }
 
+// TestExtensionErrorNamesItsTabs decodes an error as the extension sends
+// it, with the tabs its message names, and shows them as a second
+// browser's tabs are shown (slot 1 in front).
+func TestExtensionErrorNamesItsTabs(t *testing.T) {
+	show := func(id int) int { return 10_000_000_000 + id }
+	for _, c := range []struct{ wire, want string }{
+		{`{"code":"x","message":"tab 5 has no page to go back; open a URL instead","tabs":[5]}`,
+			"tab 10000000005 has no page to go back; open a URL instead"},
+		// Only the listed tabs, only as whole numbers, % kept.
+		{`{"code":"x","message":"frame 2 of tab 51 (tab 5, tab 7, 100%) tab 5","tabs":[5,51]}`,
+			"frame 2 of tab 10000000051 (tab 10000000005, tab 7, 100%) tab 10000000005"},
+		{`{"code":"x","message":"tab 55 is gone","tabs":[5]}`, "tab 55 is gone"},
+		{`{"code":"x","message":"tab 5 is gone"}`, "tab 5 is gone"},
+	} {
+		var e Error
+		if err := json.Unmarshal([]byte(c.wire), &e); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.ShowTabs(show).Message; got != c.want {
+			t.Errorf("%s shown as %q, want %q", c.wire, got, c.want)
+		}
+		if b, _ := json.Marshal(&e); strings.Contains(string(b), "tabs") {
+			t.Errorf("the tabs list is sent on: %s", b)
+		}
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"type":"hello","version":"0.1.0","protocol":1}`))
 	f.Add([]byte(`{"id":"1","result":{"tabId":3}}`))
 	f.Add([]byte(`{"id":"1","error":{"code":"x","message":"y"}}`))
 	f.Add([]byte(`{"id":"1","error":null}`))
+	f.Add([]byte(`{"id":"1","error":{"code":"x","message":"tab 5 of tab 51 at 100% (tab 5)","tabs":[5,51]}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		e, err := Decode(b)
 		if err != nil {
@@ -60,6 +89,12 @@ func FuzzDecode(f *testing.F) {
 		}
 		if e.Error != nil && e.Error.Code == "" {
 			t.Fatalf("decoded error without a code from %q", b)
+		}
+		// The tabs an error names give its message back unchanged.
+		if e.Error != nil {
+			if got := e.Error.ShowTabs(func(id int) int { return id }).Message; got != e.Error.Message {
+				t.Fatalf("ShowTabs of %q gave %q", e.Error.Message, got)
+			}
 		}
 	})
 }
