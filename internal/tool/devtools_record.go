@@ -8,6 +8,7 @@ func init() {
 	declare(
 		Spec{
 			Name:    "console",
+			After:   "screenshot",
 			Result:  ConsoleResult{},
 			Summary: "console messages and page errors (level: it and worse; since: a nextSince).",
 			Kind:    KindRead,
@@ -15,6 +16,7 @@ func init() {
 		},
 		Spec{
 			Name:    "network",
+			After:   "console",
 			Result:  NetworkResult{},
 			Summary: "requests (method, url, status, type); requestId: one in full, secrets redacted.",
 			Kind:    KindRead,
@@ -31,7 +33,7 @@ var Levels = []string{"error", "warning", "info", "log", "debug"}
 // record it (or since the call's since), oldest first.
 type ConsoleResult struct {
 	Page
-	Messages []ConsoleMessage `json:"messages"`
+	Messages []ConsoleMessage `json:"messages" content:"page"`
 	// Dropped counts the messages that fell out of the tab's ring (the
 	// oldest go first) since recording began.
 	Dropped int `json:"dropped"`
@@ -53,8 +55,8 @@ type StackFrame = protocol.StackFrame
 // requestId) one of them in full.
 type NetworkResult struct {
 	Page
-	Requests []Request      `json:"requests,omitzero"`
-	Request  *RequestDetail `json:"request,omitempty"`
+	Requests []Request      `json:"requests,omitzero" content:"page"`
+	Request  *RequestDetail `json:"request,omitempty" content:"page"`
 	// Dropped counts the requests that fell out of the tab's ring.
 	Dropped   int    `json:"dropped"`
 	NextSince int    `json:"nextSince"`

@@ -13,6 +13,7 @@ func init() {
 	declare(
 		Spec{
 			Name:        "evaluate",
+			After:       "network",
 			Result:      EvaluateResult{},
 			Summary:     "run JavaScript expression in the page; returns its (awaited) value as JSON. Off unless the user allows it.",
 			Kind:        KindInput,
@@ -22,6 +23,7 @@ func init() {
 		},
 		Spec{
 			Name:        "fill",
+			After:       "type",
 			Result:      FillResult{},
 			Summary:     "set several fields in order, as type, select and check do.",
 			Kind:        KindInput,
@@ -31,6 +33,7 @@ func init() {
 		},
 		Spec{
 			Name:    "find",
+			After:   "wait",
 			Result:  FindResult{},
 			Summary: "find query on the visible page: matches with context and ref.",
 			Kind:    KindRead,
@@ -148,8 +151,8 @@ type EvaluateResult struct {
 	Page
 	FrameID    int             `json:"frameId,omitempty"`
 	Type       string          `json:"type"`
-	Value      json.RawMessage `json:"value,omitempty"`
-	ValueCut   string          `json:"valueCut,omitempty"`
+	Value      json.RawMessage `json:"value,omitempty" content:"page"`
+	ValueCut   string          `json:"valueCut,omitempty" content:"page"`
 	TotalChars int             `json:"totalChars"`
 	Outcome
 }
@@ -179,7 +182,7 @@ type FilledField struct {
 // all, Matches the first of them.
 type FindResult struct {
 	Page
-	Matches []Found `json:"matches"`
+	Matches []Found `json:"matches" content:"page"`
 	Count   int     `json:"count"`
 	Outcome
 }

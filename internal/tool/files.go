@@ -5,6 +5,7 @@ func init() {
 	declare(
 		Spec{
 			Name:        "upload",
+			After:       "drag",
 			Result:      UploadResult{},
 			Summary:     "put files (paths) into a file input.",
 			Kind:        KindInput,
@@ -15,6 +16,7 @@ func init() {
 		},
 		Spec{
 			Name:    "downloads",
+			After:   "upload",
 			Result:  DownloadsResult{},
 			Summary: "files the bridge's clicks downloaded (path, name, bytes, state).",
 			Kind:    KindRead,

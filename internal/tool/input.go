@@ -16,6 +16,7 @@ func init() {
 	declare(
 		Spec{
 			Name:        "click",
+			After:       "inspect",
 			Result:      ActResult{},
 			Summary:     "click an element.",
 			Kind:        KindInput,
@@ -29,6 +30,7 @@ func init() {
 		},
 		Spec{
 			Name:        "type",
+			After:       "hover",
 			Result:      TypeResult{},
 			Summary:     "type value into a field, code editor or date/time/color/range input (clear replaces).",
 			Kind:        KindInput,
@@ -39,6 +41,7 @@ func init() {
 		},
 		Spec{
 			Name:        "press",
+			After:       "fill",
 			Result:      ActResult{},
 			Summary:     "press keys, focusing a locator first if given.",
 			Kind:        KindInput,
@@ -52,6 +55,7 @@ func init() {
 		},
 		Spec{
 			Name:        "select",
+			After:       "press",
 			Result:      SelectResult{},
 			Summary:     "choose option(s) of a <select>.",
 			Kind:        KindInput,
@@ -62,6 +66,7 @@ func init() {
 		},
 		Spec{
 			Name:        "check",
+			After:       "select",
 			Result:      CheckResult{},
 			Summary:     "set a checkbox or radio to checked.",
 			Kind:        KindInput,
@@ -72,6 +77,7 @@ func init() {
 		},
 		Spec{
 			Name:        "hover",
+			After:       "click",
 			Result:      HoverResult{},
 			Summary:     "move the mouse over an element (:hover menus open); returns what is under the pointer.",
 			Kind:        KindInput,
@@ -82,6 +88,7 @@ func init() {
 		},
 		Spec{
 			Name:        "drag",
+			After:       "check",
 			Result:      DragResult{},
 			Summary:     "drag from (a locator) and drop on to (a locator or x, y), with real mouse events.",
 			Kind:        KindInput,
@@ -91,6 +98,7 @@ func init() {
 		},
 		Spec{
 			Name:        "scroll",
+			After:       "downloads",
 			Result:      ScrollResult{},
 			Summary:     "scroll to top/bottom, to a locator, or by deltaX/deltaY.",
 			Kind:        KindInput,
@@ -103,6 +111,7 @@ func init() {
 		// with handoff_in_progress at once rather than wait behind it.
 		Spec{
 			Name:     "handoff",
+			After:    "evaluate",
 			Result:   HandoffResult{},
 			Summary:  "hand the tab to the user (sign-in, CAPTCHA, 2FA): shows message with Done/Cancel and waits (timeoutMs up to 600000); returns done, cancelled or timeout.",
 			Kind:     KindInput,

@@ -8,6 +8,7 @@ func init() {
 	declare(
 		Spec{
 			Name:        "reload",
+			After:       "close",
 			Result:      NavResult{},
 			Summary:     "reload, wait for the load.",
 			Kind:        KindNavigate,
@@ -16,6 +17,7 @@ func init() {
 		},
 		Spec{
 			Name:        "back",
+			After:       "reload",
 			Result:      NavResult{},
 			Summary:     "go back, wait for the load.",
 			Kind:        KindNavigate,
@@ -24,6 +26,7 @@ func init() {
 		},
 		Spec{
 			Name:        "forward",
+			After:       "back",
 			Result:      NavResult{},
 			Summary:     "go forward, as back.",
 			Kind:        KindNavigate,
@@ -32,12 +35,14 @@ func init() {
 		},
 		Spec{
 			Name:    "activate",
+			After:   "forward",
 			Result:  ActivateResult{},
 			Summary: "show the tab, unfocused.",
 			Kind:    KindNavigate,
 		},
 		Spec{
 			Name:        "viewport",
+			After:       "activate",
 			Result:      ViewportResult{},
 			Summary:     "lay the page out at width×height until reset.",
 			Kind:        KindNavigate,
@@ -47,6 +52,7 @@ func init() {
 		},
 		Spec{
 			Name:    "pdf",
+			After:   "viewport",
 			Result:  PDFResult{},
 			Summary: "print to a PDF file.",
 			Kind:    KindRead,

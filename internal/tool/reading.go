@@ -7,6 +7,7 @@ func init() {
 	declare(
 		Spec{
 			Name:    "extract",
+			After:   "open",
 			Result:  ExtractResult{},
 			Summary: "read the rendered page as markdown, links, headings (optional url, waitFor); long pages continue with offset.",
 			Kind:    KindRead,
@@ -14,6 +15,7 @@ func init() {
 		},
 		Spec{
 			Name:    "inspect",
+			After:   "extract",
 			Result:  InspectResult{},
 			Summary: "list interactive elements with a ref for locators.",
 			Kind:    KindRead,
@@ -21,6 +23,7 @@ func init() {
 		},
 		Spec{
 			Name:    "wait",
+			After:   "scroll",
 			Result:  WaitResult{},
 			Summary: "wait for load, a locator or urlContains.",
 			Kind:    KindRead,
@@ -32,6 +35,7 @@ func init() {
 		},
 		Spec{
 			Name:    "screenshot",
+			After:   "find",
 			Result:  ScreenshotResult{},
 			Summary: "save a JPEG of the page (or viewport, clip): a file path plus a downscaled image.",
 			Kind:    KindRead,
@@ -45,13 +49,13 @@ func init() {
 // maxChars, NextOffset is where the next extract continues.
 type ExtractResult struct {
 	Page
-	Markdown *string `json:"markdown,omitempty"`
-	Reader   *Reader `json:"reader,omitempty"`
+	Markdown *string `json:"markdown,omitempty" content:"page"`
+	Reader   *Reader `json:"reader,omitempty" content:"page"`
 	// Links, Headings and Frames are nil when not read (left out), and
 	// empty when read and there are none ([] on the wire).
-	Links    []Link      `json:"links,omitzero"`
-	Headings []Heading   `json:"headings,omitzero"`
-	Text     *string     `json:"text,omitempty"`
+	Links    []Link      `json:"links,omitzero" content:"page"`
+	Headings []Heading   `json:"headings,omitzero" content:"page"`
+	Text     *string     `json:"text,omitempty" content:"page"`
 	Frames   []FrameInfo `json:"frames,omitzero"`
 	Outcome
 	TotalChars int  `json:"totalChars"`
@@ -98,7 +102,7 @@ type InspectResult struct {
 	// Viewport is the top frame's viewport, for telling which rects are
 	// in view (the first window only).
 	Viewport   *Viewport `json:"viewport,omitempty"`
-	Elements   []Control `json:"elements"`
+	Elements   []Control `json:"elements" content:"page"`
 	Count      int       `json:"count"`
 	TotalChars int       `json:"totalChars"`
 	Offset     int       `json:"offset,omitempty"`

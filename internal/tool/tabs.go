@@ -19,6 +19,7 @@ func init() {
 		},
 		Spec{
 			Name:    "search",
+			After:   "status",
 			Result:  SearchResult{},
 			Summary: "web search in a visible tab; returns results (kind, title, url, snippet).",
 			Kind:    KindNavigate,
@@ -27,6 +28,7 @@ func init() {
 		},
 		Spec{
 			Name:        "open",
+			After:       "search",
 			Result:      OpenResult{},
 			Summary:     "load url in a new tab of your workspace's window (or target current, or tabId).",
 			Kind:        KindNavigate,
@@ -36,6 +38,7 @@ func init() {
 		},
 		Spec{
 			Name:    "close",
+			After:   "handoff",
 			Result:  CloseResult{},
 			Summary: "close a tab the bridge opened (tabId) or your workspace (closeWorkspace).",
 			Kind:    KindNavigate,
@@ -164,7 +167,7 @@ type Workspace struct {
 type SearchResult struct {
 	Page
 	Query     string `json:"query"`
-	Results   []Hit  `json:"results"`
+	Results   []Hit  `json:"results" content:"page"`
 	Workspace string `json:"workspace,omitempty"`
 	Incognito bool   `json:"incognito"`
 	Outcome
