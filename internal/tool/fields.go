@@ -12,6 +12,8 @@ import (
 type Field struct {
 	// Name is the JSON name.
 	Name string
+	// Go is the Go name of the struct field.
+	Go string
 	// Type is the Go type; a pointer means "optional, and zero is a value".
 	Type reflect.Type
 	// Doc is the description (the jsonschema tag).
@@ -62,7 +64,7 @@ func FieldsOf(t reflect.Type) []Field {
 		if e := f.Tag.Get("enum"); e != "" {
 			enum = strings.Split(e, ",")
 		}
-		out = append(out, Field{Name: name, Type: f.Type, Doc: f.Tag.Get("jsonschema"), Enum: enum, Page: f.Tag.Get("content") == "page"})
+		out = append(out, Field{Name: name, Go: f.Name, Type: f.Type, Doc: f.Tag.Get("jsonschema"), Enum: enum, Page: f.Tag.Get("content") == "page"})
 	}
 	return out
 }

@@ -45,6 +45,11 @@ type Spec struct {
 	Name string
 	// Summary is the one line the tool description gives the action.
 	Summary string
+	// Doc says what the action does for a program: the comment of its
+	// method in the public Go client (package bridge), which follows the
+	// method's name and may name the client's fields and errors. Models
+	// never read it.
+	Doc string
 	// After is the action the tool description lists just before this one
 	// (the order a model meets them in: look, read, act); only the first,
 	// status, has none. A new action names the one it belongs after.
