@@ -22,6 +22,7 @@ import (
 
 	"github.com/browser-bridge/browser-bridge/bridge"
 	"github.com/browser-bridge/browser-bridge/internal/browsertest"
+	"github.com/browser-bridge/browser-bridge/internal/clientgen"
 	"github.com/browser-bridge/browser-bridge/internal/ipc/ipctest"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -174,20 +175,6 @@ func TestActionsMarshalToTheToolInput(t *testing.T) {
 	}
 }
 
-// paramsOf maps each action to its params type; status takes none.
-var paramsOf = map[string]any{
-	"search": bridge.SearchParams{}, "open": bridge.OpenParams{}, "extract": bridge.ExtractParams{},
-	"inspect": bridge.InspectParams{}, "wait": bridge.WaitParams{}, "click": bridge.ClickParams{},
-	"hover": bridge.HoverParams{}, "drag": bridge.DragParams{}, "downloads": bridge.DownloadsParams{}, "type": bridge.TypeParams{}, "press": bridge.PressParams{},
-	"select": bridge.SelectParams{}, "check": bridge.CheckParams{}, "upload": bridge.UploadParams{},
-	"evaluate": bridge.EvaluateParams{}, "fill": bridge.FillParams{}, "find": bridge.FindParams{},
-	"scroll": bridge.ScrollParams{}, "screenshot": bridge.ScreenshotParams{}, "close": bridge.CloseParams{},
-	"handoff": bridge.HandoffParams{},
-	"reload":  bridge.ReloadParams{}, "back": bridge.HistoryParams{}, "forward": bridge.HistoryParams{},
-	"activate": bridge.ActivateParams{}, "viewport": bridge.ViewportParams{}, "pdf": bridge.PDFParams{},
-	"console": bridge.ConsoleParams{}, "network": bridge.NetworkParams{},
-}
-
 func jsonNames(v any) []string {
 	var out []string
 	for _, f := range tool.FieldsOf(reflect.TypeOf(v)) {
@@ -210,12 +197,18 @@ func TestParamsAreTheContractsParameters(t *testing.T) {
 			}
 		}
 		slices.Sort(want)
-		p, ok := paramsOf[name]
+		method, params := clientgen.Names(name)
+		if method == "" {
+			continue // status: Status and StatusOf
+		}
+		m, ok := reflect.TypeFor[*bridge.Client]().MethodByName(method)
 		if !ok {
-			if name != "status" {
-				t.Errorf("action %s has no params type in package bridge", name)
-			}
+			t.Errorf("action %s has no method %s in package bridge", name, method)
 			continue
+		}
+		p := reflect.New(m.Type.In(2)).Elem().Interface()
+		if got := m.Type.In(2).Name(); got != params {
+			t.Errorf("%s takes %s, want %s", method, got, params)
 		}
 		if diff := cmp.Diff(want, jsonNames(p)); diff != "" {
 			t.Errorf("%T (-contract +bridge):\n%s", p, diff)
@@ -228,12 +221,11 @@ func TestParamsAreTheContractsParameters(t *testing.T) {
 // the client re-exports the contract's types instead of copying them.
 func TestResultsAreTheContracts(t *testing.T) {
 	t.Parallel()
-	methods := map[string]string{"close": "CloseTabs", "pdf": "PDF"} // Close ends the connection
 	ct := reflect.TypeFor[*bridge.Client]()
 	for _, spec := range tool.Specs() {
-		name := methods[spec.Name]
+		name, _ := clientgen.Names(spec.Name)
 		if name == "" {
-			name = strings.ToUpper(spec.Name[:1]) + spec.Name[1:]
+			name = "Status"
 		}
 		m, ok := ct.MethodByName(name)
 		if !ok {

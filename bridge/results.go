@@ -214,3 +214,18 @@ type FindResult = tool.FindResult
 
 // Found is one match of find; its Ref is a locator.
 type Found = tool.Found
+
+// NavResult is Reload's, Back's and Forward's answer: the tab once the
+// page it went to has loaded (Warnings say when it had not).
+type NavResult = tool.NavResult
+
+// ActivateResult is the tab Activate showed, and its window.
+type ActivateResult = tool.ActivateResult
+
+// ViewportResult is the size the tab's page is laid out at after
+// Viewport.
+type ViewportResult = tool.ViewportResult
+
+// PDFResult is the PDF file PDF wrote: Path (mode 0600, in the bridge's
+// screenshots folder), Bytes, Pages.
+type PDFResult = tool.PDFResult

@@ -77,6 +77,9 @@ func TestClickWaitsForACoverToGo(t *testing.T) {
 	if w, _ := r["waitedMs"].(float64); w < 1000 {
 		t.Errorf("the result does not say the click waited: %v", r)
 	}
+	if f, _ := r["waitedFor"].(string); !strings.HasPrefix(f, "covered") {
+		t.Errorf("the result does not say the click waited for the cover: %v", r)
+	}
 	if log := probeText(t, tab, 0, "#log"); !strings.Contains(log, "pay:true") || strings.Contains(log, "overlay") {
 		t.Fatalf("log %q: want the button clicked and the overlay not", log)
 	}

@@ -1,8 +1,10 @@
 package actions
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -148,15 +150,35 @@ func (w *waiter) said() string {
 	return ""
 }
 
-// done adds the wait, if there was one, to what the result reports.
-func (w *waiter) done(r *run) {
+// took is the wait, if there was one, as the result reports it.
+func (w *waiter) took() inputWait {
 	if w.looks == 0 {
-		return
+		return inputWait{}
 	}
-	r.waitedMs += time.Since(w.start).Milliseconds()
-	if r.waitedFor == "" {
-		r.waitedFor = w.reason
+	return inputWait{ms: time.Since(w.start).Milliseconds(), what: w.reason}
+}
+
+// inputWait is what the actionability waits that readied an element took
+// (the element carries it: Element.waited), handed on to observe, which
+// puts it in the result's Outcome: how long in all, what the first wait
+// was for (waitedMs, waitedFor), and notes for its warnings.
+type inputWait struct {
+	ms    int64
+	what  string
+	notes []string
+}
+
+// plus is w, then o.
+func (w inputWait) plus(o inputWait) inputWait {
+	return inputWait{ms: w.ms + o.ms, what: cmp.Or(w.what, o.what), notes: append(slices.Clip(w.notes), o.notes...)}
+}
+
+// waits is what readying el took; nothing for no element.
+func (el *Element) waits() inputWait {
+	if el == nil {
+		return inputWait{}
 	}
+	return el.waited
 }
 
 // findReady finds loc's element and waits until trusted input would
@@ -175,9 +197,8 @@ func (r locator) findReady(tabID int, loc tool.Locator, hit func(Element) bool) 
 				b = blocker{}
 			}
 			if b.kind == "" {
-				w.done(r.run)
 				loc := loc
-				el.loc = &loc
+				el.loc, el.waited = &loc, w.took()
 				return el, nil
 			}
 			if !w.again(r.run, b.String()) {
@@ -214,11 +235,13 @@ func withWaited(err error, w *waiter) error {
 // before it sends then(x, y) — the press — at the point. When the check
 // fails nothing more is sent: it waits and measures again, within the
 // call's deadline, and moves again. needHit false (hover) asks only that
-// the element holds still. It returns the element as last measured. A
+// the element holds still. It returns the element as last measured, with
+// this wait added to el's (Element.waited). A
 // point locator is not measured again: when the page put something else
 // under the point, that is the answer.
 func (r locator) moveOnto(tabID int, el Element, needHit bool, then func(x, y float64) []protocol.CDPCommand) (Element, error) {
 	w := r.newWaiter()
+	prior := el.waited
 	unsteady := 0
 	for {
 		cmds := []protocol.CDPCommand{mouseMove(el.X, el.Y)}
@@ -226,7 +249,7 @@ func (r locator) moveOnto(tabID int, el Element, needHit bool, then func(x, y fl
 			cmds = append(cmds, then(el.X, el.Y)...)
 		}
 		if el.aim == nil {
-			w.done(r.run)
+			el.waited = prior.plus(w.took())
 			return el, r.actor().cdpBatch(tabID, cmds...)
 		}
 		// An element that never holds still (a pulsing button) but is on
@@ -242,10 +265,11 @@ func (r locator) moveOnto(tabID int, el Element, needHit bool, then func(x, y fl
 		case err != nil:
 			b = blocker{kind: changing}
 		case sent:
+			took := w.took()
 			if ignoreMoved {
-				r.notes = append(r.notes, "the element kept moving (an animation); it was pressed while under the pointer")
+				took.notes = append(took.notes, "the element kept moving (an animation); it was pressed while under the pointer")
 			}
-			w.done(r.run)
+			el.waited = prior.plus(took)
 			return el, nil
 		default:
 			b = blockerOf(answers, needHit, ignoreMoved)

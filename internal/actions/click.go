@@ -41,7 +41,7 @@ func click(r *run) (*tool.ActResult, error) {
 		if err := r.actor().act(t.TabID, el, "domClick", actArgs{}, nil); err != nil {
 			return nil, err
 		}
-		return r.observer().observe(t, &el)
+		return r.observer().observe(t, &el, el.waited)
 	}
 	el, warnings, err := r.locator().locateForInput(t, loc)
 	if err != nil {
@@ -50,10 +50,10 @@ func click(r *run) (*tool.ActResult, error) {
 	if err := r.guards().askBeforeClick(t, el, loc); err != nil { // ask.go
 		return nil, err
 	}
-	if err := r.actor().mouseClick(t.TabID, el, button, count); err != nil {
+	if el, err = r.actor().mouseClick(t.TabID, el, button, count); err != nil {
 		return nil, err
 	}
-	return r.observer().observe(t, pointed(el, loc), warnings...)
+	return r.observer().observe(t, pointed(el, loc), el.waited, warnings...)
 }
 
 // clickButton is the call's button (default left) and clickCount
@@ -82,15 +82,15 @@ func (r *run) clickButton() (string, int, error) {
 // is checked: the mouse moves there, what is under it is checked again
 // in every frame down to the element, and only then do the button events
 // go out (moveOnto). A page that slides something under the pointer on
-// mousemove gets no press.
-func (r actor) mouseClick(tabID int, el Element, button string, count int) error {
+// mousemove gets no press. It returns the element as clicked, with what
+// the wait for it took.
+func (r actor) mouseClick(tabID int, el Element, button string, count int) (Element, error) {
 	if el.aim != nil {
-		_, err := r.locator().moveOnto(tabID, el, true, func(x, y float64) []protocol.CDPCommand {
+		return r.locator().moveOnto(tabID, el, true, func(x, y float64) []protocol.CDPCommand {
 			return pressCmds(x, y, button, count)
 		})
-		return err
 	}
-	return r.cdpBatch(tabID, clickCmds(el.X, el.Y, button, count)...)
+	return el, r.cdpBatch(tabID, clickCmds(el.X, el.Y, button, count)...)
 }
 
 // clickCmds are the CDP mouse events of a click at x, y (top-level

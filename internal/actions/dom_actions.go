@@ -52,7 +52,7 @@ func selectOption(r *run) (*tool.SelectResult, error) {
 	if err := r.actor().act(t.TabID, el, "select", actArgs{Options: opts}, &out); err != nil {
 		return nil, err
 	}
-	res, err := r.observer().observe(t, &el)
+	res, err := r.observer().observe(t, &el, el.waited)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func check(r *run) (*tool.CheckResult, error) {
 	if err := r.actor().act(t.TabID, el, "check", actArgs{Checked: &want}, &out); err != nil {
 		return nil, err
 	}
-	res, err := r.observer().observe(t, &el)
+	res, err := r.observer().observe(t, &el, el.waited)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func scroll(r *run) (*tool.ScrollResult, error) {
 			return nil, err
 		}
 	}
-	res, err := r.observer().observe(t, el)
+	res, err := r.observer().observe(t, el, el.waits())
 	if err != nil {
 		return nil, err
 	}

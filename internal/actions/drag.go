@@ -55,6 +55,7 @@ func drag(r *run) (*tool.DragResult, error) {
 	}); err != nil {
 		return nil, err
 	}
+	w := src.waited.plus(dst.waited)
 	x, y := src.X, src.Y
 	// From here on the button is down: it is released whatever happens,
 	// even when the call's time is up, or the page would go on dragging.
@@ -94,7 +95,7 @@ func drag(r *run) (*tool.DragResult, error) {
 	if err := r.actor().cdpBatch(t.TabID, cmds...); err != nil {
 		return nil, err
 	}
-	res, err := r.observer().observe(t, nil, warnings...)
+	res, err := r.observer().observe(t, nil, w, warnings...)
 	if err != nil {
 		return nil, err
 	}

@@ -63,7 +63,7 @@ func evaluate(r *run) (*tool.EvaluateResult, error) {
 	if out.Error != "" {
 		return nil, protocol.Errorf(protocol.CodeEvaluationFailed, "the expression failed in the page: %s", out.Error)
 	}
-	res, err := r.observer().observe(t, nil)
+	res, err := r.observer().observe(t, nil, inputWait{})
 	if err != nil {
 		return nil, err
 	}

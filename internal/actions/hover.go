@@ -29,7 +29,7 @@ func hover(r *run) (*tool.HoverResult, error) {
 	if err := r.runPageTop(t.TabID, nil, underPointerScript, xy{X: el.X, Y: el.Y}, &under); err != nil {
 		warnings = append(warnings, "could not tell what is under the pointer: "+err.Error())
 	}
-	res, err := r.observer().observe(t, pointed(el, loc), warnings...)
+	res, err := r.observer().observe(t, pointed(el, loc), el.waited, warnings...)
 	if err != nil {
 		return nil, err
 	}

@@ -29,6 +29,9 @@ type Element struct {
 	// loc is the locator that found it, to find it again when the page
 	// replaces it while the input waits.
 	loc *tool.Locator
+	// waited is what the waits for it took: locating it, measuring it,
+	// moving onto it (see actionable.go); observe reports it.
+	waited inputWait
 }
 
 // Rect is a box in CSS pixels.
@@ -376,7 +379,7 @@ func (r locator) pointOf(tabID int, el Element) (Element, error) {
 		p, err := r.measure(tabID, el)
 		switch {
 		case err == nil && p.blocked.kind == "":
-			w.done(r.run)
+			p.waited = el.waited.plus(w.took())
 			return p, nil
 		case err == nil:
 			if !w.again(r.run, p.blocked.String()) {

@@ -35,7 +35,7 @@ func press(r *run) (*tool.ActResult, error) {
 	if err := r.actor().pressKeys(t.TabID, r.in.Keys); err != nil {
 		return nil, err
 	}
-	return r.observer().observe(t, el, warnings...)
+	return r.observer().observe(t, el, el.waits(), warnings...)
 }
 
 // focusForKeys readies tab t for key events and, when the call has a
@@ -57,7 +57,7 @@ func (r actor) focusForKeys(t browser.TabInfo, loc tool.Locator) (*Element, []st
 		return nil, nil, err
 	}
 	if clicked(el) {
-		err = r.mouseClick(t.TabID, el, "left", 1)
+		el, err = r.mouseClick(t.TabID, el, "left", 1)
 	} else {
 		err = r.act(t.TabID, el, "focus", actArgs{}, nil)
 	}

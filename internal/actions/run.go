@@ -104,12 +104,6 @@ type run struct {
 	answering sync.Mutex
 	// unlockTab releases the tab the action holds (see takeTurn).
 	unlockTab func()
-	// waitedMs and waitedFor are how long the action's input waited for
-	// its target, and for what (see actionable.go); notes are warnings the
-	// steps add to the result.
-	waitedMs  int64
-	waitedFor string
-	notes     []string
 	// instance is the extension instance connected when the action
 	// started (see reg).
 	instance string

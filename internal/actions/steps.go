@@ -13,11 +13,15 @@ import (
 // The steps every page action goes through, in this order, each a view
 // of the run (run.go) that hands the next what it found:
 //
-//	t, err := r.guards().pageTarget()                // target → guard: the tab, and may the action touch it now
-//	el, err := r.locator().locate(t, loc)            // locate: the element, for an act through the DOM
-//	el, w, err := r.locator().locateForInput(t, loc) //   or the point, for trusted CDP input, once input would reach it
-//	err = r.actor().act(t.TabID, el, "check", …)     // act: a page script (act.js), or trusted input (mouseClick, cdpBatch)
-//	return r.observer().observe(t, &el, w...)        // observe: dialogs, navigation, opened tabs → the result
+//	t, err := r.guards().pageTarget()                    // target → guard: the tab, and may the action touch it now
+//	el, err := r.locator().locate(t, loc)                // locate: the element, for an act through the DOM
+//	el, w, err := r.locator().locateForInput(t, loc)     //   or the point, for trusted CDP input, once input would reach it
+//	el, err = r.actor().mouseClick(t.TabID, el, …)       // act: trusted input (mouseClick, cdpBatch), or a page script (act)
+//	return r.observer().observe(t, &el, el.waited, w...) // observe: dialogs, navigation, opened tabs → the result
+//
+// Each step hands the next what it found as values: the tab, the element
+// — which carries what the waits for it took (el.waited) into the
+// result's waitedMs, waitedFor and warnings — and the warnings so far.
 //
 // A handler checks its own parameters first and shapes its own result
 // last; the steps in between are the same for all of them.
@@ -268,7 +272,7 @@ func (r locator) locateDOM(t browser.TabInfo, loc tool.Locator, enabled bool) (E
 		el, err := r.find(t.TabID, loc, false)
 		switch {
 		case err == nil && (!enabled || !el.disabled):
-			w.done(r.run)
+			el.waited = w.took()
 			return el, nil
 		case err == nil:
 			if !w.again(r.run, string(disabled)) {
@@ -359,14 +363,14 @@ func pointed(el Element, loc tool.Locator) *Element {
 // act answered, and when the act started a navigation, follows it to the
 // page it led to (waiting for its load within the call's deadline, at
 // most 10 s).
-func (r observer) observe(before browser.TabInfo, el *Element, warnings ...string) (*tool.ActResult, error) {
-	return r.observeTab(before, nil, el, warnings...)
+func (r observer) observe(before browser.TabInfo, el *Element, w inputWait, warnings ...string) (*tool.ActResult, error) {
+	return r.observeTab(before, nil, el, w, warnings...)
 }
 
 // observeTab is observe with the tab as it is now already read (after,
 // when not nil: an input's batch read it in its own round trip).
-func (r observer) observeTab(before browser.TabInfo, after *browser.TabInfo, el *Element, warnings ...string) (*tool.ActResult, error) {
-	warnings = append(warnings, r.notes...)
+func (r observer) observeTab(before browser.TabInfo, after *browser.TabInfo, el *Element, w inputWait, warnings ...string) (*tool.ActResult, error) {
+	warnings = append(warnings, w.notes...)
 	var t browser.TabInfo
 	var opened []tool.Tab
 	err := both(func() (err error) {
@@ -389,12 +393,12 @@ func (r observer) observeTab(before browser.TabInfo, after *browser.TabInfo, el 
 			// The action itself worked and closed the tab (a "close"
 			// button, window.close()): report it, so nobody retries it.
 			return &tool.ActResult{Page: pageOf(before), Element: resultElement(el), Outcome: tool.Outcome{OpenedTabs: opened,
-				WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: append(warnings, "the tab closed after the action")}}, nil
+				WaitedMs: w.ms, WaitedFor: w.what, Warnings: append(warnings, "the tab closed after the action")}}, nil
 		}
 		return nil, err
 	}
 	r.saw(t)
-	res := &tool.ActResult{Page: pageOf(t), Element: resultElement(el), Outcome: tool.Outcome{OpenedTabs: opened, WaitedMs: r.waitedMs, WaitedFor: r.waitedFor, Warnings: warnings}}
+	res := &tool.ActResult{Page: pageOf(t), Element: resultElement(el), Outcome: tool.Outcome{OpenedTabs: opened, WaitedMs: w.ms, WaitedFor: w.what, Warnings: warnings}}
 	if d := r.answerer().lastDialog(); d != nil {
 		res.Dialog = d
 		res.Warnings = append(res.Warnings, r.answerer().dialogWarnings()...)

@@ -254,7 +254,7 @@ func TestObserveFollowsANavigation(t *testing.T) {
 	fake.Handle("tab.waitLoad", fakebrowser.Reply(browser.TabInfo{TabID: 2, URL: "https://example.com/next", Title: "Next", Loaded: &notYet}))
 	env := engine(t, fake)
 	r := start(t, env, `{"action":"click","tabId":2,"selector":"a"}`)
-	res, err := r.observer().observe(browser.TabInfo{TabID: 2, URL: "https://example.com/", Status: "complete"}, &Element{Element: tool.Element{Tag: "a"}})
+	res, err := r.observer().observe(browser.TabInfo{TabID: 2, URL: "https://example.com/", Status: "complete"}, &Element{Element: tool.Element{Tag: "a"}}, inputWait{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,6 +270,32 @@ func TestObserveFollowsANavigation(t *testing.T) {
 	}
 }
 
+// What the waits for the element took is a value the steps hand observe,
+// which puts it in the result's outcome: the time of all of them, what the
+// first was for, and their notes after the action's own warnings.
+func TestObserveReportsTheWaitsItIsHanded(t *testing.T) {
+	t.Parallel()
+	fake := fakebrowser.New()
+	tabs(fake, browser.TabInfo{TabID: 2, URL: "https://example.com/"})
+	env := engine(t, fake)
+	located := inputWait{ms: 300, what: "covered by div \"Cookies\""}
+	moved := inputWait{ms: 200, what: "moving", notes: []string{"the element kept moving (an animation); it was pressed while under the pointer"}}
+	w := located.plus(inputWait{}).plus(moved)
+	res, err := start(t, env, `{"action":"click","tabId":2,"selector":"a"}`).observer().observe(browser.TabInfo{TabID: 2, URL: "https://example.com/"}, nil, w, "the locator matched 2 elements")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.WaitedMs != 500 || res.WaitedFor != located.what {
+		t.Errorf("waited %d ms for %q; want 500 ms for %q", res.WaitedMs, res.WaitedFor, located.what)
+	}
+	if want := []string{"the locator matched 2 elements", moved.notes[0]}; !slices.Equal(res.Warnings, want) {
+		t.Errorf("warnings %q, want %q", res.Warnings, want)
+	}
+	if len(located.notes) != 0 {
+		t.Errorf("plus changed its receiver's notes: %q", located.notes)
+	}
+}
+
 func TestObserveReportsOpenedTabsOfTheBridgesOwnTab(t *testing.T) {
 	t.Parallel()
 	fake := fakebrowser.New()
@@ -278,7 +304,7 @@ func TestObserveReportsOpenedTabsOfTheBridgesOwnTab(t *testing.T) {
 	env := engine(t, fake)
 	reg := env.Registries.For(fake.Hello.InstanceID)
 	reg.AddTab(2, 1, "session:test")
-	res, err := start(t, env, `{"action":"click","tabId":2,"selector":"a"}`).observer().observe(browser.TabInfo{TabID: 2, URL: "https://example.com/"}, nil)
+	res, err := start(t, env, `{"action":"click","tabId":2,"selector":"a"}`).observer().observe(browser.TabInfo{TabID: 2, URL: "https://example.com/"}, nil, inputWait{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +312,7 @@ func TestObserveReportsOpenedTabsOfTheBridgesOwnTab(t *testing.T) {
 		t.Errorf("observe = %+v; want tab 9 opened and adopted, no navigation", res)
 	}
 	// type does not open tabs: no round trip for them.
-	if _, err := start(t, env, `{"action":"type","tabId":2,"selector":"input","value":"x"}`).observer().observe(browser.TabInfo{TabID: 2, URL: "https://example.com/"}, nil); err != nil {
+	if _, err := start(t, env, `{"action":"type","tabId":2,"selector":"input","value":"x"}`).observer().observe(browser.TabInfo{TabID: 2, URL: "https://example.com/"}, nil, inputWait{}); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(fake.Calls("tab.opened")); n != 1 {

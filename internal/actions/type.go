@@ -369,9 +369,13 @@ func (r typing) focusForTyping(tabID int, ty *typed, p preparedTyping) error {
 		if err != nil {
 			return err
 		}
-		if err := r.actor().mouseClick(tabID, pt, "left", 1); err != nil {
+		clicked, err := r.actor().mouseClick(tabID, pt, "left", 1)
+		if err != nil {
 			return err
 		}
+		// pt is the target measured, and the target is ty.el in its
+		// frame's words: clicked's waits are ty.el's and those since.
+		ty.el.waited = clicked.waited
 		if p.Kind == "text" {
 			// The click put the caret at its point: select all again
 			// (clear), or put the caret at the end.
@@ -469,7 +473,8 @@ func (r typing) insert(tabID int, ty typed, p preparedTyping, mode string) (type
 // platform's select-all and, the value typed or pasted where the focus
 // went.
 func (r typing) typeAtPoint(tabID int, el Element, mode string, warnings []string) (typed, error) {
-	if err := r.actor().mouseClick(tabID, el, "left", 1); err != nil {
+	el, err := r.actor().mouseClick(tabID, el, "left", 1)
+	if err != nil {
 		return typed{}, err
 	}
 	ty := typed{el: el, warnings: warnings}
@@ -501,7 +506,7 @@ func (r typing) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (*to
 	var valueErr error
 	el := ty.el
 	err := both(func() (err error) {
-		res, err = r.observer().observeTab(t, ty.after, &el, ty.warnings...)
+		res, err = r.observer().observeTab(t, ty.after, &el, el.waited, ty.warnings...)
 		return err
 	}, func() error {
 		if ty.settle != nil {

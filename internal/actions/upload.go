@@ -72,7 +72,7 @@ func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFile
 	if got.Emptied {
 		warnings = append(warnings, "the page took the files and emptied its file input, as many upload widgets do")
 	}
-	res, err := r.observer().observe(t, &el, warnings...)
+	res, err := r.observer().observe(t, &el, el.waited, warnings...)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -39,14 +38,6 @@ func TestNestedFieldsAreNamed(t *testing.T) {
 			if !regexp.MustCompile(`\b` + regexp.QuoteMeta(sub.Name) + `\b`).MatchString(f.Doc) {
 				t.Errorf("field %s.%s is not described: name it in the jsonschema tag of %q (internal/tool)", f.Name, sub.Name, f.Name)
 			}
-		}
-	}
-}
-
-func TestEveryActionIsOrdered(t *testing.T) {
-	for _, a := range contract.Names() {
-		if !slices.Contains(actionOrder, a) {
-			t.Errorf("action %q is not in actionOrder", a)
 		}
 	}
 }

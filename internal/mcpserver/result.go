@@ -25,15 +25,6 @@ type shaper struct {
 	imageMax    int    // longest side of attached images; 0: none
 }
 
-// contentParts are the fields of a result that hold a page's content, in
-// the order the text shows them.
-var contentParts = []string{"markdown", "reader", "links", "headings", "text", "elements", "results", "matches", "messages", "requests", "request"}
-
-// actionParts are content fields of one action only: evaluate's value is
-// whatever the page's code made it, while type's value (the field read
-// back) stays in its structured result.
-var actionParts = map[string][]string{"evaluate": {"value", "valueCut"}}
-
 // result is a successful call. A result with page content (extract,
 // inspect, search) carries that content once: in the text, which the
 // model reads, under a headline and followed by the other fields, while
@@ -77,11 +68,15 @@ func (sh shaper) result(action string, raw json.RawMessage) *mcp.CallToolResult 
 	return res
 }
 
-// partsOf lists the content fields m, a result of action, has, in
-// contentParts order, then the action's own.
+// partsOf lists the fields of m, a result of action, that hold the
+// page's words (the contract's PageParts), in their order.
 func partsOf(action string, m map[string]any) []string {
+	spec, ok := tool.Lookup(action)
+	if !ok {
+		return nil
+	}
 	var parts []string
-	for _, k := range append(contentParts[:len(contentParts):len(contentParts)], actionParts[action]...) {
+	for _, k := range spec.PageParts() {
 		if v, ok := m[k]; ok && v != nil {
 			parts = append(parts, k)
 		}

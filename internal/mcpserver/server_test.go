@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // fakeDaemon stands in for the daemon: it records each call and answers
@@ -353,7 +354,7 @@ func TestSplitTools(t *testing.T) {
 	for _, tl := range res.Tools {
 		names[tl.Name] = true
 	}
-	for _, a := range orderedActions() {
+	for _, a := range tool.Listed() {
 		if !names[SplitToolName(a)] {
 			t.Errorf("no tool %s in %v", SplitToolName(a), names)
 		}

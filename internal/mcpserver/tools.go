@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,7 +28,7 @@ type toolDef struct {
 func tools(mode string) []toolDef {
 	if mode == ModeSplit {
 		var out []toolDef
-		for _, a := range orderedActions() {
+		for _, a := range contract.Listed() {
 			out = append(out, toolDef{&mcp.Tool{Name: SplitToolName(a), Description: splitDescription(a), InputSchema: inputSchema(a)}, a})
 		}
 		return out
@@ -40,28 +39,10 @@ func tools(mode string) []toolDef {
 // SplitToolName is the name of an action's own tool in split mode.
 func SplitToolName(action string) string { return "browser_" + action }
 
-// orderedActions is contract.Names() in actionOrder, then any action this
-// package does not know yet, sorted.
-func orderedActions() []string {
-	names := contract.Names()
-	var out []string
-	for _, a := range actionOrder {
-		if slices.Contains(names, a) {
-			out = append(out, a)
-		}
-	}
-	for _, a := range names {
-		if !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 func singleDescription() string {
 	var b strings.Builder
 	b.WriteString(toolIntro)
-	for _, a := range orderedActions() {
+	for _, a := range contract.Listed() {
 		b.WriteString("\n- " + a + ": " + summary(a))
 	}
 	b.WriteString("\n" + toolHow + pageHow)
@@ -71,11 +52,13 @@ func singleDescription() string {
 func splitDescription(action string) string {
 	s := summary(action)
 	d := strings.ToUpper(s[:1]) + s[1:]
-	if spec, ok := contract.Lookup(action); ok && spec.Locator {
-		d += splitHow
-	}
-	if slices.Contains(pageActions, action) {
-		d += pageHow
+	if spec, ok := contract.Lookup(action); ok {
+		if spec.Locator {
+			d += splitHow
+		}
+		if len(spec.PageParts()) > 0 {
+			d += pageHow
+		}
 	}
 	return d
 }

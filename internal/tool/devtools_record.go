@@ -8,15 +8,19 @@ func init() {
 	declare(
 		Spec{
 			Name:    "console",
+			After:   "screenshot",
 			Result:  ConsoleResult{},
 			Summary: "console messages and page errors (level: it and worse; since: a nextSince).",
+			Doc:     "reads a tab's console messages and page errors, as the extension recorded them.",
 			Kind:    KindRead,
 			Params:  []string{"level", "since"},
 		},
 		Spec{
 			Name:    "network",
+			After:   "console",
 			Result:  NetworkResult{},
 			Summary: "requests (method, url, status, type); requestId: one in full, secrets redacted.",
+			Doc:     "lists a tab's requests, or one in full (RequestID: headers and bodies, cut at MaxChars), with credentials redacted.",
 			Kind:    KindRead,
 			Params:  []string{"urlContains", "since", "requestId", "maxChars"},
 		},
@@ -31,7 +35,7 @@ var Levels = []string{"error", "warning", "info", "log", "debug"}
 // record it (or since the call's since), oldest first.
 type ConsoleResult struct {
 	Page
-	Messages []ConsoleMessage `json:"messages"`
+	Messages []ConsoleMessage `json:"messages" content:"page"`
 	// Dropped counts the messages that fell out of the tab's ring (the
 	// oldest go first) since recording began.
 	Dropped int `json:"dropped"`
@@ -53,8 +57,8 @@ type StackFrame = protocol.StackFrame
 // requestId) one of them in full.
 type NetworkResult struct {
 	Page
-	Requests []Request      `json:"requests,omitzero"`
-	Request  *RequestDetail `json:"request,omitempty"`
+	Requests []Request      `json:"requests,omitzero" content:"page"`
+	Request  *RequestDetail `json:"request,omitempty" content:"page"`
 	// Dropped counts the requests that fell out of the tab's ring.
 	Dropped   int    `json:"dropped"`
 	NextSince int    `json:"nextSince"`

@@ -13,8 +13,10 @@ func init() {
 	declare(
 		Spec{
 			Name:        "evaluate",
+			After:       "network",
 			Result:      EvaluateResult{},
 			Summary:     "run JavaScript expression in the page; returns its (awaited) value as JSON. Off unless the user allows it.",
+			Doc:         "runs an expression in the page's own context and returns its value as JSON (a promise is awaited). It is off until the user runs `browser-bridge policy evaluate on` (ErrEvaluateDisabled); an expression that throws is ErrEvaluationFailed.",
 			Kind:        KindInput,
 			Params:      []string{"expression", "frameId", "maxChars", "dialog"},
 			Needs:       [][]string{{"expression"}},
@@ -22,8 +24,10 @@ func init() {
 		},
 		Spec{
 			Name:        "fill",
+			After:       "type",
 			Result:      FillResult{},
 			Summary:     "set several fields in order, as type, select and check do.",
+			Doc:         "sets several fields in one call, in order, as Type, Select and Check do; the first failure stops it, and its error names the field.",
 			Kind:        KindInput,
 			Params:      []string{"fields", "dialog"},
 			Needs:       [][]string{{"fields"}},
@@ -31,8 +35,10 @@ func init() {
 		},
 		Spec{
 			Name:    "find",
+			After:   "wait",
 			Result:  FindResult{},
 			Summary: "find query on the visible page: matches with context and ref.",
+			Doc:     "finds text on the visible page; each match's Ref is a locator.",
 			Kind:    KindRead,
 			Params:  []string{"query", "dialog"},
 			Needs:   [][]string{{"query"}},
@@ -148,8 +154,8 @@ type EvaluateResult struct {
 	Page
 	FrameID    int             `json:"frameId,omitempty"`
 	Type       string          `json:"type"`
-	Value      json.RawMessage `json:"value,omitempty"`
-	ValueCut   string          `json:"valueCut,omitempty"`
+	Value      json.RawMessage `json:"value,omitempty" content:"page"`
+	ValueCut   string          `json:"valueCut,omitempty" content:"page"`
 	TotalChars int             `json:"totalChars"`
 	Outcome
 }
@@ -179,7 +185,7 @@ type FilledField struct {
 // all, Matches the first of them.
 type FindResult struct {
 	Page
-	Matches []Found `json:"matches"`
+	Matches []Found `json:"matches" content:"page"`
 	Count   int     `json:"count"`
 	Outcome
 }

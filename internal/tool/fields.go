@@ -12,12 +12,17 @@ import (
 type Field struct {
 	// Name is the JSON name.
 	Name string
+	// Go is the Go name of the struct field.
+	Go string
 	// Type is the Go type; a pointer means "optional, and zero is a value".
 	Type reflect.Type
 	// Doc is the description (the jsonschema tag).
 	Doc string
 	// Enum lists the accepted values of a string or of a list's items.
 	Enum []string
+	// Page marks a result's field that holds the page's own words (the
+	// tag content:"page"): the MCP server shows it fenced as the page's.
+	Page bool
 }
 
 // Elem is the field's type without a pointer.
@@ -59,7 +64,7 @@ func FieldsOf(t reflect.Type) []Field {
 		if e := f.Tag.Get("enum"); e != "" {
 			enum = strings.Split(e, ",")
 		}
-		out = append(out, Field{Name: name, Type: f.Type, Doc: f.Tag.Get("jsonschema"), Enum: enum})
+		out = append(out, Field{Name: name, Go: f.Name, Type: f.Type, Doc: f.Tag.Get("jsonschema"), Enum: enum, Page: f.Tag.Get("content") == "page"})
 	}
 	return out
 }

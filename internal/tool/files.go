@@ -5,8 +5,10 @@ func init() {
 	declare(
 		Spec{
 			Name:        "upload",
+			After:       "drag",
 			Result:      UploadResult{},
 			Summary:     "put files (paths) into a file input.",
+			Doc:         "puts files (up to 20 absolute paths on the machine of the browser) into a file input. The daemon checks every path first (ErrUploadPathRejected names the path and the rule).",
 			Kind:        KindInput,
 			Locator:     true,
 			Params:      []string{"paths", "dialog"},
@@ -15,8 +17,10 @@ func init() {
 		},
 		Spec{
 			Name:    "downloads",
+			After:   "upload",
 			Result:  DownloadsResult{},
 			Summary: "files the bridge's clicks downloaded (path, name, bytes, state).",
+			Doc:     "lists the files the bridge's clicks and key presses downloaded recently, brought up to date (one in progress then may be done now).",
 			Kind:    KindRead,
 		},
 	)

@@ -16,8 +16,10 @@ func init() {
 	declare(
 		Spec{
 			Name:        "click",
+			After:       "inspect",
 			Result:      ActResult{},
 			Summary:     "click an element.",
+			Doc:         "clicks an element with trusted mouse input.",
 			Kind:        KindInput,
 			Locator:     true,
 			Params:      []string{"inputMode", "button", "clickCount", "dialog"},
@@ -29,8 +31,10 @@ func init() {
 		},
 		Spec{
 			Name:        "type",
+			After:       "hover",
 			Result:      TypeResult{},
 			Summary:     "type value into a field, code editor or date/time/color/range input (clear replaces).",
+			Doc:         "focuses a field and types Value into it (Clear replaces its content; with an empty Value, empties it).",
 			Kind:        KindInput,
 			Locator:     true,
 			Params:      []string{"inputMode", "value", "clear", "dialog"},
@@ -39,8 +43,10 @@ func init() {
 		},
 		Spec{
 			Name:        "press",
+			After:       "fill",
 			Result:      ActResult{},
 			Summary:     "press keys, focusing a locator first if given.",
+			Doc:         "presses keys; a locator, if any, is focused first.",
 			Kind:        KindInput,
 			Locator:     true,
 			Params:      []string{"inputMode", "keys", "dialog"},
@@ -52,8 +58,10 @@ func init() {
 		},
 		Spec{
 			Name:        "select",
+			After:       "press",
 			Result:      SelectResult{},
 			Summary:     "choose option(s) of a <select>.",
+			Doc:         "chooses options of a <select>: Option (a value or label) or Options (several, for a multiple select).",
 			Kind:        KindInput,
 			Locator:     true,
 			Params:      []string{"option", "options", "dialog"},
@@ -62,8 +70,10 @@ func init() {
 		},
 		Spec{
 			Name:        "check",
+			After:       "select",
 			Result:      CheckResult{},
 			Summary:     "set a checkbox or radio to checked.",
+			Doc:         "sets a checkbox, radio or switch (Checked nil means true); it does nothing when it already is in that state.",
 			Kind:        KindInput,
 			Locator:     true,
 			Params:      []string{"checked", "dialog"},
@@ -72,8 +82,10 @@ func init() {
 		},
 		Spec{
 			Name:        "hover",
+			After:       "click",
 			Result:      HoverResult{},
 			Summary:     "move the mouse over an element (:hover menus open); returns what is under the pointer.",
+			Doc:         "moves the mouse over an element (CSS :hover and mouseover react).",
 			Kind:        KindInput,
 			Locator:     true,
 			Params:      []string{"dialog"},
@@ -82,8 +94,10 @@ func init() {
 		},
 		Spec{
 			Name:        "drag",
+			After:       "check",
 			Result:      DragResult{},
 			Summary:     "drag from (a locator) and drop on to (a locator or x, y), with real mouse events.",
+			Doc:         "presses the mouse on From, moves it onto To and releases it, with trusted events (HTML5 drag and drop and pointer-based lists both work).",
 			Kind:        KindInput,
 			Params:      []string{"from", "to", "dialog"},
 			Needs:       [][]string{{"from"}, {"to"}},
@@ -91,8 +105,10 @@ func init() {
 		},
 		Spec{
 			Name:        "scroll",
+			After:       "downloads",
 			Result:      ScrollResult{},
 			Summary:     "scroll to top/bottom, to a locator, or by deltaX/deltaY.",
+			Doc:         "scrolls the page, or the container that holds an element: To (\"top\" or \"bottom\"), a locator to bring into view, or DeltaX/DeltaY.",
 			Kind:        KindInput,
 			Locator:     true,
 			Params:      []string{"to", "deltaX", "deltaY", "dialog"},
@@ -103,8 +119,10 @@ func init() {
 		// with handoff_in_progress at once rather than wait behind it.
 		Spec{
 			Name:     "handoff",
+			After:    "evaluate",
 			Result:   HandoffResult{},
 			Summary:  "hand the tab to the user (sign-in, CAPTCHA, 2FA): shows message with Done/Cancel and waits (timeoutMs up to 600000); returns done, cancelled or timeout.",
+			Doc:      "hands a tab to the user for what the program must not do (a sign-in, a CAPTCHA, a second factor) and waits for their Done or Cancel; Message is what the user reads, such as \"Please sign in, then press Done\", and Target.TimeoutMs may be up to 600000 (10 minutes, the default) for this action alone. The tab's window comes forward and the message shows over the page, where the page cannot read or press it; meanwhile every other action on the tab is ErrHandoffInProgress. Nothing the user types comes back.",
 			Kind:     KindInput,
 			Params:   []string{"message"},
 			Needs:    [][]string{{"message"}},

@@ -7,22 +7,28 @@ func init() {
 	declare(
 		Spec{
 			Name:    "extract",
+			After:   "open",
 			Result:  ExtractResult{},
 			Summary: "read the rendered page as markdown, links, headings (optional url, waitFor); long pages continue with offset.",
+			Doc:     "reads a page once it is loaded and quiet: markdown, reader view, links, headings and frames; a URL is opened first, else the tab of Target is read.",
 			Kind:    KindRead,
 			Params:  []string{"url", "target", "incognito", "waitFor", "include", "maxChars", "offset", "dialog"},
 		},
 		Spec{
 			Name:    "inspect",
+			After:   "extract",
 			Result:  InspectResult{},
 			Summary: "list interactive elements with a ref for locators.",
+			Doc:     "lists the page's interactive elements, each with a ref to use as a locator.",
 			Kind:    KindRead,
 			Params:  []string{"maxChars", "offset", "dialog"},
 		},
 		Spec{
 			Name:    "wait",
+			After:   "scroll",
 			Result:  WaitResult{},
 			Summary: "wait for load, a locator or urlContains.",
+			Doc:     "waits until one condition holds (Load, a locator, or URLContains); ErrTimeout names it when it does not within the deadline.",
 			Kind:    KindRead,
 			Locator: true,
 			Params:  []string{"urlContains", "load", "dialog"},
@@ -32,8 +38,10 @@ func init() {
 		},
 		Spec{
 			Name:    "screenshot",
+			After:   "find",
 			Result:  ScreenshotResult{},
 			Summary: "save a JPEG of the page (or viewport, clip): a file path plus a downscaled image.",
+			Doc:     "saves a JPEG of the page: the whole page by default, Mode \"viewport\", or Clip. A page that cannot be captured whole is ErrFullPageUnavailable, never a silent viewport image.",
 			Kind:    KindRead,
 			Params:  []string{"mode", "clip", "dialog"},
 		},
@@ -45,13 +53,13 @@ func init() {
 // maxChars, NextOffset is where the next extract continues.
 type ExtractResult struct {
 	Page
-	Markdown *string `json:"markdown,omitempty"`
-	Reader   *Reader `json:"reader,omitempty"`
+	Markdown *string `json:"markdown,omitempty" content:"page"`
+	Reader   *Reader `json:"reader,omitempty" content:"page"`
 	// Links, Headings and Frames are nil when not read (left out), and
 	// empty when read and there are none ([] on the wire).
-	Links    []Link      `json:"links,omitzero"`
-	Headings []Heading   `json:"headings,omitzero"`
-	Text     *string     `json:"text,omitempty"`
+	Links    []Link      `json:"links,omitzero" content:"page"`
+	Headings []Heading   `json:"headings,omitzero" content:"page"`
+	Text     *string     `json:"text,omitempty" content:"page"`
 	Frames   []FrameInfo `json:"frames,omitzero"`
 	Outcome
 	TotalChars int  `json:"totalChars"`
@@ -98,7 +106,7 @@ type InspectResult struct {
 	// Viewport is the top frame's viewport, for telling which rects are
 	// in view (the first window only).
 	Viewport   *Viewport `json:"viewport,omitempty"`
-	Elements   []Control `json:"elements"`
+	Elements   []Control `json:"elements" content:"page"`
 	Count      int       `json:"count"`
 	TotalChars int       `json:"totalChars"`
 	Offset     int       `json:"offset,omitempty"`

@@ -90,7 +90,7 @@ type Tab struct {
 	OpenerTabID int `json:"openerTabId,omitempty" tab:"id"`
 	// Stopped is what the site rules stopped the tab from loading, while
 	// it shows the extension's blocked page.
-	Stopped *protocol.Stop `json:"stopped,omitempty"`
+	Stopped *Stop `json:"stopped,omitempty"`
 	// WorkspacePage says the tab is the extension's workspace page, the
 	// quiet tab that keeps a workspace's window and group open.
 	WorkspacePage bool `json:"workspacePage,omitempty"`
@@ -254,3 +254,8 @@ func qualifyIDs(v reflect.Value, show func(int) int) {
 		}
 	}
 }
+
+// Stop is what the extension's site rules stopped a tab from loading: the
+// URL (a page's choice, quoted wherever it is shown), the Rule that
+// refused it ("" for the allow list) and its Kind: deny, builtin or allow.
+type Stop = protocol.Stop

@@ -1,10 +1,6 @@
 package tool
 
-import (
-	"time"
-
-	"github.com/browser-bridge/browser-bridge/internal/protocol"
-)
+import "time"
 
 // The tabs family: what is open, opening and closing pages.
 func init() {
@@ -19,16 +15,20 @@ func init() {
 		},
 		Spec{
 			Name:    "search",
+			After:   "status",
 			Result:  SearchResult{},
 			Summary: "web search in a visible tab; returns results (kind, title, url, snippet).",
+			Doc:     "runs a web search in a visible tab of the workspace. A consent wall or an \"unusual traffic\" page is an error, not zero results.",
 			Kind:    KindNavigate,
 			Params:  []string{"query", "incognito"},
 			Needs:   [][]string{{"query"}},
 		},
 		Spec{
 			Name:        "open",
+			After:       "search",
 			Result:      OpenResult{},
 			Summary:     "load url in a new tab of your workspace's window (or target current, or tabId).",
+			Doc:         "loads a URL (http, https, file or about:blank) in a new tab of the workspace's window, in the current tab (Where \"current\"), or in Target.TabID.",
 			Kind:        KindNavigate,
 			Params:      []string{"url", "target", "incognito", "dialog"},
 			Needs:       [][]string{{"url"}},
@@ -36,8 +36,10 @@ func init() {
 		},
 		Spec{
 			Name:    "close",
+			After:   "handoff",
 			Result:  CloseResult{},
 			Summary: "close a tab the bridge opened (tabId) or your workspace (closeWorkspace).",
+			Doc:     "closes a tab the bridge opened (Target.TabID), or a workspace's tabs and its window (CloseWorkspace); a tab the user opened is ErrNotOwned. (Close ends the connection.)",
 			Kind:    KindNavigate,
 			Params:  []string{"closeWorkspace"},
 			Needs:   [][]string{{"tabId", "closeWorkspace"}},
@@ -136,7 +138,7 @@ type StatusTab struct {
 	Redacted bool   `json:"redacted,omitempty"`
 	// Stopped is what the site rules stopped the tab from loading, while
 	// it shows the extension's blocked page.
-	Stopped *protocol.Stop `json:"stopped,omitempty"`
+	Stopped *Stop `json:"stopped,omitempty"`
 }
 
 // ActiveTab is the active tab of Chrome's current window.
@@ -164,7 +166,7 @@ type Workspace struct {
 type SearchResult struct {
 	Page
 	Query     string `json:"query"`
-	Results   []Hit  `json:"results"`
+	Results   []Hit  `json:"results" content:"page"`
 	Workspace string `json:"workspace,omitempty"`
 	Incognito bool   `json:"incognito"`
 	Outcome

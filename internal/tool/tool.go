@@ -13,6 +13,7 @@ package tool
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"time"
@@ -44,7 +45,16 @@ type Spec struct {
 	Name string
 	// Summary is the one line the tool description gives the action.
 	Summary string
-	Kind    Kind
+	// Doc says what the action does for a program: the comment of its
+	// method in the public Go client (package bridge), which follows the
+	// method's name and may name the client's fields and errors. Models
+	// never read it.
+	Doc string
+	// After is the action the tool description lists just before this one
+	// (the order a model meets them in: look, read, act); only the first,
+	// status, has none. A new action names the one it belongs after.
+	After string
+	Kind  Kind
 	// Result is a zero value of the action's result type (a type beside
 	// the spec): the engine returns one, the daemon qualifies its tab IDs
 	// by their type, and the public Go client re-exports it.
@@ -132,6 +142,41 @@ func Names() []string {
 		out = append(out, n)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// Listed returns the actions in the order the tool description lists
+// them: each after the action its spec names in After, those after the
+// same one by name.
+func Listed() []string {
+	next := map[string][]string{}
+	for _, s := range Specs() {
+		next[s.After] = append(next[s.After], s.Name)
+	}
+	var out []string
+	var walk func(after string)
+	walk = func(after string) {
+		for _, n := range next[after] {
+			out = append(out, n)
+			walk(n)
+		}
+	}
+	walk("")
+	return out
+}
+
+// PageParts lists the fields of the action's result that hold the page's
+// own words (tagged content:"page"), in the order they are declared.
+func (s *Spec) PageParts() []string {
+	if s.Result == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range FieldsOf(reflect.TypeOf(s.Result)) {
+		if f.Page {
+			out = append(out, f.Name)
+		}
+	}
 	return out
 }
 
