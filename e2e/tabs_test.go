@@ -424,17 +424,7 @@ func orphans(t *testing.T) map[string]browsertest.SavedTab {
 // ok, and returns them.
 func waitSaved(t *testing.T, what string, ok func(browsertest.SavedTabGroups) bool) browsertest.SavedTabGroups {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s, err := browsertest.ReadSavedTabGroups(bridge.Launch.Profile)
-		if err == nil && ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the saved tab groups never showed %s (%v): %d groups, %d tab entries, %d of them of closed groups", what, err, len(s.Groups), len(s.Tabs), len(s.Orphans()))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	return bridge.WaitSaved(t, what, ok)
 }
 
 // waitSavedGroups waits up to 10 s until the profile's saved tab groups

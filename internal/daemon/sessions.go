@@ -110,8 +110,18 @@ func (d *Daemon) cleanupSessionIn(ctx context.Context, session string, info brow
 		return
 	}
 	if s, err := (browser.Verbs{Caller: b}).BrowserState(ctx); err == nil {
+		group := ws.GroupID
+		// The group of the workspace page in the workspace's window is
+		// the workspace's: when the user closed that page alone, the
+		// extension put its tabs back into a new group with a new page
+		// (extension/handlers/windows.js regroup).
 		for _, t := range s.Tabs() {
-			if owned, ok := reg.Owned(t.TabID); ok && owned.Workspace == session && ws.GroupID > 0 && t.GroupID != ws.GroupID {
+			if t.WorkspacePage && t.WindowID == ws.WindowID && t.GroupID >= 0 {
+				group = t.GroupID
+			}
+		}
+		for _, t := range s.Tabs() {
+			if owned, ok := reg.Owned(t.TabID); ok && owned.Workspace == session && group > 0 && t.GroupID != group {
 				reg.RemoveTab(t.TabID)
 			}
 		}

@@ -102,3 +102,36 @@ func TestOnlyAgentSessionsAreCleanedUp(t *testing.T) {
 		t.Errorf("%d closes: a CLI session and a kept agent session must not be cleaned up", n)
 	}
 }
+
+// The user closed the workspace page alone: the extension put the
+// workspace's tabs back into a new group with a new page (extension/
+// handlers/windows.js regroup), so the registry's group is out of date.
+// The session's clean-up still closes the workspace, rather than taking
+// its pages for ones the user moved out of its group.
+func TestSessionCleanupFollowsTheWorkspacePagesGroup(t *testing.T) {
+	t.Parallel()
+	layout := start(t)
+	settings.Save(layout, settings.Settings{SessionGraceSeconds: 1})
+	fake := fakebrowser.New()
+	fakeWindow(fake)
+	host(t, layout, fake)
+	ctx := waitCtx(t)
+	a, err := client.ConnectAgent(ctx, layout, "session:agent-c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	openAsAgent(t, ctx, a)
+	// Tab 5 is now in group 12, with the new workspace page (tab 6).
+	page := browser.TabInfo{TabID: 6, WindowID: 2, URL: "chrome-extension://x/ui/workspace.html", GroupID: 12, WorkspacePage: true}
+	tab := browser.TabInfo{TabID: 5, WindowID: 2, URL: "https://example.com/", GroupID: 12}
+	fake.Handle("browser.state", fakebrowser.Reply(protocol.BrowserState{LastFocusedWindowID: 2,
+		Windows: []protocol.WindowInfo{{WindowID: 2, Tabs: []browser.TabInfo{page, tab}}}}))
+	a.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(fake.Calls("window.close"))+len(fake.Calls("tab.close")) == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if w, tabs := len(fake.Calls("window.close")), len(fake.Calls("tab.close")); w != 1 || tabs != 0 {
+		t.Errorf("after the session ended: %d window.close and %d tab.close, want the workspace's window closed", w, tabs)
+	}
+}
