@@ -133,3 +133,29 @@ func (d *Daemon) cleanupSessionIn(ctx context.Context, session string, info brow
 	e := audit.Entry{Session: session, Door: "daemon", Action: "close (session ended)", Workspace: session, Code: codeOf(err), Ms: time.Since(start).Milliseconds()}
 	d.audit.Write(e)
 }
+
+// closeExpired closes the workspaces that expired (registry.Expired: named
+// and run workspaces nothing used for 30 minutes), window and group, in
+// every connected browser, as closeWorkspace would: their windows stay
+// open for their whole life (the workspace page keeps them, extension/
+// handlers/windows.js), so without this a workspace the agent forgot
+// would stay until the browser closes. A browser that is not connected
+// keeps its expired workspaces until it is.
+func (d *Daemon) closeExpired(ctx context.Context) {
+	for _, info := range d.link.Browsers() {
+		expired := d.reg.For(info.Instance).Expired()
+		if len(expired) == 0 {
+			continue
+		}
+		b := d.pinned(d.slotOf(info))
+		for _, ws := range expired {
+			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			start := time.Now()
+			in := &tool.Input{Action: "close", CloseWorkspace: true, BrowserWorkspaceID: ws.ID}
+			_, err := actions.RunOn(ctx, d.env, b, "", in, nil)
+			cancel()
+			d.log.Info("closed an expired workspace", "workspace", ws.ID, "err", err)
+			d.audit.Write(audit.Entry{Door: "daemon", Action: "close (workspace expired)", Workspace: ws.ID, Code: codeOf(err), Ms: time.Since(start).Milliseconds()})
+		}
+	}
+}

@@ -2,12 +2,14 @@ package daemon_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/browser/fakebrowser"
 	"github.com/browser-bridge/browser-bridge/internal/client"
+	"github.com/browser-bridge/browser-bridge/internal/daemon"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 )
@@ -62,13 +64,20 @@ func TestAgentSessionIsCleanedUpAfterItEnds(t *testing.T) {
 		t.Fatalf("the workspace was closed while its session was back (%d window.close)", n)
 	}
 	again.Close()
+	closesWindow2(t, fake, "the session ended")
+}
+
+// closesWindow2 waits up to 5 s for the fake's window.close, and checks
+// that it came once, for the workspace's window 2, after what.
+func closesWindow2(t *testing.T, fake *fakebrowser.Browser, what string) {
+	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for len(fake.Calls("window.close")) == 0 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	calls := fake.Calls("window.close")
 	if len(calls) != 1 {
-		t.Fatalf("window.close %d times after the session ended, want once", len(calls))
+		t.Fatalf("window.close %d times after %s, want once", len(calls), what)
 	}
 	var p protocol.WindowCloseParams
 	calls[0].Decode(&p)
@@ -133,5 +142,41 @@ func TestSessionCleanupFollowsTheWorkspacePagesGroup(t *testing.T) {
 	}
 	if w, tabs := len(fake.Calls("window.close")), len(fake.Calls("tab.close")); w != 1 || tabs != 0 {
 		t.Errorf("after the session ended: %d window.close and %d tab.close, want the workspace's window closed", w, tabs)
+	}
+}
+
+// A named workspace nothing used for its expiry (30 minutes, here 1 s)
+// is closed, window and group, like closeWorkspace (registry's
+// TestWorkspacesExpireWhole: a session's workspace is not).
+func TestExpiredWorkspaceIsClosed(t *testing.T) {
+	t.Parallel()
+	layout := startWith(t, func(d *daemon.Daemon) { d.ShortenExpiry(time.Second, 100*time.Millisecond) })
+	fake := fakebrowser.New()
+	fakeWindow(fake)
+	host(t, layout, fake)
+	ctx := waitCtx(t)
+	c := connect(t, layout)
+	if _, err := c.Call(ctx, map[string]any{"action": "open", "url": "https://example.com/", "browserWorkspaceId": "named"}, 10*time.Second, nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if n := len(fake.Calls("window.close")); n != 0 {
+		t.Fatalf("window.close %d times before the workspace expired", n)
+	}
+	closesWindow2(t, fake, "the named workspace expired")
+	st, err := c.Call(ctx, map[string]any{"action": "status"}, 10*time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var status struct {
+		Workspaces []struct {
+			ID string `json:"id"`
+		} `json:"workspaces"`
+	}
+	if err := json.Unmarshal(st, &status); err != nil {
+		t.Fatal(err)
+	}
+	if len(status.Workspaces) != 0 {
+		t.Errorf("workspaces after the expiry: %+v, want none", status.Workspaces)
 	}
 }
