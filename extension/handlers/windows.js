@@ -71,16 +71,7 @@ function notAllowed() {
 // out, as it must when the window closes (ui/workspace.js says why).
 // The new group keeps the old one's place: the daemon's next open in
 // the window joins the group of its workspace page (groups.js).
-async function regroup(tabId, info) {
-  const key = `workspaceLeaving:${tabId}`;
-  let left = (await chrome.storage.session.get(key))[key];
-  if (!left && !info.isWindowClosing) {
-    // The page's last word may arrive just after its tab is gone.
-    await new Promise((r) => setTimeout(r, 200));
-    left = (await chrome.storage.session.get(key))[key];
-  }
-  if (!left) return;
-  await chrome.storage.session.remove(key);
+async function regroup(tabId, left, info) {
   if (info.isWindowClosing || closedByBridge.has(tabId)) return;
   const alive = (await chrome.tabs.query({ windowId: left.windowId }))
     .filter((t) => left.tabIds.includes(t.id) && t.groupId < 0)
@@ -91,6 +82,39 @@ async function regroup(tabId, info) {
   await chrome.tabGroups.update(groupId, { title: left.title, ...(left.color ? { color: left.color } : {}) });
 }
 
+// What a workspace page left on its way out (by tab), and the tabs just
+// removed: Chrome tells the two in either order, and regroup needs both.
+// Only workspace pages leave word, so other tabs cost nothing here.
+const LEAVING = "workspaceLeaving:";
+const leftWord = new Map();
+const removed = new Map();
+
+function meet(tabId) {
+  const left = leftWord.get(tabId);
+  const info = removed.get(tabId);
+  if (!left || !info) {
+    // The other half comes within moments, or not at all (the page's
+    // window closed, or a tab that is no workspace page).
+    setTimeout(() => { leftWord.delete(tabId); removed.delete(tabId); }, 5_000);
+    return;
+  }
+  leftWord.delete(tabId);
+  removed.delete(tabId);
+  regroup(tabId, left, info).catch((err) => console.error("browser-bridge: workspace not regrouped:", err));
+}
+
+chrome.storage.session.onChanged.addListener((changes) => {
+  for (const [key, change] of Object.entries(changes)) {
+    if (!key.startsWith(LEAVING) || !change.newValue) continue;
+    chrome.storage.session.remove(key).catch(() => {});
+    const tabId = Number(key.slice(LEAVING.length));
+    leftWord.set(tabId, change.newValue);
+    meet(tabId);
+  }
+});
+
 chrome.tabs.onRemoved.addListener((tabId, info) => {
-  regroup(tabId, info).catch((err) => console.error("browser-bridge: workspace not regrouped:", err));
+  if (info.isWindowClosing) return;
+  removed.set(tabId, info);
+  meet(tabId);
 });
