@@ -26,14 +26,23 @@ async function show() {
 chrome.tabGroups.onUpdated.addListener((g) => {
   if (me && g.id === me.groupId) show().catch(() => {});
 });
-chrome.tabs.onUpdated.addListener((tabId, change) => {
-  if (!("groupId" in change)) return;
-  if (me && tabId === me.id) show().catch(() => {});
-  else track().catch(() => {});
+chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
+  if (!("groupId" in change) || !me) return;
+  if (tabId === me.id) show().catch(() => {});
+  else if (tab.windowId === me.windowId) track().catch(() => {});
 });
-for (const changed of [chrome.tabs.onCreated, chrome.tabs.onRemoved, chrome.tabs.onAttached, chrome.tabs.onDetached]) {
-  changed.addListener(() => track().catch(() => {}));
+// The tabs of this window come and go; other windows' are not this
+// page's concern (the agent may open hundreds elsewhere).
+function inWindow(windowId) {
+  if (me && windowId === me.windowId) track().catch(() => {});
 }
+chrome.tabs.onCreated.addListener((tab) => inWindow(tab.windowId));
+chrome.tabs.onRemoved.addListener((tabId, info) => inWindow(info.windowId));
+chrome.tabs.onDetached.addListener((tabId, info) => inWindow(info.oldWindowId));
+chrome.tabs.onAttached.addListener((tabId, info) => {
+  if (me && tabId === me.id) show().catch(() => {});
+  else inWindow(info.newWindowId);
+});
 show().catch(() => {});
 
 async function track() {
