@@ -8,8 +8,9 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/browsertest"
 )
 
-// The user ends a workspace by closing its window, as its workspace page
-// says. Chrome keeps the group of a closing window in the user's saved
+// The user closes one of the agent's pages, then ends the workspace by
+// closing its window, as its workspace page says. The page's entry goes
+// with it (the group keeps other tabs). Chrome keeps the group of a closing window in the user's saved
 // tab groups, with an entry for each of its tabs, and syncs them: before
 // the workspace page took the group's tabs out of it on its way out
 // (ui/workspace.js), the group stayed, naming every page the agent had
@@ -22,7 +23,23 @@ func TestUserClosingTheWorkspaceWindowLeavesNoSavedGroup(t *testing.T) {
 	before := savedTabs(t)
 	openPage(t, ws, "/page?ws="+ws+"&n=1")
 	openPage(t, ws, "/page?ws="+ws+"&n=2")
+	openPage(t, ws, "/page?ws="+ws+"&n=3")
 	bridge.WaitSaved(t, "the workspace's group and its pages", func(s browsertest.SavedTabGroups) bool {
+		return s.Titled(ws) == 1 && s.TabsAt(pages) == 3
+	})
+
+	// First the user closes one of the agent's pages: the group keeps
+	// the others, and Chrome deletes that page's entry.
+	d := devtools(t)
+	ctx := ctxFor(t, 20*time.Second)
+	third, err := d.WaitTarget(ctx, "page", pages+"&n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": third.TargetID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	bridge.WaitSaved(t, "no entry of the page the user closed", func(s browsertest.SavedTabGroups) bool {
 		return s.Titled(ws) == 1 && s.TabsAt(pages) == 2
 	})
 
