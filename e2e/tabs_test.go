@@ -10,7 +10,10 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browsertest"
+	"github.com/browser-bridge/browser-bridge/internal/client"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
 )
 
 func TestOpenStatusClose(t *testing.T) {
@@ -336,6 +339,75 @@ func TestClosingLeavesNoSavedGroup(t *testing.T) {
 			t.Logf("%d rounds (by %s): %d saved tab entries of the test's pages, %d of closed groups (the workspace page's: %d)", tc.rounds, tc.how, s.TabsAt(srv.URL), len(left), len(left))
 		})
 	}
+	// An agent's session ends: the daemon closes its workspace after the
+	// grace period (here 1 s), by the same close as closeWorkspace.
+	t.Run("session", func(t *testing.T) {
+		layout := paths.ForHome(bridge.Home)
+		old, err := settings.Load(layout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grace := old
+		grace.SessionGraceSeconds = 1
+		if err := settings.Save(layout, grace); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { settings.Save(layout, old) })
+		before := orphans(t)
+		const rounds = 3
+		for i := range rounds {
+			ctx := browsertest.Ctx(t, time.Minute)
+			c, err := client.ConnectAgent(ctx, layout, fmt.Sprintf("session:saved-%d-%d", i, time.Now().UnixNano()%1_000_000))
+			if err != nil {
+				t.Fatal(err)
+			}
+			url := fmt.Sprintf("%s/page/Session-%d", srv.URL, i)
+			raw, err := c.Call(ctx, map[string]any{"action": "open", "url": url}, time.Minute, nil)
+			if err != nil {
+				c.Close()
+				t.Fatal(err)
+			}
+			var o map[string]any
+			if err := jsonUnmarshal(raw, &o); err != nil {
+				t.Fatal(err)
+			}
+			waitSaved(t, "the page's entry", func(s browsertest.SavedTabGroups) bool { return s.TabsAt(url) == 1 })
+			c.Close()
+			window := num(t, o, "windowId")
+			deadline := time.Now().Add(15 * time.Second)
+			for windowOpen(t, window) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the ended session's workspace window %d is still open", window)
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+		}
+		s := waitSaved(t, "no entry of a page", func(s browsertest.SavedTabGroups) bool { return s.TabsAt(srv.URL+"/page/Session-") == 0 })
+		left := orphans(t)
+		for id := range before {
+			delete(left, id)
+		}
+		for _, o := range left {
+			if o.URL != page {
+				t.Errorf("a saved tab entry of a closed group names %q, want none but the workspace page's", o.URL)
+			}
+		}
+		if len(left) > rounds {
+			t.Errorf("%d ended sessions left %d saved tab entries of closed groups, want at most %d (the workspace page's)", rounds, len(left), rounds)
+		}
+		t.Logf("%d ended sessions: %d saved groups, %d saved tab entries of the test's pages, %d of closed groups", rounds, len(s.Groups), s.TabsAt(srv.URL+"/page/Session-"), len(left))
+	})
+}
+
+// windowOpen says whether status lists the window.
+func windowOpen(t *testing.T, id int) bool {
+	t.Helper()
+	for _, w := range bridge.MustCall(t, map[string]any{"action": "status"})["windows"].([]any) {
+		if num(t, w.(map[string]any), "windowId") == id {
+			return true
+		}
+	}
+	return false
 }
 
 // orphans are the saved tab entries whose group is gone.
@@ -352,17 +424,7 @@ func orphans(t *testing.T) map[string]browsertest.SavedTab {
 // ok, and returns them.
 func waitSaved(t *testing.T, what string, ok func(browsertest.SavedTabGroups) bool) browsertest.SavedTabGroups {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s, err := browsertest.ReadSavedTabGroups(bridge.Launch.Profile)
-		if err == nil && ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the saved tab groups never showed %s (%v): %d groups, %d tab entries, %d of them of closed groups", what, err, len(s.Groups), len(s.Tabs), len(s.Orphans()))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	return bridge.WaitSaved(t, what, ok)
 }
 
 // waitSavedGroups waits up to 10 s until the profile's saved tab groups

@@ -10,7 +10,9 @@ const COLORS = ["grey", "blue", "red", "yellow", "green", "pink", "purple", "cya
 // leave the tabs grouped without their label. A new group in a window
 // takes the window's workspace page along, when it is in no group: the
 // group then outlives the agent's pages, so closing them leaves nothing
-// in Chrome's saved tab groups (windows.js's create says why).
+// in Chrome's saved tab groups (windows.js's create says why); when the
+// page is in a group already, that is the workspace's, and the tabs join
+// it.
 export async function group(msg) {
   const tabIds = Array.isArray(msg.tabIds) ? msg.tabIds : [intArg(msg, "tabId")];
   const update = {};
@@ -22,9 +24,12 @@ export async function group(msg) {
   const opts = { tabIds };
   if (Number.isInteger(msg.groupId) && msg.groupId >= 0) opts.groupId = msg.groupId;
   else if (Number.isInteger(msg.windowId)) {
-    opts.createProperties = { windowId: msg.windowId };
-    const page = (await chrome.tabs.query({ windowId: msg.windowId })).find((t) => isWorkspacePage(t) && t.groupId < 0);
-    if (page && !tabIds.includes(page.id)) opts.tabIds = [page.id, ...tabIds];
+    const page = (await chrome.tabs.query({ windowId: msg.windowId })).find(isWorkspacePage);
+    if (page && page.groupId >= 0) opts.groupId = page.groupId;
+    else {
+      opts.createProperties = { windowId: msg.windowId };
+      if (page && !tabIds.includes(page.id)) opts.tabIds = [page.id, ...tabIds];
+    }
   }
   const groupId = await chrome.tabs.group(opts);
   if (Object.keys(update).length) await chrome.tabGroups.update(groupId, update);

@@ -36,6 +36,7 @@ export async function create(msg, ctx) {
 
 export async function close(msg) {
   const ids = Array.isArray(msg.tabIds) ? msg.tabIds : [intArg(msg, "tabId")];
+  closing(ids);
   await ungroupFirst(ids);
   await chrome.tabs.remove(ids);
   return { ok: true };
@@ -51,6 +52,15 @@ export async function close(msg) {
 // groups, recycleGroupId.)
 export async function ungroupFirst(tabIds) {
   if (tabIds.length) await chrome.tabs.ungroup(tabIds).catch(() => {});
+}
+
+// closedByBridge holds the tabs the bridge is closing, for a moment: a
+// workspace page among them is not put back (windows.js regroup).
+export const closedByBridge = new Set();
+
+function closing(ids) {
+  for (const id of ids) closedByBridge.add(id);
+  setTimeout(() => ids.forEach((id) => closedByBridge.delete(id)), 10_000);
 }
 
 export async function list(msg) {

@@ -1,7 +1,7 @@
 // Window primitives.
 import { BridgeError, Codes } from "../protocol.js";
 import { WORKSPACE_PAGE, activateBeside, info, intArg, isWorkspacePage, waitLoad } from "./tabinfo.js";
-import { ungroupFirst } from "./tabs.js";
+import { closedByBridge, ungroupFirst } from "./tabs.js";
 
 // create opens a normal window, unfocused unless asked, so the user keeps
 // working in their own window, and returns the tab of msg.url.
@@ -64,3 +64,57 @@ function notAllowed() {
   return new BridgeError(Codes.incognitoNotAllowed,
     "the extension may not open incognito windows: open chrome://extensions, Browser Bridge, Details, and turn on \"Allow in Incognito\" (or pass incognito: false)");
 }
+
+// regroup puts a workspace's tabs back into a group with its label, and
+// a workspace page with them, when the user closed the workspace page
+// but not its window: the page took them out of their group on its way
+// out, as it must when the window closes (ui/workspace.js says why).
+// The new group keeps the old one's place: the daemon's next open in
+// the window joins the group of its workspace page (groups.js).
+async function regroup(tabId, left, info) {
+  if (info.isWindowClosing || closedByBridge.has(tabId)) return;
+  const alive = (await chrome.tabs.query({ windowId: left.windowId }))
+    .filter((t) => left.tabIds.includes(t.id) && t.groupId < 0)
+    .map((t) => t.id);
+  if (!alive.length) return;
+  const page = await chrome.tabs.create({ windowId: left.windowId, url: WORKSPACE_PAGE, active: false, index: 0 });
+  const groupId = await chrome.tabs.group({ tabIds: [page.id, ...alive], createProperties: { windowId: left.windowId } });
+  await chrome.tabGroups.update(groupId, { title: left.title, ...(left.color ? { color: left.color } : {}) });
+}
+
+// What a workspace page left on its way out (by tab), and the tabs just
+// removed: Chrome tells the two in either order, and regroup needs both.
+// Only workspace pages leave word, so other tabs cost nothing here.
+const LEAVING = "workspaceLeaving:";
+const leftWord = new Map();
+const removed = new Map();
+
+function meet(tabId) {
+  const left = leftWord.get(tabId);
+  const info = removed.get(tabId);
+  if (!left || !info) {
+    // The other half comes within moments, or not at all (the page's
+    // window closed, or a tab that is no workspace page).
+    setTimeout(() => { leftWord.delete(tabId); removed.delete(tabId); }, 5_000);
+    return;
+  }
+  leftWord.delete(tabId);
+  removed.delete(tabId);
+  regroup(tabId, left, info).catch((err) => console.error("browser-bridge: workspace not regrouped:", err));
+}
+
+chrome.storage.session.onChanged.addListener((changes) => {
+  for (const [key, change] of Object.entries(changes)) {
+    if (!key.startsWith(LEAVING) || !change.newValue) continue;
+    chrome.storage.session.remove(key).catch(() => {});
+    const tabId = Number(key.slice(LEAVING.length));
+    leftWord.set(tabId, change.newValue);
+    meet(tabId);
+  }
+});
+
+chrome.tabs.onRemoved.addListener((tabId, info) => {
+  if (info.isWindowClosing) return;
+  removed.set(tabId, info);
+  meet(tabId);
+});

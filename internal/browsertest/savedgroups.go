@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"testing"
+	"time"
 )
 
 // SavedGroupsTitled counts the tab groups titled title in the profile's
@@ -19,13 +21,25 @@ func SavedGroupsTitled(profile, title string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for _, g := range s.Groups {
-		if g == title {
-			n++
+	return s.Titled(title), nil
+}
+
+// WaitSaved waits up to 10 s until the saved tab groups of the bridge's
+// browser profile satisfy ok, and returns them; it fails t when they
+// never do, saying what it waited for.
+func (b *Bridge) WaitSaved(t testing.TB, what string, ok func(SavedTabGroups) bool) SavedTabGroups {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s, err := ReadSavedTabGroups(b.Launch.Profile)
+		if err == nil && ok(s) {
+			return s
 		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the saved tab groups never showed %s (%v): %d groups, %d tab entries, %d of them of closed groups", what, err, len(s.Groups), len(s.Tabs), len(s.Orphans()))
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
-	return n, nil
 }
 
 // SavedTabGroups is what the profile's saved tab groups hold: the groups
@@ -41,6 +55,17 @@ type SavedTabGroups struct {
 type SavedTab struct {
 	Group string
 	URL   string
+}
+
+// Titled counts the groups titled title.
+func (s SavedTabGroups) Titled(title string) int {
+	n := 0
+	for _, g := range s.Groups {
+		if g == title {
+			n++
+		}
+	}
+	return n
 }
 
 // TabsAt counts the tab entries whose URL starts with prefix.

@@ -39,7 +39,8 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
 
-// sweepEvery is how often expired owned-tab entries are dropped.
+// sweepEvery is how often expired owned-tab entries are dropped and
+// expired workspaces closed.
 const sweepEvery = 30 * time.Second
 
 // ErrAlreadyRunning means another daemon holds this state folder.
@@ -65,6 +66,9 @@ type Daemon struct {
 	handshakes *ipc.Gate
 	drops      logfile.Every
 	stop       context.CancelFunc
+	// sweepEvery is how often expired entries are dropped and expired
+	// workspaces closed (the constant, unless a test shortens it).
+	sweepEvery time.Duration
 	// Diagnostics is added to status when no extension is connected.
 	Diagnostics func() any
 }
@@ -83,7 +87,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		return nil, err
 	}
 	d := &Daemon{layout: layout, log: log, link: browser.NewLink(), reg: reg, slots: numbers, started: time.Now(),
-		handshakes: ipc.NewGate(ipc.MaxHandshakes), drops: logfile.Every{Interval: time.Second},
+		handshakes: ipc.NewGate(ipc.MaxHandshakes), drops: logfile.Every{Interval: time.Second}, sweepEvery: sweepEvery,
 		audit: audit.Open(layout, func(err error) { log.Warn("audit trail", "err", err) })}
 	d.link.OnHello = d.reconcile
 	d.link.OnRequest = d.answerExtension
@@ -232,13 +236,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 }
 
 func (d *Daemon) sweep(ctx context.Context) {
-	t := time.NewTicker(sweepEvery)
+	t := time.NewTicker(d.sweepEvery)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			d.closeExpired(ctx)
 			if gone := d.reg.Sweep(); len(gone) > 0 {
 				d.log.Info("owned-tab entries expired", "tabs", gone)
 			}

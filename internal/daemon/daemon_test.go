@@ -26,6 +26,13 @@ import (
 // start runs a daemon in a fresh state folder until the test ends.
 func start(t *testing.T) paths.Layout {
 	t.Helper()
+	return startWith(t, nil)
+}
+
+// startWith is start, with prepare (when not nil) given the daemon before
+// it runs.
+func startWith(t *testing.T, prepare func(*daemon.Daemon)) paths.Layout {
+	t.Helper()
 	dir := t.TempDir()
 	// sockaddr_un holds about 104 bytes; a long test name in a long
 	// TMPDIR would push the socket into paths' shared fallback.
@@ -40,6 +47,9 @@ func start(t *testing.T) paths.Layout {
 	d, err := daemon.New(layout, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if prepare != nil {
+		prepare(d)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -110,8 +110,18 @@ func (d *Daemon) cleanupSessionIn(ctx context.Context, session string, info brow
 		return
 	}
 	if s, err := (browser.Verbs{Caller: b}).BrowserState(ctx); err == nil {
+		group := ws.GroupID
+		// The group of the workspace page in the workspace's window is
+		// the workspace's: when the user closed that page alone, the
+		// extension put its tabs back into a new group with a new page
+		// (extension/handlers/windows.js regroup).
 		for _, t := range s.Tabs() {
-			if owned, ok := reg.Owned(t.TabID); ok && owned.Workspace == session && ws.GroupID > 0 && t.GroupID != ws.GroupID {
+			if t.WorkspacePage && t.WindowID == ws.WindowID && t.GroupID >= 0 {
+				group = t.GroupID
+			}
+		}
+		for _, t := range s.Tabs() {
+			if owned, ok := reg.Owned(t.TabID); ok && owned.Workspace == session && group > 0 && t.GroupID != group {
 				reg.RemoveTab(t.TabID)
 			}
 		}
@@ -122,4 +132,30 @@ func (d *Daemon) cleanupSessionIn(ctx context.Context, session string, info brow
 	d.log.Info("closed the workspace of an ended agent session", "session", session, "err", err)
 	e := audit.Entry{Session: session, Door: "daemon", Action: "close (session ended)", Workspace: session, Code: codeOf(err), Ms: time.Since(start).Milliseconds()}
 	d.audit.Write(e)
+}
+
+// closeExpired closes the workspaces that expired (registry.Expired: named
+// and run workspaces nothing used for 30 minutes), window and group, in
+// every connected browser, as closeWorkspace would: their windows stay
+// open for their whole life (the workspace page keeps them, extension/
+// handlers/windows.js), so without this a workspace the agent forgot
+// would stay until the browser closes. A browser that is not connected
+// keeps its expired workspaces until it is.
+func (d *Daemon) closeExpired(ctx context.Context) {
+	for _, info := range d.link.Browsers() {
+		expired := d.reg.For(info.Instance).Expired()
+		if len(expired) == 0 {
+			continue
+		}
+		b := d.pinned(d.slotOf(info))
+		for _, ws := range expired {
+			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			start := time.Now()
+			in := &tool.Input{Action: "close", CloseWorkspace: true, BrowserWorkspaceID: ws.ID}
+			_, err := actions.RunOn(ctx, d.env, b, "", in, nil)
+			cancel()
+			d.log.Info("closed an expired workspace", "workspace", ws.ID, "err", err)
+			d.audit.Write(audit.Entry{Door: "daemon", Action: "close (workspace expired)", Workspace: ws.ID, Code: codeOf(err), Ms: time.Since(start).Milliseconds()})
+		}
+	}
 }

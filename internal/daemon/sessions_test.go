@@ -2,12 +2,14 @@ package daemon_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/browser/fakebrowser"
 	"github.com/browser-bridge/browser-bridge/internal/client"
+	"github.com/browser-bridge/browser-bridge/internal/daemon"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 )
@@ -62,13 +64,20 @@ func TestAgentSessionIsCleanedUpAfterItEnds(t *testing.T) {
 		t.Fatalf("the workspace was closed while its session was back (%d window.close)", n)
 	}
 	again.Close()
+	closesWindow2(t, fake, "the session ended")
+}
+
+// closesWindow2 waits up to 5 s for the fake's window.close, and checks
+// that it came once, for the workspace's window 2, after what.
+func closesWindow2(t *testing.T, fake *fakebrowser.Browser, what string) {
+	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for len(fake.Calls("window.close")) == 0 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	calls := fake.Calls("window.close")
 	if len(calls) != 1 {
-		t.Fatalf("window.close %d times after the session ended, want once", len(calls))
+		t.Fatalf("window.close %d times after %s, want once", len(calls), what)
 	}
 	var p protocol.WindowCloseParams
 	calls[0].Decode(&p)
@@ -100,5 +109,74 @@ func TestOnlyAgentSessionsAreCleanedUp(t *testing.T) {
 	time.Sleep(1800 * time.Millisecond)
 	if n := len(fake.Calls("window.close")) + len(fake.Calls("tab.close")); n != 0 {
 		t.Errorf("%d closes: a CLI session and a kept agent session must not be cleaned up", n)
+	}
+}
+
+// The user closed the workspace page alone: the extension put the
+// workspace's tabs back into a new group with a new page (extension/
+// handlers/windows.js regroup), so the registry's group is out of date.
+// The session's clean-up still closes the workspace, rather than taking
+// its pages for ones the user moved out of its group.
+func TestSessionCleanupFollowsTheWorkspacePagesGroup(t *testing.T) {
+	t.Parallel()
+	layout := start(t)
+	settings.Save(layout, settings.Settings{SessionGraceSeconds: 1})
+	fake := fakebrowser.New()
+	fakeWindow(fake)
+	host(t, layout, fake)
+	ctx := waitCtx(t)
+	a, err := client.ConnectAgent(ctx, layout, "session:agent-c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	openAsAgent(t, ctx, a)
+	// Tab 5 is now in group 12, with the new workspace page (tab 6).
+	page := browser.TabInfo{TabID: 6, WindowID: 2, URL: "chrome-extension://x/ui/workspace.html", GroupID: 12, WorkspacePage: true}
+	tab := browser.TabInfo{TabID: 5, WindowID: 2, URL: "https://example.com/", GroupID: 12}
+	fake.Handle("browser.state", fakebrowser.Reply(protocol.BrowserState{LastFocusedWindowID: 2,
+		Windows: []protocol.WindowInfo{{WindowID: 2, Tabs: []browser.TabInfo{page, tab}}}}))
+	a.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(fake.Calls("window.close"))+len(fake.Calls("tab.close")) == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if w, tabs := len(fake.Calls("window.close")), len(fake.Calls("tab.close")); w != 1 || tabs != 0 {
+		t.Errorf("after the session ended: %d window.close and %d tab.close, want the workspace's window closed", w, tabs)
+	}
+}
+
+// A named workspace nothing used for its expiry (30 minutes, here 1 s)
+// is closed, window and group, like closeWorkspace (registry's
+// TestWorkspacesExpireWhole: a session's workspace is not).
+func TestExpiredWorkspaceIsClosed(t *testing.T) {
+	t.Parallel()
+	layout := startWith(t, func(d *daemon.Daemon) { d.ShortenExpiry(time.Second, 100*time.Millisecond) })
+	fake := fakebrowser.New()
+	fakeWindow(fake)
+	host(t, layout, fake)
+	ctx := waitCtx(t)
+	c := connect(t, layout)
+	if _, err := c.Call(ctx, map[string]any{"action": "open", "url": "https://example.com/", "browserWorkspaceId": "named"}, 10*time.Second, nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if n := len(fake.Calls("window.close")); n != 0 {
+		t.Fatalf("window.close %d times before the workspace expired", n)
+	}
+	closesWindow2(t, fake, "the named workspace expired")
+	st, err := c.Call(ctx, map[string]any{"action": "status"}, 10*time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var status struct {
+		Workspaces []struct {
+			ID string `json:"id"`
+		} `json:"workspaces"`
+	}
+	if err := json.Unmarshal(st, &status); err != nil {
+		t.Fatal(err)
+	}
+	if len(status.Workspaces) != 0 {
+		t.Errorf("workspaces after the expiry: %+v, want none", status.Workspaces)
 	}
 }

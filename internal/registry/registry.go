@@ -59,7 +59,14 @@ type Workspace struct {
 	Incognito bool      `json:"incognito"`
 	Title     string    `json:"title"`
 	Color     string    `json:"color"`
+	// LastUsed is the last open in the workspace or use of one of its
+	// tabs (zero in entries written before it was recorded).
+	LastUsed time.Time `json:"lastUsed,omitempty"`
 }
+
+// Expires says whether the workspace closes when unused for TTL: named
+// and run workspaces do; a session's closes when its session ends.
+func (w Workspace) Expires() bool { return !strings.HasPrefix(w.ID, "session:") }
 
 // Set is the registries of every extension instance, in one file. It is
 // safe for concurrent use.
@@ -67,7 +74,8 @@ type Set struct {
 	mu    sync.Mutex
 	path  string
 	now   func() time.Time
-	saved time.Time // last write of the file
+	ttl   time.Duration // TTL, unless a test shortens it
+	saved time.Time     // last write of the file
 	data  map[string]*state
 }
 
@@ -94,7 +102,7 @@ type file struct {
 // Open loads the registries at path; a missing file is an empty set and a
 // corrupt one is set aside (renamed *.corrupt) rather than fatal.
 func Open(path string) (*Set, error) {
-	s := &Set{path: path, now: time.Now, data: map[string]*state{}}
+	s := &Set{path: path, now: time.Now, ttl: TTL, data: map[string]*state{}}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
@@ -169,15 +177,26 @@ func (s *Set) SetClock(now func() time.Time) {
 	s.mu.Unlock()
 }
 
+// SetTTL replaces TTL (tests).
+func (s *Set) SetTTL(ttl time.Duration) {
+	s.mu.Lock()
+	s.ttl = ttl
+	s.mu.Unlock()
+}
+
 // Sweep forgets entries of every instance unused for longer than TTL and
-// returns their tab IDs.
+// returns their tab IDs. The tabs of a workspace that expires are left
+// to its closing (Expired).
 func (s *Set) Sweep() []int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var gone []int
-	cut := s.now().Add(-TTL)
+	cut := s.now().Add(-s.ttl)
 	for _, st := range s.data {
 		for id, t := range st.tabs {
+			if w, ok := st.workspaces[t.Workspace]; ok && w.Expires() {
+				continue
+			}
 			if t.LastUsed.Before(cut) {
 				delete(st.tabs, id)
 				gone = append(gone, id)
@@ -224,7 +243,8 @@ func (r *Registry) Get(tabID int) (Tab, bool) {
 	return *t, true
 }
 
-// Owned reports whether the bridge opened tabID, and renews its entry.
+// Owned reports whether the bridge opened tabID, and renews its entry
+// and its workspace's.
 func (r *Registry) Owned(tabID int) (Tab, bool) {
 	st := r.lock()
 	defer r.unlock()
@@ -233,6 +253,9 @@ func (r *Registry) Owned(tabID int) (Tab, bool) {
 		return Tab{}, false
 	}
 	t.LastUsed = r.set.now()
+	if w, ok := st.workspaces[t.Workspace]; ok {
+		w.LastUsed = t.LastUsed
+	}
 	// Renewals reach the file at most once a minute: enough for a
 	// restarted daemon not to sweep tabs in use, without a write per call.
 	if t.LastUsed.Sub(r.set.saved) > time.Minute {
@@ -332,6 +355,7 @@ func (r *Registry) SetWorkspace(w Workspace) {
 	if w.Created.IsZero() {
 		w.Created = r.set.now()
 	}
+	w.LastUsed = r.set.now()
 	st.workspaces[w.ID] = &w
 	r.set.saveLocked()
 }
@@ -342,6 +366,30 @@ func (r *Registry) RemoveWorkspace(id string) {
 	defer r.unlock()
 	delete(st.workspaces, id)
 	r.set.saveLocked()
+}
+
+// Expired returns the workspaces that expire (Workspace.Expires) and that
+// nothing used for longer than TTL: neither an open in them nor one of
+// their tabs. Their windows and groups are for the daemon to close; the
+// entries stay until then.
+func (r *Registry) Expired() []Workspace {
+	st := r.lock()
+	defer r.unlock()
+	cut := r.set.now().Add(-r.set.ttl)
+	used := map[string]time.Time{}
+	for _, t := range st.tabs {
+		if t.LastUsed.After(used[t.Workspace]) {
+			used[t.Workspace] = t.LastUsed
+		}
+	}
+	var out []Workspace
+	for _, w := range st.workspaces {
+		if w.Expires() && w.Created.Before(cut) && w.LastUsed.Before(cut) && used[w.ID].Before(cut) {
+			out = append(out, *w)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
 }
 
 // Workspaces returns every workspace, by ID.

@@ -3,6 +3,7 @@ package registry
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -54,6 +55,41 @@ func TestSweepHonoursRenewal(t *testing.T) {
 	}
 	if !r.IsOwned(2) {
 		t.Fatal("renewed tab was swept")
+	}
+}
+
+// A named or run workspace expires whole, when neither an open in it nor
+// one of its tabs was used for TTL: its tabs are not swept on their own
+// (the daemon closes them with the workspace). A session's workspace
+// never expires; its tabs are swept as before.
+func TestWorkspacesExpireWhole(t *testing.T) {
+	now := time.Unix(1000, 0)
+	set, _ := Open("")
+	set.SetClock(func() time.Time { return now })
+	r := set.For("a")
+	for i, id := range []string{"named", "run:r", "used", "session:s", "empty"} {
+		r.SetWorkspace(Workspace{ID: id, WindowID: 10 + i})
+		if id != "empty" {
+			r.AddTab(i+1, 10+i, id)
+		}
+	}
+	now = now.Add(TTL - time.Minute)
+	r.Owned(3) // a tab of "used"
+	now = now.Add(2 * time.Minute)
+	var got []string
+	for _, w := range r.Expired() {
+		got = append(got, w.ID)
+	}
+	if strings.Join(got, " ") != "empty named run:r" {
+		t.Errorf("expired %v, want [empty named run:r]", got)
+	}
+	if gone := set.Sweep(); len(gone) != 1 || gone[0] != 4 {
+		t.Errorf("swept %v, want only the session workspace's tab [4]", gone)
+	}
+	set.SetTTL(time.Minute)
+	now = now.Add(2 * time.Minute)
+	if n := len(r.Expired()); n != 4 {
+		t.Errorf("with a TTL of a minute, %d workspaces expired, want 4", n)
 	}
 }
 
@@ -171,6 +207,7 @@ func FuzzOpen(f *testing.F) {
 				workspaces++
 				r.Tabs(w.ID)
 			}
+			r.Expired()
 			r.Reconcile(map[int]int{5: 1}, time.Now())
 		}
 		r := set.For("chrome-1")

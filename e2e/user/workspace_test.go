@@ -1,0 +1,145 @@
+package user
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/browsertest"
+)
+
+// The user closes one of the agent's pages, then ends the workspace by
+// closing its window, as its workspace page says. The page's entry goes
+// with it (the group keeps other tabs). Chrome keeps the group of a closing window in the user's saved
+// tab groups, with an entry for each of its tabs, and syncs them: before
+// the workspace page took the group's tabs out of it on its way out
+// (ui/workspace.js), the group stayed, naming every page the agent had
+// open there. Now the group goes, and at most the workspace page's own
+// entry stays (Chrome keeps a group's last tab's entry when it deletes
+// the group; README, "When an agent's session ends").
+func TestUserClosingTheWorkspaceWindowLeavesNoSavedGroup(t *testing.T) {
+	ws := workspace(t, fmt.Sprintf("user-closes-%d", time.Now().UnixNano()%1_000_000))
+	pages := fmt.Sprintf("%s/page?ws=%s", site, ws)
+	before := savedTabs(t)
+	openPage(t, ws, "/page?ws="+ws+"&n=1")
+	openPage(t, ws, "/page?ws="+ws+"&n=2")
+	openPage(t, ws, "/page?ws="+ws+"&n=3")
+	bridge.WaitSaved(t, "the workspace's group and its pages", func(s browsertest.SavedTabGroups) bool {
+		return s.Titled(ws) == 1 && s.TabsAt(pages) == 3
+	})
+
+	// First the user closes one of the agent's pages: the group keeps
+	// the others, and Chrome deletes that page's entry.
+	d := devtools(t)
+	ctx := ctxFor(t, 20*time.Second)
+	third, err := d.WaitTarget(ctx, "page", pages+"&n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": third.TargetID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	bridge.WaitSaved(t, "no entry of the page the user closed", func(s browsertest.SavedTabGroups) bool {
+		return s.Titled(ws) == 1 && s.TabsAt(pages) == 2
+	})
+
+	d, page := workspacePage(t, ws)
+	// The window's close button and chrome.windows.remove both run the
+	// pages' beforeunload before any tab closes.
+	if err := d.Eval(ctxFor(t, 10*time.Second), page, `chrome.tabs.getCurrent().then((me) => chrome.windows.remove(me.windowId)); true`, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := bridge.WaitSaved(t, "no group of the closed workspace and no entry of its pages", func(s browsertest.SavedTabGroups) bool {
+		return s.Titled(ws) == 0 && s.TabsAt(pages) == 0
+	})
+	var left []string
+	for id, tab := range s.Tabs {
+		if _, ok := before.Tabs[id]; !ok {
+			left = append(left, tab.URL)
+		}
+	}
+	if len(left) > 1 || len(left) == 1 && left[0] != extURL("ui/workspace.html") {
+		t.Errorf("the closed workspace left saved tab entries %v, want at most the workspace page's", left)
+	}
+	t.Logf("the user closed the workspace's window: %d saved groups titled %q, %d entries of its pages, new entries %v", s.Titled(ws), ws, s.TabsAt(pages), left)
+}
+
+// The user closes the workspace page but not its window: the page cannot
+// tell that from its window closing, and takes the group's tabs out of it
+// all the same. The extension puts them back, in a group with the
+// workspace's label and a new workspace page, and the agent's next page
+// joins that group.
+func TestUserClosingTheWorkspacePageKeepsTheGroup(t *testing.T) {
+	ws := workspace(t, fmt.Sprintf("user-closes-page-%d", time.Now().UnixNano()%1_000_000))
+	first := openPage(t, ws, "/page?n=1")
+	second := openPage(t, ws, "/page?n=2")
+
+	d, page := workspacePage(t, ws)
+	if err := d.Eval(ctxFor(t, 10*time.Second), page, `chrome.tabs.getCurrent().then((me) => chrome.tabs.remove(me.id)); true`, nil); err != nil {
+		t.Fatal(err)
+	}
+	var group int
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var in []int
+		pageIn := -1
+		st := bridge.MustCall(t, map[string]any{"action": "status"})
+		for _, tm := range browsertest.StatusTabs(st) {
+			switch {
+			case int(tm["tabId"].(float64)) == first || int(tm["tabId"].(float64)) == second:
+				in = append(in, int(tm["groupId"].(float64)))
+			case tm["url"] == extURL("ui/workspace.html") && tm["title"] == ws+" · Browser Bridge workspace":
+				pageIn = int(tm["groupId"].(float64))
+			}
+		}
+		if len(in) == 2 && in[0] >= 0 && in[0] == in[1] && pageIn == in[0] {
+			group = in[0]
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the user closed the workspace page, its pages are in groups %v and a workspace page named after %q in group %d, want one group with both", in, ws, pageIn)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	third := bridge.MustCall(t, map[string]any{"action": "open", "url": site + "/page?n=3", "browserWorkspaceId": ws})
+	if g := int(third["groupId"].(float64)); g != group {
+		t.Errorf("the next page went into group %d, want the workspace's group %d", g, group)
+	}
+}
+
+// workspacePage attaches to the workspace page of ws.
+func workspacePage(t *testing.T, ws string) (*browsertest.DevTools, string) {
+	t.Helper()
+	ctx := ctxFor(t, 20*time.Second)
+	d := devtools(t)
+	for {
+		targets, err := d.Targets(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tgt := range targets {
+			if tgt.Type == "page" && tgt.URL == extURL("ui/workspace.html") && tgt.Title == ws+" · Browser Bridge workspace" {
+				s, err := d.Attach(ctx, tgt.TargetID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return d, s
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no workspace page named after %q", ws)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// savedTabs reads the profile's saved tab groups.
+func savedTabs(t *testing.T) browsertest.SavedTabGroups {
+	t.Helper()
+	s, err := browsertest.ReadSavedTabGroups(bridge.Launch.Profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
