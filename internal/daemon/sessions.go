@@ -140,8 +140,12 @@ func (d *Daemon) cleanupSessionIn(ctx context.Context, session string, info brow
 // open for their whole life (the workspace page keeps them, extension/
 // handlers/windows.js), so without this a workspace the agent forgot
 // would stay until the browser closes. A browser that is not connected
-// keeps its expired workspaces until it is.
+// keeps its expired workspaces until it is. keepSessionTabs keeps them
+// all, as it keeps the tabs of ended sessions.
 func (d *Daemon) closeExpired(ctx context.Context) {
+	if s, err := settings.Load(d.layout); err != nil || s.KeepSessionTabs {
+		return
+	}
 	for _, info := range d.link.Browsers() {
 		expired := d.reg.For(info.Instance).Expired()
 		if len(expired) == 0 {

@@ -180,3 +180,22 @@ func TestExpiredWorkspaceIsClosed(t *testing.T) {
 		t.Errorf("workspaces after the expiry: %+v, want none", status.Workspaces)
 	}
 }
+
+// TestKeepSessionTabsKeepsExpiredWorkspaces: with keepSessionTabs the
+// user keeps what the agent left, named workspaces too.
+func TestKeepSessionTabsKeepsExpiredWorkspaces(t *testing.T) {
+	t.Parallel()
+	layout := startWith(t, func(d *daemon.Daemon) { d.ShortenExpiry(100*time.Millisecond, 50*time.Millisecond) })
+	settings.Save(layout, settings.Settings{KeepSessionTabs: true})
+	fake := fakebrowser.New()
+	fakeWindow(fake)
+	host(t, layout, fake)
+	c := connect(t, layout)
+	if _, err := c.Call(waitCtx(t), map[string]any{"action": "open", "url": "https://example.com/", "browserWorkspaceId": "named"}, 10*time.Second, nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // ten sweeps past the expiry
+	if n := len(fake.Calls("window.close")) + len(fake.Calls("tab.close")); n != 0 {
+		t.Errorf("%d closes of an expired workspace with keepSessionTabs", n)
+	}
+}
