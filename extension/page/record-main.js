@@ -19,6 +19,17 @@
 // and sends "stop", and this script puts back what it wrapped. A tab the
 // bridge touches later gets it by executeScript (recording starts then).
 //
+// What it counts. In the same world it keeps, for extract's readiness
+// (internal/actions/readiness.go), what the page has scheduled that will
+// change it soon: timers of at most SHORT_MS not yet due, intervals that
+// short (a page that never stops), animation frames asked for, and fetch
+// and XHR calls in flight. record.js asks for the counts over the
+// channel when the daemon looks at the tab (page/quiet.js quietState).
+// They count only from the document's start (fromStart), in the pages
+// the bridge records; the page's callbacks are never wrapped, so nothing
+// of ours is on their stacks: a timer counts until it is due (and
+// GRACE_MS more), a frame for FRAME_MS after it was asked for.
+//
 // What the page can do to it. The page owns this world: it can wrap
 // console itself, or call it with any text, so everything that comes from
 // here is only ever "what the page logged" — record.js and the worker
@@ -84,6 +95,12 @@
   const xhrText = XHR && getOwnPropertyDescriptor(XHR, "responseText").get;
   const xhrURL = XHR && getOwnPropertyDescriptor(XHR, "responseURL").get;
   const xhrHeader = XHR && XHR.getResponseHeader;
+  const readyState = getOwnPropertyDescriptor(Document.prototype, "readyState").get;
+  const bodyOf = getOwnPropertyDescriptor(Document.prototype, "body").get;
+  const perf = W.performance;
+  const perfNow = Performance.prototype.now;
+  const NumberC = Number;
+  const isFiniteN = Number.isFinite;
   const WeakMapC = WeakMap;
   const wmGet = WeakMap.prototype.get;
   const wmSet = WeakMap.prototype.set;
@@ -254,6 +271,8 @@
       apply(target, self, args) {
         const p = apply(target, self, args);
         if (stopped) return p;
+        requestStarted();
+        apply(PromiseThen, p, [requestEnded, requestEnded]);
         let method = "GET";
         try {
           const init = args[1];
@@ -301,26 +320,191 @@
     });
     sendProxy = new ProxyC(xhrSend, {
       apply(target, self, args) {
-        if (!stopped) {
-          try {
-            apply(addListener, self, ["loadend", () => {
-              try {
-                const rt = apply(xhrType, self, []);
-                const type = apply(xhrHeader, self, ["content-type"]) || "";
-                const args = ["xhr", apply(wmGet, methods, [self]), apply(xhrURL, self, []), apply(xhrStatus, self, []), type];
-                if ((rt !== "" && rt !== "text") || !textual(type)) return apply(body, null, [...args, "", "binary"]);
-                const text = apply(xhrText, self, []);
-                apply(body, null, [...args, text, text.length > BODY_MAX ? "over" : ""]);
-              } catch (_) { /* an aborted or odd request */ }
-            }]);
-          } catch (_) { /* not an XHR */ }
+        if (stopped) return apply(target, self, args);
+        // In flight from send to loadend (a synchronous request has ended
+        // by the time send returns); once: an XHR sent again gets its own.
+        let counted = false;
+        let ended = false;
+        try {
+          apply(addListener, self, ["loadend", () => {
+            ended = true;
+            if (counted) requestEnded();
+            try {
+              const rt = apply(xhrType, self, []);
+              const type = apply(xhrHeader, self, ["content-type"]) || "";
+              const args = ["xhr", apply(wmGet, methods, [self]), apply(xhrURL, self, []), apply(xhrStatus, self, []), type];
+              if ((rt !== "" && rt !== "text") || !textual(type)) return apply(body, null, [...args, "", "binary"]);
+              const text = apply(xhrText, self, []);
+              apply(body, null, [...args, text, text.length > BODY_MAX ? "over" : ""]);
+            } catch (_) { /* an aborted or odd request */ }
+          }, { once: true }]);
+        } catch (_) { /* not an XHR: send throws below */ }
+        const out = apply(target, self, args);
+        if (!ended) {
+          counted = true;
+          requestStarted();
         }
-        return apply(target, self, args);
+        return out;
       },
     });
     XHR.open = openProxy;
     XHR.send = sendProxy;
   }
+
+  // ---- What the page has scheduled ----
+  // Tables of pending things by ID, each with the time until which it
+  // counts; at most TABLE_MAX entries each (a page that schedules more
+  // counts as busy until the last of those would be due). Times are
+  // performance.now() ms.
+  const SHORT_MS = 1000;
+  const GRACE_MS = 30;
+  const FRAME_MS = 50;
+  const TABLE_MAX = 500;
+  const fromStart = apply(readyState, doc, []) === "loading" && !apply(bodyOf, doc, []);
+  const clock = () => apply(perfNow, perf, []);
+  const table = () => ({ at: create(null), n: 0 });
+  const timers = table();
+  const intervals = table();
+  const asked = table(); // animation frames
+  let floodUntil = 0;
+  let inflight = 0;
+  // The current run of work: when it began, and until when what is known
+  // of it lasts; a run of frames asked for one after another.
+  let busySince = 0;
+  let busyUntil = -1;
+  let loopSince = 0;
+  let lastFrame = -Infinity;
+
+  // live counts t's entries that still count at now, and forgets the rest.
+  function live(t, now) {
+    let n = 0;
+    for (const k in t.at) {
+      if (t.at[k] > now) n++;
+      else {
+        delete t.at[k];
+        t.n--;
+      }
+    }
+    return n;
+  }
+  function note(now, until) {
+    if (now > busyUntil && inflight === 0) busySince = now;
+    if (until > busyUntil) busyUntil = until;
+  }
+  function put(t, id, until) {
+    if (typeof id !== "number") return;
+    if (!(id in t.at)) {
+      if (t.n >= TABLE_MAX && live(t, clock()) >= TABLE_MAX) {
+        if (until > floodUntil) floodUntil = until;
+        return;
+      }
+      t.n++;
+    }
+    t.at[id] = until;
+  }
+  function drop(t, id) {
+    if (id in t.at) {
+      delete t.at[id];
+      t.n--;
+    }
+  }
+  function requestStarted() {
+    note(clock(), 0);
+    inflight++;
+  }
+  function requestEnded() {
+    if (inflight > 0) inflight--;
+    const until = clock() + GRACE_MS;
+    if (until > busyUntil) busyUntil = until;
+  }
+  // delayOf is a timer's delay in ms as the browser reads it, or NaN for
+  // one we do not count: an object's valueOf is the page's code, not run
+  // here.
+  function delayOf(v) {
+    if (v === undefined) return 0;
+    if (typeof v !== "number" && typeof v !== "string") return NaN;
+    const d = NumberC(v);
+    return isFiniteN(d) ? (d > 0 ? d : 0) : 0;
+  }
+  // idOf is a timer or frame ID as clear* reads it (a number, or a
+  // string of one), or undefined.
+  function idOf(v) {
+    if (typeof v === "number") return v;
+    if (typeof v === "string") return NumberC(v);
+    return undefined;
+  }
+  const hooked = [];
+  function hook(name, after) {
+    const orig = W[name];
+    if (typeof orig !== "function") return;
+    const proxy = new ProxyC(orig, {
+      apply(target, self, args) {
+        const out = apply(target, self, args);
+        if (!stopped) {
+          try { after(out, args); } catch (_) { /* never the page's call */ }
+        }
+        return out;
+      },
+    });
+    try {
+      W[name] = proxy;
+      hooked.push([name, orig, proxy]);
+    } catch (_) { /* a frozen window property: not counted */ }
+  }
+  // The page's arguments, by own index: a getter it put on
+  // Array.prototype is not run for one it left out.
+  const arg = (args, i) => (args.length > i ? args[i] : undefined);
+  hook("setTimeout", (id, args) => {
+    const d = delayOf(arg(args, 1));
+    if (!(d <= SHORT_MS)) return;
+    const now = clock();
+    note(now, now + d + GRACE_MS);
+    put(timers, id, now + d + GRACE_MS);
+  });
+  hook("setInterval", (id, args) => {
+    if (delayOf(arg(args, 1)) <= SHORT_MS) put(intervals, id, Infinity);
+  });
+  const clear = (_, args) => {
+    const id = idOf(arg(args, 0));
+    if (id === undefined) return;
+    drop(timers, id);
+    drop(intervals, id);
+  };
+  hook("clearTimeout", clear);
+  hook("clearInterval", clear);
+  hook("requestAnimationFrame", (id) => {
+    const now = clock();
+    if (now - lastFrame > FRAME_MS) loopSince = now;
+    lastFrame = now;
+    note(now, now + FRAME_MS);
+    put(asked, id, now + FRAME_MS);
+  });
+  hook("cancelAnimationFrame", (_, args) => {
+    const id = idOf(arg(args, 0));
+    if (id !== undefined) drop(asked, id);
+  });
+
+  // scheduled is the counts, as record.js asks for them: busyMs is how
+  // long work has been pending without a break (0: none is), loopMs how
+  // long the page has asked for a frame in every frame.
+  function scheduled() {
+    const now = clock();
+    const r = create(null);
+    r.fromStart = fromStart;
+    r.timers = live(timers, now) + (floodUntil > now ? 1 : 0);
+    r.intervals = live(intervals, now);
+    r.frames = live(asked, now);
+    r.requests = inflight;
+    r.busyMs = r.timers + r.frames + r.requests > 0 ? now - busySince : 0;
+    r.loopMs = now - lastFrame <= FRAME_MS ? now - loopSince : 0;
+    return r;
+  }
+  apply(addListener, port, ["q", () => {
+    if (stopped) return;
+    try {
+      apply(dispatch, port, [new Custom("s", { detail: stringify(scheduled()) })]);
+    } catch (_) { /* no answer: the daemon keeps to its rule without counts */ }
+  }]);
 
   // unhook puts back what the page would have had without the recorder, as
   // long as the page has not replaced it with its own since.
@@ -334,6 +518,9 @@
     try { if (fetchProxy && W.fetch === fetchProxy) W.fetch = origFetch; } catch (_) { /* leave it */ }
     try { if (openProxy && XHR.open === openProxy) XHR.open = xhrOpen; } catch (_) { /* leave it */ }
     try { if (sendProxy && XHR.send === sendProxy) XHR.send = xhrSend; } catch (_) { /* leave it */ }
+    for (const [name, orig, proxy] of hooked) {
+      try { if (W[name] === proxy) W[name] = orig; } catch (_) { /* leave it */ }
+    }
     apply(removeListener, W, ["error", onError, true]);
     apply(removeListener, W, ["unhandledrejection", onRejection, true]);
     apply(removeListener, doc, [ASK, onAsk, true]);
