@@ -106,3 +106,22 @@ func TestExtractGivesUpOnAnEndlessAnimation(t *testing.T) {
 		t.Errorf("no warning about the readiness timeout: %s", w)
 	}
 }
+
+// A page that plays with the timers, frames and requests the bridge
+// counts in its world (odd arguments, getters planted on the prototypes,
+// a flood of timers) gets the same answers from its calls as without the
+// bridge, and is still read, with its final text.
+func TestExtractOfAPageThatPlaysWithItsTimers(t *testing.T) {
+	t.Parallel()
+	tab := openPage(t, "/sched-hostile")
+	res, _ := call(t, map[string]any{"action": "extract", "tabId": tab, "include": []string{"text"}})
+	text := str(res, "text")
+	if !strings.Contains(text, "HOSTILE-DONE") || strings.Contains(text, ":BAD") {
+		t.Fatalf("the page's own calls misbehaved, or it was read too early:\n%s", text)
+	}
+	for _, name := range []string{"valueOf", "clear", "one argument", "sync xhr", "args", "interval", "frame", "fetch", "native"} {
+		if !strings.Contains(text, name+":ok") {
+			t.Errorf("%s: no answer in %q", name, text)
+		}
+	}
+}

@@ -102,6 +102,10 @@
   const NumberC = Number;
   const isFiniteN = Number.isFinite;
   const WeakMapC = WeakMap;
+  // Options and event inits are read as dictionaries, inherited getters
+  // included: null-prototype ones keep the page's Object.prototype out.
+  const ONCE = create(null);
+  ONCE.once = true;
   const wmGet = WeakMap.prototype.get;
   const wmSet = WeakMap.prototype.set;
 
@@ -272,7 +276,9 @@
         const p = apply(target, self, args);
         if (stopped) return p;
         requestStarted();
-        apply(PromiseThen, p, [requestEnded, requestEnded]);
+        try {
+          apply(PromiseThen, p, [requestEnded, requestEnded]);
+        } catch (_) { requestEnded(); }
         let method = "GET";
         try {
           const init = args[1];
@@ -337,7 +343,7 @@
               const text = apply(xhrText, self, []);
               apply(body, null, [...args, text, text.length > BODY_MAX ? "over" : ""]);
             } catch (_) { /* an aborted or odd request */ }
-          }, { once: true }]);
+          }, ONCE]);
         } catch (_) { /* not an XHR: send throws below */ }
         const out = apply(target, self, args);
         if (!ended) {
@@ -502,7 +508,9 @@
   apply(addListener, port, ["q", () => {
     if (stopped) return;
     try {
-      apply(dispatch, port, [new Custom("s", { detail: stringify(scheduled()) })]);
+      const init = create(null);
+      init.detail = stringify(scheduled());
+      apply(dispatch, port, [new Custom("s", init)]);
     } catch (_) { /* no answer: the daemon keeps to its rule without counts */ }
   }]);
 

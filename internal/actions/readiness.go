@@ -272,14 +272,7 @@ func (r settling) look(tabID int) (activity, error) {
 	if err != nil {
 		return activity{}, err
 	}
-	a := activity{loaded: st.ReadyState == "complete", dom: pageMs(st.QuietMs), input: pageMs(st.InputQuietMs), sinceLoad: afterLoad}
-	if st.SinceLoadMs != nil {
-		a.sinceLoad = pageMs(*st.SinceLoadMs)
-	}
-	a.changing = st.SelfQuietMs != nil && pageMs(*st.SelfQuietMs) < selfWindow
-	if s := st.Scheduled; s != nil {
-		a.counted, a.pending, a.endless = true, s.pending(), s.endless()
-	}
+	a := st.activity()
 	// A worker that Chrome restarted knows nothing of requests begun
 	// before (n.WatchedMs says since when it watches); the native port
 	// keeps the worker alive, so that is rare, and not worth the DOM
@@ -295,6 +288,20 @@ func (r settling) look(tabID int) (activity, error) {
 		a.navigating = n.NavigatingMs != nil && time.Duration(*n.NavigatingMs)*time.Millisecond < netHold
 	}
 	return a, nil
+}
+
+// activity is the page's part of a look at the tab: what page/quiet.js
+// said of it.
+func (st quietState) activity() activity {
+	a := activity{loaded: st.ReadyState == "complete", dom: pageMs(st.QuietMs), input: pageMs(st.InputQuietMs), sinceLoad: afterLoad}
+	if st.SinceLoadMs != nil {
+		a.sinceLoad = pageMs(*st.SinceLoadMs)
+	}
+	a.changing = st.SelfQuietMs != nil && pageMs(*st.SelfQuietMs) < selfWindow
+	if s := st.Scheduled; s != nil {
+		a.counted, a.pending, a.endless = true, s.pending(), s.endless()
+	}
+	return a
 }
 
 // settle waits until the tab is ready to read (see the rules above).

@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 )
@@ -86,5 +87,44 @@ func TestScheduledEndless(t *testing.T) {
 		if p, e := tc.s.pending(), tc.s.endless(); p != tc.pending || e != tc.endless {
 			t.Errorf("%s: pending %v endless %v, want %v %v", tc.name, p, e, tc.pending, tc.endless)
 		}
+	}
+}
+
+// FuzzQuietState feeds page/quiet.js's answer — built in the page, from
+// figures the page can sway — to the rule: whatever it says, the rule
+// answers, and the pause before the next look stays within its bounds.
+func FuzzQuietState(f *testing.F) {
+	f.Add([]byte(`{"readyState":"complete","quietMs":150,"inputQuietMs":900,"sinceLoadMs":20,"observedMs":900,"fromStart":true}`))
+	f.Add([]byte(`{"readyState":"complete","quietMs":150,"inputQuietMs":900,"scheduled":{"timers":2,"intervals":0,"frames":0,"requests":1,"scripts":0,"busyMs":300,"loopMs":0}}`))
+	f.Add([]byte(`{"readyState":"complete","quietMs":-1e308,"selfQuietMs":1e308,"scheduled":{"timers":-5,"busyMs":-1e308,"loopMs":1e308}}`))
+	f.Add([]byte(`{"readyState":"loading","scheduled":null}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var st quietState
+		if json.Unmarshal(b, &st) != nil {
+			return
+		}
+		for _, net := range []bool{false, true} {
+			a := st.activity()
+			a.net = net
+			if ok, wait := a.ready(); !ok && (wait < 10*time.Millisecond || wait > 250*time.Millisecond) {
+				t.Fatalf("%s: waits %s between looks", b, wait)
+			}
+		}
+	})
+}
+
+// The page's figures come to the rule as they were meant, and a page
+// without counts keeps the rule without them.
+func TestQuietStateActivity(t *testing.T) {
+	var st quietState
+	if err := json.Unmarshal([]byte(`{"readyState":"complete","quietMs":150,"sinceLoadMs":20,"scheduled":{"timers":1,"busyMs":50}}`), &st); err != nil {
+		t.Fatal(err)
+	}
+	if a := st.activity(); !a.loaded || !a.counted || !a.pending || a.endless || a.dom != 150*time.Millisecond || a.sinceLoad != 20*time.Millisecond {
+		t.Errorf("counted: %+v", a)
+	}
+	st.Scheduled = nil
+	if a := st.activity(); a.counted || a.pending {
+		t.Errorf("without counts: %+v", a)
 	}
 }
