@@ -359,6 +359,8 @@ func (r settling) settle(tabID int, reserve time.Duration) ([]string, error) {
 				return []string{fmt.Sprintf("the page was still going to another address after %s; this is what it showed then", took)}, nil
 			case a.net && a.young > 0 && a.dom >= quietFor:
 				return []string{fmt.Sprintf("the page was still waiting for %d network requests after %s; this is what it showed then", a.young, took)}, nil
+			case a.counted && a.pending && !a.endless && a.dom >= settledFor:
+				return []string{fmt.Sprintf("the page still had work scheduled (a timer, a frame or a request) after %s; this is what it showed then", took)}, nil
 			}
 			return []string{fmt.Sprintf("the page kept changing for %s (it never stayed unchanged for %d ms); this is what it showed then", took, quietFor.Milliseconds())}, nil
 		}
