@@ -21,14 +21,17 @@
 //
 // What it counts. In the same world it keeps, for extract's readiness
 // (internal/actions/readiness.go), what the page has scheduled that will
-// change it soon: timers of at most SHORT_MS not yet due, intervals that
-// short (a page that never stops), animation frames asked for, and fetch
-// and XHR calls in flight. record.js asks for the counts over the
-// channel when the daemon looks at the tab (page/quiet.js quietState).
-// They count only from the document's start (fromStart), in the pages
-// the bridge records; the page's callbacks are never wrapped, so nothing
-// of ours is on their stacks: a timer counts until it is due (and
-// GRACE_MS more), a frame for FRAME_MS after it was asked for.
+// change it soon: timers of at most SHORT_MS that have not run, intervals
+// that short (a page that never stops), animation frames asked for and
+// not drawn, and fetch and XHR calls in flight. record.js asks for the
+// counts over the channel when the daemon looks at the tab (page/quiet.js
+// quietState). They count only from the document's start (fromStart), in
+// the pages the bridge records. The page's callbacks are never wrapped
+// (nothing of ours is on their stacks): a timer of the page is followed
+// by a marker of our own with the same delay, and a frame by a frame of
+// ours; the browser runs those after the page's callback (timers of equal
+// delay run in the order they were set, frame callbacks in the order they
+// were asked for), so when the marker runs the page's callback has run.
 //
 // What the page can do to it. The page owns this world: it can wrap
 // console itself, or call it with any text, so everything that comes from
@@ -358,70 +361,63 @@
   }
 
   // ---- What the page has scheduled ----
-  // Tables of pending things by ID, each with the time until which it
-  // counts; at most TABLE_MAX entries each (a page that schedules more
-  // counts as busy until the last of those would be due). Times are
-  // performance.now() ms.
+  // Tables of what is pending by the page's ID, at most TABLE_MAX each (a
+  // page that schedules more counts as busy until the last of those would
+  // be due). Times are performance.now() ms. A frame not drawn within
+  // FRAME_MAX (a hidden tab draws none) no longer counts.
   const SHORT_MS = 1000;
   const GRACE_MS = 30;
   const FRAME_MS = 50;
+  const FRAME_MAX = 250;
   const TABLE_MAX = 500;
   const fromStart = apply(readyState, doc, []) === "loading" && !apply(bodyOf, doc, []);
   const clock = () => apply(perfNow, perf, []);
-  const table = () => ({ at: create(null), n: 0 });
-  const timers = table();
-  const intervals = table();
-  const asked = table(); // animation frames
+  const table = (busy) => ({ at: create(null), n: 0, busy });
+  const timers = table(true);
+  const asked = table(true); // animation frames, by the time they were asked for
+  const intervals = table(false);
   let floodUntil = 0;
   let inflight = 0;
-  // The current run of work: when it began, and until when what is known
-  // of it lasts; a run of frames asked for one after another.
+  // The current run of work: how many things are pending, when the run
+  // began, and until when it lasts after its last thing ended; a run of
+  // frames asked for one after another.
+  let open = 0;
   let busySince = 0;
   let busyUntil = -1;
   let loopSince = 0;
   let lastFrame = -Infinity;
 
-  // live counts t's entries that still count at now, and forgets the rest.
-  function live(t, now) {
-    let n = 0;
-    for (const k in t.at) {
-      if (t.at[k] > now) n++;
-      else {
-        delete t.at[k];
-        t.n--;
-      }
-    }
-    return n;
+  function begin() {
+    const now = clock();
+    if (open === 0 && now > busyUntil) busySince = now;
+    open++;
   }
-  function note(now, until) {
-    if (now > busyUntil && inflight === 0) busySince = now;
-    if (until > busyUntil) busyUntil = until;
+  function end() {
+    if (open > 0) open--;
+    busyUntil = clock() + GRACE_MS;
   }
-  function put(t, id, until) {
-    if (typeof id !== "number") return;
-    if (!(id in t.at)) {
-      if (t.n >= TABLE_MAX && live(t, clock()) >= TABLE_MAX) {
-        if (until > floodUntil) floodUntil = until;
-        return;
-      }
-      t.n++;
-    }
-    t.at[id] = until;
+  function put(t, id, v) {
+    if (typeof id !== "number" || id in t.at || t.n >= TABLE_MAX) return false;
+    t.at[id] = v;
+    t.n++;
+    if (t.busy) begin();
+    return true;
   }
   function drop(t, id) {
-    if (id in t.at) {
-      delete t.at[id];
-      t.n--;
-    }
+    if (!(id in t.at)) return;
+    delete t.at[id];
+    t.n--;
+    if (t.busy) end();
   }
   function requestStarted() {
-    note(clock(), 0);
+    begin();
     inflight++;
   }
   function requestEnded() {
-    if (inflight > 0) inflight--;
-    const until = clock() + GRACE_MS;
-    if (until > busyUntil) busyUntil = until;
+    if (inflight > 0) {
+      inflight--;
+      end();
+    }
   }
   // delayOf is a timer's delay in ms as the browser reads it, or NaN for
   // one we do not count: an object's valueOf is the page's code, not run
@@ -442,7 +438,7 @@
   const hooked = [];
   function hook(name, after) {
     const orig = W[name];
-    if (typeof orig !== "function") return;
+    if (typeof orig !== "function") return null;
     const proxy = new ProxyC(orig, {
       apply(target, self, args) {
         const out = apply(target, self, args);
@@ -456,34 +452,34 @@
       W[name] = proxy;
       hooked.push([name, orig, proxy]);
     } catch (_) { /* a frozen window property: not counted */ }
+    return orig;
   }
   // The page's arguments, by own index: a getter it put on
   // Array.prototype is not run for one it left out.
   const arg = (args, i) => (args.length > i ? args[i] : undefined);
+  let frameNative = null;
   hook("setTimeout", (id, args) => {
     const d = delayOf(arg(args, 1));
     if (!(d <= SHORT_MS)) return;
-    const now = clock();
-    note(now, now + d + GRACE_MS);
-    put(timers, id, now + d + GRACE_MS);
+    if (put(timers, id, 1)) apply(setTimer, W, [() => drop(timers, id), d]);
+    else if (typeof id === "number" && !(id in timers.at)) floodUntil = clock() + d + GRACE_MS;
   });
   hook("setInterval", (id, args) => {
-    if (delayOf(arg(args, 1)) <= SHORT_MS) put(intervals, id, Infinity);
+    if (delayOf(arg(args, 1)) <= SHORT_MS) put(intervals, id, 1);
   });
   const clear = (_, args) => {
     const id = idOf(arg(args, 0));
     if (id === undefined) return;
-    drop(timers, id);
+    drop(timers, id); // its marker, when it runs, finds nothing
     drop(intervals, id);
   };
   hook("clearTimeout", clear);
   hook("clearInterval", clear);
-  hook("requestAnimationFrame", (id) => {
+  frameNative = hook("requestAnimationFrame", (id) => {
     const now = clock();
     if (now - lastFrame > FRAME_MS) loopSince = now;
     lastFrame = now;
-    note(now, now + FRAME_MS);
-    put(asked, id, now + FRAME_MS);
+    if (put(asked, id, now)) apply(frameNative, W, [() => drop(asked, id)]);
   });
   hook("cancelAnimationFrame", (_, args) => {
     const id = idOf(arg(args, 0));
@@ -495,13 +491,16 @@
   // long the page has asked for a frame in every frame.
   function scheduled() {
     const now = clock();
+    for (const k in asked.at) {
+      if (now - asked.at[k] > FRAME_MAX) drop(asked, NumberC(k));
+    }
     const r = create(null);
     r.fromStart = fromStart;
-    r.timers = live(timers, now) + (floodUntil > now ? 1 : 0);
-    r.intervals = live(intervals, now);
-    r.frames = live(asked, now);
+    r.timers = timers.n + (floodUntil > now ? 1 : 0);
+    r.intervals = intervals.n;
+    r.frames = asked.n;
     r.requests = inflight;
-    r.busyMs = r.timers + r.frames + r.requests > 0 ? now - busySince : 0;
+    r.busyMs = open > 0 || floodUntil > now ? now - busySince : 0;
     r.loopMs = now - lastFrame <= FRAME_MS ? now - loopSince : 0;
     return r;
   }

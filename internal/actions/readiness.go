@@ -22,9 +22,10 @@ import (
 // in flight, and none started or ended for settledFor, and then:
 //   - in the bridge's own tabs, where the recorder counts from the
 //     document's start what the page has scheduled (page/record-main.js):
-//     nothing short is pending — no timer of up to a second not yet due,
-//     no animation frame asked for, no fetch/XHR in flight, no script it
-//     inserted still loading — and the DOM has not changed for settledFor.
+//     nothing short is pending — no timer of up to a second that has not
+//     run, no animation frame asked for and not drawn, no fetch/XHR in
+//     flight, no script it inserted still loading — and the DOM has not
+//     changed for settledFor.
 //     A page that never stops (an interval of up to a second, a frame
 //     asked for in every frame for loopFor, or work pending without a
 //     break for busyFor: a clock, an animation, a poll) falls back to the
@@ -136,7 +137,7 @@ type quietState struct {
 // page's own counts, so they may make its read wait or hurry, within the
 // rules' bounds, and no more.
 type scheduled struct {
-	Timers    int     `json:"timers"`    // timers of up to a second not yet due
+	Timers    int     `json:"timers"`    // timers of up to a second that have not run
 	Intervals int     `json:"intervals"` // intervals of up to a second
 	Frames    int     `json:"frames"`    // animation frames asked for
 	Requests  int     `json:"requests"`  // fetch and XHR calls in flight
