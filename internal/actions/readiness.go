@@ -52,7 +52,10 @@ import (
 // off has stopped, and the data a click asked for (an SPA's fetch) is
 // waited for even when the DOM had long been quiet. What it cannot see: a
 // timer longer than a second, work the page schedules in ways not counted
-// (a message channel, a worker, a WebSocket's push), requests of child
+// (a message channel, a worker, a WebSocket's push), in other tabs a timer
+// that changes the page later with no request in flight (a debounce over
+// settledFor, a render that starts more than afterLoad after the load
+// event), requests of child
 // frames' own content (ads never stop loading), and requests begun before
 // Chrome restarted the extension's worker. waitFor is the explicit
 // condition for those.
