@@ -83,6 +83,9 @@ const tallHeight = 55000
 //     event in the same tab);
 //   - extract-settled: extract of a small page that finished loading a
 //     second ago (raw: Runtime.evaluate of document.body.innerText);
+//   - extract-first: extract of a small static page issued as soon as its
+//     open returned (the open is not timed; raw: the same evaluate on a
+//     page its session just loaded, which knows no readiness);
 //   - click, type, screenshot: on the loaded small page;
 //   - type-fresh: type into a field of a page opened just before (not
 //     timed), so the debugger is not yet attached (raw: on a page its
@@ -207,6 +210,33 @@ func BenchmarkActionVsRawCDP(b *testing.B) {
 		return s, p.Eval(ctx, "document.body.innerText", &s)
 	}
 	rawDefault := raw.Page()
+	// fresh and rawFresh time f on a small page opened just before (not
+	// timed), in a tab of its own, closed after.
+	fresh := func(kind string, i int, f func(tab any) error) (time.Duration, error) {
+		m, err := call(map[string]any{"action": "open", "url": fmt.Sprintf("%s/?%s=%d", srv.URL, kind, i), "browserWorkspaceId": wsNew})
+		if err != nil {
+			return 0, err
+		}
+		defer closeTab(m)
+		return timed(func() error { return f(m["tabId"]) })
+	}
+	rawFresh := func(kind string, i int, f func(p *browsertest.RawPage) error) (time.Duration, error) {
+		p, err := rawPage(fmt.Sprintf("%s/?%s=%d", srv.URL, kind, i))
+		if err != nil {
+			return 0, err
+		}
+		defer p.Close(ctx)
+		return timed(func() error { return f(p) })
+	}
+	// read extracts the small page in tab and checks its text.
+	read := func(tab any) error {
+		m, err := call(map[string]any{"action": "extract", "tabId": tab})
+		if err == nil && !strings.Contains(fmt.Sprint(m["markdown"]), "Some text") {
+			err = fmt.Errorf("extract lacks the page's text: %v", m)
+		}
+		return err
+	}
+	rawReadOf := func(p *browsertest.RawPage) error { _, err := rawRead(p); return err }
 
 	type op struct {
 		name   string
@@ -250,15 +280,14 @@ func BenchmarkActionVsRawCDP(b *testing.B) {
 			if i == 0 {
 				time.Sleep(time.Second) // the last navigation's page settles
 			}
-			return timed(func() error {
-				m, err := call(map[string]any{"action": "extract", "tabId": tab})
-				if err == nil && !strings.Contains(fmt.Sprint(m["markdown"]), "Some text") {
-					err = fmt.Errorf("extract lacks the page's text: %v", m)
-				}
-				return err
-			})
+			return timed(func() error { return read(tab) })
 		}, func(i int) (time.Duration, error) {
-			return timed(func() error { _, err := rawRead(rawDefault); return err })
+			return timed(func() error { return rawReadOf(rawDefault) })
+		}},
+		{"extract-first", func(i int) (time.Duration, error) {
+			return fresh("first", i, read)
+		}, func(i int) (time.Duration, error) {
+			return rawFresh("first", i, rawReadOf)
 		}},
 		{"click", func(i int) (time.Duration, error) {
 			return timed(func() error {
@@ -277,22 +306,12 @@ func BenchmarkActionVsRawCDP(b *testing.B) {
 			return timed(func() error { return rawType(rawDefault, "#i", "hello") })
 		}},
 		{"type-fresh", func(i int) (time.Duration, error) {
-			m, err := call(map[string]any{"action": "open", "url": fmt.Sprintf("%s/?fresh=%d", srv.URL, i), "browserWorkspaceId": wsNew})
-			if err != nil {
-				return 0, err
-			}
-			defer closeTab(m)
-			return timed(func() error {
-				_, err := call(map[string]any{"action": "type", "tabId": m["tabId"], "selector": "#i", "value": "hello"})
+			return fresh("fresh", i, func(tab any) error {
+				_, err := call(map[string]any{"action": "type", "tabId": tab, "selector": "#i", "value": "hello"})
 				return err
 			})
 		}, func(i int) (time.Duration, error) {
-			p, err := rawPage(fmt.Sprintf("%s/?fresh=%d", srv.URL, i))
-			if err != nil {
-				return 0, err
-			}
-			defer p.Close(ctx)
-			return timed(func() error { return rawType(p, "#i", "hello") })
+			return rawFresh("fresh", i, func(p *browsertest.RawPage) error { return rawType(p, "#i", "hello") })
 		}},
 		{"screenshot", func(i int) (time.Duration, error) {
 			return timed(func() error {

@@ -1,6 +1,7 @@
 package read
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -32,5 +33,95 @@ func TestExtractWaitsForDataFetchedOnLoad(t *testing.T) {
 	res, _ := extractURL(t, "/spa#onload", map[string]any{"include": []string{"text"}})
 	if text := str(res, "text"); !strings.Contains(text, "ORDER-4711") {
 		t.Errorf("extract lacks the data the page fetched on load:\n%s", text)
+	}
+}
+
+// Pages whose own timers change them after the load are read once they
+// have finished: an extract issued right after open sees the final text,
+// every time (issue 24). Each page is opened and read trials times, in a
+// tab of its own.
+func TestExtractRightAfterOpenSeesTimerDrivenText(t *testing.T) {
+	t.Parallel()
+	const trials = 20
+	for _, tc := range []struct{ name, path, want string }{
+		{"text 500 ms after the load", "/late-timer", "TIMER-TEXT arrived"},
+		{"four renders 600 ms apart", "/timer-chain", "CHAIN-DONE"},
+		{"data fetched by a timer 400 ms after the load", "/timer-fetch", "ORDER-4711"},
+	} {
+		t.Run(tc.path[1:], func(t *testing.T) {
+			t.Parallel()
+			missed := 0
+			for i := 0; i < trials; i++ {
+				tab := openPage(t, tc.path)
+				res, _ := call(t, map[string]any{"action": "extract", "tabId": tab, "include": []string{"text"}})
+				if text := str(res, "text"); !strings.Contains(text, tc.want) {
+					missed++
+					t.Logf("trial %d: the read lacks %q:\n%s", i+1, tc.want, text)
+				}
+				if w, _ := res["warnings"].([]any); len(w) > 0 {
+					t.Errorf("trial %d: warnings %v", i+1, w)
+				}
+				bridge.Call(t, map[string]any{"action": "close", "tabId": tab})
+			}
+			if missed > 0 {
+				t.Errorf("%s: %d of %d reads right after open missed the final text", tc.name, missed, trials)
+			}
+		})
+	}
+}
+
+// A static page is read without waiting for a timer that is not short (a
+// 1.5 s timer): the read right after open shows the text from before it.
+// (How long the first read takes is the benchmark's: extract-first.)
+func TestExtractRightAfterOpenDoesNotWaitForALongTimer(t *testing.T) {
+	t.Parallel()
+	for i := 0; i < 3; i++ {
+		tab := openPage(t, "/long-timer")
+		res, _ := call(t, map[string]any{"action": "extract", "tabId": tab, "include": []string{"text"}})
+		text := str(res, "text")
+		if !strings.Contains(text, "FIRST-TEXT") || strings.Contains(text, "LONG-TIMER-TEXT") {
+			t.Errorf("trial %d: the read waited for the page's 1.5 s timer:\n%s", i+1, text)
+		}
+		if w, _ := res["warnings"].([]any); len(w) > 0 {
+			t.Errorf("trial %d: warnings %v", i+1, w)
+		}
+	}
+}
+
+// An endless animation that redraws text every frame never settles: it
+// is read with a warning within the readiness window, as a setInterval
+// clock is (TestExtractGivesUpOnAPageThatNeverSettles).
+func TestExtractGivesUpOnAnEndlessAnimation(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	res, _ := extractURL(t, "/frame-clock", map[string]any{"include": []string{"text"}})
+	took := time.Since(start)
+	if !strings.Contains(str(res, "text"), "FRAME-CLOCK-HEADING") {
+		t.Fatalf("no content: %v", res)
+	}
+	if took < 7*time.Second || took > 20*time.Second {
+		t.Errorf("extract returned after %s; the readiness window is 8 s", took)
+	}
+	if w, _ := json.Marshal(res["warnings"]); !strings.Contains(string(w), "kept changing") {
+		t.Errorf("no warning about the readiness timeout: %s", w)
+	}
+}
+
+// A page that plays with the timers, frames and requests the bridge
+// counts in its world (odd arguments, getters planted on the prototypes,
+// a flood of timers) gets the same answers from its calls as without the
+// bridge, and is still read, with its final text.
+func TestExtractOfAPageThatPlaysWithItsTimers(t *testing.T) {
+	t.Parallel()
+	tab := openPage(t, "/sched-hostile")
+	res, _ := call(t, map[string]any{"action": "extract", "tabId": tab, "include": []string{"text"}})
+	text := str(res, "text")
+	if !strings.Contains(text, "HOSTILE-DONE") || strings.Contains(text, ":BAD") {
+		t.Fatalf("the page's own calls misbehaved, or it was read too early:\n%s", text)
+	}
+	for _, name := range []string{"valueOf", "clear", "one argument", "sync xhr", "args", "interval", "frame", "fetch", "native"} {
+		if !strings.Contains(text, name+":ok") {
+			t.Errorf("%s: no answer in %q", name, text)
+		}
 	}
 }

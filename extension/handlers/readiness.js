@@ -30,7 +30,9 @@ import { intArg, readyBeside } from "./tabinfo.js";
 import { SCRIPTS as RECORD_SCRIPTS } from "./record.js";
 
 // quiet.js, and the developer tools' recorder (handlers/record.js), which
-// must run before a page's own scripts.
+// must run before a page's own scripts; in the bridge's tabs the recorder
+// also counts what the page schedules (timers, frames, requests, scripts),
+// which quiet.js reports for the readiness rule.
 const SCRIPTS = [
   {
     id: "browser-bridge-quiet",

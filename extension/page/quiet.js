@@ -108,12 +108,19 @@
   // (selfQuietMs; absent when it did not), since the last input
   // (inputQuietMs; since the observation began when there was none) and
   // since the load event (sinceLoadMs; absent before it), and the
-  // document's readyState.
+  // document's readyState; and, in the top frame of a page the bridge
+  // records from its start, what the page has scheduled (scheduled: the
+  // recorder's counts, page/record.js).
   bb.quietState = () => {
     const now = performance.now();
     const loaded = loadAt();
     const self = loaded ? selfAt(loaded) : 0;
+    let scheduled = null;
+    try {
+      if (bb.record && typeof bb.record.scheduled === "function") scheduled = bb.record.scheduled();
+    } catch (_) { /* no counts: the daemon keeps to its rule without them */ }
     return {
+      ...(scheduled ? { scheduled } : {}),
       readyState: String(readyState.call(document)),
       quietMs: Math.round(now - q.last),
       ...(self ? { selfQuietMs: Math.round(now - self) } : {}),

@@ -19,6 +19,20 @@
 // and sends "stop", and this script puts back what it wrapped. A tab the
 // bridge touches later gets it by executeScript (recording starts then).
 //
+// What it counts. In the same world it keeps, for extract's readiness
+// (internal/actions/readiness.go), what the page has scheduled that will
+// change it soon: timers of at most SHORT_MS that have not run, intervals
+// that short (a page that never stops), animation frames asked for and
+// not drawn, and fetch and XHR calls in flight. record.js asks for the
+// counts over the channel when the daemon looks at the tab (page/quiet.js
+// quietState). They count only from the document's start (fromStart), in
+// the pages the bridge records. The page's callbacks are never wrapped
+// (nothing of ours is on their stacks): a timer of the page is followed
+// by a marker of our own with the same delay, and a frame by a frame of
+// ours; the browser runs those after the page's callback (timers of equal
+// delay run in the order they were set, frame callbacks in the order they
+// were asked for), so when the marker runs the page's callback has run.
+//
 // What the page can do to it. The page owns this world: it can wrap
 // console itself, or call it with any text, so everything that comes from
 // here is only ever "what the page logged" — record.js and the worker
@@ -84,7 +98,17 @@
   const xhrText = XHR && getOwnPropertyDescriptor(XHR, "responseText").get;
   const xhrURL = XHR && getOwnPropertyDescriptor(XHR, "responseURL").get;
   const xhrHeader = XHR && XHR.getResponseHeader;
+  const readyState = getOwnPropertyDescriptor(Document.prototype, "readyState").get;
+  const bodyOf = getOwnPropertyDescriptor(Document.prototype, "body").get;
+  const perf = W.performance;
+  const perfNow = Performance.prototype.now;
+  const NumberC = Number;
+  const isFiniteN = Number.isFinite;
   const WeakMapC = WeakMap;
+  // Options and event inits are read as dictionaries, inherited getters
+  // included: null-prototype ones keep the page's Object.prototype out.
+  const ONCE = create(null);
+  ONCE.once = true;
   const wmGet = WeakMap.prototype.get;
   const wmSet = WeakMap.prototype.set;
 
@@ -254,6 +278,10 @@
       apply(target, self, args) {
         const p = apply(target, self, args);
         if (stopped) return p;
+        requestStarted();
+        try {
+          apply(PromiseThen, p, [requestEnded, requestEnded]);
+        } catch (_) { requestEnded(); }
         let method = "GET";
         try {
           const init = args[1];
@@ -301,26 +329,189 @@
     });
     sendProxy = new ProxyC(xhrSend, {
       apply(target, self, args) {
-        if (!stopped) {
-          try {
-            apply(addListener, self, ["loadend", () => {
-              try {
-                const rt = apply(xhrType, self, []);
-                const type = apply(xhrHeader, self, ["content-type"]) || "";
-                const args = ["xhr", apply(wmGet, methods, [self]), apply(xhrURL, self, []), apply(xhrStatus, self, []), type];
-                if ((rt !== "" && rt !== "text") || !textual(type)) return apply(body, null, [...args, "", "binary"]);
-                const text = apply(xhrText, self, []);
-                apply(body, null, [...args, text, text.length > BODY_MAX ? "over" : ""]);
-              } catch (_) { /* an aborted or odd request */ }
-            }]);
-          } catch (_) { /* not an XHR */ }
+        if (stopped) return apply(target, self, args);
+        // In flight from send to loadend (a synchronous request has ended
+        // by the time send returns); once: an XHR sent again gets its own.
+        let counted = false;
+        let ended = false;
+        try {
+          apply(addListener, self, ["loadend", () => {
+            ended = true;
+            if (counted) requestEnded();
+            try {
+              const rt = apply(xhrType, self, []);
+              const type = apply(xhrHeader, self, ["content-type"]) || "";
+              const args = ["xhr", apply(wmGet, methods, [self]), apply(xhrURL, self, []), apply(xhrStatus, self, []), type];
+              if ((rt !== "" && rt !== "text") || !textual(type)) return apply(body, null, [...args, "", "binary"]);
+              const text = apply(xhrText, self, []);
+              apply(body, null, [...args, text, text.length > BODY_MAX ? "over" : ""]);
+            } catch (_) { /* an aborted or odd request */ }
+          }, ONCE]);
+        } catch (_) { /* not an XHR: send throws below */ }
+        const out = apply(target, self, args);
+        if (!ended) {
+          counted = true;
+          requestStarted();
         }
-        return apply(target, self, args);
+        return out;
       },
     });
     XHR.open = openProxy;
     XHR.send = sendProxy;
   }
+
+  // ---- What the page has scheduled ----
+  // Tables of what is pending by the page's ID, at most TABLE_MAX each (a
+  // page that schedules more counts as busy until the last of those would
+  // be due). Times are performance.now() ms. A frame not drawn within
+  // FRAME_MAX (a hidden tab draws none) no longer counts.
+  const SHORT_MS = 1000;
+  const GRACE_MS = 30;
+  const FRAME_MS = 50;
+  const FRAME_MAX = 250;
+  const TABLE_MAX = 500;
+  const fromStart = apply(readyState, doc, []) === "loading" && !apply(bodyOf, doc, []);
+  const clock = () => apply(perfNow, perf, []);
+  const table = (busy) => ({ at: create(null), n: 0, busy });
+  const timers = table(true);
+  const asked = table(true); // animation frames, by the time they were asked for
+  const intervals = table(false);
+  let floodUntil = 0;
+  let inflight = 0;
+  // The current run of work: how many things are pending, when the run
+  // began, and until when it lasts after its last thing ended; a run of
+  // frames asked for one after another.
+  let open = 0;
+  let busySince = 0;
+  let busyUntil = -1;
+  let loopSince = 0;
+  let lastFrame = -Infinity;
+
+  function begin() {
+    const now = clock();
+    if (open === 0 && now > busyUntil) busySince = now;
+    open++;
+  }
+  function end() {
+    if (open > 0) open--;
+    busyUntil = clock() + GRACE_MS;
+  }
+  function put(t, id, v) {
+    if (typeof id !== "number" || id in t.at || t.n >= TABLE_MAX) return false;
+    t.at[id] = v;
+    t.n++;
+    if (t.busy) begin();
+    return true;
+  }
+  function drop(t, id) {
+    if (!(id in t.at)) return;
+    delete t.at[id];
+    t.n--;
+    if (t.busy) end();
+  }
+  function requestStarted() {
+    begin();
+    inflight++;
+  }
+  function requestEnded() {
+    if (inflight > 0) {
+      inflight--;
+      end();
+    }
+  }
+  // delayOf is a timer's delay in ms as the browser reads it, or NaN for
+  // one we do not count: an object's valueOf is the page's code, not run
+  // here.
+  function delayOf(v) {
+    if (v === undefined) return 0;
+    if (typeof v !== "number" && typeof v !== "string") return NaN;
+    const d = NumberC(v);
+    return isFiniteN(d) ? (d > 0 ? d : 0) : 0;
+  }
+  // idOf is a timer or frame ID as clear* reads it (a number, or a
+  // string of one), or undefined.
+  function idOf(v) {
+    if (typeof v === "number") return v;
+    if (typeof v === "string") return NumberC(v);
+    return undefined;
+  }
+  const hooked = [];
+  function hook(name, after) {
+    const orig = W[name];
+    if (typeof orig !== "function") return null;
+    const proxy = new ProxyC(orig, {
+      apply(target, self, args) {
+        const out = apply(target, self, args);
+        if (!stopped) {
+          try { after(out, args); } catch (_) { /* never the page's call */ }
+        }
+        return out;
+      },
+    });
+    try {
+      W[name] = proxy;
+      hooked.push([name, orig, proxy]);
+    } catch (_) { /* a frozen window property: not counted */ }
+    return orig;
+  }
+  // The page's arguments, by own index: a getter it put on
+  // Array.prototype is not run for one it left out.
+  const arg = (args, i) => (args.length > i ? args[i] : undefined);
+  let frameNative = null;
+  hook("setTimeout", (id, args) => {
+    const d = delayOf(arg(args, 1));
+    if (!(d <= SHORT_MS)) return;
+    if (put(timers, id, 1)) apply(setTimer, W, [() => drop(timers, id), d]);
+    else if (typeof id === "number" && !(id in timers.at)) floodUntil = clock() + d + GRACE_MS;
+  });
+  hook("setInterval", (id, args) => {
+    if (delayOf(arg(args, 1)) <= SHORT_MS) put(intervals, id, 1);
+  });
+  const clear = (_, args) => {
+    const id = idOf(arg(args, 0));
+    if (id === undefined) return;
+    drop(timers, id); // its marker, when it runs, finds nothing
+    drop(intervals, id);
+  };
+  hook("clearTimeout", clear);
+  hook("clearInterval", clear);
+  frameNative = hook("requestAnimationFrame", (id) => {
+    const now = clock();
+    if (now - lastFrame > FRAME_MS) loopSince = now;
+    lastFrame = now;
+    if (put(asked, id, now)) apply(frameNative, W, [() => drop(asked, id)]);
+  });
+  hook("cancelAnimationFrame", (_, args) => {
+    const id = idOf(arg(args, 0));
+    if (id !== undefined) drop(asked, id);
+  });
+
+  // scheduled is the counts, as record.js asks for them: busyMs is how
+  // long work has been pending without a break (0: none is), loopMs how
+  // long the page has asked for a frame in every frame.
+  function scheduled() {
+    const now = clock();
+    for (const k in asked.at) {
+      if (now - asked.at[k] > FRAME_MAX) drop(asked, NumberC(k));
+    }
+    const r = create(null);
+    r.fromStart = fromStart;
+    r.timers = timers.n + (floodUntil > now ? 1 : 0);
+    r.intervals = intervals.n;
+    r.frames = asked.n;
+    r.requests = inflight;
+    r.busyMs = open > 0 || floodUntil > now ? now - busySince : 0;
+    r.loopMs = now - lastFrame <= FRAME_MS ? now - loopSince : 0;
+    return r;
+  }
+  apply(addListener, port, ["q", () => {
+    if (stopped) return;
+    try {
+      const init = create(null);
+      init.detail = stringify(scheduled());
+      apply(dispatch, port, [new Custom("s", init)]);
+    } catch (_) { /* no answer: the daemon keeps to its rule without counts */ }
+  }]);
 
   // unhook puts back what the page would have had without the recorder, as
   // long as the page has not replaced it with its own since.
@@ -334,6 +525,9 @@
     try { if (fetchProxy && W.fetch === fetchProxy) W.fetch = origFetch; } catch (_) { /* leave it */ }
     try { if (openProxy && XHR.open === openProxy) XHR.open = xhrOpen; } catch (_) { /* leave it */ }
     try { if (sendProxy && XHR.send === sendProxy) XHR.send = xhrSend; } catch (_) { /* leave it */ }
+    for (const [name, orig, proxy] of hooked) {
+      try { if (W[name] === proxy) W[name] = orig; } catch (_) { /* leave it */ }
+    }
     apply(removeListener, W, ["error", onError, true]);
     apply(removeListener, W, ["unhandledrejection", onRejection, true]);
     apply(removeListener, doc, [ASK, onAsk, true]);

@@ -13,6 +13,14 @@
 // bridge later touches such a tab, the worker injects this file again
 // (bb.record.restart) and then record-main.js: recording starts then.
 // The value of the last run says whether the main half is still needed.
+//
+// For extract's readiness it also answers bb.record.scheduled() (called
+// by page/quiet.js quietState): the main half's counts of what the page
+// has scheduled, asked for and answered over the channel synchronously,
+// checked and bounded (a page can make its own read wait or hurry, no
+// more), and its own count of the scripts the page inserted that have
+// not loaded yet (this world's observer, out of the page's reach).
+
 (() => {
   if (!Object.hasOwn(globalThis, "__bb")) {
     Object.defineProperty(globalThis, "__bb", { value: { loaded: {} }, configurable: false, enumerable: false, writable: false });
@@ -38,6 +46,28 @@
   let queue = [];
   let lost = 0; // records the queue had no room for
   let timer = 0;
+
+  // The scripts the page inserted (src, a script type) and when, until
+  // their load or error; one that never says (a script in a detached
+  // subtree, or parsed by innerHTML, never runs) counts SCRIPT_MS at most.
+  const SCRIPT_MS = 3000;
+  const SCRIPTS_MAX = 100;
+  const JS_TYPES = new Set(["", "module", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript"]);
+  const loading = new Map(); // script element -> when it was inserted
+  const scripts = new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) {
+        if (!(n instanceof HTMLScriptElement) || loading.size >= SCRIPTS_MAX) continue;
+        if (n.src && !n.noModule && JS_TYPES.has(n.type.trim().toLowerCase())) loading.set(n, performance.now());
+      }
+    }
+  });
+  scripts.observe(document, { childList: true, subtree: true });
+  const loaded = (e) => loading.delete(e.target);
+  document.addEventListener("load", loaded, true);
+  document.addEventListener("error", loaded, true);
+  let answer = null; // the main half's answer to "q"
+  const onScheduled = (e) => { answer = typeof e.detail === "string" ? e.detail.slice(0, 1000) : null; };
 
   const str = (v, n) => (typeof v === "string" ? v.slice(0, n) : "");
   const int = (v) => (Number.isFinite(v) ? Math.max(0, Math.min(Math.trunc(v), 1e9)) : 0);
@@ -102,6 +132,7 @@
     }
     port = el;
     port.addEventListener("r", onRecord);
+    port.addEventListener("s", onScheduled);
     port.dispatchEvent(new CustomEvent("ack"));
   };
 
@@ -117,8 +148,13 @@
     recording = false;
     queue = [];
     document.removeEventListener(HELLO, onHello, true);
+    scripts.disconnect();
+    loading.clear();
+    document.removeEventListener("load", loaded, true);
+    document.removeEventListener("error", loaded, true);
     if (port) {
       port.removeEventListener("r", onRecord);
+      port.removeEventListener("s", onScheduled);
       port.dispatchEvent(new CustomEvent("stop"));
       port = null;
     }
@@ -138,6 +174,26 @@
       text: str(`Refused to load ${what} because it violates the Content Security Policy directive "${e.violatedDirective}"`, TEXT_MAX), stack: [] });
   }, true);
 
+  // scheduled is what the page has scheduled (see page/record-main.js),
+  // or null when the main half is not here or did not count from the
+  // document's start (a page the bridge began to record later).
+  function scheduled() {
+    if (!port) return null;
+    answer = null;
+    port.dispatchEvent(new CustomEvent("q"));
+    let a = null;
+    try { a = JSON.parse(answer); } catch (_) { return null; }
+    if (!a || typeof a !== "object" || a.fromStart !== true) return null;
+    const now = performance.now();
+    for (const [el, at] of loading) {
+      if (now - at > SCRIPT_MS || !el.isConnected) loading.delete(el);
+    }
+    const count = (v) => (Number.isFinite(v) ? Math.max(0, Math.min(Math.trunc(v), 1e6)) : 0);
+    const ms = (v) => (Number.isFinite(v) ? Math.max(0, Math.min(Math.round(v), 1e9)) : 0);
+    return { timers: count(a.timers), intervals: count(a.intervals), frames: count(a.frames), requests: count(a.requests),
+      scripts: loading.size, busyMs: ms(a.busyMs), loopMs: ms(a.loopMs) };
+  }
+
   bb.record = {
     // restart records this document from now on (the bridge touched the
     // tab); it says whether the main half must be injected again.
@@ -148,6 +204,7 @@
       return !port;
     },
     stop,
+    scheduled,
   };
 
   listen();

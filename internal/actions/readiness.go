@@ -15,42 +15,62 @@ import (
 )
 
 // Readiness of a page for reading (SPEC §2, extract). A page is ready to
-// read once its top document has loaded (afterLoad ago at least, to see
-// whether it goes on changing by itself), no input came for settledFor (a
-// click, a key, a DOM action's input event), and
-//   - no top-frame navigation is pending and no request that brings the
-//     page content (a document, script, style or fetch/XHR of the top
-//     frame, or a frame's document) is in flight, and none started or
-//     ended for settledFor; and
-//   - its DOM has not changed for settledFor — quietFor when the page
-//     changed by itself in the last 2 s (a change after the load event
-//     that no input and no response came just before: a ticker, a feed, a
-//     timer), which is the seed's rule for pages that keep changing.
+// read once its top document has loaded, no input came for settledFor (a
+// click, a key, a DOM action's input event), no top-frame navigation is
+// pending and no request that brings the page content (a document,
+// script, style or fetch/XHR of the top frame, or a frame's document) is
+// in flight, and none started or ended for settledFor, and then:
+//   - in the bridge's own tabs, where the recorder counts from the
+//     document's start what the page has scheduled (page/record-main.js):
+//     nothing short is pending — no timer of up to a second that has not
+//     run, no animation frame asked for and not drawn, no fetch/XHR in
+//     flight, no script it inserted still loading — and the DOM has not
+//     changed for settledFor.
+//     A page that never stops (an interval of up to a second, a frame
+//     asked for in every frame for loopFor, or work pending without a
+//     break for busyFor: a clock, an animation, a poll) falls back to the
+//     seed's rule: its DOM unchanged for quietFor;
+//   - elsewhere (a tab the bridge did not open, a page that refuses
+//     scripts), where nothing says what is scheduled: loaded afterLoad ago
+//     at least, to see whether it goes on changing by itself, and its DOM
+//     unchanged for settledFor — quietFor when the page changed by itself
+//     in the last 2 s (a change after the load event that no input and no
+//     response came just before: a ticker, a feed, a timer), the seed's
+//     rule for pages that keep changing.
 //
 // The requests' part holds a read for netHold at most (a page that polls
-// without end), and without the extension's record of requests the DOM
-// part is quietFor; both give the seed's rule. All within readyWindow,
-// which stretches up to readyStretch while the document is still loading;
-// a page that never gets there is read anyway, with a warning.
+// without end), and without the extension's record of requests (and no
+// counts) the DOM part is quietFor; both give the seed's rule. All within
+// readyWindow, which stretches up to readyStretch while the document is
+// still loading; a page that never gets there is read anyway, with a
+// warning.
 //
-// So a settled page reads at once, a page right after an action as soon as
-// what the action set off has stopped, and the data a click asked for (an
-// SPA's fetch) is waited for even when the DOM had long been quiet. What
-// it cannot see: a timer that changes the page later with no request in
-// flight (a debounce over settledFor, a render that starts changing more
-// than afterLoad after the load event), requests of child frames' own
-// content (ads never stop loading), and requests begun before Chrome
-// restarted the extension's worker. waitFor is the explicit condition for
-// those.
+// So a settled page reads at once, a freshly opened static one as soon as
+// its DOM has been quiet for settledFor, a page that renders from its own
+// timers (a framework's tick, a debounce, a lazy widget's fetch) once they
+// have run, a page right after an action as soon as what the action set
+// off has stopped, and the data a click asked for (an SPA's fetch) is
+// waited for even when the DOM had long been quiet. What it cannot see: a
+// timer longer than a second, work the page schedules in ways not counted
+// (a message channel, a worker, a WebSocket's push), in other tabs a timer
+// that changes the page later with no request in flight (a debounce over
+// settledFor, a render that starts more than afterLoad after the load
+// event), requests of child
+// frames' own content (ads never stop loading), and requests begun before
+// Chrome restarted the extension's worker. waitFor is the explicit
+// condition for those.
 const (
 	quietFor     = 800 * time.Millisecond
 	settledFor   = 100 * time.Millisecond
 	afterLoad    = 200 * time.Millisecond
+	busyFor      = 2 * time.Second
+	loopFor      = 300 * time.Millisecond
 	selfWindow   = 2 * time.Second
 	netHold      = 3 * time.Second
 	readyWindow  = 8 * time.Second
 	readyStretch = 30 * time.Second
 	pollEvery    = 100 * time.Millisecond
+	pendingPoll  = 25 * time.Millisecond
 )
 
 var (
@@ -104,14 +124,48 @@ func (r settling) ensureQuietScript() {
 }
 
 type quietState struct {
-	ReadyState   string   `json:"readyState"`
-	QuietMs      float64  `json:"quietMs"`
-	SelfQuietMs  *float64 `json:"selfQuietMs"`
-	SinceLoadMs  *float64 `json:"sinceLoadMs"`
-	InputQuietMs float64  `json:"inputQuietMs"`
-	ObservedMs   float64  `json:"observedMs"`
-	FromStart    bool     `json:"fromStart"`
-	URL          string   `json:"url"`
+	// Scheduled is absent where the page's scheduled work is not counted.
+	Scheduled    *scheduled `json:"scheduled"`
+	ReadyState   string     `json:"readyState"`
+	QuietMs      float64    `json:"quietMs"`
+	SelfQuietMs  *float64   `json:"selfQuietMs"`
+	SinceLoadMs  *float64   `json:"sinceLoadMs"`
+	InputQuietMs float64    `json:"inputQuietMs"`
+	ObservedMs   float64    `json:"observedMs"`
+	FromStart    bool       `json:"fromStart"`
+	URL          string     `json:"url"`
+}
+
+// scheduled is what a page has scheduled (page/record.js scheduled): the
+// page's own counts, so they may make its read wait or hurry, within the
+// rules' bounds, and no more.
+type scheduled struct {
+	Timers    int     `json:"timers"`    // timers of up to a second that have not run
+	Intervals int     `json:"intervals"` // intervals of up to a second
+	Frames    int     `json:"frames"`    // animation frames asked for
+	Requests  int     `json:"requests"`  // fetch and XHR calls in flight
+	Scripts   int     `json:"scripts"`   // inserted scripts not yet loaded
+	BusyMs    float64 `json:"busyMs"`    // since something has been pending without a break
+	LoopMs    float64 `json:"loopMs"`    // since the page has asked for a frame in every frame
+}
+
+// pending says whether something short is pending.
+func (s scheduled) pending() bool {
+	return s.Timers > 0 || s.Frames > 0 || s.Requests > 0 || s.Scripts > 0
+}
+
+// endless says whether the page looks as if it never stops.
+func (s scheduled) endless() bool {
+	return s.Intervals > 0 || pageMs(s.BusyMs) >= busyFor || pageMs(s.LoopMs) >= loopFor
+}
+
+// pageMs is a page's figure of milliseconds as a duration (a negative or odd
+// one as 0).
+func pageMs(v float64) time.Duration {
+	if !(v > 0) {
+		return 0
+	}
+	return time.Duration(min(v, 1e9) * float64(time.Millisecond))
 }
 
 // until is the moment a wait must give up so that the action still has
@@ -156,6 +210,13 @@ type activity struct {
 	navigating bool          // a top-frame navigation younger than netHold is pending
 	// (a request or navigation older than that is left out: a long poll,
 	// a download)
+
+	// counted is true when the page's scheduled work is known (the
+	// bridge's own tabs); then pending says something short is, and
+	// endless that the page looks as if it never stops.
+	counted bool
+	pending bool
+	endless bool
 }
 
 // ready says whether a is ready to read (see the rules above), and if not,
@@ -164,14 +225,21 @@ func (a activity) ready() (bool, time.Duration) {
 	if !a.loaded {
 		return false, pollEvery
 	}
-	if a.sinceLoad < afterLoad {
+	if !a.counted && a.sinceLoad < afterLoad {
 		return false, clampWait(afterLoad - a.sinceLoad)
 	}
 	if a.input < settledFor {
 		return false, clampWait(settledFor - a.input)
 	}
 	need := settledFor
-	if !a.net || a.changing {
+	switch {
+	case a.counted && a.endless:
+		need = quietFor // the seed's rule
+	case a.counted:
+		if a.pending {
+			return false, pendingPoll
+		}
+	case !a.net || a.changing:
 		need = quietFor // the seed's rule
 	}
 	if a.net {
@@ -208,12 +276,7 @@ func (r settling) look(tabID int) (activity, error) {
 	if err != nil {
 		return activity{}, err
 	}
-	ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
-	a := activity{loaded: st.ReadyState == "complete", dom: ms(st.QuietMs), input: ms(st.InputQuietMs), sinceLoad: afterLoad}
-	if st.SinceLoadMs != nil {
-		a.sinceLoad = ms(*st.SinceLoadMs)
-	}
-	a.changing = st.SelfQuietMs != nil && ms(*st.SelfQuietMs) < selfWindow
+	a := st.activity()
 	// A worker that Chrome restarted knows nothing of requests begun
 	// before (n.WatchedMs says since when it watches); the native port
 	// keeps the worker alive, so that is rare, and not worth the DOM
@@ -229,6 +292,20 @@ func (r settling) look(tabID int) (activity, error) {
 		a.navigating = n.NavigatingMs != nil && time.Duration(*n.NavigatingMs)*time.Millisecond < netHold
 	}
 	return a, nil
+}
+
+// activity is the page's part of a look at the tab: what page/quiet.js
+// said of it.
+func (st quietState) activity() activity {
+	a := activity{loaded: st.ReadyState == "complete", dom: pageMs(st.QuietMs), input: pageMs(st.InputQuietMs), sinceLoad: afterLoad}
+	if st.SinceLoadMs != nil {
+		a.sinceLoad = pageMs(*st.SinceLoadMs)
+	}
+	a.changing = st.SelfQuietMs != nil && pageMs(*st.SelfQuietMs) < selfWindow
+	if s := st.Scheduled; s != nil {
+		a.counted, a.pending, a.endless = true, s.pending(), s.endless()
+	}
+	return a
 }
 
 // settle waits until the tab is ready to read (see the rules above).
@@ -286,6 +363,8 @@ func (r settling) settle(tabID int, reserve time.Duration) ([]string, error) {
 				return []string{fmt.Sprintf("the page was still going to another address after %s; this is what it showed then", took)}, nil
 			case a.net && a.young > 0 && a.dom >= quietFor:
 				return []string{fmt.Sprintf("the page was still waiting for %d network requests after %s; this is what it showed then", a.young, took)}, nil
+			case a.counted && a.pending && !a.endless && a.dom >= settledFor:
+				return []string{fmt.Sprintf("the page still had work scheduled (a timer, a frame or a request) after %s; this is what it showed then", took)}, nil
 			}
 			return []string{fmt.Sprintf("the page kept changing for %s (it never stayed unchanged for %d ms); this is what it showed then", took, quietFor.Milliseconds())}, nil
 		}

@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 )
@@ -32,6 +33,21 @@ func TestActivityReady(t *testing.T) {
 		{"no record, DOM quiet 500 ms", with(func(a *activity) { a.net, a.dom = false, ms(500) }), false},
 		{"no record, DOM quiet quietFor", with(func(a *activity) { a.net, a.dom = false, quietFor }), true},
 		{"no record, DOM quiet quietFor, a click just now", with(func(a *activity) { a.net, a.dom, a.input = false, quietFor, ms(5) }), false},
+		// Where the page's scheduled work is counted (the bridge's tabs):
+		// nothing short pending and settledFor of quiet, at once after the
+		// load; a page that never stops, the seed's rule.
+		{"counted, just loaded, quiet settledFor", with(func(a *activity) { a.counted, a.sinceLoad, a.dom = true, ms(5), settledFor }), true},
+		{"counted, just loaded, DOM changed 50 ms ago", with(func(a *activity) { a.counted, a.sinceLoad, a.dom = true, ms(5), ms(50) }), false},
+		{"counted, a timer pending, DOM quiet for long", with(func(a *activity) { a.counted, a.pending = true, true }), false},
+		{"counted, a timer pending just after the load", with(func(a *activity) { a.counted, a.pending, a.sinceLoad = true, true, ms(5) }), false},
+		{"counted, changed by itself 150 ms ago, nothing pending", with(func(a *activity) { a.counted, a.changing, a.dom = true, true, ms(150) }), true},
+		{"counted, a fetch in flight that the record of requests misses", with(func(a *activity) { a.counted, a.pending, a.net = true, true, false }), false},
+		{"counted, nothing pending, no record of requests, quiet settledFor", with(func(a *activity) { a.counted, a.net, a.dom = true, false, settledFor }), true},
+		{"counted, a request in the record", with(func(a *activity) { a.counted, a.young = true, 1 }), false},
+		{"counted, a click just now", with(func(a *activity) { a.counted, a.input = true, ms(5) }), false},
+		{"endless, DOM quiet 500 ms", with(func(a *activity) { a.counted, a.endless, a.pending, a.dom = true, true, true, ms(500) }), false},
+		{"endless, DOM quiet quietFor, work pending", with(func(a *activity) { a.counted, a.endless, a.pending, a.dom = true, true, true, quietFor }), true},
+		{"still loading, counted", with(func(a *activity) { a.counted, a.loaded = true, false }), false},
 	}
 	for _, tc := range tests {
 		ok, wait := tc.a.ready()
@@ -46,5 +62,69 @@ func TestActivityReady(t *testing.T) {
 	// settledFor.
 	if _, wait := with(func(a *activity) { a.dom = ms(30) }).ready(); wait != settledFor-ms(30) {
 		t.Errorf("30 ms after a change: waits %s, want %s", wait, settledFor-ms(30))
+	}
+}
+
+func TestScheduledEndless(t *testing.T) {
+	tests := []struct {
+		name             string
+		s                scheduled
+		pending, endless bool
+	}{
+		{"nothing", scheduled{}, false, false},
+		{"a timer", scheduled{Timers: 1, BusyMs: 300}, true, false},
+		{"a frame", scheduled{Frames: 1, BusyMs: 10, LoopMs: 10}, true, false},
+		{"a request", scheduled{Requests: 1, BusyMs: 1900}, true, false},
+		{"a script", scheduled{Scripts: 1}, true, false},
+		{"a clock's interval", scheduled{Intervals: 1}, false, true},
+		{"busy without a break for busyFor", scheduled{Timers: 1, BusyMs: 2000}, true, true},
+		{"a frame in every frame for loopFor", scheduled{Frames: 1, BusyMs: 300, LoopMs: 300}, true, true},
+		// The page's figures are its own: odd ones count as nothing.
+		{"negative figures", scheduled{Timers: -3, BusyMs: -1e12, LoopMs: -5}, false, false},
+		{"a huge figure", scheduled{Timers: 1, BusyMs: 1e300}, true, true},
+	}
+	for _, tc := range tests {
+		if p, e := tc.s.pending(), tc.s.endless(); p != tc.pending || e != tc.endless {
+			t.Errorf("%s: pending %v endless %v, want %v %v", tc.name, p, e, tc.pending, tc.endless)
+		}
+	}
+}
+
+// FuzzQuietState feeds page/quiet.js's answer — built in the page, from
+// figures the page can sway — to the rule: whatever it says, the rule
+// answers, and the pause before the next look stays within its bounds.
+func FuzzQuietState(f *testing.F) {
+	f.Add([]byte(`{"readyState":"complete","quietMs":150,"inputQuietMs":900,"sinceLoadMs":20,"observedMs":900,"fromStart":true}`))
+	f.Add([]byte(`{"readyState":"complete","quietMs":150,"inputQuietMs":900,"scheduled":{"timers":2,"intervals":0,"frames":0,"requests":1,"scripts":0,"busyMs":300,"loopMs":0}}`))
+	f.Add([]byte(`{"readyState":"complete","quietMs":-1e308,"selfQuietMs":1e308,"scheduled":{"timers":-5,"busyMs":-1e308,"loopMs":1e308}}`))
+	f.Add([]byte(`{"readyState":"loading","scheduled":null}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var st quietState
+		if json.Unmarshal(b, &st) != nil {
+			return
+		}
+		for _, net := range []bool{false, true} {
+			a := st.activity()
+			a.net = net
+			if ok, wait := a.ready(); !ok && (wait < 10*time.Millisecond || wait > 250*time.Millisecond) {
+				t.Fatalf("%s: waits %s between looks", b, wait)
+			}
+		}
+	})
+}
+
+// The page's figures come to the rule as they were meant, and a page
+// without counts keeps the rule without them.
+func TestQuietStateActivity(t *testing.T) {
+	var st quietState
+	if err := json.Unmarshal([]byte(`{"readyState":"complete","quietMs":150,"sinceLoadMs":20,"scheduled":{"timers":1,"busyMs":50}}`), &st); err != nil {
+		t.Fatal(err)
+	}
+	if a := st.activity(); !a.loaded || !a.counted || !a.pending || a.endless || a.dom != 150*time.Millisecond || a.sinceLoad != 20*time.Millisecond {
+		t.Errorf("counted: %+v", a)
+	}
+	st.Scheduled = nil
+	if a := st.activity(); a.counted || a.pending {
+		t.Errorf("without counts: %+v", a)
 	}
 }
