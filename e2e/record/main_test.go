@@ -50,9 +50,9 @@ console.error("error while loading");
 const apiPage = `<!doctype html><title>api</title>
 <p id="out">waiting</p>
 <script>
-// After the load: the per-tab listener that keeps request bodies is put
-// in place as the new tab is recorded, and a request of the page's very
-// first moments can come before it (a gap the README names).
+// After the load: this page checks what webRequest records (request
+// bodies of the first moments come from the page's world instead, see
+// firstPage).
 addEventListener("load", () => setTimeout(async () => {
   const a = await fetch("/api/ok").then((r) => r.json());
   const b = await fetch("/api/fail", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({q: 1})});
@@ -73,6 +73,16 @@ var secretPage = `<!doctype html><title>login</title>
 })();
 </script>`
 
+// firstPage posts from its first inline script, before the new tab can be
+// known to be the bridge's: a fetch and an XHR, each with a string body.
+const firstPage = `<!doctype html><script>
+fetch("/api/echo?via=fetch", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({via: "fetch", sent: "first moments"})});
+const x = new XMLHttpRequest();
+x.open("POST", "/api/echo?via=xhr");
+x.setRequestHeader("Content-Type", "text/plain");
+x.send("via=xhr; sent=first moments");
+</script><title>first</title><p>first</p>`
+
 func fixtures() http.Handler {
 	mux := http.NewServeMux()
 	page := func(body string) http.HandlerFunc {
@@ -84,6 +94,12 @@ func fixtures() http.Handler {
 	mux.Handle("/console", page(consolePage))
 	mux.Handle("/api-page", page(apiPage))
 	mux.Handle("/secrets", page(secretPage))
+	mux.Handle("/first", page(firstPage))
+	mux.HandleFunc("/api/echo", func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"ok":true}`)
+	})
 	mux.HandleFunc("/api/ok", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"items":[1,2,3]}`)

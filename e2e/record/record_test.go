@@ -2,6 +2,7 @@ package record
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -161,6 +162,52 @@ func TestNetworkListsCallsAndShowsAFailedOnesBody(t *testing.T) {
 	}
 }
 
+// bodyText is the text of a request's body (key: requestBody or
+// responseBody), or what the detail says instead of it.
+func bodyText(req map[string]any, key string) string {
+	b, _ := req[key].(map[string]any)
+	if text, ok := b["text"].(string); ok {
+		return text
+	}
+	return fmt.Sprintf("(no text: %v)", req[key])
+}
+
+// TestFirstMomentsRequestBodies opens pages that post from their first
+// inline script, before the extension can know the new tab is the
+// bridge's (its per-tab listener of request bodies comes then): each
+// body is still in the request's detail, taken from the page's own
+// world.
+func TestFirstMomentsRequestBodies(t *testing.T) {
+	ws := workspace(t)
+	for i := range 8 {
+		tab := bridge.OpenIn(t, ws, fmt.Sprintf("%s/first?i=%d", site, i))
+		res := waitFor(t, map[string]any{"action": "network", "tabId": tab}, func(r map[string]any) bool {
+			n := 0
+			for _, q := range list(r, "requests") {
+				if strings.Contains(q["url"].(string), "/api/echo") && q["status"] != nil && q["status"].(float64) == 200 {
+					n++
+				}
+			}
+			return n == 2
+		})
+		for _, q := range list(res, "requests") {
+			url := q["url"].(string)
+			if !strings.Contains(url, "/api/echo") {
+				continue
+			}
+			d := waitFor(t, map[string]any{"action": "network", "tabId": tab, "requestId": q["requestId"]}, func(r map[string]any) bool {
+				req, _ := r["request"].(map[string]any)
+				b, _ := req["requestBody"].(map[string]any)
+				return b != nil && b["text"] != nil
+			})
+			if b := bodyText(d["request"].(map[string]any), "requestBody"); !strings.Contains(b, "first moments") {
+				t.Errorf("open %d, %s: request body %s", i, url, b)
+			}
+		}
+		bridge.MustCall(t, map[string]any{"action": "close", "tabId": tab})
+	}
+}
+
 func TestNoSecretReachesTheAgentOrTheStateFolder(t *testing.T) {
 	ws := workspace(t)
 	tab := bridge.OpenIn(t, ws, site+"/secrets")
@@ -206,10 +253,10 @@ func TestNoSecretReachesTheAgentOrTheStateFolder(t *testing.T) {
 	}
 	redacted(list(req, "requestHeaders"), "Authorization")
 	redacted(list(req, "responseHeaders"), "Set-Cookie")
-	if b := req["requestBody"].(map[string]any)["text"].(string); !strings.Contains(b, `"password":"[redacted]"`) || !strings.Contains(b, `"user":"ann"`) {
+	if b := bodyText(req, "requestBody"); !strings.Contains(b, `"password":"[redacted]"`) || !strings.Contains(b, `"user":"ann"`) {
 		t.Errorf("request body: %s", b)
 	}
-	if b := req["responseBody"].(map[string]any)["text"].(string); !strings.Contains(b, `"access_token":"[redacted]"`) || !strings.Contains(b, `"expires_in":3600`) {
+	if b := bodyText(req, "responseBody"); !strings.Contains(b, `"access_token":"[redacted]"`) || !strings.Contains(b, `"expires_in":3600`) {
 		t.Errorf("response body: %s", b)
 	}
 	keep(call(t, map[string]any{"action": "console", "tabId": tab}))

@@ -370,6 +370,11 @@ function attachBody(r, x) {
   }
   if (!match) return;
   match.type = x.via === "fetch" ? "fetch" : "xhr";
+  // The body the page sent, when webRequest's listener came too late for
+  // it (a new tab's first requests): the page's own word for it, as the
+  // response body is.
+  const sent = str(x.sent, BODY_MAX);
+  if (match.requestBody === undefined && sent !== "" && match.method !== "GET" && match.method !== "HEAD") match.requestBody = keepBody(r, sent);
   if (x.state === "over") match.responseBody = { notKept: "over_cap" };
   else if (x.state === "binary") match.responseBody = { notKept: "binary" };
   else match.responseBody = keepBody(r, str(x.body, BODY_MAX));

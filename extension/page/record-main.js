@@ -267,10 +267,17 @@
   // bodies the page's own scripts read, text only, capped.
   const textual = (type) => /^(text\/|application\/(.*\+)?(json|xml|javascript|x-www-form-urlencoded|graphql))/i.test(type || "") && !/event-stream/i.test(type || "");
   // state: "" (text is the body), "over" (over the cap) or "binary".
-  function body(via, method, url, status, type, text, state) {
+  // sent is the request's body when the page gave a string (a JSON or
+  // text body), for the worker to keep when webRequest did not: its
+  // per-tab listener of request bodies starts only once a new tab is known
+  // to be the bridge's, after the page's first requests may have gone.
+  function body(via, method, url, status, type, text, state, sent) {
     record({ source: "body", via, method: StringC(method || "GET"), url: StringC(url || ""), status: status | 0, mimeType: StringC(type || ""),
-      body: state ? "" : slice(text, BODY_MAX), state });
+      body: state ? "" : slice(text, BODY_MAX), state, sent: typeof sent === "string" ? slice(sent, BODY_MAX) : "" });
   }
+  // sentOf is a body argument when it is a string: anything else (a
+  // FormData, a Blob, a page object with a toString) is not converted.
+  const sentOf = (b) => (typeof b === "string" ? b : "");
   const origFetch = W.fetch;
   let fetchProxy = null;
   if (typeof origFetch === "function" && clone && getReader && Decoder) {
@@ -283,17 +290,19 @@
           apply(PromiseThen, p, [requestEnded, requestEnded]);
         } catch (_) { requestEnded(); }
         let method = "GET";
+        let sent = "";
         try {
           const init = args[1];
           const req = args[0];
           method = (init && init.method) || (req && typeof req === "object" && req.method) || "GET";
+          sent = sentOf(init && init.body);
         } catch (_) { /* a getter that throws: GET */ }
         apply(PromiseThen, p, [(res) => {
           try {
             const type = apply(headersGet, apply(respHeaders, res, []), ["content-type"]) || "";
             const url = apply(respURL, res, []);
             const status = apply(respStatus, res, []);
-            if (!textual(type)) return body("fetch", method, url, status, type, "", "binary");
+            if (!textual(type)) return body("fetch", method, url, status, type, "", "binary", sent);
             const copy = apply(clone, res, []);
             const stream = apply(respBody, copy, []);
             if (!stream) return;
@@ -301,11 +310,11 @@
             const dec = new Decoder();
             let text = "";
             const pump = () => apply(PromiseThen, apply(readerRead, reader, []), [(chunk) => {
-              if (chunk.done) return body("fetch", method, url, status, type, text, "");
+              if (chunk.done) return body("fetch", method, url, status, type, text, "", sent);
               text += apply(decode, dec, [chunk.value, { stream: true }]);
               if (text.length > BODY_MAX) {
                 apply(readerCancel, reader, []);
-                return body("fetch", method, url, status, type, "", "over");
+                return body("fetch", method, url, status, type, "", "over", sent);
               }
               return pump();
             }, () => {}]);
@@ -334,6 +343,7 @@
         // by the time send returns); once: an XHR sent again gets its own.
         let counted = false;
         let ended = false;
+        const sent = sentOf(args[0]);
         try {
           apply(addListener, self, ["loadend", () => {
             ended = true;
@@ -342,9 +352,9 @@
               const rt = apply(xhrType, self, []);
               const type = apply(xhrHeader, self, ["content-type"]) || "";
               const args = ["xhr", apply(wmGet, methods, [self]), apply(xhrURL, self, []), apply(xhrStatus, self, []), type];
-              if ((rt !== "" && rt !== "text") || !textual(type)) return apply(body, null, [...args, "", "binary"]);
+              if ((rt !== "" && rt !== "text") || !textual(type)) return apply(body, null, [...args, "", "binary", sent]);
               const text = apply(xhrText, self, []);
-              apply(body, null, [...args, text, text.length > BODY_MAX ? "over" : ""]);
+              apply(body, null, [...args, text, text.length > BODY_MAX ? "over" : "", sent]);
             } catch (_) { /* an aborted or odd request */ }
           }, ONCE]);
         } catch (_) { /* not an XHR: send throws below */ }
