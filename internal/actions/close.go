@@ -1,7 +1,11 @@
 package actions
 
 import (
+	"context"
+	"slices"
+
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/registry"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -13,7 +17,7 @@ func init() { register("close", closeTabs) }
 // unless the call names that workspace (see mayTouch).
 func closeTabs(r *run) (*tool.CloseResult, error) {
 	if r.in.CloseWorkspace {
-		return r.closeWorkspace()
+		return r.closeWorkspace(false)
 	}
 	if r.in.TabID == nil {
 		return nil, invalid("close needs tabId (a tab the bridge opened) or closeWorkspace: true")
@@ -39,9 +43,30 @@ func closeTabs(r *run) (*tool.CloseResult, error) {
 	return &tool.CloseResult{TabID: id, URL: t.URL, Title: t.Title, ClosedTabs: []int{id}}, nil
 }
 
-func (r *run) closeWorkspace() (*tool.CloseResult, error) {
+// CloseExpired closes workspace id in browser b, window and group, as
+// closeWorkspace does, if it is still expired when its turn comes (see
+// closeWorkspace); closed says whether it was. The daemon's sweep calls
+// it for each workspace registry.Expired listed.
+func CloseExpired(ctx context.Context, env *Env, b Browser, id string) (closed bool, err error) {
+	r := newRun(ctx, env, b, "", &tool.Input{Action: "close", CloseWorkspace: true, BrowserWorkspaceID: id}, nil)
+	res, err := r.closeWorkspace(true)
+	return res != nil, err
+}
+
+// closeWorkspace closes the workspace's tabs and its window, unless the
+// user's own tabs are in it, under the workspace's lock (an open into it
+// does not run beside). With onlyExpired it closes nothing unless the
+// workspace is still expired (registry.Expired) once it holds that lock,
+// which open holds until the workspace is saved: an open that came after
+// the daemon's sweep listed the workspace keeps it (nil result).
+func (r *run) closeWorkspace(onlyExpired bool) (*tool.CloseResult, error) {
 	id := r.workspaceID()
 	reg := r.reg()
+	unlock := lockWorkspace(id)
+	defer unlock()
+	if onlyExpired && !slices.ContainsFunc(reg.Expired(), func(w registry.Workspace) bool { return w.ID == id }) {
+		return nil, nil
+	}
 	s, err := r.browserState() // also drops registry entries of closed tabs
 	if err != nil {
 		return nil, err

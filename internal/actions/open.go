@@ -118,7 +118,8 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		ws = registry.Workspace{ID: id, WindowID: t.WindowID, GroupID: -1, Incognito: t.Incognito, Title: workspaceLabel(id), Color: workspaceColor(id)}
+		ws = registry.Workspace{ID: id, WindowID: t.WindowID, GroupID: -1, Incognito: t.Incognito, Title: workspaceLabel(id), Color: workspaceColor(id),
+			Named: r.in.BrowserWorkspaceID != "" || r.in.RunID != ""}
 	}
 	reg.AddTabBy(t.TabID, t.WindowID, id, r.session)
 	// The group and the load go side by side: grouping (one or two calls

@@ -155,9 +155,11 @@ func (d *Daemon) closeExpired(ctx context.Context) {
 		for _, ws := range expired {
 			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 			start := time.Now()
-			in := &tool.Input{Action: "close", CloseWorkspace: true, BrowserWorkspaceID: ws.ID}
-			_, err := actions.RunOn(ctx, d.env, b, "", in, nil)
+			closed, err := actions.CloseExpired(ctx, d.env, b, ws.ID)
 			cancel()
+			if !closed && err == nil {
+				continue // used again since it was listed
+			}
 			d.log.Info("closed an expired workspace", "workspace", ws.ID, "err", err)
 			d.audit.Write(audit.Entry{Door: "daemon", Action: "close (workspace expired)", Workspace: ws.ID, Code: codeOf(err), Ms: time.Since(start).Milliseconds()})
 		}

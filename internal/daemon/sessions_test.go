@@ -199,3 +199,26 @@ func TestKeepSessionTabsKeepsExpiredWorkspaces(t *testing.T) {
 		t.Errorf("%d closes of an expired workspace with keepSessionTabs", n)
 	}
 }
+
+// TestOwnWorkspaceOfAProgramDoesNotExpire: only workspaces the calls
+// named expire. A program's (or the CLI's) own workspace stays while it
+// may come back to it, however long it waits between calls.
+func TestOwnWorkspaceOfAProgramDoesNotExpire(t *testing.T) {
+	t.Parallel()
+	layout := startWith(t, func(d *daemon.Daemon) { d.ShortenExpiry(100*time.Millisecond, 50*time.Millisecond) })
+	fake := fakebrowser.New()
+	fakeWindow(fake)
+	host(t, layout, fake)
+	c, err := client.Connect(waitCtx(t), layout, "program:tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Call(waitCtx(t), map[string]any{"action": "open", "url": "https://example.com/"}, 10*time.Second, nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // ten sweeps past the expiry
+	if n := len(fake.Calls("window.close")) + len(fake.Calls("tab.close")); n != 0 {
+		t.Errorf("%d closes of a program's own workspace", n)
+	}
+}

@@ -61,12 +61,17 @@ type Workspace struct {
 	Color     string    `json:"color"`
 	// LastUsed is the last open in the workspace or use of one of its
 	// tabs (zero in entries written before it was recorded).
-	LastUsed time.Time `json:"lastUsed,omitempty"`
+	LastUsed time.Time `json:"lastUsed,omitzero"`
+	// Named: the calls named it (browserWorkspaceId or runId), rather than
+	// it being their session's own.
+	Named bool `json:"named,omitempty"`
 }
 
 // Expires says whether the workspace closes when unused for TTL: named
-// and run workspaces do; a session's closes when its session ends.
-func (w Workspace) Expires() bool { return !strings.HasPrefix(w.ID, "session:") }
+// and run workspaces do. A session's own workspace does not: an agent's
+// closes when its session ends, and a program's or the CLI's stays while
+// they may come back to it (its tab entries are swept as before).
+func (w Workspace) Expires() bool { return w.Named }
 
 // Set is the registries of every extension instance, in one file. It is
 // safe for concurrent use.

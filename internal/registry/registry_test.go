@@ -60,15 +60,15 @@ func TestSweepHonoursRenewal(t *testing.T) {
 
 // A named or run workspace expires whole, when neither an open in it nor
 // one of its tabs was used for TTL: its tabs are not swept on their own
-// (the daemon closes them with the workspace). A session's workspace
-// never expires; its tabs are swept as before.
+// (the daemon closes them with the workspace). A session's own
+// workspace (not Named) never expires; its tabs are swept as before.
 func TestWorkspacesExpireWhole(t *testing.T) {
 	now := time.Unix(1000, 0)
 	set, _ := Open("")
 	set.SetClock(func() time.Time { return now })
 	r := set.For("a")
 	for i, id := range []string{"named", "run:r", "used", "session:s", "empty"} {
-		r.SetWorkspace(Workspace{ID: id, WindowID: 10 + i})
+		r.SetWorkspace(Workspace{ID: id, WindowID: 10 + i, Named: id != "session:s"})
 		if id != "empty" {
 			r.AddTab(i+1, 10+i, id)
 		}
