@@ -119,7 +119,7 @@ func TestExtractOfAPageThatPlaysWithItsTimers(t *testing.T) {
 	if !strings.Contains(text, "HOSTILE-DONE") || strings.Contains(text, ":BAD") {
 		t.Fatalf("the page's own calls misbehaved, or it was read too early:\n%s", text)
 	}
-	for _, name := range []string{"valueOf", "clear", "one argument", "sync xhr", "args", "interval", "frame", "fetch", "native"} {
+	for _, name := range []string{"valueOf", "clear", "one argument", "sync xhr", "args", "interval", "frame", "fetch", "native", "traps"} {
 		if !strings.Contains(text, name+":ok") {
 			t.Errorf("%s: no answer in %q", name, text)
 		}

@@ -103,12 +103,24 @@
   const perf = W.performance;
   const perfNow = Performance.prototype.now;
   const NumberC = Number;
+  const trunc = Math.trunc;
   const isFiniteN = Number.isFinite;
   const WeakMapC = WeakMap;
   // Options and event inits are read as dictionaries, inherited getters
   // included: null-prototype ones keep the page's Object.prototype out.
   const ONCE = create(null);
   ONCE.once = true;
+  // trap is a Proxy handler with only apply: a null-prototype object, so
+  // that no trap the page puts on Object.prototype (get, has, …) is
+  // looked up through it.
+  const trap = (fn) => {
+    const h = create(null);
+    h.apply = fn;
+    return h;
+  };
+  // The page's arguments, by own index: a getter it put on
+  // Array.prototype is not run for one it left out.
+  const arg = (args, i) => (args.length > i ? args[i] : undefined);
   const wmGet = WeakMap.prototype.get;
   const wmSet = WeakMap.prototype.set;
 
@@ -120,7 +132,9 @@
   const buffer = []; // records before record.js took the channel
   const onAck = () => {
     connected = true;
-    for (const r of buffer) send(r);
+    // Indexed loops here and below: the page owns Array.prototype's
+    // iterator by the time these run.
+    for (let i = 0; i < buffer.length; i++) send(buffer[i]);
     buffer.length = 0;
   };
   apply(addListener, port, ["ack", onAck]);
@@ -145,7 +159,8 @@
 
   function record(fields) {
     const r = create(null);
-    for (const k of keys(fields)) r[k] = fields[k];
+    const ks = keys(fields);
+    for (let i = 0; i < ks.length; i++) r[ks[i]] = fields[ks[i]];
     r.time = now();
     send(r);
   }
@@ -210,8 +225,7 @@
     const orig = con && con[name];
     if (typeof orig !== "function") continue;
     const level = LEVELS[name];
-    const proxy = new ProxyC(orig, {
-      apply(target, self, args) {
+    const proxy = new ProxyC(orig, trap((target, self, args) => {
         if (!busy && !stopped) {
           busy = true;
           try {
@@ -220,13 +234,14 @@
             } else {
               record({ level, source: "console", text: format(args) });
             }
+          } catch (_) {
+            /* a record we cannot make is lost, never the page's call */
           } finally {
             busy = false;
           }
         }
         return apply(target, self, args);
-      },
-    });
+      }));
     try {
       con[name] = proxy;
       wrapped.push([name, orig, proxy]);
@@ -281,8 +296,7 @@
   const origFetch = W.fetch;
   let fetchProxy = null;
   if (typeof origFetch === "function" && clone && getReader && Decoder) {
-    fetchProxy = new ProxyC(origFetch, {
-      apply(target, self, args) {
+    fetchProxy = new ProxyC(origFetch, trap((target, self, args) => {
         const p = apply(target, self, args);
         if (stopped) return p;
         requestStarted();
@@ -292,10 +306,13 @@
         let method = "GET";
         let sent = "";
         try {
-          const init = args[1];
-          const req = args[0];
+          const init = arg(args, 1);
+          const req = arg(args, 0);
           method = (init && init.method) || (req && typeof req === "object" && req.method) || "GET";
-          sent = sentOf(init && init.body);
+          // Only a body the page gave as an own data property: no getter
+          // of its runs again for us.
+          const d = init && typeof init === "object" ? getOwnPropertyDescriptor(init, "body") : undefined;
+          sent = sentOf(d && d.value);
         } catch (_) { /* a getter that throws: GET */ }
         apply(PromiseThen, p, [(res) => {
           try {
@@ -322,28 +339,24 @@
           } catch (_) { /* a body we cannot read is not recorded */ }
         }, () => {}]);
         return p;
-      },
-    });
+      }));
     W.fetch = fetchProxy;
   }
   let openProxy = null;
   let sendProxy = null;
   if (XHR && xhrOpen && xhrSend) {
     const methods = new WeakMapC();
-    openProxy = new ProxyC(xhrOpen, {
-      apply(target, self, args) {
-        try { apply(wmSet, methods, [self, StringC(args[0] || "GET")]); } catch (_) { /* not an XHR */ }
+    openProxy = new ProxyC(xhrOpen, trap((target, self, args) => {
+        try { apply(wmSet, methods, [self, StringC(arg(args, 0) || "GET")]); } catch (_) { /* not an XHR */ }
         return apply(target, self, args);
-      },
-    });
-    sendProxy = new ProxyC(xhrSend, {
-      apply(target, self, args) {
+      }));
+    sendProxy = new ProxyC(xhrSend, trap((target, self, args) => {
         if (stopped) return apply(target, self, args);
         // In flight from send to loadend (a synchronous request has ended
         // by the time send returns); once: an XHR sent again gets its own.
         let counted = false;
         let ended = false;
-        const sent = sentOf(args[0]);
+        const sent = sentOf(arg(args, 0));
         try {
           apply(addListener, self, ["loadend", () => {
             ended = true;
@@ -351,10 +364,12 @@
             try {
               const rt = apply(xhrType, self, []);
               const type = apply(xhrHeader, self, ["content-type"]) || "";
-              const args = ["xhr", apply(wmGet, methods, [self]), apply(xhrURL, self, []), apply(xhrStatus, self, []), type];
-              if ((rt !== "" && rt !== "text") || !textual(type)) return apply(body, null, [...args, "", "binary", sent]);
+              const method = apply(wmGet, methods, [self]);
+              const url = apply(xhrURL, self, []);
+              const status = apply(xhrStatus, self, []);
+              if ((rt !== "" && rt !== "text") || !textual(type)) return body("xhr", method, url, status, type, "", "binary", sent);
               const text = apply(xhrText, self, []);
-              apply(body, null, [...args, text, text.length > BODY_MAX ? "over" : "", sent]);
+              body("xhr", method, url, status, type, text, text.length > BODY_MAX ? "over" : "", sent);
             } catch (_) { /* an aborted or odd request */ }
           }, ONCE]);
         } catch (_) { /* not an XHR: send throws below */ }
@@ -364,8 +379,7 @@
           requestStarted();
         }
         return out;
-      },
-    });
+      }));
     XHR.open = openProxy;
     XHR.send = sendProxy;
   }
@@ -439,34 +453,29 @@
     return isFiniteN(d) ? (d > 0 ? d : 0) : 0;
   }
   // idOf is a timer or frame ID as clear* reads it (a number, or a
-  // string of one), or undefined.
+  // string of one, cut to a whole number: clearInterval(3.7) clears 3),
+  // or undefined.
   function idOf(v) {
-    if (typeof v === "number") return v;
-    if (typeof v === "string") return NumberC(v);
-    return undefined;
+    const n = typeof v === "number" ? v : typeof v === "string" ? NumberC(v) : NaN;
+    return n === n ? trunc(n) : undefined;
   }
   const hooked = [];
   function hook(name, after) {
     const orig = W[name];
     if (typeof orig !== "function") return null;
-    const proxy = new ProxyC(orig, {
-      apply(target, self, args) {
-        const out = apply(target, self, args);
-        if (!stopped) {
-          try { after(out, args); } catch (_) { /* never the page's call */ }
-        }
-        return out;
-      },
-    });
+    const proxy = new ProxyC(orig, trap((target, self, args) => {
+      const out = apply(target, self, args);
+      if (!stopped) {
+        try { after(out, args); } catch (_) { /* never the page's call */ }
+      }
+      return out;
+    }));
     try {
       W[name] = proxy;
       hooked.push([name, orig, proxy]);
     } catch (_) { /* a frozen window property: not counted */ }
     return orig;
   }
-  // The page's arguments, by own index: a getter it put on
-  // Array.prototype is not run for one it left out.
-  const arg = (args, i) => (args.length > i ? args[i] : undefined);
   let frameNative = null;
   hook("setTimeout", (id, args) => {
     const d = delayOf(arg(args, 1));
@@ -529,14 +538,16 @@
     if (stopped) return;
     stopped = true;
     buffer.length = 0;
-    for (const [name, orig, proxy] of wrapped) {
-      try { if (con[name] === proxy) con[name] = orig; } catch (_) { /* leave it */ }
+    for (let i = 0; i < wrapped.length; i++) {
+      const name = wrapped[i][0];
+      try { if (con[name] === wrapped[i][2]) con[name] = wrapped[i][1]; } catch (_) { /* leave it */ }
     }
     try { if (fetchProxy && W.fetch === fetchProxy) W.fetch = origFetch; } catch (_) { /* leave it */ }
     try { if (openProxy && XHR.open === openProxy) XHR.open = xhrOpen; } catch (_) { /* leave it */ }
     try { if (sendProxy && XHR.send === sendProxy) XHR.send = xhrSend; } catch (_) { /* leave it */ }
-    for (const [name, orig, proxy] of hooked) {
-      try { if (W[name] === proxy) W[name] = orig; } catch (_) { /* leave it */ }
+    for (let i = 0; i < hooked.length; i++) {
+      const name = hooked[i][0];
+      try { if (W[name] === hooked[i][2]) W[name] = hooked[i][1]; } catch (_) { /* leave it */ }
     }
     apply(removeListener, W, ["error", onError, true]);
     apply(removeListener, W, ["unhandledrejection", onRejection, true]);

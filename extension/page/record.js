@@ -37,6 +37,10 @@
   // faster than batches go drops its oldest here already.
   const QUEUE_MAX = 1000;
   const BATCH = 200;
+  // A batch's text (bodies, sent bodies, messages) stays well under
+  // Chrome's 64 MB message limit, past which the whole batch is lost: the
+  // worker keeps 1 MB of bodies per tab anyway.
+  const BATCH_CHARS = 4 * 1024 * 1024;
   const FLUSH_MS = 150;
   const LEVELS = new Set(["error", "warning", "info", "log", "debug"]);
   const SOURCES = new Set(["console", "exception", "rejection", "body"]);
@@ -107,7 +111,13 @@
     clearTimeout(timer);
     timer = 0;
     if (!recording || (!queue.length && !lost)) return;
-    const records = queue.splice(0, BATCH);
+    let take = 0;
+    for (let size = 0; take < queue.length && take < BATCH; take++) {
+      const q = queue[take];
+      size += (q.body ? q.body.length : 0) + (q.sent ? q.sent.length : 0) + (q.text ? q.text.length : 0);
+      if (take > 0 && size > BATCH_CHARS) break;
+    }
+    const records = queue.splice(0, take);
     const n = lost;
     lost = 0;
     chrome.runtime.sendMessage({ type: "record.batch", records, lost: n }).catch(() => {});
