@@ -78,7 +78,32 @@ func TestUserClosingTheWorkspacePageKeepsTheGroup(t *testing.T) {
 	if err := d.Eval(ctxFor(t, 10*time.Second), page, `chrome.tabs.getCurrent().then((me) => chrome.tabs.remove(me.id)); true`, nil); err != nil {
 		t.Fatal(err)
 	}
-	var group int
+	group := waitRegrouped(t, ws, first, second, "after the user closed the workspace page")
+	third := bridge.MustCall(t, map[string]any{"action": "open", "url": site + "/page?n=3", "browserWorkspaceId": ws})
+	if g := int(third["groupId"].(float64)); g != group {
+		t.Errorf("the next page went into group %d, want the workspace's group %d", g, group)
+	}
+}
+
+// The workspace page's beforeunload takes the tabs out of their group
+// (it cannot tell a reload from its window closing): a reload puts them
+// back, with the reloaded page.
+func TestUserReloadingTheWorkspacePageKeepsTheGroup(t *testing.T) {
+	ws := workspace(t, fmt.Sprintf("user-reloads-page-%d", time.Now().UnixNano()%1_000_000))
+	first := openPage(t, ws, "/page?n=1")
+	second := openPage(t, ws, "/page?n=2")
+
+	d, page := workspacePage(t, ws)
+	if err := d.Eval(ctxFor(t, 10*time.Second), page, `setTimeout(() => location.reload(), 0); true`, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitRegrouped(t, ws, first, second, "after the user reloaded the workspace page")
+}
+
+// waitRegrouped waits until the workspace's pages first and second and
+// a workspace page named after ws share one group, and returns it.
+func waitRegrouped(t *testing.T, ws string, first, second int, after string) int {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var in []int
@@ -93,21 +118,15 @@ func TestUserClosingTheWorkspacePageKeepsTheGroup(t *testing.T) {
 			}
 		}
 		if len(in) == 2 && in[0] >= 0 && in[0] == in[1] && pageIn == in[0] {
-			group = in[0]
-			break
+			return in[0]
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after the user closed the workspace page, its pages are in groups %v and a workspace page named after %q in group %d, want one group with both", in, ws, pageIn)
+			t.Fatalf("%s, its pages are in groups %v and a workspace page named after %q in group %d, want one group with both", after, in, ws, pageIn)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	third := bridge.MustCall(t, map[string]any{"action": "open", "url": site + "/page?n=3", "browserWorkspaceId": ws})
-	if g := int(third["groupId"].(float64)); g != group {
-		t.Errorf("the next page went into group %d, want the workspace's group %d", g, group)
-	}
 }
 
-// workspacePage attaches to the workspace page of ws.
 func workspacePage(t *testing.T, ws string) (*browsertest.DevTools, string) {
 	t.Helper()
 	ctx := ctxFor(t, 20*time.Second)

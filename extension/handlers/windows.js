@@ -73,34 +73,54 @@ function notAllowed() {
 // the window joins the group of its workspace page (groups.js).
 async function regroup(tabId, left, info) {
   if (info.isWindowClosing || closedByBridge.has(tabId)) return;
+  await regroupWith(left, null);
+}
+
+// regroupWith groups the workspace's tabs that are still out of a group
+// with page (a tab showing the workspace page), or with a new workspace
+// page when page is null.
+async function regroupWith(left, page) {
   const alive = (await chrome.tabs.query({ windowId: left.windowId }))
-    .filter((t) => left.tabIds.includes(t.id) && t.groupId < 0)
+    .filter((t) => left.tabIds.includes(t.id) && t.id !== page && t.groupId < 0)
     .map((t) => t.id);
-  if (!alive.length) return;
-  const page = await chrome.tabs.create({ windowId: left.windowId, url: WORKSPACE_PAGE, active: false, index: 0 });
-  const groupId = await chrome.tabs.group({ tabIds: [page.id, ...alive], createProperties: { windowId: left.windowId } });
+  if (!alive.length && page === null) return;
+  const pageId = page ?? (await chrome.tabs.create({ windowId: left.windowId, url: WORKSPACE_PAGE, active: false, index: 0 })).id;
+  const groupId = await chrome.tabs.group({ tabIds: [pageId, ...alive], createProperties: { windowId: left.windowId } });
   await chrome.tabGroups.update(groupId, { title: left.title, ...(left.color ? { color: left.color } : {}) });
 }
 
 // What a workspace page left on its way out (by tab), and the tabs just
-// removed: Chrome tells the two in either order, and regroup needs both.
+// removed or whose top frame just committed a new document: Chrome tells
+// these in either order, and the page's word needs one of the others.
 // Only workspace pages leave word, so other tabs cost nothing here.
 const LEAVING = "workspaceLeaving:";
 const leftWord = new Map();
 const removed = new Map();
+const committed = new Map();
 
 function meet(tabId) {
   const left = leftWord.get(tabId);
   const info = removed.get(tabId);
-  if (!left || !info) {
+  // Only a commit after the page's word (its beforeunload) says the page
+  // lived on; an earlier one is the page's own load.
+  const c = committed.get(tabId);
+  const url = c && left && c.at >= (left.at || 0) ? c.url : undefined;
+  if (!left || (!info && url === undefined)) {
     // The other half comes within moments, or not at all (the page's
     // window closed, or a tab that is no workspace page).
-    setTimeout(() => { leftWord.delete(tabId); removed.delete(tabId); }, 5_000);
+    setTimeout(() => { leftWord.delete(tabId); removed.delete(tabId); committed.delete(tabId); }, 5_000);
     return;
   }
   leftWord.delete(tabId);
   removed.delete(tabId);
-  regroup(tabId, left, info).catch((err) => console.error("browser-bridge: workspace not regrouped:", err));
+  committed.delete(tabId);
+  const done = info
+    ? regroup(tabId, left, info)
+    // The page lived on: reloaded (it shows the workspace page again and
+    // takes its tabs back) or sent elsewhere by the user (a new page
+    // does). Its beforeunload had ungrouped them all the same.
+    : regroupWith(left, url.startsWith(WORKSPACE_PAGE) ? tabId : null);
+  done.catch((err) => console.error("browser-bridge: workspace not regrouped:", err));
 }
 
 chrome.storage.session.onChanged.addListener((changes) => {
@@ -111,6 +131,14 @@ chrome.storage.session.onChanged.addListener((changes) => {
     leftWord.set(tabId, change.newValue);
     meet(tabId);
   }
+});
+
+chrome.webNavigation.onCommitted.addListener((d) => {
+  if (d.frameId !== 0) return;
+  // Only a tab whose page left word, or may yet: a commit of any other
+  // tab is forgotten with the rest after 5 s.
+  committed.set(d.tabId, { url: d.url, at: d.timeStamp });
+  meet(d.tabId);
 });
 
 chrome.tabs.onRemoved.addListener((tabId, info) => {

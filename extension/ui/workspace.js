@@ -70,9 +70,13 @@ async function track() {
 // (handlers/tabs.js ungroupFirst says why one is). The page cannot tell
 // its window closing from its own tab closing: the service worker puts
 // the tabs back when the window stays (handlers/windows.js regroup), from
-// what the page leaves it here.
+// what the page leaves it here — and when the page lives on (a reload, or
+// the user sending its tab elsewhere). A window close the user cancels at
+// another page's "Leave site?" prompt leaves the tabs out of their group:
+// the page cannot know the prompt's answer, and putting them back before
+// it would save the group if the answer is Leave.
 addEventListener("beforeunload", () => {
   if (!leaving || !me) return;
-  chrome.storage.session.set({ [`workspaceLeaving:${me.id}`]: leaving }).catch(() => {});
+  chrome.storage.session.set({ [`workspaceLeaving:${me.id}`]: { ...leaving, at: Date.now() } }).catch(() => {});
   chrome.tabs.ungroup(leaving.tabIds).catch(() => {});
 });
