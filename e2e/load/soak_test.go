@@ -19,7 +19,7 @@ var soakRounds = flag.Int("soak.rounds", 20, "BenchmarkSoak: rounds of Benchmark
 // and -load.cycles apply), measured round by round together with what
 // the load leaves in the user's browser: the round's throughput and p50
 // per action; between rounds an uncontended open and close in a
-// workspace of its own (the probe); the profile's saved tab groups
+// workspace of its own (the probe, medians of five); the profile's saved tab groups
 // (groups, tab entries, entries of closed groups), its windows, and the
 // Chromium processes' memory (PSS). The profile's state must stay flat:
 // within 15 % of round 1's, the saved-group entries not growing at all.
@@ -80,16 +80,25 @@ func beyond(n, ref int) bool {
 	return d*100 > ref*15
 }
 
-// probe times one open and one close in the probe's own workspace, with
-// nothing else running.
+// probeTimes is how many opens and closes a probe times: one alone
+// scatters by more than the 15 % the probe is judged by (a renderer that
+// starts slower, a garbage collection), so a round reports the median.
+const probeTimes = 5
+
+// probe times opens and closes in the probe's own workspace, with
+// nothing else running, and returns the medians.
 func probe(tb testing.TB, url string) (open, closed time.Duration) {
 	tb.Helper()
-	start := time.Now()
-	o := bridge.MustCall(tb, map[string]any{"action": "open", "url": url, "browserWorkspaceId": "soak-probe"})
-	open = time.Since(start)
-	start = time.Now()
-	bridge.MustCall(tb, map[string]any{"action": "close", "tabId": o["tabId"]})
-	return open, time.Since(start)
+	var opens, closes []time.Duration
+	for range probeTimes {
+		start := time.Now()
+		o := bridge.MustCall(tb, map[string]any{"action": "open", "url": url, "browserWorkspaceId": "soak-probe"})
+		opens = append(opens, time.Since(start))
+		start = time.Now()
+		bridge.MustCall(tb, map[string]any{"action": "close", "tabId": o["tabId"]})
+		closes = append(closes, time.Since(start))
+	}
+	return quantile(opens, 0.5), quantile(closes, 0.5)
 }
 
 // soakRound is what the load left in the browser after a round.
