@@ -45,7 +45,7 @@ console.info("info while loading");
 console.warn("warning while loading");
 console.error("error while loading");
 </script>
-<button id="boom" onclick="setTimeout(() => { throw new Error('thrown after click') }); Promise.reject(new Error('rejected after click'))">boom</button>`
+<button id="boom" onclick="setTimeout(() => { throw new Error('thrown after click') }); Promise.reject(new Error('rejected after click')); fetch('http://127.0.0.1:9/refused-after-click')">boom</button>`
 
 const apiPage = `<!doctype html><title>api</title>
 <p id="out">waiting</p>

@@ -300,8 +300,14 @@
         const p = apply(target, self, args);
         if (stopped) return p;
         requestStarted();
+        // The page gets q, which settles as p does: p now has handlers of
+        // ours, so its rejection would count as handled, and a fetch the
+        // page does not await would fail without the unhandled rejection
+        // it shows without the bridge (the very line console looks for).
+        // q has none until the page adds them.
+        let q = p;
         try {
-          apply(PromiseThen, p, [requestEnded, requestEnded]);
+          q = apply(PromiseThen, p, [(v) => { requestEnded(); return v; }, (e) => { requestEnded(); throw e; }]);
         } catch (_) { requestEnded(); }
         let method = "GET";
         let sent = "";
@@ -338,7 +344,7 @@
             pump();
           } catch (_) { /* a body we cannot read is not recorded */ }
         }, () => {}]);
-        return p;
+        return q;
       }));
     W.fetch = fetchProxy;
   }
