@@ -162,3 +162,32 @@ func savedTabs(t *testing.T) browsertest.SavedTabGroups {
 	}
 	return s
 }
+
+// A workspace's group the user renamed keeps the user's name when the
+// agent's next page joins it, also after the user closed the workspace
+// page (its group is then a new one, which the daemon does not know yet).
+func TestUserRenamedWorkspaceGroupKeepsItsName(t *testing.T) {
+	ws := workspace(t, fmt.Sprintf("user-renames-%d", time.Now().UnixNano()%1_000_000))
+	first := openPage(t, ws, "/page?n=1")
+	second := openPage(t, ws, "/page?n=2")
+	d, page := workspacePage(t, ws)
+	ctx := ctxFor(t, 20*time.Second)
+	const mine = "renamed by me"
+	if err := d.Eval(ctx, page, `chrome.tabs.getCurrent().then((me) => chrome.tabGroups.update(me.groupId, {title: "`+mine+`"})).then(() => true)`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Eval(ctx, page, `chrome.tabs.getCurrent().then((me) => chrome.tabs.remove(me.id)); true`, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitRegrouped(t, mine, first, second, "after the user renamed the group and closed the workspace page")
+	third := bridge.MustCall(t, map[string]any{"action": "open", "url": site + "/page?n=3", "browserWorkspaceId": ws})
+	group := int(third["groupId"].(float64))
+	d2, page2 := workspacePage(t, mine)
+	var title string
+	if err := d2.Eval(ctx, page2, `chrome.tabGroups.get(`+fmt.Sprint(group)+`).then((g) => g.title)`, &title); err != nil {
+		t.Fatal(err)
+	}
+	if title != mine {
+		t.Errorf("after the agent's next page, the group is named %q, want the user's %q", title, mine)
+	}
+}

@@ -12,7 +12,7 @@ const COLORS = ["grey", "blue", "red", "yellow", "green", "pink", "purple", "cya
 // group then outlives the agent's pages, so closing them leaves nothing
 // in Chrome's saved tab groups (windows.js's create says why); when the
 // page is in a group already, that is the workspace's, and the tabs join
-// it.
+// it, its label left as it is.
 export async function group(msg) {
   const tabIds = Array.isArray(msg.tabIds) ? msg.tabIds : [intArg(msg, "tabId")];
   const update = {};
@@ -22,17 +22,23 @@ export async function group(msg) {
     update.color = msg.color;
   }
   const opts = { tabIds };
+  let label = true;
   if (Number.isInteger(msg.groupId) && msg.groupId >= 0) opts.groupId = msg.groupId;
   else if (Number.isInteger(msg.windowId)) {
-    const page = (await chrome.tabs.query({ windowId: msg.windowId })).find(isWorkspacePage);
-    if (page && page.groupId >= 0) opts.groupId = page.groupId;
-    else {
+    // A grouped workspace page first: a second one (restored by the user,
+    // or left by a regroup that failed) is in no group.
+    const pages = (await chrome.tabs.query({ windowId: msg.windowId })).filter(isWorkspacePage);
+    const page = pages.find((t) => t.groupId >= 0) || pages[0];
+    if (page && page.groupId >= 0) {
+      opts.groupId = page.groupId;
+      label = false; // the workspace's group: its label stays as the user may have renamed it
+    } else {
       opts.createProperties = { windowId: msg.windowId };
       if (page && !tabIds.includes(page.id)) opts.tabIds = [page.id, ...tabIds];
     }
   }
   const groupId = await chrome.tabs.group(opts);
-  if (Object.keys(update).length) await chrome.tabGroups.update(groupId, update);
+  if (label && Object.keys(update).length) await chrome.tabGroups.update(groupId, update);
   return { groupId };
 }
 
