@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"testing"
 	"time"
 
@@ -181,44 +182,41 @@ func TestExpiredWorkspaceIsClosed(t *testing.T) {
 	}
 }
 
-// TestKeepSessionTabsKeepsExpiredWorkspaces: with keepSessionTabs the
-// user keeps what the agent left, named workspaces too.
-func TestKeepSessionTabsKeepsExpiredWorkspaces(t *testing.T) {
+// Workspaces that must outlive their expiry: any with keepSessionTabs
+// (the user keeps what the agent left, named workspaces too), and a
+// program's (or the CLI's) own workspace, which only a named one is not,
+// however long the program waits between calls.
+func TestWorkspacesThatDoNotExpire(t *testing.T) {
 	t.Parallel()
-	layout := startWith(t, func(d *daemon.Daemon) { d.ShortenExpiry(100*time.Millisecond, 50*time.Millisecond) })
-	settings.Save(layout, settings.Settings{KeepSessionTabs: true})
-	fake := fakebrowser.New()
-	fakeWindow(fake)
-	host(t, layout, fake)
-	c := connect(t, layout)
-	if _, err := c.Call(waitCtx(t), map[string]any{"action": "open", "url": "https://example.com/", "browserWorkspaceId": "named"}, 10*time.Second, nil); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(time.Second) // ten sweeps past the expiry
-	if n := len(fake.Calls("window.close")) + len(fake.Calls("tab.close")); n != 0 {
-		t.Errorf("%d closes of an expired workspace with keepSessionTabs", n)
-	}
-}
-
-// TestOwnWorkspaceOfAProgramDoesNotExpire: only workspaces the calls
-// named expire. A program's (or the CLI's) own workspace stays while it
-// may come back to it, however long it waits between calls.
-func TestOwnWorkspaceOfAProgramDoesNotExpire(t *testing.T) {
-	t.Parallel()
-	layout := startWith(t, func(d *daemon.Daemon) { d.ShortenExpiry(100*time.Millisecond, 50*time.Millisecond) })
-	fake := fakebrowser.New()
-	fakeWindow(fake)
-	host(t, layout, fake)
-	c, err := client.Connect(waitCtx(t), layout, "program:tool")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.Call(waitCtx(t), map[string]any{"action": "open", "url": "https://example.com/"}, 10*time.Second, nil); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(time.Second) // ten sweeps past the expiry
-	if n := len(fake.Calls("window.close")) + len(fake.Calls("tab.close")); n != 0 {
-		t.Errorf("%d closes of a program's own workspace", n)
+	for _, c := range []struct {
+		name, session string
+		keep          bool
+		open          map[string]any
+	}{
+		{"keepSessionTabs", "session:test", true, map[string]any{"browserWorkspaceId": "named"}},
+		{"a program's own", "program:tool", false, map[string]any{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			layout := startWith(t, func(d *daemon.Daemon) { d.ShortenExpiry(100*time.Millisecond, 50*time.Millisecond) })
+			settings.Save(layout, settings.Settings{KeepSessionTabs: c.keep})
+			fake := fakebrowser.New()
+			fakeWindow(fake)
+			host(t, layout, fake)
+			cl, err := client.Connect(waitCtx(t), layout, c.session)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cl.Close()
+			in := map[string]any{"action": "open", "url": "https://example.com/"}
+			maps.Copy(in, c.open)
+			if _, err := cl.Call(waitCtx(t), in, 10*time.Second, nil); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Second) // ten sweeps past the expiry
+			if n := len(fake.Calls("window.close")) + len(fake.Calls("tab.close")); n != 0 {
+				t.Errorf("%d closes of %s workspace after its expiry", n, c.name)
+			}
+		})
 	}
 }
