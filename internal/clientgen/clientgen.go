@@ -234,9 +234,21 @@ func (g *gen) typeExpr(t reflect.Type) (string, error) {
 	case reflect.Slice:
 		e, err := g.typeExpr(t.Elem())
 		return "[]" + e, err
+	case reflect.Map:
+		k, err := g.typeExpr(t.Key())
+		if err != nil {
+			return "", err
+		}
+		e, err := g.typeExpr(t.Elem())
+		return "map[" + k + "]" + e, err
 	}
-	if !strings.HasPrefix(t.PkgPath(), module+"/internal/") {
-		return t.String(), nil
+	switch {
+	case t.PkgPath() == "":
+		return t.String(), nil // a built-in type
+	case !strings.HasPrefix(t.PkgPath(), module+"/internal/"):
+		// The generated file imports only context: a named type from
+		// elsewhere (time, encoding/json) would leave it unbuildable.
+		return "", fmt.Errorf("type %v is from package %s, which the generated client does not import: give the parameter a built-in or contract type", t, t.PkgPath())
 	}
 	name := t.Name()
 	if path.Base(t.PkgPath()) != "tool" {

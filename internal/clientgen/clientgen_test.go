@@ -6,8 +6,10 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A result type package bridge does not re-export by hand gets an alias
@@ -91,5 +93,29 @@ func TestNames(t *testing.T) {
 		if m != want[0] || p != want[1] {
 			t.Errorf("Names(%q) = %q, %q; want %q", action, m, p, want)
 		}
+	}
+}
+
+// Types the generated file can spell: built-ins, slices and maps of
+// them; a named type from a package it does not import is refused with
+// a sentence, not written into a file that would not build.
+func TestTypeExprSpellsOnlyWhatTheFileCanName(t *testing.T) {
+	g := &gen{aliases: map[string]string{}, extra: map[string]bool{}, toolAliases: map[string]string{}}
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{"", "string"},
+		{[]int{}, "[]int"},
+		{map[string][]string{}, "map[string][]string"},
+		{(*bool)(nil), "*bool"},
+	} {
+		got, err := g.typeExpr(reflect.TypeOf(c.v))
+		if err != nil || got != c.want {
+			t.Errorf("%T spelled %q, %v; want %q", c.v, got, err, c.want)
+		}
+	}
+	if _, err := g.typeExpr(reflect.TypeOf(time.Second)); err == nil || !strings.Contains(err.Error(), "does not import") {
+		t.Errorf("time.Duration: %v, want a refusal naming the import", err)
 	}
 }
