@@ -75,10 +75,11 @@ func TestUserClosingTheWorkspacePageKeepsTheGroup(t *testing.T) {
 	second := openPage(t, ws, "/page?n=2")
 
 	d, page := workspacePage(t, ws)
+	old := groupOf(t, first)
 	if err := d.Eval(ctxFor(t, 10*time.Second), page, `chrome.tabs.getCurrent().then((me) => chrome.tabs.remove(me.id)); true`, nil); err != nil {
 		t.Fatal(err)
 	}
-	group := waitRegrouped(t, ws, first, second, "after the user closed the workspace page")
+	group := waitRegrouped(t, ws, first, second, old, "after the user closed the workspace page")
 	third := bridge.MustCall(t, map[string]any{"action": "open", "url": site + "/page?n=3", "browserWorkspaceId": ws})
 	if g := int(third["groupId"].(float64)); g != group {
 		t.Errorf("the next page went into group %d, want the workspace's group %d", g, group)
@@ -94,15 +95,31 @@ func TestUserReloadingTheWorkspacePageKeepsTheGroup(t *testing.T) {
 	second := openPage(t, ws, "/page?n=2")
 
 	d, page := workspacePage(t, ws)
+	old := groupOf(t, first)
 	if err := d.Eval(ctxFor(t, 10*time.Second), page, `setTimeout(() => location.reload(), 0); true`, nil); err != nil {
 		t.Fatal(err)
 	}
-	waitRegrouped(t, ws, first, second, "after the user reloaded the workspace page")
+	waitRegrouped(t, ws, first, second, old, "after the user reloaded the workspace page")
+}
+
+// groupOf is the group of tab in status.
+func groupOf(t *testing.T, tab int) int {
+	t.Helper()
+	for _, tm := range browsertest.StatusTabs(bridge.MustCall(t, map[string]any{"action": "status"})) {
+		if int(tm["tabId"].(float64)) == tab {
+			return int(tm["groupId"].(float64))
+		}
+	}
+	t.Fatalf("tab %d is not in status", tab)
+	return -1
 }
 
 // waitRegrouped waits until the workspace's pages first and second and
-// a workspace page named after ws share one group, and returns it.
-func waitRegrouped(t *testing.T, ws string, first, second int, after string) int {
+// a workspace page named after ws share one group other than old (the
+// group before the user's move, which Chrome deletes when its tabs leave
+// it: seeing it again would be the state before the move), and returns
+// it.
+func waitRegrouped(t *testing.T, ws string, first, second, old int, after string) int {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -117,7 +134,7 @@ func waitRegrouped(t *testing.T, ws string, first, second int, after string) int
 				pageIn = int(tm["groupId"].(float64))
 			}
 		}
-		if len(in) == 2 && in[0] >= 0 && in[0] == in[1] && pageIn == in[0] {
+		if len(in) == 2 && in[0] >= 0 && in[0] != old && in[0] == in[1] && pageIn == in[0] {
 			return in[0]
 		}
 		if time.Now().After(deadline) {
@@ -173,13 +190,14 @@ func TestUserRenamedWorkspaceGroupKeepsItsName(t *testing.T) {
 	d, page := workspacePage(t, ws)
 	ctx := ctxFor(t, 20*time.Second)
 	const mine = "renamed by me"
+	old := groupOf(t, first)
 	if err := d.Eval(ctx, page, `chrome.tabs.getCurrent().then((me) => chrome.tabGroups.update(me.groupId, {title: "`+mine+`"})).then(() => true)`, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Eval(ctx, page, `chrome.tabs.getCurrent().then((me) => chrome.tabs.remove(me.id)); true`, nil); err != nil {
 		t.Fatal(err)
 	}
-	waitRegrouped(t, mine, first, second, "after the user renamed the group and closed the workspace page")
+	waitRegrouped(t, mine, first, second, old, "after the user renamed the group and closed the workspace page")
 	third := bridge.MustCall(t, map[string]any{"action": "open", "url": site + "/page?n=3", "browserWorkspaceId": ws})
 	group := int(third["groupId"].(float64))
 	d2, page2 := workspacePage(t, mine)
