@@ -602,6 +602,12 @@ func TestVerbSendsTheVerbAndReturnsItsResult(t *testing.T) {
 // hangs up at once. stop closes its socket; it holds the lock until the
 // test ends, so that the daemon counts as running meanwhile.
 func busyDaemon(t *testing.T, layout paths.Layout) (stop func()) {
+	stop, _ = exitingDaemon(t, layout)
+	return stop
+}
+
+// exitingDaemon is busyDaemon whose exit lets go of the lock as well.
+func exitingDaemon(t *testing.T, layout paths.Layout) (stop, exit func()) {
 	t.Helper()
 	lock, err := ipc.Lock(layout.DaemonLock(), false)
 	if err != nil {
@@ -620,10 +626,11 @@ func busyDaemon(t *testing.T, layout paths.Layout) (stop func()) {
 			nc.Close()
 		}
 	}()
-	var once sync.Once
+	var once, unlock sync.Once
 	stop = func() { once.Do(func() { l.Close() }) }
-	t.Cleanup(func() { stop(); lock.Close() })
-	return stop
+	exit = func() { stop(); unlock.Do(func() { lock.Close() }) }
+	t.Cleanup(exit)
+	return stop, exit
 }
 
 // A daemon that runs but does not answer is not started again: the client
@@ -668,5 +675,33 @@ func TestEnsureDaemonRetriesABusyDaemon(t *testing.T) {
 	}
 	if n := starts.Load(); n != 0 {
 		t.Errorf("started %d daemons", n)
+	}
+}
+
+// A daemon that stops answering and then exits, as one asked to make way
+// for a new version does while it shuts down, is followed by a new one
+// rather than waited on until the deadline (CI saw "running but busy"
+// after an upgrade: the old daemon had closed its socket but still held
+// its lock when the client looked).
+func TestEnsureDaemonStartsOneWhenTheBusyDaemonExits(t *testing.T) {
+	layout := ipctest.Layout(t)
+	starts := fakeStart(t, func() error {
+		_, err := ipctest.New(t, layout, ipctest.WithPID(7), calls(nil, echo))
+		return err
+	})
+	stop, exit := exitingDaemon(t, layout)
+	stop()
+	os.Remove(layout.Socket)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		exit()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if err := EnsureDaemon(ctx, layout); err != nil {
+		t.Fatalf("EnsureDaemon: %v", err)
+	}
+	if n := starts.Load(); n != 1 {
+		t.Errorf("started %d daemons after the busy one exited, want 1", n)
 	}
 }

@@ -54,7 +54,13 @@ func ensureDaemon(ctx context.Context, layout paths.Layout, spawn func(paths.Lay
 		return nil // another starter won
 	}
 	if running(layout) {
-		return waitBusy(ctx, layout)
+		// A daemon that runs but does not answer is busy, or on its way
+		// out (it closed its socket before letting go of its lock, as one
+		// asked to make way for a new version does): wait for it to answer
+		// again or to exit, and start one only in the second case.
+		if err := waitBusy(ctx, layout); !errors.Is(err, errExited) {
+			return err
+		}
 	}
 	exited, err := spawn(layout)
 	if err != nil {
@@ -96,11 +102,16 @@ func running(layout paths.Layout) bool {
 	return errors.Is(err, ipc.ErrLocked)
 }
 
+// errExited is waitBusy's word that the daemon it waited on has exited.
+var errExited = errors.New("the daemon exited")
+
 // waitBusy retries a daemon that runs but did not take the handshake (a
 // flood of connections fills its handshake slots, or it is stuck) until
-// it does or the caller's deadline (at most busyWait) passes. Starting a
-// second daemon would only fail on its lock: that is what made "the
-// daemon did not start: it exited" (issue 24, item 5).
+// it does (nil), it exits (errExited), or the caller's deadline (at most
+// busyWait) passes. Starting a second daemon while it runs would only fail
+// on its lock: that is what made "the daemon did not start: it exited"
+// (issue 24, item 5). The caller holds the start lock, so running's brief
+// look at the daemon's lock races no starter.
 func waitBusy(ctx context.Context, layout paths.Layout) error {
 	began := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, busyWait)
@@ -114,6 +125,9 @@ func waitBusy(ctx context.Context, layout paths.Layout) error {
 		}
 		if answers(ctx, layout) {
 			return nil
+		}
+		if !running(layout) {
+			return errExited
 		}
 	}
 }
