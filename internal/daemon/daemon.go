@@ -69,6 +69,10 @@ type Daemon struct {
 	// sweepEvery is how often expired entries are dropped and expired
 	// workspaces closed (the constant, unless a test shortens it).
 	sweepEvery time.Duration
+	// retries holds, per browser and workspace, when the sweep may try
+	// again to close an expired workspace whose close failed; only the
+	// sweep's goroutine touches it.
+	retries map[string]retry
 	// Diagnostics is added to status when no extension is connected.
 	Diagnostics func() any
 }

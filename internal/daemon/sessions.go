@@ -141,11 +141,20 @@ func (d *Daemon) cleanupSessionIn(ctx context.Context, session string, info brow
 // handlers/windows.js), so without this a workspace the agent forgot
 // would stay until the browser closes. A browser that is not connected
 // keeps its expired workspaces until it is. keepSessionTabs keeps them
-// all, as it keeps the tabs of ended sessions.
+// all, as it keeps the tabs of ended sessions. A close that fails is
+// tried again after a wait that doubles (retryLater).
 func (d *Daemon) closeExpired(ctx context.Context) {
 	if s, err := settings.Load(d.layout); err != nil || s.KeepSessionTabs {
 		return
 	}
+	listed := map[string]bool{}
+	defer func() {
+		for key := range d.retries {
+			if !listed[key] {
+				delete(d.retries, key) // closed, used again, or its browser gone
+			}
+		}
+	}()
 	for _, info := range d.link.Browsers() {
 		expired := d.reg.For(info.Instance).Expired()
 		if len(expired) == 0 {
@@ -153,10 +162,20 @@ func (d *Daemon) closeExpired(ctx context.Context) {
 		}
 		b := d.pinned(d.slotOf(info))
 		for _, ws := range expired {
+			key := info.Instance + "\x00" + ws.ID
+			listed[key] = true
+			if time.Now().Before(d.retries[key].at) {
+				continue
+			}
 			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 			start := time.Now()
 			closed, err := actions.CloseExpired(ctx, d.env, b, ws.ID)
 			cancel()
+			if err != nil {
+				d.retryLater(key)
+			} else {
+				delete(d.retries, key)
+			}
 			if !closed && err == nil {
 				continue // used again since it was listed
 			}
@@ -164,4 +183,27 @@ func (d *Daemon) closeExpired(ctx context.Context) {
 			d.audit.Write(audit.Entry{Door: "daemon", Action: "close (workspace expired)", Workspace: ws.ID, Code: codeOf(err), Ms: time.Since(start).Milliseconds()})
 		}
 	}
+}
+
+// retry is when the sweep tries again to close an expired workspace whose
+// close failed, and how long it waited last.
+type retry struct {
+	at   time.Time
+	wait time.Duration
+}
+
+// maxRetryWait caps the wait between two tries to close an expired
+// workspace that failed (the expiry itself is 30 minutes).
+const maxRetryWait = 30 * time.Minute
+
+// retryLater doubles the wait before the next try to close the expired
+// workspace of key, from one sweep up to maxRetryWait: a browser that
+// keeps refusing the close (a window the user keeps, a stuck tab) is not
+// asked again, nor is its failure written to the audit trail, every sweep.
+func (d *Daemon) retryLater(key string) {
+	if d.retries == nil {
+		d.retries = map[string]retry{}
+	}
+	wait := min(max(2*d.retries[key].wait, d.sweepEvery), maxRetryWait)
+	d.retries[key] = retry{at: time.Now().Add(wait), wait: wait}
 }

@@ -182,6 +182,27 @@ func TestExpiredWorkspaceIsClosed(t *testing.T) {
 	}
 }
 
+// An expired workspace whose close keeps failing is tried again less and
+// less often, not every sweep: the audit trail gets a line a try.
+func TestFailingExpiredCloseBacksOff(t *testing.T) {
+	t.Parallel()
+	layout := startWith(t, func(d *daemon.Daemon) { d.ShortenExpiry(100*time.Millisecond, 50*time.Millisecond) })
+	fake := fakebrowser.New()
+	fakeWindow(fake)
+	fake.FailNth("window.close", 0, "browser_error", "the window does not close")
+	fake.FailNth("tab.close", 0, "browser_error", "the tab does not close")
+	host(t, layout, fake)
+	c := connect(t, layout)
+	if _, err := c.Call(waitCtx(t), map[string]any{"action": "open", "url": "https://example.com/", "browserWorkspaceId": "named"}, 10*time.Second, nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second) // 38 sweeps past the expiry
+	tries := len(fake.Calls("window.close"))
+	if tries < 2 || tries > 8 {
+		t.Errorf("%d tries to close a workspace whose close fails in 38 sweeps, want a few, each after a longer wait", tries)
+	}
+}
+
 // Workspaces that must outlive their expiry: any with keepSessionTabs
 // (the user keeps what the agent left, named workspaces too), and a
 // program's (or the CLI's) own workspace, which only a named one is not,
