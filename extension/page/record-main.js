@@ -486,7 +486,7 @@
   hook("setTimeout", (id, args) => {
     const d = delayOf(arg(args, 1));
     if (!(d <= SHORT_MS)) return;
-    if (put(timers, id, 1)) apply(setTimer, W, [() => drop(timers, id), d]);
+    if (put(timers, id, clock() + d)) apply(setTimer, W, [() => drop(timers, id), d]);
     else if (typeof id === "number" && !(id in timers.at)) floodUntil = clock() + d + GRACE_MS;
   });
   hook("setInterval", (id, args) => {
@@ -513,11 +513,17 @@
 
   // scheduled is the counts, as record.js asks for them: busyMs is how
   // long work has been pending without a break (0: none is), loopMs how
-  // long the page has asked for a frame in every frame.
+  // long the page has asked for a frame in every frame, and dueMs, when
+  // every pending timer is in the table, how long until the first of them
+  // is due (so the daemon need not look again before then).
   function scheduled() {
     const now = clock();
     for (const k in asked.at) {
       if (now - asked.at[k] > FRAME_MAX) drop(asked, NumberC(k));
+    }
+    let due = Infinity;
+    for (const k in timers.at) {
+      if (timers.at[k] < due) due = timers.at[k];
     }
     const r = create(null);
     r.fromStart = fromStart;
@@ -527,6 +533,7 @@
     r.requests = inflight;
     r.busyMs = open > 0 || floodUntil > now ? now - busySince : 0;
     r.loopMs = now - lastFrame <= FRAME_MS ? now - loopSince : 0;
+    if (timers.n > 0 && !(floodUntil > now)) r.dueMs = due - now;
     return r;
   }
   apply(addListener, port, ["q", () => {

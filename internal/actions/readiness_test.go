@@ -98,6 +98,7 @@ func FuzzQuietState(f *testing.F) {
 	f.Add([]byte(`{"readyState":"complete","quietMs":150,"inputQuietMs":900,"scheduled":{"timers":2,"intervals":0,"frames":0,"requests":1,"scripts":0,"busyMs":300,"loopMs":0}}`))
 	f.Add([]byte(`{"readyState":"complete","quietMs":-1e308,"selfQuietMs":1e308,"scheduled":{"timers":-5,"busyMs":-1e308,"loopMs":1e308}}`))
 	f.Add([]byte(`{"readyState":"loading","scheduled":null}`))
+	f.Add([]byte(`{"readyState":"complete","quietMs":900,"scheduled":{"timers":1,"dueMs":1e308}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var st quietState
 		if json.Unmarshal(b, &st) != nil {
@@ -126,5 +127,32 @@ func TestQuietStateActivity(t *testing.T) {
 	st.Scheduled = nil
 	if a := st.activity(); a.counted || a.pending {
 		t.Errorf("without counts: %+v", a)
+	}
+}
+
+// While only timers are pending, the next look waits for the first of
+// them to be due (up to the longest pause), not the short poll; anything
+// else pending, an overdue timer, or a page that did not say when, is
+// looked at again soon.
+func TestPendingTimersWaitUntilDue(t *testing.T) {
+	for _, c := range []struct {
+		scheduled string
+		want      time.Duration
+	}{
+		{`{"timers":1,"dueMs":600}`, 250 * time.Millisecond},
+		{`{"timers":2,"dueMs":80}`, 85 * time.Millisecond},
+		{`{"timers":1,"dueMs":0}`, pendingPoll},
+		{`{"timers":1}`, pendingPoll},
+		{`{"timers":1,"requests":1,"dueMs":600}`, pendingPoll},
+		{`{"timers":1,"frames":1,"dueMs":600}`, pendingPoll},
+		{`{"timers":1,"scripts":1,"dueMs":600}`, pendingPoll},
+	} {
+		var st quietState
+		if err := json.Unmarshal([]byte(`{"readyState":"complete","quietMs":150,"inputQuietMs":900,"sinceLoadMs":900,"scheduled":`+c.scheduled+`}`), &st); err != nil {
+			t.Fatal(err)
+		}
+		if ok, wait := st.activity().ready(); ok || wait != c.want {
+			t.Errorf("%s: ready %v, next look in %s; want not ready, %s", c.scheduled, ok, wait, c.want)
+		}
 	}
 }
