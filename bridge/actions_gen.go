@@ -51,8 +51,8 @@ type OpenParams struct {
 	// Incognito is the incognito parameter: true: an incognito window; false:
 	// a normal one (for logged-in work).
 	Incognito *bool `json:"incognito,omitempty"`
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
@@ -88,8 +88,8 @@ type ExtractParams struct {
 	// Offset is the offset parameter: Continue at a previous result's
 	// nextOffset (same tabId).
 	Offset int `json:"offset,omitempty"`
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
@@ -110,8 +110,8 @@ type InspectParams struct {
 	// Offset is the offset parameter: Continue at a previous result's
 	// nextOffset (same tabId).
 	Offset int `json:"offset,omitempty"`
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
@@ -130,8 +130,8 @@ type ClickParams struct {
 	// dom: DOM events; paste (type): as a paste, verbatim (the default into
 	// code editors). One of cdp, dom, paste.
 	InputMode string `json:"inputMode,omitempty"`
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Button is the button parameter: Mouse button (default left). One of
@@ -150,8 +150,8 @@ func (c *Client) Click(ctx context.Context, p ClickParams) (*ActResult, error) {
 type HoverParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
@@ -170,8 +170,8 @@ type TypeParams struct {
 	// dom: DOM events; paste (type): as a paste, verbatim (the default into
 	// code editors). One of cdp, dom, paste.
 	InputMode string `json:"inputMode,omitempty"`
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Value is the value parameter: Text to type; for date, time, color,
@@ -190,8 +190,8 @@ func (c *Client) Type(ctx context.Context, p TypeParams) (*TypeResult, error) {
 // FillParams are fill's parameters; a call gives fields.
 type FillParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Fields is the fields parameter: Each: a locator plus value, option(s)
@@ -213,8 +213,8 @@ type PressParams struct {
 	// dom: DOM events; paste (type): as a paste, verbatim (the default into
 	// code editors). One of cdp, dom, paste.
 	InputMode string `json:"inputMode,omitempty"`
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Keys is the keys parameter: Keys such as Enter, Tab, Control+A.
@@ -231,8 +231,8 @@ func (c *Client) Press(ctx context.Context, p PressParams) (*ActResult, error) {
 type SelectParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Option is the option parameter: Option value or label.
@@ -251,8 +251,8 @@ func (c *Client) Select(ctx context.Context, p SelectParams) (*SelectResult, err
 type CheckParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Checked is the checked parameter: Wanted state (default true).
@@ -268,16 +268,16 @@ func (c *Client) Check(ctx context.Context, p CheckParams) (*CheckResult, error)
 // DragParams are drag's parameters; a call gives from, and to.
 type DragParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
-	// From is the from parameter: drag: what to drag, an object with one
-	// locator: selector, text, role+name, label, placeholder, ref, or x, y
-	// (coordinates); frameId, nth, exact as usual.
+	// From is the from parameter: drag: what to drag, one locator: selector,
+	// text, role+name, label, placeholder, ref, or x, y (coordinates);
+	// frameId, nth, exact as usual.
 	From Locator `json:"from"`
 	// To is the to parameter: scroll: "top" or "bottom". drag: where to drop,
-	// an object like from (a locator, or x, y).
+	// like from.
 	To Locator `json:"to"`
 }
 
@@ -292,8 +292,8 @@ func (c *Client) Drag(ctx context.Context, p DragParams) (*DragResult, error) {
 type UploadParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Paths is the paths parameter: Absolute local file paths (at most 20).
@@ -323,12 +323,12 @@ func (c *Client) Downloads(ctx context.Context, p DownloadsParams) (*DownloadsRe
 type ScrollParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// To is the to parameter: scroll: "top" or "bottom". drag: where to drop,
-	// an object like from (a locator, or x, y).
+	// like from.
 	To string `json:"to,omitempty"`
 	// DeltaX is the deltaX parameter: Scroll by px.
 	DeltaX *float64 `json:"deltaX,omitempty"`
@@ -351,8 +351,8 @@ type WaitParams struct {
 	URLContains string `json:"urlContains,omitempty"`
 	// Load is the load parameter: Until the page has loaded.
 	Load bool `json:"load,omitempty"`
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
@@ -368,8 +368,8 @@ type FindParams struct {
 	Target
 	// Query is the query parameter: What to search for.
 	Query string `json:"query"`
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
@@ -382,8 +382,8 @@ func (c *Client) Find(ctx context.Context, p FindParams) (*FindResult, error) {
 // ScreenshotParams are screenshot's parameters.
 type ScreenshotParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Mode is the mode parameter: full page (default) or viewport. One of
@@ -447,8 +447,8 @@ type EvaluateParams struct {
 	// MaxChars is the maxChars parameter: Size budget of the result (default
 	// 20000).
 	MaxChars int `json:"maxChars,omitempty"`
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Expression is the expression parameter: JavaScript to evaluate.
@@ -502,8 +502,8 @@ func (c *Client) CloseTabs(ctx context.Context, p CloseParams) (*CloseResult, er
 // ReloadParams are reload's parameters.
 type ReloadParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// BypassCache is the bypassCache parameter: No cache.
@@ -518,8 +518,8 @@ func (c *Client) Reload(ctx context.Context, p ReloadParams) (*NavResult, error)
 // HistoryParams are the parameters of back and forward.
 type HistoryParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
@@ -571,8 +571,8 @@ func (c *Client) Viewport(ctx context.Context, p ViewportParams) (*ViewportResul
 // PDFParams are pdf's parameters.
 type PDFParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to dialogs the page shows during
-	// the action (default: accept alerts, dismiss others). One of accept,
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Landscape is the landscape parameter: Landscape.

@@ -547,14 +547,9 @@ func TestDialWithSocket(t *testing.T) {
 		t.Errorf("Status over WithSocket: %+v %v", s, err)
 	}
 
-	dir, err := os.MkdirTemp("", "bb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	socket := filepath.Join(dir, "forwarded.sock")
+	socket := filepath.Join(ipctest.Dir(t), "forwarded.sock")
 	start := time.Now()
-	_, err = bridge.Dial(context.Background(), bridge.WithSocket(socket, layout.Secret()))
+	_, err := bridge.Dial(context.Background(), bridge.WithSocket(socket, layout.Secret()))
 	if err == nil || !strings.Contains(err.Error(), socket) {
 		t.Errorf("Dial of a socket nobody listens on: %v, want an error naming it", err)
 	}
@@ -627,12 +622,7 @@ func TestDialStartsTheDaemonWhenNoneRuns(t *testing.T) {
 func TestWithSocketThroughAForwardedSocket(t *testing.T) {
 	t.Parallel()
 	daemon := paths.ForHome(os.Getenv("BROWSER_BRIDGE_HOME"))
-	dir, err := os.MkdirTemp("", "bbfw") // 0700, as the recipe's folder
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	forwarded := filepath.Join(dir, "daemon.sock")
+	forwarded := filepath.Join(ipctest.Dir(t), "daemon.sock") // 0700, as the recipe's folder
 	l, err := net.Listen("unix", forwarded)
 	if err != nil {
 		t.Fatal(err)

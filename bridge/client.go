@@ -149,7 +149,9 @@ func binary() (string, error) {
 		if json.Unmarshal(raw, &m) != nil || !filepath.IsAbs(m.Path) {
 			continue
 		}
-		if fi, err := os.Stat(m.Path); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		// paths.Perm, not the mode: on Windows the mode has no execute
+		// bits, and a program is known by its extension.
+		if fi, err := os.Stat(m.Path); err == nil && fi.Mode().IsRegular() && paths.Perm(m.Path, fi)&0o111 != 0 {
 			return m.Path, nil
 		}
 	}

@@ -37,6 +37,13 @@ const File = "actions_gen.go"
 // published are the Go names the client had before it was generated,
 // kept so that programs written against it still compile. A new action
 // takes its derived names (see goName) and needs no entry.
+//
+// Status and StatusOf stay written by hand (actions.go): they take no
+// params struct, since of the common parameters only the browser changes
+// what status answers (ctx bounds it), and no other action has that shape (activate and
+// downloads, also without parameters of their own, need a tab). A rule
+// for one action would be longer than its two one-line methods; their
+// result is the contract's type all the same (Status = tool.StatusResult).
 var published = map[string]struct{ method, params string }{
 	"status":  {method: "-"},             // Status and StatusOf, in actions.go
 	"close":   {method: "CloseTabs"},     // Close ends the connection

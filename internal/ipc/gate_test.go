@@ -6,13 +6,13 @@ import (
 	"errors"
 	"io"
 	"net"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/ipc/ipctest"
 )
 
 // closer records whether it was closed.
@@ -79,12 +79,7 @@ func TestGateUnderContention(t *testing.T) {
 // Issue 11, finding 11 (24,000 idle connections starved an honest
 // client) and issue 24, item 5 (2,000 idle ones locked it out).
 func TestGateInAnAcceptLoop(t *testing.T) {
-	dir, err := os.MkdirTemp("", "bbgate")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	sock := filepath.Join(dir, "s")
+	sock := filepath.Join(ipctest.Dir(t), "s")
 	l, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)

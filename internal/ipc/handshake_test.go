@@ -8,25 +8,20 @@ import (
 	"errors"
 	"io"
 	"net"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/ipc/ipctest"
 	"github.com/browser-bridge/browser-bridge/internal/nmframe"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
-// hsSocketPair is both ends of a real unix socket in a short folder (the
-// test's own TempDir can make the path too long for sockaddr_un).
+// hsSocketPair is both ends of a real unix socket in a short folder.
 func hsSocketPair(t *testing.T) (server, client net.Conn) {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "bbhs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := ipctest.Dir(t)
 	l, err := net.Listen("unix", filepath.Join(dir, "s"))
 	if err != nil {
 		t.Fatal(err)

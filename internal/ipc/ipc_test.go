@@ -23,18 +23,6 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/secret"
 )
 
-// shortDir is a fresh folder under /tmp: t.TempDir() is named after the
-// test and can make a socket path too long for sockaddr_un.
-func shortDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "bb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
-
 // socketPair returns the two ends of a connected unix socket, the kind of
 // connection the daemon and its peers have.
 func socketPair(t *testing.T) (*net.UnixConn, *net.UnixConn) {
@@ -70,7 +58,7 @@ func rawFrame(t *testing.T, w net.Conn, n uint32, body string) {
 
 func TestListenMakesSocketOnlyTheUserCanUse(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(shortDir(t), "run")
+	dir := filepath.Join(ipctest.Dir(t), "run")
 	// A folder that exists with a loose mode is made private.
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -100,7 +88,7 @@ func TestListenMakesSocketOnlyTheUserCanUse(t *testing.T) {
 
 func TestListenReplacesStaleSocket(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(shortDir(t), "run", "d.sock")
+	path := filepath.Join(ipctest.Dir(t), "run", "d.sock")
 	// A crashed daemon leaves its socket file behind with nobody
 	// listening: make one by closing a listener that does not unlink.
 	first, err := ipc.Listen(path)
@@ -132,7 +120,7 @@ func TestListenReplacesStaleSocket(t *testing.T) {
 
 func TestListenRefusesLiveSocket(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(shortDir(t), "run", "d.sock")
+	path := filepath.Join(ipctest.Dir(t), "run", "d.sock")
 	live, err := ipc.Listen(path)
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +143,7 @@ func TestListenRefusesLiveSocket(t *testing.T) {
 
 func TestListenLeavesAFileThatIsNotASocket(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(shortDir(t), "run")
+	dir := filepath.Join(ipctest.Dir(t), "run")
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +267,7 @@ func TestDialRefusesSocketInFolderOthersCanEnter(t *testing.T) {
 // connections without ever answering: a daemon that hangs.
 func silentPeer(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(shortDir(t), "run", "d.sock")
+	path := filepath.Join(ipctest.Dir(t), "run", "d.sock")
 	l, err := ipc.Listen(path)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ package mcpserver
 // description.
 const (
 	toolIntro = "Work in the user's own Chrome, visibly, in the bridge's own windows and tab groups. One call, one action:"
-	toolHow   = "Read with extract before acting; inspect when the page structure is unclear. Name an element with one locator: selector, text, role+name, label, placeholder, ref (from inspect) or x+y; nth picks among matches. Page actions use tabId, else the active tab. Give one runId per task so its tabs stay together. Prefer extract to screenshots for reading. Errors carry a code and say what to do."
+	toolHow   = "Read with extract before acting; inspect when the page structure is unclear. Name an element with one locator: selector, text, role+name, label, placeholder, ref (from inspect) or x+y. Give one runId per task so its tabs stay together. Prefer extract to screenshots for reading. Errors carry a code and say what to do."
 	// splitHow is appended to the description of a split tool that takes a
 	// locator.
 	splitHow = " Locate with one of selector, text, role+name, label, placeholder, ref (from inspect) or x+y."

@@ -10,7 +10,7 @@ func init() {
 			Name:    "console",
 			After:   "screenshot",
 			Result:  ConsoleResult{},
-			Summary: "console messages and page errors (level: it and worse; since: a nextSince).",
+			Summary: "console messages and page errors.",
 			Doc:     "reads a tab's console messages and page errors, as the extension recorded them.",
 			Kind:    KindRead,
 			Params:  []string{"level", "since"},

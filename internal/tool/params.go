@@ -16,7 +16,7 @@ import (
 type Input struct {
 	Action             string `json:"action" jsonschema:"What to do; see the tool description."`
 	TabID              *int   `json:"tabId,omitempty" jsonschema:"Tab to use (from status, open or search). Page actions default to the active tab."`
-	Browser            string `json:"browser,omitempty" jsonschema:"When several browsers are connected: which one, by label or slot from status. Default: the one the user focused last; a tabId picks its own."`
+	Browser            string `json:"browser,omitempty" jsonschema:"Which connected browser, by label or slot from status. Default: the one the user focused last; a tabId picks its own."`
 	BrowserWorkspaceID string `json:"browserWorkspaceId,omitempty" jsonschema:"Named workspace: its own window and tab group. Default: run:<runId>, else this MCP session."`
 	RunID              string `json:"runId,omitempty" jsonschema:"Your task's ID: its tabs share one workspace. Also read from _meta.runId."`
 	TimeoutMs          int    `json:"timeoutMs,omitempty" jsonschema:"Deadline in ms (max and default 60000; status 5000; handoff 600000)."`
@@ -36,7 +36,7 @@ type Input struct {
 	Offset      int      `json:"offset,omitempty" jsonschema:"Continue at a previous result's nextOffset (same tabId)."`
 
 	InputMode  string   `json:"inputMode,omitempty" jsonschema:"cdp: real input events (default); dom: DOM events; paste (type): as a paste, verbatim (the default into code editors)." enum:"cdp,dom,paste"`
-	Dialog     string   `json:"dialog,omitempty" jsonschema:"Answer to dialogs the page shows during the action (default: accept alerts, dismiss others)." enum:"accept,dismiss"`
+	Dialog     string   `json:"dialog,omitempty" jsonschema:"Answer to the page's dialogs during the action (default: accept alerts, dismiss others)." enum:"accept,dismiss"`
 	Button     string   `json:"button,omitempty" jsonschema:"Mouse button (default left)." enum:"left,right,middle"`
 	ClickCount int      `json:"clickCount,omitempty" jsonschema:"2 for a double click."`
 	Value      string   `json:"value,omitempty" jsonschema:"Text to type; for date, time, color, range… inputs their value (2026-05-17, 14:30, #ff8800, 40)."`
@@ -46,8 +46,8 @@ type Input struct {
 	Options    []string `json:"options,omitempty" jsonschema:"Several options (multiple select)."`
 	Checked    *bool    `json:"checked,omitempty" jsonschema:"Wanted state (default true)."`
 	Paths      []string `json:"paths,omitempty" jsonschema:"Absolute local file paths (at most 20)."`
-	From       *Locator `json:"from,omitempty" jsonschema:"drag: what to drag, an object with one locator: selector, text, role+name, label, placeholder, ref, or x, y (coordinates); frameId, nth, exact as usual."`
-	To         To       `json:"to,omitzero" jsonschema:"scroll: \"top\" or \"bottom\". drag: where to drop, an object like from (a locator, or x, y)."`
+	From       *Locator `json:"from,omitempty" jsonschema:"drag: what to drag, one locator: selector, text, role+name, label, placeholder, ref, or x, y (coordinates); frameId, nth, exact as usual."`
+	To         To       `json:"to,omitzero" jsonschema:"scroll: \"top\" or \"bottom\". drag: where to drop, like from."`
 	DeltaX     *float64 `json:"deltaX,omitempty" jsonschema:"Scroll by px."`
 	DeltaY     *float64 `json:"deltaY,omitempty" jsonschema:"Scroll by px."`
 
@@ -71,15 +71,15 @@ type Input struct {
 // and Nth narrow it. Input and WaitFor embed it, so its fields are
 // top-level parameters of both.
 type Locator struct {
-	Selector    string   `json:"selector,omitempty" jsonschema:"Locator: CSS selector."`
-	Text        string   `json:"text,omitempty" jsonschema:"Locator: visible text (case-insensitive substring)."`
-	Role        string   `json:"role,omitempty" jsonschema:"Locator: ARIA role, with name."`
-	Name        string   `json:"name,omitempty" jsonschema:"Locator: accessible name, with role."`
-	Label       string   `json:"label,omitempty" jsonschema:"Locator: a form control's label text."`
-	Placeholder string   `json:"placeholder,omitempty" jsonschema:"Locator: placeholder text."`
-	Ref         string   `json:"ref,omitempty" jsonschema:"Locator: ref from inspect."`
-	X           *float64 `json:"x,omitempty" jsonschema:"Locator: point x, with y."`
-	Y           *float64 `json:"y,omitempty" jsonschema:"Locator: point y, with x."`
+	Selector    string   `json:"selector,omitempty" jsonschema:"CSS selector."`
+	Text        string   `json:"text,omitempty" jsonschema:"Element's visible text (case-insensitive substring)."`
+	Role        string   `json:"role,omitempty" jsonschema:"ARIA role, with name."`
+	Name        string   `json:"name,omitempty" jsonschema:"Accessible name, with role."`
+	Label       string   `json:"label,omitempty" jsonschema:"A form control's label text."`
+	Placeholder string   `json:"placeholder,omitempty" jsonschema:"Placeholder text."`
+	Ref         string   `json:"ref,omitempty" jsonschema:"Ref from inspect."`
+	X           *float64 `json:"x,omitempty" jsonschema:"Point x, with y."`
+	Y           *float64 `json:"y,omitempty" jsonschema:"Point y, with x."`
 	Coordinates string   `json:"coordinates,omitempty" jsonschema:"Space of x, y (default viewport)." enum:"viewport,document"`
 	FrameID     *int     `json:"frameId,omitempty" jsonschema:"Frame to look in (from extract or inspect)."`
 	Nth         *int     `json:"nth,omitempty" jsonschema:"0-based pick when several elements match."`

@@ -40,7 +40,7 @@ func init() {
 			Name:    "screenshot",
 			After:   "find",
 			Result:  ScreenshotResult{},
-			Summary: "save a JPEG of the page (or viewport, clip): a file path plus a downscaled image.",
+			Summary: "save a JPEG of the page: a file path plus a downscaled image.",
 			Doc:     "saves a JPEG of the page: the whole page by default, Mode \"viewport\", or Clip. A page that cannot be captured whole is ErrFullPageUnavailable, never a silent viewport image.",
 			Kind:    KindRead,
 			Params:  []string{"mode", "clip", "dialog"},

@@ -25,17 +25,24 @@ import (
 // loaded CI machine, short enough that a hang fails fast.
 const Wait = 5 * time.Second
 
-// Layout returns a layout in a fresh folder under /tmp, with a secret.
-// The folder is short on purpose: t.TempDir() (named after the test) can
-// push a socket path past the ~104 bytes a unix socket allows.
-func Layout(t testing.TB) paths.Layout {
+// Dir returns a fresh private (0700) folder under /tmp, removed when the
+// test ends: a place for sockets. It is short on purpose: t.TempDir()
+// (named after the test) can push a socket path past the ~104 bytes a
+// unix socket allows.
+func Dir(t testing.TB) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "bb")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	l := paths.ForHome(dir)
+	return dir
+}
+
+// Layout returns a layout in a fresh Dir, with a secret.
+func Layout(t testing.TB) paths.Layout {
+	t.Helper()
+	l := paths.ForHome(Dir(t))
 	if _, err := secret.Ensure(l.Secret()); err != nil {
 		t.Fatal(err)
 	}
