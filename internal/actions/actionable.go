@@ -2,6 +2,7 @@ package actions
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -188,8 +189,15 @@ func (el *Element) waits() inputWait {
 // (a ref is not: an element gone stays gone).
 func (r locator) findReady(tabID int, loc tool.Locator, hit func(Element) bool) (Element, error) {
 	w := r.newWaiter()
+	// last is what the last look found, as the wait's failure: when the
+	// deadline passes during a look (one look can outlast actionReserve
+	// on a loaded machine), that, not a bare timeout, is the answer.
+	var last func() error
 	for {
 		el, err := r.find(tabID, loc, true)
+		if err != nil && last != nil && errors.Is(r.ctx.Err(), context.DeadlineExceeded) {
+			return Element{}, last()
+		}
 		switch {
 		case err == nil:
 			b := el.blocked
@@ -201,12 +209,14 @@ func (r locator) findReady(tabID int, loc tool.Locator, hit func(Element) bool) 
 				el.loc, el.waited = &loc, w.took()
 				return el, nil
 			}
+			last = func() error { return b.fail(el, w) }
 			if !w.again(r.run, b.String()) {
-				return Element{}, b.fail(el, w)
+				return Element{}, last()
 			}
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound && loc.Ref == "":
+			last = func() error { return withWaited(err, w) }
 			if !w.again(r.run, "not on the page yet") {
-				return Element{}, withWaited(err, w)
+				return Element{}, last()
 			}
 		case retryable(err) && protocol.CodeOf(err) != protocol.CodeElementNotFound:
 			if !w.again(r.run, string(changing)) {

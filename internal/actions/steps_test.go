@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -443,4 +444,28 @@ func TestADialogOnTheUsersTabIsLeftToTheUser(t *testing.T) {
 	if d := res.(*tool.ActResult).Dialog; d == nil || d.Answer != "dismissed" {
 		t.Errorf("result %+v; want the confirm dismissed", res)
 	}
+}
+
+// When the call's deadline passes during a look for the element (one look
+// can take longer than the reserve on a loaded machine: CI saw a bridge
+// example's 2 s click on a missing element answer timeout), the answer is
+// what the looks before found, not a bare timeout.
+func TestElementWaitAnswersWhatItFoundWhenTheDeadlinePassesMidLook(t *testing.T) {
+	t.Parallel()
+	fake := fakebrowser.New()
+	tabs(fake, browser.TabInfo{TabID: 2, URL: "https://example.com/", Status: "complete"})
+	fake.Handle("cdp.attach", fakebrowser.Reply(protocol.CDPAttachResult{OK: true}))
+	fake.Handle("tab.activate", fakebrowser.Reply(protocol.OKResult{OK: true}))
+	looks := 0
+	fake.Handle("page.run", fakebrowser.Typed(func(ctx context.Context, p protocol.PageRunParams) (any, error) {
+		looks++
+		if looks > 1 { // this look outlasts the call
+			<-ctx.Done()
+		}
+		return protocol.PageRunResult{Frames: []protocol.PageFrameResult{{FrameID: 0, URL: "https://example.com/", Value: json.RawMessage(`{"count":0,"matches":[]}`)}}}, nil
+	}))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_, err := Run(ctx, engine(t, fake), "session:test", input(t, `{"action":"click","tabId":2,"text":"Unsubscribe","timeoutMs":1000}`), nil)
+	wantCode(t, err, protocol.CodeElementNotFound)
 }
