@@ -2,6 +2,7 @@ package user
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -208,4 +209,95 @@ func TestUserRenamedWorkspaceGroupKeepsItsName(t *testing.T) {
 	if title != mine {
 		t.Errorf("after the agent's next page, the group is named %q, want the user's %q", title, mine)
 	}
+}
+
+// The user closes the workspace's window, and one of the agent's pages
+// asks "Leave site?". Chrome runs the tabs' beforeunload one by one, in
+// no fixed order (by address); when the workspace page's runs first, it
+// has taken the tabs out of their group by the time the prompt shows.
+// While the prompt is open they stay out (a group in a closing window is
+// saved); when the user stays, the window stays, and the extension puts
+// them back into their group with the same workspace page; when the
+// user then closes the window again and leaves, nothing of it is saved.
+// A round where the prompting page's beforeunload ran first (the tabs
+// still grouped, as they should) is tried again with a new page beside it.
+func TestUserCancellingTheWindowCloseKeepsTheGroup(t *testing.T) {
+	ws := workspace(t, fmt.Sprintf("user-stays-%d", time.Now().UnixNano()%1_000_000))
+	other := site + "/page?ws=" + ws
+	second := openPage(t, ws, "/page?ws="+ws)
+	d := devtools(t)
+	ctx := ctxFor(t, 3*time.Minute)
+	prompts, stop := d.Watch("Page.javascriptDialogOpening")
+	defer stop()
+	wd, page := workspacePage(t, ws)
+	closeWindow := func(first int) (int, int) {
+		t.Helper()
+		if err := wd.Eval(ctx, page, `chrome.tabs.getCurrent().then((me) => chrome.windows.remove(me.windowId)); true`, nil); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-prompts:
+		case <-time.After(10 * time.Second):
+			t.Fatal(`closing the window showed no "Leave site?" prompt`)
+		}
+		// Longer than the extension waits after a prompt it saw answered.
+		time.Sleep(3 * time.Second)
+		return groupOf(t, first), groupOf(t, second)
+	}
+	answer := func(x string, leave bool) {
+		t.Helper()
+		if err := d.Call(ctx, x, "Page.handleJavaScriptDialog", map[string]any{"accept": leave}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	var leave string
+	var first int
+	var x string
+	for round := 1; ; round++ {
+		leave = fmt.Sprintf("%s/leave?ws=%s&round=%d", site, ws, round)
+		first = openPage(t, ws, strings.TrimPrefix(leave, site))
+		// The page may ask only once the user has used it (Chrome ignores
+		// a beforeunload prompt of a page nobody touched).
+		x = d.PageSession(t, ctx, leave)
+		if err := d.Call(ctx, x, "Page.enable", nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		bridge.MustCall(t, map[string]any{"action": "activate", "tabId": first})
+		if err := d.Click(ctx, x, 20, 20); err != nil {
+			t.Fatal(err)
+		}
+		old := groupOf(t, first)
+		g, g2 := closeWindow(first)
+		if g == old && g2 == old {
+			answer(x, false)
+			t.Logf("round %d: the prompting page's beforeunload ran first; the tabs stayed in their group", round)
+			if round == 20 {
+				t.Fatal("in 20 rounds the workspace page's beforeunload never ran before the prompting page's")
+			}
+			// The page stays, asking no more: closed, its successor would
+			// take its place in memory, and the order with it.
+			if err := d.Eval(ctx, x, `leaveFreely = true`, nil); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if g >= 0 || g2 >= 0 {
+			t.Fatalf("while the prompt is open the pages are in groups %d and %d, want none: a group in a closing window is saved", g, g2)
+		}
+		answer(x, false)
+		waitRegrouped(t, ws, first, second, old, fmt.Sprintf("in round %d, after the user stayed", round))
+		break
+	}
+	bridge.WaitSaved(t, "the workspace's group and its pages again", func(s browsertest.SavedTabGroups) bool {
+		return s.Titled(ws) == 1 && s.TabsAt(leave) == 1 && s.TabsAt(other) == 1
+	})
+
+	if g, g2 := closeWindow(first); g >= 0 || g2 >= 0 {
+		t.Fatalf("while the prompt is open the second time the pages are in groups %d and %d, want none", g, g2)
+	}
+	answer(x, true)
+	bridge.WaitSaved(t, "no group of the closed workspace and no entry of its pages", func(s browsertest.SavedTabGroups) bool {
+		return s.Titled(ws) == 0 && s.TabsAt(leave) == 0 && s.TabsAt(other) == 0
+	})
 }
