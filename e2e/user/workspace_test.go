@@ -69,7 +69,8 @@ func TestUserClosingTheWorkspaceWindowLeavesNoSavedGroup(t *testing.T) {
 // tell that from its window closing, and takes the group's tabs out of it
 // all the same. The extension puts them back, in a group with the
 // workspace's label and a new workspace page, and the agent's next page
-// joins that group.
+// joins that group. Status names the new group as the workspace's
+// before that (it named the old one until the next open).
 func TestUserClosingTheWorkspacePageKeepsTheGroup(t *testing.T) {
 	ws := workspace(t, fmt.Sprintf("user-closes-page-%d", time.Now().UnixNano()%1_000_000))
 	first := openPage(t, ws, "/page?n=1")
@@ -81,6 +82,9 @@ func TestUserClosingTheWorkspacePageKeepsTheGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	group := waitRegrouped(t, ws, first, second, old, "after the user closed the workspace page")
+	if g := workspaceGroup(t, ws); g != group {
+		t.Errorf("status says the workspace's group is %d, want %d, the group its tabs are in (%d before the user closed its page)", g, group, old)
+	}
 	third := bridge.MustCall(t, map[string]any{"action": "open", "url": site + "/page?n=3", "browserWorkspaceId": ws})
 	if g := int(third["groupId"].(float64)); g != group {
 		t.Errorf("the next page went into group %d, want the workspace's group %d", g, group)
@@ -112,6 +116,19 @@ func groupOf(t *testing.T, tab int) int {
 		}
 	}
 	t.Fatalf("tab %d is not in status", tab)
+	return -1
+}
+
+// workspaceGroup is the group of workspace ws in status.
+func workspaceGroup(t *testing.T, ws string) int {
+	t.Helper()
+	st := bridge.MustCall(t, map[string]any{"action": "status"})
+	for _, w := range st["workspaces"].([]any) {
+		if w := w.(map[string]any); w["id"] == ws {
+			return int(w["groupId"].(float64))
+		}
+	}
+	t.Fatalf("workspace %q is not in status", ws)
 	return -1
 }
 
