@@ -122,11 +122,13 @@ const STAYED_MS = 2000;
 const WATCH_MS = 10_000;
 const watching = new Map(); // tabId -> the word watch is watching
 
-async function watch(tabId, left) {
+// watch watches the workspace page tabId after its word left; resumed
+// (a restarted worker, below) it takes a prompt to have been seen.
+async function watch(tabId, left, resumed = false) {
   watching.set(tabId, left);
   const mine = () => watching.get(tabId) === left;
   const started = Date.now();
-  let held = 0; // when the last poll that waited ended; 0 for none yet
+  let held = resumed ? started : 0; // when the last poll that waited ended; 0 for none yet
   try {
     while (mine()) {
       const page = await chrome.tabs.get(tabId).catch(() => null);
@@ -153,10 +155,35 @@ async function watch(tabId, left) {
 // removed or whose top frame just committed a new document: Chrome tells
 // these in either order, and the page's word needs one of the others.
 // Only workspace pages leave word, so other tabs cost nothing here.
+//
+// The word stays in chrome.storage.session until it has been acted on
+// (forget): a worker Chrome stops and starts again meanwhile (idle, or
+// while a prompt holds the close for long) loses these maps and a watch
+// in progress, and takes the word up again from there (resume).
 const LEAVING = "workspaceLeaving:";
 const leftWord = new Map();
 const removed = new Map();
 const committed = new Map();
+// heard: tabId -> the time of the word from that tab this worker heard,
+// so that a word is acted on once, whether its change or resume finds it.
+const heard = new Map();
+
+function hear(tabId, left) {
+  if (heard.get(tabId) === left.at) return false;
+  heard.set(tabId, left.at);
+  return true;
+}
+
+// forget drops the word left, once acted on, unless a newer one came.
+async function forget(tabId, left) {
+  const key = LEAVING + tabId;
+  const got = await chrome.storage.session.get(key).catch(() => ({}));
+  if (got[key] && got[key].at === left.at) await chrome.storage.session.remove(key).catch(() => {});
+}
+
+function failed(err) {
+  console.error("browser-bridge: workspace not regrouped:", err);
+}
 
 function meet(tabId) {
   const left = leftWord.get(tabId);
@@ -181,21 +208,42 @@ function meet(tabId) {
     // takes its tabs back) or sent elsewhere by the user (a new page
     // does). Its beforeunload had ungrouped them all the same.
     : regroupWith(left, url.startsWith(WORKSPACE_PAGE) ? tabId : null);
-  done.catch((err) => console.error("browser-bridge: workspace not regrouped:", err));
+  done.then(() => forget(tabId, left), failed);
 }
 
 chrome.storage.session.onChanged.addListener((changes) => {
   for (const [key, change] of Object.entries(changes)) {
     if (!key.startsWith(LEAVING) || !change.newValue) continue;
-    chrome.storage.session.remove(key).catch(() => {});
     const tabId = Number(key.slice(LEAVING.length));
-    leftWord.set(tabId, change.newValue);
+    const left = change.newValue;
+    if (!hear(tabId, left)) continue;
+    leftWord.set(tabId, left);
     meet(tabId);
-    if (leftWord.get(tabId) === change.newValue) {
-      watch(tabId, change.newValue).catch((err) => console.error("browser-bridge: workspace not regrouped:", err));
-    }
+    if (leftWord.get(tabId) === left) watch(tabId, left).then(() => forget(tabId, left), failed);
   }
 });
+
+// resume acts on a word an earlier worker heard and did not finish with:
+// the page closed alone (its window is there), sent elsewhere, or still
+// there (reloaded, or its window's close cancelled or held at a prompt:
+// watch, which waits while a prompt holds a page). A word whose window
+// closed is dropped.
+async function resume(tabId, left) {
+  const page = await chrome.tabs.get(tabId).catch(() => null);
+  if (page && isWorkspacePage(page)) return watch(tabId, left, true);
+  if (page || (await chrome.windows.get(left.windowId).catch(() => null))) await regroupWith(left, null);
+}
+
+// A word the storage change brought is heard within moments of the
+// worker's start; one left by an earlier worker is resumed after that.
+setTimeout(async () => {
+  const all = await chrome.storage.session.get(null).catch(() => ({}));
+  for (const [key, left] of Object.entries(all)) {
+    const tabId = Number(key.slice(LEAVING.length));
+    if (!key.startsWith(LEAVING) || !left || !hear(tabId, left)) continue;
+    resume(tabId, left).then(() => forget(tabId, left), failed);
+  }
+}, 1000);
 
 chrome.webNavigation.onCommitted.addListener((d) => {
   if (d.frameId !== 0) return;
