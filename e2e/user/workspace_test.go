@@ -351,8 +351,8 @@ func promptAtClose(t *testing.T, id string) *prompt {
 		if g == p.old && g2 == p.old {
 			p.answer(false)
 			t.Logf("round %d: the prompting page's beforeunload ran first; the tabs stayed in their group", round)
-			if round == 12 {
-				t.Fatal("in 12 rounds the workspace page's beforeunload never ran before the prompting page's")
+			if round == 20 {
+				t.Fatal("in 20 rounds the workspace page's beforeunload never ran before the prompting page's")
 			}
 			// The page stays, asking no more: closed, its successor would
 			// take its place in memory, and the order with it.
@@ -369,8 +369,10 @@ func promptAtClose(t *testing.T, id string) *prompt {
 }
 
 // closeWindow closes the workspace's window as the user would, waits for
-// the prompt, and returns the groups of the two pages while it is open,
-// after longer than the extension waits once it saw a prompt answered.
+// the prompt, and returns the groups of the two pages while it is open:
+// at once when they are still in the group they were in before (the
+// workspace page's beforeunload has not run), else after longer than the
+// extension waits once it saw a prompt answered.
 func (p *prompt) closeWindow() (int, int) {
 	p.t.Helper()
 	if err := p.wd.Eval(ctxFor(p.t, 10*time.Second), p.wsPage, `chrome.tabs.getCurrent().then((me) => chrome.windows.remove(me.windowId)); true`, nil); err != nil {
@@ -381,7 +383,11 @@ func (p *prompt) closeWindow() (int, int) {
 	case <-time.After(10 * time.Second):
 		p.t.Fatal(`closing the window showed no "Leave site?" prompt`)
 	}
-	time.Sleep(3 * time.Second)
+	time.Sleep(500 * time.Millisecond)
+	if g, g2 := groupOf(p.t, p.tab), groupOf(p.t, p.second); g == p.old && g2 == p.old {
+		return g, g2 // the workspace page's beforeunload has not run
+	}
+	time.Sleep(2500 * time.Millisecond)
 	return groupOf(p.t, p.tab), groupOf(p.t, p.second)
 }
 

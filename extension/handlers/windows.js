@@ -100,23 +100,24 @@ async function regroupWith(left, page) {
 // fixed order (Chromium's UnloadController keeps the tabs in a set
 // ordered by address); the workspace page's ungroups the workspace's
 // tabs (ui/workspace.js), and when a later tab's "Leave site?" prompt
-// makes the user stay, the window stays with its tabs out of their group
-// (when the prompt comes first, the workspace page's never runs). Chrome tells an
-// extension nothing of it: no tab or window event, and the prompt
-// reaches the bridge's debugger only when it happens to be attached to
-// that tab (the bridge detaches after 5 s idle, cdp.js); windows.remove
-// answers before the prompt does. What can be seen is the prompt holding
-// its page: a beforeunload prompt is a synchronous call from the page's
-// renderer, so a script injected into that tab runs only once it is
-// answered (checked in Chromium 156). So while the workspace page lives
-// on after its word, watch polls the window's other tabs with a script
-// that does nothing: a poll that waits (a prompt open) and then, for
-// STAYED_MS, polls that answer at once with the window still there mean
-// the user stayed, and the tabs go back into their group, with the same
-// workspace page. Not before: regrouping while a prompt is open would
-// save the group (with an entry per page) if the user then leaves. When
-// no poll ever waits within WATCH_MS, there was no prompt to stay at (or
-// it was on a tab no extension may script): the tabs stay ungrouped.
+// makes the user stay, the window stays with its tabs out of their
+// group (when the prompt comes first, the workspace page's never runs).
+// Chrome tells an extension nothing of it: no tab or window event, and
+// the prompt reaches the bridge's debugger only when it happens to be
+// attached to that tab (the bridge detaches after 5 s idle, cdp.js);
+// windows.remove answers before the prompt does. What can be seen is the
+// prompt holding its page: a beforeunload prompt is a synchronous call
+// from the page's renderer, so a script injected into that tab runs only
+// once it is answered (checked in Chromium 156). So while the workspace
+// page lives on after its word, watch polls the window's other tabs
+// with a script that does nothing and reads nothing (top frames only):
+// a poll that waits (a prompt open) and then, for STAYED_MS, polls that
+// answer at once with the window still there mean the user stayed, and
+// the tabs go back into their group, with the same workspace page. Not
+// before: regrouping while a prompt is open would save the group (with
+// an entry per page) if the user then leaves. When no poll ever waits
+// within WATCH_MS, there was no prompt to stay at (or it was on a tab no
+// extension may script): the tabs stay ungrouped.
 const POLL_MS = 250;
 const STAYED_MS = 2000;
 const WATCH_MS = 10_000;
@@ -254,6 +255,7 @@ chrome.webNavigation.onCommitted.addListener((d) => {
 });
 
 chrome.tabs.onRemoved.addListener((tabId, info) => {
+  heard.delete(tabId); // a closed tab leaves no more word
   if (info.isWindowClosing) return;
   removed.set(tabId, info);
   meet(tabId);

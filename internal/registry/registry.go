@@ -346,10 +346,11 @@ func (r *Registry) Reconcile(live map[int]int, seen time.Time) {
 // extension puts them into a new one (extension/handlers/windows.js).
 // A workspace whose group no tab is in any more takes the group of its
 // window's workspace page, else the one group its own tabs are in, else
-// none (-1); the next open then groups afresh. tabs maps every open tab
-// to its group, pages a window to its grouped workspace page's group
-// (browser.State.Groups). A workspace changed after seen is left as it
-// is: an open may just have grouped it.
+// none (-1); one with none takes its workspace page's group when there
+// is one (a status between the two moves saw none). tabs maps every
+// open tab to its group, pages a window to its grouped workspace page's
+// group (browser.State.Groups). A workspace changed after seen is left
+// as it is: an open may just have grouped it.
 func (r *Registry) FollowGroups(tabs, pages map[int]int, seen time.Time) {
 	st := r.lock()
 	defer r.unlock()
@@ -359,11 +360,11 @@ func (r *Registry) FollowGroups(tabs, pages map[int]int, seen time.Time) {
 	}
 	changed := false
 	for _, w := range st.workspaces {
-		if w.GroupID < 0 || live[w.GroupID] || w.Created.After(seen) || w.LastUsed.After(seen) {
+		group, paged := pages[w.WindowID]
+		if w.Created.After(seen) || w.LastUsed.After(seen) || w.GroupID >= 0 && live[w.GroupID] || w.GroupID < 0 && !paged {
 			continue
 		}
-		group, ok := pages[w.WindowID]
-		if !ok {
+		if !paged {
 			group = -1
 			for _, t := range st.tabs {
 				if g, open := tabs[t.TabID]; open && t.Workspace == w.ID && g >= 0 {
@@ -375,8 +376,10 @@ func (r *Registry) FollowGroups(tabs, pages map[int]int, seen time.Time) {
 				}
 			}
 		}
-		w.GroupID = group
-		changed = true
+		if group != w.GroupID {
+			w.GroupID = group
+			changed = true
+		}
 	}
 	if changed {
 		r.set.saveLocked()
