@@ -239,7 +239,10 @@ func TestUserRenamedWorkspaceGroupKeepsItsName(t *testing.T) {
 func TestUserCancellingTheWindowCloseKeepsTheGroup(t *testing.T) {
 	p := promptAtClose(t, fmt.Sprintf("user-stays-%d", time.Now().UnixNano()%1_000_000))
 	p.answer(false)
-	waitRegrouped(t, p.ws, p.tab, p.second, p.old, "after the user stayed")
+	group := waitRegrouped(t, p.ws, p.tab, p.second, p.old, "after the user stayed")
+	if g := workspaceGroup(t, p.ws); g != group {
+		t.Errorf("status says the workspace's group is %d, want %d, the group its tabs are in", g, group)
+	}
 	bridge.WaitSaved(t, "the workspace's group and its pages again", func(s browsertest.SavedTabGroups) bool {
 		return s.Titled(p.ws) == 1 && s.TabsAt(p.url) == 1 && s.TabsAt(p.other) == 1
 	})
