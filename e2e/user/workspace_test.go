@@ -238,8 +238,10 @@ func TestUserRenamedWorkspaceGroupKeepsItsName(t *testing.T) {
 // window again and leaves, nothing of it is saved.
 func TestUserCancellingTheWindowCloseKeepsTheGroup(t *testing.T) {
 	p := promptAtClose(t, fmt.Sprintf("user-stays-%d", time.Now().UnixNano()%1_000_000))
+	stayed := time.Now()
 	p.answer(false)
 	group := waitRegrouped(t, p.ws, p.tab, p.second, p.old, "after the user stayed")
+	t.Logf("regrouped %v after the user stayed", time.Since(stayed).Round(time.Millisecond))
 	if g := workspaceGroup(t, p.ws); g != group {
 		t.Errorf("status says the workspace's group is %d, want %d, the group its tabs are in", g, group)
 	}
@@ -280,6 +282,7 @@ func TestUserCancellingTheWindowCloseKeepsTheGroupAcrossAWorkerRestart(t *testin
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	stayed := time.Now()
 	p.answer(false)
 	// A browser event wakes the worker: the user opens a window.
 	var opened struct {
@@ -290,6 +293,7 @@ func TestUserCancellingTheWindowCloseKeepsTheGroupAcrossAWorkerRestart(t *testin
 	}
 	defer p.d.Call(ctxFor(t, 5*time.Second), "", "Target.closeTarget", map[string]any{"targetId": opened.TargetID}, nil)
 	waitRegrouped(t, p.ws, p.tab, p.second, p.old, "after the worker restarted and the user stayed")
+	t.Logf("regrouped %v after the user stayed, by a new worker", time.Since(stayed).Round(time.Millisecond))
 }
 
 // prompt is a page of the agent's that asks "Leave site?", open in
