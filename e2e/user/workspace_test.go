@@ -1,7 +1,10 @@
 package user
 
 import (
+	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,7 +71,8 @@ func TestUserClosingTheWorkspaceWindowLeavesNoSavedGroup(t *testing.T) {
 // tell that from its window closing, and takes the group's tabs out of it
 // all the same. The extension puts them back, in a group with the
 // workspace's label and a new workspace page, and the agent's next page
-// joins that group.
+// joins that group. Status names the new group as the workspace's
+// before that (it named the old one until the next open).
 func TestUserClosingTheWorkspacePageKeepsTheGroup(t *testing.T) {
 	ws := workspace(t, fmt.Sprintf("user-closes-page-%d", time.Now().UnixNano()%1_000_000))
 	first := openPage(t, ws, "/page?n=1")
@@ -80,6 +84,9 @@ func TestUserClosingTheWorkspacePageKeepsTheGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	group := waitRegrouped(t, ws, first, second, old, "after the user closed the workspace page")
+	if g := workspaceGroup(t, ws); g != group {
+		t.Errorf("status says the workspace's group is %d, want %d, the group its tabs are in (%d before the user closed its page)", g, group, old)
+	}
 	third := bridge.MustCall(t, map[string]any{"action": "open", "url": site + "/page?n=3", "browserWorkspaceId": ws})
 	if g := int(third["groupId"].(float64)); g != group {
 		t.Errorf("the next page went into group %d, want the workspace's group %d", g, group)
@@ -111,6 +118,19 @@ func groupOf(t *testing.T, tab int) int {
 		}
 	}
 	t.Fatalf("tab %d is not in status", tab)
+	return -1
+}
+
+// workspaceGroup is the group of workspace ws in status.
+func workspaceGroup(t *testing.T, ws string) int {
+	t.Helper()
+	st := bridge.MustCall(t, map[string]any{"action": "status"})
+	for _, w := range st["workspaces"].([]any) {
+		if w := w.(map[string]any); w["id"] == ws {
+			return int(w["groupId"].(float64))
+		}
+	}
+	t.Fatalf("workspace %q is not in status", ws)
 	return -1
 }
 
@@ -207,5 +227,181 @@ func TestUserRenamedWorkspaceGroupKeepsItsName(t *testing.T) {
 	}
 	if title != mine {
 		t.Errorf("after the agent's next page, the group is named %q, want the user's %q", title, mine)
+	}
+}
+
+// The user closes the workspace's window, and one of the agent's pages
+// asks "Leave site?". While the prompt is open the tabs stay out of
+// their group (a group in a closing window is saved); when the user
+// stays, the window stays, and the extension puts them back into their
+// group with the same workspace page; when the user then closes the
+// window again and leaves, nothing of it is saved.
+func TestUserCancellingTheWindowCloseKeepsTheGroup(t *testing.T) {
+	p := promptAtClose(t, fmt.Sprintf("user-stays-%d", time.Now().UnixNano()%1_000_000))
+	stayed := time.Now()
+	p.answer(false)
+	group := waitRegrouped(t, p.ws, p.tab, p.second, p.old, "after the user stayed")
+	t.Logf("regrouped %v after the user stayed", time.Since(stayed).Round(time.Millisecond))
+	if g := workspaceGroup(t, p.ws); g != group {
+		t.Errorf("status says the workspace's group is %d, want %d, the group its tabs are in", g, group)
+	}
+	bridge.WaitSaved(t, "the workspace's group and its pages again", func(s browsertest.SavedTabGroups) bool {
+		return s.Titled(p.ws) == 1 && s.TabsAt(p.url) == 1 && s.TabsAt(p.other) == 1
+	})
+
+	if g, g2 := p.closeWindow(); g >= 0 || g2 >= 0 {
+		t.Fatalf("while the prompt is open the second time the pages are in groups %d and %d, want none", g, g2)
+	}
+	p.answer(true)
+	bridge.WaitSaved(t, "no group of the closed workspace and no entry of its pages", func(s browsertest.SavedTabGroups) bool {
+		return s.Titled(p.ws) == 0 && s.TabsAt(p.url) == 0 && s.TabsAt(p.other) == 0
+	})
+}
+
+// The same, with Chrome stopping the extension's service worker while
+// the prompt is open (as it stops an idle worker): the word the
+// workspace page left is kept in the extension's session storage, and
+// the worker Chrome starts next takes it up again.
+func TestUserCancellingTheWindowCloseKeepsTheGroupAcrossAWorkerRestart(t *testing.T) {
+	p := promptAtClose(t, fmt.Sprintf("user-restart-%d", time.Now().UnixNano()%1_000_000))
+	ctx := ctxFor(t, 30*time.Second)
+	sw, err := p.d.WaitTarget(ctx, "service_worker", extURL(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": sw.TargetID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		ts, err := p.d.Targets(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(ts, func(t browsertest.Target) bool { return t.TargetID == sw.TargetID }) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stayed := time.Now()
+	p.answer(false)
+	// A browser event wakes the worker: the user opens a window.
+	var opened struct {
+		TargetID string `json:"targetId"`
+	}
+	if err := p.d.Call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank", "newWindow": true}, &opened); err != nil {
+		t.Fatal(err)
+	}
+	defer p.d.Call(ctxFor(t, 5*time.Second), "", "Target.closeTarget", map[string]any{"targetId": opened.TargetID}, nil)
+	waitRegrouped(t, p.ws, p.tab, p.second, p.old, "after the worker restarted and the user stayed")
+	t.Logf("regrouped %v after the user stayed, by a new worker", time.Since(stayed).Round(time.Millisecond))
+}
+
+// prompt is a page of the agent's that asks "Leave site?", open in
+// workspace ws beside another page of the agent's (second, at other),
+// while the user closes the workspace's window.
+type prompt struct {
+	t        *testing.T
+	d        *browsertest.DevTools
+	ws       string
+	session  string // the test's session on the page: it answers the prompt
+	tab      int
+	url      string
+	second   int
+	other    string
+	old      int // the workspace's group before the close
+	wd       *browsertest.DevTools
+	wsPage   string // the test's session on the workspace page
+	prompts  <-chan browsertest.Event
+	stopWait func()
+}
+
+// promptAtClose opens a workspace with a prompting page and another
+// page, closes its window, and returns with the prompt open and the tabs
+// out of their group. Chrome runs the tabs' beforeunload one by one, in
+// no fixed order (by address); the workspace page's takes the tabs out of
+// their group only when it runs first. A round where the prompting
+// page's ran first (the tabs still grouped, as they should be) is
+// answered Stay and tried again with a new page beside it.
+func promptAtClose(t *testing.T, id string) *prompt {
+	t.Helper()
+	ws := workspace(t, id)
+	p := &prompt{t: t, d: devtools(t), ws: ws, other: site + "/page?ws=" + ws}
+	// Before the workspace closes at the test's end (clean-ups run last
+	// first): a prompt would hold its window open.
+	t.Cleanup(func() {
+		if p.session != "" {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			p.d.Eval(ctx, p.session, `leaveFreely = true`, nil)
+		}
+	})
+	p.second = openPage(t, ws, "/page?ws="+ws)
+	p.prompts, p.stopWait = p.d.Watch("Page.javascriptDialogOpening")
+	t.Cleanup(p.stopWait)
+	p.wd, p.wsPage = workspacePage(t, ws)
+	ctx := ctxFor(t, 2*time.Minute)
+	for round := 1; ; round++ {
+		p.url = fmt.Sprintf("%s/leave?ws=%s&round=%d", site, ws, round)
+		p.tab = openPage(t, ws, strings.TrimPrefix(p.url, site))
+		// The page may ask only once the user has used it (Chrome ignores
+		// a beforeunload prompt of a page nobody touched).
+		p.session = p.d.PageSession(t, ctx, p.url)
+		if err := p.d.Call(ctx, p.session, "Page.enable", nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		bridge.MustCall(t, map[string]any{"action": "activate", "tabId": p.tab})
+		if err := p.d.Click(ctx, p.session, 20, 20); err != nil {
+			t.Fatal(err)
+		}
+		p.old = groupOf(t, p.tab)
+		g, g2 := p.closeWindow()
+		if g == p.old && g2 == p.old {
+			p.answer(false)
+			t.Logf("round %d: the prompting page's beforeunload ran first; the tabs stayed in their group", round)
+			if round == 20 {
+				t.Fatal("in 20 rounds the workspace page's beforeunload never ran before the prompting page's")
+			}
+			// The page stays, asking no more: closed, its successor would
+			// take its place in memory, and the order with it.
+			if err := p.d.Eval(ctx, p.session, `leaveFreely = true`, nil); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if g >= 0 || g2 >= 0 {
+			t.Fatalf("while the prompt is open the pages are in groups %d and %d, want none: a group in a closing window is saved", g, g2)
+		}
+		return p
+	}
+}
+
+// closeWindow closes the workspace's window as the user would, waits for
+// the prompt, and returns the groups of the two pages while it is open:
+// at once when they are still in the group they were in before (the
+// workspace page's beforeunload has not run), else after longer than the
+// extension waits once it saw a prompt answered.
+func (p *prompt) closeWindow() (int, int) {
+	p.t.Helper()
+	if err := p.wd.Eval(ctxFor(p.t, 10*time.Second), p.wsPage, `chrome.tabs.getCurrent().then((me) => chrome.windows.remove(me.windowId)); true`, nil); err != nil {
+		p.t.Fatal(err)
+	}
+	select {
+	case <-p.prompts:
+	case <-time.After(10 * time.Second):
+		p.t.Fatal(`closing the window showed no "Leave site?" prompt`)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if g, g2 := groupOf(p.t, p.tab), groupOf(p.t, p.second); g == p.old && g2 == p.old {
+		return g, g2 // the workspace page's beforeunload has not run
+	}
+	time.Sleep(2500 * time.Millisecond)
+	return groupOf(p.t, p.tab), groupOf(p.t, p.second)
+}
+
+// answer answers the prompt: Leave, or Stay.
+func (p *prompt) answer(leave bool) {
+	p.t.Helper()
+	if err := p.d.Call(ctxFor(p.t, 10*time.Second), p.session, "Page.handleJavaScriptDialog", map[string]any{"accept": leave}, nil); err != nil {
+		p.t.Fatal(err)
 	}
 }

@@ -78,25 +78,113 @@ async function regroup(tabId, left, info) {
 
 // regroupWith groups the workspace's tabs that are still out of a group
 // with page (a tab showing the workspace page), or with a new workspace
-// page when page is null.
+// page when page is null. A page in a group already (the daemon's next
+// open took it along meanwhile, groups.js) keeps that group and its
+// label, and the tabs join it.
 async function regroupWith(left, page) {
-  const alive = (await chrome.tabs.query({ windowId: left.windowId }))
-    .filter((t) => left.tabIds.includes(t.id) && t.id !== page && t.groupId < 0)
-    .map((t) => t.id);
+  const tabs = await chrome.tabs.query({ windowId: left.windowId });
+  const alive = tabs.filter((t) => left.tabIds.includes(t.id) && t.id !== page && t.groupId < 0).map((t) => t.id);
+  const joined = tabs.find((t) => t.id === page && t.groupId >= 0);
+  if (joined) {
+    if (alive.length) await chrome.tabs.group({ tabIds: alive, groupId: joined.groupId });
+    return;
+  }
   if (!alive.length && page === null) return;
   const pageId = page ?? (await chrome.tabs.create({ windowId: left.windowId, url: WORKSPACE_PAGE, active: false, index: 0 })).id;
   const groupId = await chrome.tabs.group({ tabIds: [pageId, ...alive], createProperties: { windowId: left.windowId } });
   await chrome.tabGroups.update(groupId, { title: left.title, ...(left.color ? { color: left.color } : {}) });
 }
 
+// A window close the user cancels. Closing a window runs every tab's
+// beforeunload, one tab after another, before any tab closes, in no
+// fixed order (Chromium's UnloadController keeps the tabs in a set
+// ordered by address); the workspace page's ungroups the workspace's
+// tabs (ui/workspace.js), and when a later tab's "Leave site?" prompt
+// makes the user stay, the window stays with its tabs out of their
+// group (when the prompt comes first, the workspace page's never runs).
+// Chrome tells an extension nothing of it: no tab or window event, and
+// the prompt reaches the bridge's debugger only when it happens to be
+// attached to that tab (the bridge detaches after 5 s idle, cdp.js);
+// windows.remove answers before the prompt does. What can be seen is the
+// prompt holding its page: a beforeunload prompt is a synchronous call
+// from the page's renderer, so a script injected into that tab runs only
+// once it is answered (checked in Chromium 156). So while the workspace
+// page lives on after its word, watch polls the window's other tabs
+// with a script that does nothing and reads nothing (top frames only):
+// a poll that waits (a prompt open) and then, for STAYED_MS, polls that
+// answer at once with the window still there mean the user stayed, and
+// the tabs go back into their group, with the same workspace page. Not
+// before: regrouping while a prompt is open would save the group (with
+// an entry per page) if the user then leaves. When no poll ever waits
+// within WATCH_MS, there was no prompt to stay at (or it was on a tab no
+// extension may script): the tabs stay ungrouped.
+const POLL_MS = 250;
+const STAYED_MS = 2000;
+const WATCH_MS = 10_000;
+const watching = new Map(); // tabId -> the word watch is watching
+
+// watch watches the workspace page tabId after its word left; resumed
+// (a restarted worker, below) it takes a prompt to have been seen.
+async function watch(tabId, left, resumed = false) {
+  watching.set(tabId, left);
+  const mine = () => watching.get(tabId) === left;
+  const started = Date.now();
+  let held = resumed ? started : 0; // when the last poll that waited ended; 0 for none yet
+  try {
+    while (mine()) {
+      const page = await chrome.tabs.get(tabId).catch(() => null);
+      // Gone, or elsewhere: meet (below) hears of it.
+      if (!page || !isWorkspacePage(page) || !mine()) return;
+      if (!held && Date.now() - started > WATCH_MS) return;
+      if (held && Date.now() - held >= STAYED_MS) {
+        watching.delete(tabId);
+        await regroupWith({ ...left, windowId: page.windowId }, tabId);
+        return;
+      }
+      const others = (await chrome.tabs.query({ windowId: page.windowId })).filter((t) => t.id !== tabId);
+      const t0 = Date.now();
+      await Promise.all(others.map((t) => chrome.scripting.executeScript({ target: { tabId: t.id }, func: () => 0, injectImmediately: true }).catch(() => {})));
+      if (Date.now() - t0 > POLL_MS) held = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  } finally {
+    if (mine()) watching.delete(tabId);
+  }
+}
+
 // What a workspace page left on its way out (by tab), and the tabs just
 // removed or whose top frame just committed a new document: Chrome tells
 // these in either order, and the page's word needs one of the others.
 // Only workspace pages leave word, so other tabs cost nothing here.
+//
+// The word stays in chrome.storage.session until it has been acted on
+// (forget): a worker Chrome stops and starts again meanwhile (idle, or
+// while a prompt holds the close for long) loses these maps and a watch
+// in progress, and takes the word up again from there (resume).
 const LEAVING = "workspaceLeaving:";
 const leftWord = new Map();
 const removed = new Map();
 const committed = new Map();
+// heard: tabId -> the time of the word from that tab this worker heard,
+// so that a word is acted on once, whether its change or resume finds it.
+const heard = new Map();
+
+function hear(tabId, left) {
+  if (heard.get(tabId) === left.at) return false;
+  heard.set(tabId, left.at);
+  return true;
+}
+
+// forget drops the word left, once acted on, unless a newer one came.
+async function forget(tabId, left) {
+  const key = LEAVING + tabId;
+  const got = await chrome.storage.session.get(key).catch(() => ({}));
+  if (got[key] && got[key].at === left.at) await chrome.storage.session.remove(key).catch(() => {});
+}
+
+function failed(err) {
+  console.error("browser-bridge: workspace not regrouped:", err);
+}
 
 function meet(tabId) {
   const left = leftWord.get(tabId);
@@ -114,24 +202,49 @@ function meet(tabId) {
   leftWord.delete(tabId);
   removed.delete(tabId);
   committed.delete(tabId);
+  watching.delete(tabId);
   const done = info
     ? regroup(tabId, left, info)
     // The page lived on: reloaded (it shows the workspace page again and
     // takes its tabs back) or sent elsewhere by the user (a new page
     // does). Its beforeunload had ungrouped them all the same.
     : regroupWith(left, url.startsWith(WORKSPACE_PAGE) ? tabId : null);
-  done.catch((err) => console.error("browser-bridge: workspace not regrouped:", err));
+  done.then(() => forget(tabId, left), failed);
 }
 
 chrome.storage.session.onChanged.addListener((changes) => {
   for (const [key, change] of Object.entries(changes)) {
     if (!key.startsWith(LEAVING) || !change.newValue) continue;
-    chrome.storage.session.remove(key).catch(() => {});
     const tabId = Number(key.slice(LEAVING.length));
-    leftWord.set(tabId, change.newValue);
+    const left = change.newValue;
+    if (!hear(tabId, left)) continue;
+    leftWord.set(tabId, left);
     meet(tabId);
+    if (leftWord.get(tabId) === left) watch(tabId, left).then(() => forget(tabId, left), failed);
   }
 });
+
+// resume acts on a word an earlier worker heard and did not finish with:
+// the page closed alone (its window is there), sent elsewhere, or still
+// there (reloaded, or its window's close cancelled or held at a prompt:
+// watch, which waits while a prompt holds a page). A word whose window
+// closed is dropped.
+async function resume(tabId, left) {
+  const page = await chrome.tabs.get(tabId).catch(() => null);
+  if (page && isWorkspacePage(page)) return watch(tabId, left, true);
+  if (page || (await chrome.windows.get(left.windowId).catch(() => null))) await regroupWith(left, null);
+}
+
+// A word the storage change brought is heard within moments of the
+// worker's start; one left by an earlier worker is resumed after that.
+setTimeout(async () => {
+  const all = await chrome.storage.session.get(null).catch(() => ({}));
+  for (const [key, left] of Object.entries(all)) {
+    const tabId = Number(key.slice(LEAVING.length));
+    if (!key.startsWith(LEAVING) || !left || !hear(tabId, left)) continue;
+    resume(tabId, left).then(() => forget(tabId, left), failed);
+  }
+}, 1000);
 
 chrome.webNavigation.onCommitted.addListener((d) => {
   if (d.frameId !== 0) return;
@@ -142,6 +255,7 @@ chrome.webNavigation.onCommitted.addListener((d) => {
 });
 
 chrome.tabs.onRemoved.addListener((tabId, info) => {
+  heard.delete(tabId); // a closed tab leaves no more word
   if (info.isWindowClosing) return;
   removed.set(tabId, info);
   meet(tabId);

@@ -72,9 +72,10 @@ async function track() {
 // the tabs back when the window stays (handlers/windows.js regroup), from
 // what the page leaves it here — and when the page lives on (a reload, or
 // the user sending its tab elsewhere). A window close the user cancels at
-// another page's "Leave site?" prompt leaves the tabs out of their group:
-// the page cannot know the prompt's answer, and putting them back before
-// it would save the group if the answer is Leave.
+// another page's "Leave site?" prompt: the page cannot know the prompt's
+// answer, and putting the tabs back before it would save the group if the
+// answer is Leave; the service worker puts them back once it sees the
+// prompt answered and the window still there (handlers/windows.js watch).
 addEventListener("beforeunload", () => {
   if (!leaving || !me) return;
   chrome.storage.session.set({ [`workspaceLeaving:${me.id}`]: { ...leaving, at: Date.now() } }).catch(() => {});

@@ -11,7 +11,7 @@ import (
 
 // browserState lists every window and its tabs, and brings the registry
 // up to date with it: tabs that closed leave it, tabs that the bridge's
-// own tabs opened join it.
+// own tabs opened join it, workspaces follow their tabs into a new group.
 func (r *run) browserState() (*browser.State, error) {
 	seen := time.Now()
 	s, err := r.b.BrowserState(r.ctx)
@@ -20,6 +20,8 @@ func (r *run) browserState() (*browser.State, error) {
 	}
 	reg := r.reg()
 	reg.Reconcile(s.Live(), seen)
+	tabs, pages := s.Groups()
+	reg.FollowGroups(tabs, pages, seen)
 	adoptOpened(reg, s.Tabs())
 	return &s, nil
 }

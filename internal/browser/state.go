@@ -39,6 +39,22 @@ func (s *State) Live() map[int]int {
 	return live
 }
 
+// Groups maps every open tab to its tab group (-1: none), and every
+// window with a grouped workspace page to that page's group: what
+// registry.FollowGroups needs to follow a workspace into a new group.
+func (s *State) Groups() (tabs, pages map[int]int) {
+	tabs, pages = map[int]int{}, map[int]int{}
+	for _, w := range s.Windows {
+		for _, t := range w.Tabs {
+			tabs[t.TabID] = t.GroupID
+			if t.WorkspacePage && t.GroupID >= 0 {
+				pages[w.WindowID] = t.GroupID
+			}
+		}
+	}
+	return tabs, pages
+}
+
 // ActiveTab is the active tab of the last focused window.
 func (s *State) ActiveTab() (TabInfo, bool) {
 	return s.ActiveTabIn(s.LastFocusedWindowID)

@@ -18,6 +18,17 @@ func TestStateHelpers(t *testing.T) {
 	if got, want := s.Live(), map[int]int{10: 1, 11: 1, 20: 2, 21: 2, 30: 3}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Live = %v, want %v", got, want)
 	}
+	g := State{Windows: []WindowInfo{
+		{WindowID: 1, Tabs: []TabInfo{{TabID: 10, GroupID: 5, WorkspacePage: true}, {TabID: 11, GroupID: 5}}},
+		{WindowID: 2, Tabs: []TabInfo{{TabID: 20, GroupID: -1, WorkspacePage: true}, {TabID: 21, GroupID: 6}}},
+	}}
+	tabs, pages := g.Groups()
+	if want := map[int]int{10: 5, 11: 5, 20: -1, 21: 6}; !reflect.DeepEqual(tabs, want) {
+		t.Errorf("Groups gave tabs %v, want %v", tabs, want)
+	}
+	if want := map[int]int{1: 5}; !reflect.DeepEqual(pages, want) {
+		t.Errorf("Groups gave workspace pages %v, want %v (an ungrouped one is left out)", pages, want)
+	}
 	var ids, wins []int
 	for _, tab := range s.Tabs() {
 		ids, wins = append(ids, tab.TabID), append(wins, tab.WindowID)

@@ -275,7 +275,10 @@ func (d *Daemon) reconcile(ext browser.Info) {
 	if err != nil {
 		d.log.Warn("reconciling registry", "err", err)
 	} else {
-		d.reg.For(ext.Instance).Reconcile(s.Live(), seen)
+		reg := d.reg.For(ext.Instance)
+		reg.Reconcile(s.Live(), seen)
+		tabs, pages := s.Groups()
+		reg.FollowGroups(tabs, pages, seen)
 	}
 	// Pages loaded from now on know their DOM's history from the start,
 	// so reading them never waits for no reason (after the reconciliation,

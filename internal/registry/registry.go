@@ -339,6 +339,53 @@ func (r *Registry) Reconcile(live map[int]int, seen time.Time) {
 	}
 }
 
+// FollowGroups brings the workspaces' tab groups up to date with the
+// browser's, as it was at time seen. A workspace's group can go without
+// the bridge closing it: when the user closes its workspace page, the
+// page takes the tabs out of their group on its way out and the
+// extension puts them into a new one (extension/handlers/windows.js).
+// A workspace whose group no tab is in any more takes the group of its
+// window's workspace page, else the one group its own tabs are in, else
+// none (-1); one with none takes its workspace page's group when there
+// is one (a status between the two moves saw none). tabs maps every
+// open tab to its group, pages a window to its grouped workspace page's
+// group (browser.State.Groups). A workspace changed after seen is left
+// as it is: an open may just have grouped it.
+func (r *Registry) FollowGroups(tabs, pages map[int]int, seen time.Time) {
+	st := r.lock()
+	defer r.unlock()
+	live := map[int]bool{}
+	for _, g := range tabs {
+		live[g] = true
+	}
+	changed := false
+	for _, w := range st.workspaces {
+		group, paged := pages[w.WindowID]
+		if w.Created.After(seen) || w.LastUsed.After(seen) || w.GroupID >= 0 && live[w.GroupID] || w.GroupID < 0 && !paged {
+			continue
+		}
+		if !paged {
+			group = -1
+			for _, t := range st.tabs {
+				if g, open := tabs[t.TabID]; open && t.Workspace == w.ID && g >= 0 {
+					if group >= 0 && g != group {
+						group = -1 // its tabs are in several groups: none is the workspace's
+						break
+					}
+					group = g
+				}
+			}
+		}
+		if group != w.GroupID {
+			w.GroupID = group
+			changed = true
+		}
+	}
+	if changed {
+		r.set.saveLocked()
+	}
+}
+
 // Workspace returns the workspace with id.
 func (r *Registry) Workspace(id string) (Workspace, bool) {
 	st := r.lock()

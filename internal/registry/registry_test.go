@@ -221,3 +221,36 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// The user closed a workspace's page and the extension put its tabs into
+// a new group: the workspace follows them, to its workspace page's group
+// or else its tabs' one group; with neither, it has none. One with no
+// group takes its workspace page's. A workspace whose group is still
+// there, or changed after the snapshot, is left.
+func TestFollowGroups(t *testing.T) {
+	now := time.Unix(1000, 0)
+	set, _ := Open("")
+	set.SetClock(func() time.Time { return now })
+	r := set.For("a")
+	r.AddTab(1, 10, "paged")
+	r.AddTab(2, 20, "tabs")
+	r.AddTab(3, 30, "split")
+	r.AddTab(4, 30, "split")
+	r.AddTab(5, 40, "kept")
+	r.AddTab(7, 60, "none")
+	r.AddTab(8, 70, "none-paged")
+	for _, w := range []Workspace{{ID: "paged", WindowID: 10, GroupID: 100}, {ID: "tabs", WindowID: 20, GroupID: 200}, {ID: "split", WindowID: 30, GroupID: 300}, {ID: "kept", WindowID: 40, GroupID: 400},
+		{ID: "none", WindowID: 60, GroupID: -1}, {ID: "none-paged", WindowID: 70, GroupID: -1}} {
+		r.SetWorkspace(w)
+	}
+	seen := now.Add(time.Second)
+	now = seen.Add(time.Second)
+	r.SetWorkspace(Workspace{ID: "young", WindowID: 50, GroupID: 500})
+	tabs := map[int]int{1: 101, 2: 201, 3: 301, 4: 302, 5: 400, 6: 101, 7: 600, 8: 700, 9: 700}
+	r.FollowGroups(tabs, map[int]int{10: 101, 70: 700}, seen)
+	for id, want := range map[string]int{"paged": 101, "tabs": 201, "split": -1, "kept": 400, "young": 500, "none": -1, "none-paged": 700} {
+		if w, _ := r.Workspace(id); w.GroupID != want {
+			t.Errorf("workspace %q is in group %d, want %d", id, w.GroupID, want)
+		}
+	}
+}
