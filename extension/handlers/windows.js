@@ -109,7 +109,7 @@ async function regroupWith(left, page) {
 // prompt holding its page: a beforeunload prompt is a synchronous call
 // from the page's renderer, so a script injected into that tab runs only
 // once it is answered (checked in Chromium 156). So while the workspace
-// page lives on after its word, watch polls the window's other tabs
+// page lives on after its word, watch polls the workspace's other tabs
 // with a script that does nothing and reads nothing (top frames only):
 // a poll that waits (a prompt open) and then, for STAYED_MS, polls that
 // answer at once with the window still there mean the user stayed, and
@@ -141,7 +141,12 @@ async function watch(tabId, left, resumed = false) {
         await regroupWith({ ...left, windowId: page.windowId }, tabId);
         return;
       }
-      const others = (await chrome.tabs.query({ windowId: page.windowId })).filter((t) => t.id !== tabId);
+      // Only the workspace's own tabs (those its page took out of the
+      // group): a tab of the user's in the window is not the bridge's to
+      // touch, even with a script that reads nothing (a site the user's
+      // rules deny). A prompt there goes unseen, and the tabs stay
+      // ungrouped: the safe side.
+      const others = (await chrome.tabs.query({ windowId: page.windowId })).filter((t) => t.id !== tabId && left.tabIds.includes(t.id));
       const t0 = Date.now();
       await Promise.all(others.map((t) => chrome.scripting.executeScript({ target: { tabId: t.id }, func: () => 0, injectImmediately: true }).catch(() => {})));
       if (Date.now() - t0 > POLL_MS) held = Date.now();
