@@ -80,21 +80,30 @@ func TestExtractRightAfterOpenSeesTimerDrivenText(t *testing.T) {
 // missed it.
 func TestExtractOfAHiddenTabWaitsForItsLateTimers(t *testing.T) {
 	t.Parallel()
+	hidden := 0
 	for i := 0; i < 3; i++ {
 		tab := openPage(t, "/timer-chain")
 		// A second tab in the window hides the first.
 		cover := openPage(t, "/article")
 		res, _ := call(t, map[string]any{"action": "extract", "tabId": tab, "include": []string{"text"}})
-		if text := str(res, "text"); !strings.Contains(text, "CHAIN-DONE") {
+		switch text := str(res, "text"); {
+		case !strings.Contains(text, "CHAIN-DONE"):
 			t.Errorf("trial %d: the read of the hidden tab lacks the last render:\n%s", i+1, text)
-		} else if !strings.Contains(text, "CHAIN-DONE, hidden") {
-			t.Fatalf("trial %d: the tab was not hidden when its chain ended, so the test tests nothing:\n%s", i+1, text)
+		case strings.Contains(text, "CHAIN-DONE, hidden"):
+			hidden++
+		default:
+			// The second tab came only after the chain had ended (a
+			// very slow open): this trial says nothing of hidden tabs.
+			t.Logf("trial %d: the tab was still shown when its chain ended", i+1)
 		}
 		if w, _ := res["warnings"].([]any); len(w) > 0 {
 			t.Errorf("trial %d: warnings %v", i+1, w)
 		}
 		bridge.Call(t, map[string]any{"action": "close", "tabId": cover})
 		bridge.Call(t, map[string]any{"action": "close", "tabId": tab})
+	}
+	if hidden == 0 {
+		t.Fatal("in no trial was the tab hidden when its chain ended, so the test tested nothing")
 	}
 }
 
