@@ -1,6 +1,7 @@
 package user
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -31,7 +32,7 @@ func TestDownloadInAUsersTabHeldToTheCap(t *testing.T) {
 		s.DownloadMaxBytes = old
 		settings.Save(l, s)
 	})
-	time.Sleep(500 * time.Millisecond) // the daemon gives the extension the cap within 200 ms
+	untilDownloadCap(t, capBytes)
 	release := make(chan struct{})
 	site, sent := browsertest.StallingFiles(t, release, 2<<20)
 	tab := usersTab(t, site+"/")
@@ -51,5 +52,38 @@ func TestDownloadInAUsersTabHeldToTheCap(t *testing.T) {
 	left := browsertest.LeftInDownloads(bridge.Home, "late")
 	if len(left) > 0 {
 		t.Errorf("past the cap, still in the browser's download folder: %v", left)
+	}
+}
+
+// untilDownloadCap waits until the extension holds capBytes as its cap on
+// one download (the daemon sees settings.json change within 200 ms and
+// sends it: on a loaded machine, later than a fixed pause allowed for).
+// It asks the service worker through the test's DevTools connection.
+func untilDownloadCap(t *testing.T, capBytes int64) {
+	t.Helper()
+	d := devtools(t)
+	ctx := ctxFor(t, 15*time.Second)
+	sw, err := d.WaitTarget(ctx, "service_worker", bridge.ExtensionURL(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	session, err := d.Attach(ctx, sw.TargetID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Call(context.Background(), "", "Target.detachFromTarget", map[string]any{"sessionId": session}, nil)
+	var got struct {
+		Cap struct {
+			MaxBytes int64 `json:"maxBytes"`
+		} `json:"downloadCap"`
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		err := d.Eval(ctx, session, `chrome.storage.session.get("downloadCap")`, &got)
+		if err == nil && got.Cap.MaxBytes == capBytes {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the extension's cap on a download is %d (%v), not the settings' %d, 10 s after they changed", got.Cap.MaxBytes, err, capBytes)
+		}
 	}
 }

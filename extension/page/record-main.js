@@ -394,7 +394,10 @@
   // Tables of what is pending by the page's ID, at most TABLE_MAX each (a
   // page that schedules more counts as busy until the last of those would
   // be due). Times are performance.now() ms. A frame not drawn within
-  // FRAME_MAX (a hidden tab draws none) no longer counts.
+  // FRAME_MAX (a hidden tab draws none) no longer counts. A timer is kept
+  // with the time it is due: one that is due and has not run (a hidden
+  // tab's, which Chrome runs at most once a second; a busy machine's) is
+  // about to change the page, for up to SHORT_MS past its time.
   const SHORT_MS = 1000;
   const GRACE_MS = 30;
   const FRAME_MS = 50;
@@ -511,23 +514,29 @@
     if (id !== undefined) drop(asked, id);
   });
 
-  // scheduled is the counts, as record.js asks for them: busyMs is how
-  // long work has been pending without a break (0: none is), loopMs how
-  // long the page has asked for a frame in every frame, and dueMs, when
-  // every pending timer is in the table, how long until the first of them
-  // is due (so the daemon need not look again before then).
+  // scheduled is the counts, as record.js asks for them: overdue is how
+  // many timers are due and have not run, busyMs how long work has been
+  // pending without a break (0: none is), loopMs how long the page has
+  // asked for a frame in every frame, and dueMs, when every pending timer
+  // is in the table, how long until the first of them is due (so the
+  // daemon need not look again before then).
   function scheduled() {
     const now = clock();
     for (const k in asked.at) {
       if (now - asked.at[k] > FRAME_MAX) drop(asked, NumberC(k));
     }
     let due = Infinity;
+    let overdue = 0;
     for (const k in timers.at) {
-      if (timers.at[k] < due) due = timers.at[k];
+      const at = timers.at[k];
+      if (at < due) due = at;
+      const late = now - at;
+      if (late >= 0 && late <= SHORT_MS) overdue++;
     }
     const r = create(null);
     r.fromStart = fromStart;
     r.timers = timers.n + (floodUntil > now ? 1 : 0);
+    r.overdue = overdue;
     r.intervals = intervals.n;
     r.frames = asked.n;
     r.requests = inflight;

@@ -200,8 +200,8 @@
     }
     const count = (v) => (Number.isFinite(v) ? Math.max(0, Math.min(Math.trunc(v), 1e6)) : 0);
     const ms = (v) => (Number.isFinite(v) ? Math.max(0, Math.min(Math.round(v), 1e9)) : 0);
-    const r = { timers: count(a.timers), intervals: count(a.intervals), frames: count(a.frames), requests: count(a.requests),
-      scripts: loading.size, busyMs: ms(a.busyMs), loopMs: ms(a.loopMs) };
+    const r = { timers: count(a.timers), overdue: count(a.overdue), intervals: count(a.intervals), frames: count(a.frames),
+      requests: count(a.requests), scripts: loading.size, busyMs: ms(a.busyMs), loopMs: ms(a.loopMs) };
     if (Number.isFinite(a.dueMs)) r.dueMs = ms(a.dueMs); // an overdue timer: 0
     return r;
   }

@@ -29,7 +29,10 @@ import (
 //     A page that never stops (an interval of up to a second, a frame
 //     asked for in every frame for loopFor, or work pending without a
 //     break for busyFor: a clock, an animation, a poll) falls back to the
-//     seed's rule: its DOM unchanged for quietFor;
+//     seed's rule: its DOM unchanged for quietFor, and no timer of its
+//     due and not yet run — a quiet that lasts only because the page's
+//     timers run late (a hidden tab's, which Chrome runs at most once a
+//     second; a busy machine's) is not the page's;
 //   - elsewhere (a tab the bridge did not open, a page that refuses
 //     scripts), where nothing says what is scheduled: loaded afterLoad ago
 //     at least, to see whether it goes on changing by itself, and its DOM
@@ -141,6 +144,7 @@ type quietState struct {
 // rules' bounds, and no more.
 type scheduled struct {
 	Timers    int     `json:"timers"`    // timers of up to a second that have not run
+	Overdue   int     `json:"overdue"`   // of those, the ones due (up to a second ago)
 	Intervals int     `json:"intervals"` // intervals of up to a second
 	Frames    int     `json:"frames"`    // animation frames asked for
 	Requests  int     `json:"requests"`  // fetch and XHR calls in flight
@@ -166,6 +170,9 @@ func (s scheduled) due() time.Duration {
 func (s scheduled) pending() bool {
 	return s.Timers > 0 || s.Frames > 0 || s.Requests > 0 || s.Scripts > 0
 }
+
+// late says whether a timer of the page is due and has not run.
+func (s scheduled) late() bool { return s.Overdue > 0 }
 
 // endless says whether the page looks as if it never stops.
 func (s scheduled) endless() bool {
@@ -230,6 +237,7 @@ type activity struct {
 	counted bool
 	pending bool
 	endless bool
+	late    bool // a timer is due and has not run
 	// due: how long until what is pending is due, when the page knows
 	// (only timers pending); 0 when it does not.
 	due time.Duration
@@ -250,6 +258,12 @@ func (a activity) ready() (bool, time.Duration) {
 	need := settledFor
 	switch {
 	case a.counted && a.endless:
+		if a.late {
+			// The timer runs as soon as the page's thread gets to it,
+			// and may change the page: the quiet so far is not the
+			// page's own.
+			return false, pendingPoll
+		}
 		need = quietFor // the seed's rule
 	case a.counted:
 		if a.pending {
@@ -322,7 +336,7 @@ func (st quietState) activity() activity {
 	}
 	a.changing = st.SelfQuietMs != nil && pageMs(*st.SelfQuietMs) < selfWindow
 	if s := st.Scheduled; s != nil {
-		a.counted, a.pending, a.endless, a.due = true, s.pending(), s.endless(), s.due()
+		a.counted, a.pending, a.endless, a.late, a.due = true, s.pending(), s.endless(), s.late(), s.due()
 	}
 	return a
 }
@@ -382,7 +396,7 @@ func (r settling) settle(tabID int, reserve time.Duration) ([]string, error) {
 				return []string{fmt.Sprintf("the page was still going to another address after %s; this is what it showed then", took)}, nil
 			case a.net && a.young > 0 && a.dom >= quietFor:
 				return []string{fmt.Sprintf("the page was still waiting for %d network requests after %s; this is what it showed then", a.young, took)}, nil
-			case a.counted && a.pending && !a.endless && a.dom >= settledFor:
+			case a.counted && a.pending && (!a.endless || a.late) && a.dom >= settledFor:
 				return []string{fmt.Sprintf("the page still had work scheduled (a timer, a frame or a request) after %s; this is what it showed then", took)}, nil
 			}
 			return []string{fmt.Sprintf("the page kept changing for %s (it never stayed unchanged for %d ms); this is what it showed then", took, quietFor.Milliseconds())}, nil

@@ -47,6 +47,10 @@ func TestActivityReady(t *testing.T) {
 		{"counted, a click just now", with(func(a *activity) { a.counted, a.input = true, ms(5) }), false},
 		{"endless, DOM quiet 500 ms", with(func(a *activity) { a.counted, a.endless, a.pending, a.dom = true, true, true, ms(500) }), false},
 		{"endless, DOM quiet quietFor, work pending", with(func(a *activity) { a.counted, a.endless, a.pending, a.dom = true, true, true, quietFor }), true},
+		// A quiet that lasts only because a timer runs late (a hidden
+		// tab's, a busy machine's) is not the page's: the timer is about
+		// to change it.
+		{"endless, DOM quiet quietFor, a timer due and not run", with(func(a *activity) { a.counted, a.endless, a.pending, a.late, a.dom = true, true, true, true, quietFor }), false},
 		{"still loading, counted", with(func(a *activity) { a.counted, a.loaded = true, false }), false},
 	}
 	for _, tc := range tests {
@@ -124,8 +128,14 @@ func TestQuietStateActivity(t *testing.T) {
 	if a := st.activity(); !a.loaded || !a.counted || !a.pending || a.endless || a.dom != 150*time.Millisecond || a.sinceLoad != 20*time.Millisecond {
 		t.Errorf("counted: %+v", a)
 	}
+	if err := json.Unmarshal([]byte(`{"readyState":"complete","quietMs":900,"scheduled":{"timers":1,"overdue":1,"busyMs":2500}}`), &st); err != nil {
+		t.Fatal(err)
+	}
+	if a := st.activity(); !a.endless || !a.late {
+		t.Errorf("a timer due and not run: %+v", a)
+	}
 	st.Scheduled = nil
-	if a := st.activity(); a.counted || a.pending {
+	if a := st.activity(); a.counted || a.pending || a.late {
 		t.Errorf("without counts: %+v", a)
 	}
 }

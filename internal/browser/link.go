@@ -311,24 +311,16 @@ func (l *Link) Call(ctx context.Context, verb string, params, out any) error {
 }
 
 func (l *Link) call(ctx context.Context, pin *Pinned, verb string, params, out any) error {
-	h, err := l.ready(ctx, pin)
-	if err != nil {
-		return err
-	}
 	id := l.idPrefix + strconv.FormatUint(l.nextID.Add(1), 10)
 	frame, err := json.Marshal(protocol.Command{ID: id, Type: verb, Params: params})
 	if err != nil {
 		return err
 	}
-	ch := make(chan protocol.Envelope, 1)
-	if !h.register(id, ch) {
-		return notConnected()
+	h, ch, err := l.send(ctx, pin, id, verb, frame)
+	if err != nil {
+		return err
 	}
 	defer h.unregister(id)
-	if err := h.conn.Send(frame); err != nil {
-		h.conn.Close()
-		return protocol.Errorf(protocol.CodeExtensionNotConnected, "lost the connection to the extension while sending %s; try again", verb)
-	}
 	select {
 	case env, ok := <-ch:
 		if !ok {
@@ -357,6 +349,40 @@ func (l *Link) call(ctx context.Context, pin *Pinned, verb string, params, out a
 			return l.timedOut(pin, verb, frame)
 		}
 		return ctx.Err()
+	}
+}
+
+// send writes a command's frame to the extension (see Ready for the wait
+// for one) and returns the connection it went out on, with the command
+// registered there for its reply. A frame that could not be written was
+// not delivered: the host reads whole frames only, and the usual cause is
+// a host that has died, whose end of the socket is closed before its
+// reader here has seen it go (a race a user hits when Chrome restarts the
+// host). That connection is dropped at once, so the command waits for
+// the reconnect as one sent a moment later would, and goes out once more.
+func (l *Link) send(ctx context.Context, pin *Pinned, id, verb string, frame []byte) (*linkConn, chan protocol.Envelope, error) {
+	for attempt := 0; ; attempt++ {
+		h, err := l.ready(ctx, pin)
+		if err != nil {
+			return nil, nil, err
+		}
+		ch := make(chan protocol.Envelope, 1)
+		if !h.register(id, ch) {
+			// Dropped since ready picked it: a reconnect may be under way.
+			if attempt == 0 {
+				continue
+			}
+			return nil, nil, notConnected()
+		}
+		if err := h.conn.Send(frame); err != nil {
+			h.unregister(id)
+			l.drop(h)
+			if attempt == 0 {
+				continue
+			}
+			return nil, nil, protocol.Errorf(protocol.CodeExtensionNotConnected, "lost the connection to the extension while sending %s; try again", verb)
+		}
+		return h, ch, nil
 	}
 }
 

@@ -435,9 +435,10 @@ type failingConn struct{ browser.Conn }
 
 func (failingConn) Send([]byte) error { return errors.New("broken pipe") }
 
-func TestSendFailureIsNotConnected(t *testing.T) {
-	t.Parallel()
-	l := browser.NewLink()
+// unwritable connects to l a connection whose writes fail, as a host's
+// that has died before the link read its end; it returns the other end.
+func unwritable(t *testing.T, l *browser.Link) browser.Conn {
+	t.Helper()
 	daemonSide, extSide := browser.Pipe()
 	go l.Serve(failingConn{daemonSide})
 	hello, _ := json.Marshal(fakebrowser.New().Hello)
@@ -445,11 +446,56 @@ func TestSendFailureIsNotConnected(t *testing.T) {
 	if !l.WaitConnected(context.Background(), 5*time.Second) {
 		t.Fatal("the hello was not taken")
 	}
-	err := l.Verbs().BridgePing(context.Background())
+	return extSide
+}
+
+// A connection that cannot be written to is closed, and with no
+// extension coming back the call fails with extension_not_connected
+// within its deadline.
+func TestSendFailureIsNotConnected(t *testing.T) {
+	t.Parallel()
+	l := browser.NewLink()
+	extSide := unwritable(t, l)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	err := l.Verbs().BridgePing(ctx)
 	wantCode(t, err, protocol.CodeExtensionNotConnected)
 	// The link closed the connection it could not write to.
 	if _, err := extSide.Recv(); err == nil {
 		t.Error("the connection is still open")
+	}
+}
+
+// A command written to a host that has just died (its socket closed, its
+// EOF not yet read) was not delivered: it waits for the reconnect and
+// goes out once on the new connection. Before, it failed at once, as the
+// e2e TestExtensionReconnectsWhenTheHostDies did 1 time in 20 under
+// load: "lost the connection to the extension while sending tab.create".
+func TestSendFailureWaitsForTheReconnect(t *testing.T) {
+	t.Parallel()
+	l := browser.NewLink()
+	extSide := unwritable(t, l)
+	fake := fakebrowser.New()
+	fake.Handle("tab.get", fakebrowser.Typed(echoTab))
+	t.Cleanup(fake.Drop)
+	done := make(chan error, 1)
+	go func() {
+		_, err := l.Verbs().TabGet(waitCtx(t), protocol.TabGetParams{TabID: 3})
+		done <- err
+	}()
+	// The link closes the dead connection on its failed write; then the
+	// extension comes back.
+	if _, err := extSide.Recv(); err == nil {
+		t.Fatal("the connection is still open")
+	}
+	if err := fake.Connect(l); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("the command sent as the host died: %v", err)
+	}
+	if n := len(fake.Calls("tab.get")); n != 1 {
+		t.Errorf("the new connection got the command %d times, want once", n)
 	}
 }
 
