@@ -350,6 +350,11 @@ func (r settling) settle(tabID int, reserve time.Duration) ([]string, error) {
 	hard := r.until(reserve)
 	var loadedAt time.Time
 	reported := start
+	// endless: the page has shown, in this wait, that it never stops; it
+	// keeps the seed's rule to the end of the wait, so that a moment when
+	// a loaded machine draws no frame (the loop looks broken for 100 ms)
+	// is not taken for the page settling.
+	endless := false
 	for {
 		a, err := r.look(tabID)
 		if err != nil {
@@ -359,6 +364,10 @@ func (r settling) settle(tabID int, reserve time.Duration) ([]string, error) {
 			// Between two documents (a navigation) a frame cannot be
 			// scripted for a moment: treat it as still loading.
 			a = activity{}
+		}
+		if a.counted {
+			endless = endless || a.endless
+			a.endless = endless
 		}
 		now := time.Now()
 		if now.Sub(start) >= netHold {

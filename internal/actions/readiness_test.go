@@ -1,9 +1,14 @@
 package actions
 
 import (
+	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/browser/fakebrowser"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
 func TestActivityReady(t *testing.T) {
@@ -164,5 +169,35 @@ func TestPendingTimersWaitUntilDue(t *testing.T) {
 		if ok, wait := st.activity().ready(); ok || wait != c.want {
 			t.Errorf("%s: ready %v, next look in %s; want not ready, %s", c.scheduled, ok, wait, c.want)
 		}
+	}
+}
+
+// A page that showed it never stops (an animation asking for every frame)
+// keeps the 800 ms rule for the rest of the wait, even when a look finds
+// its loop broken and its DOM quiet for 150 ms (a loaded machine that drew
+// no frame for a moment): it is read at the end of the wait with the
+// warning, not at that moment as if it had settled. The fake browser
+// stands in for the page's answers to page/quiet.js.
+func TestSettleKeepsAnEndlessPageEndless(t *testing.T) {
+	t.Parallel()
+	fake := fakebrowser.New()
+	looks := 0
+	fake.Handle("page.run", fakebrowser.Typed(func(_ context.Context, p protocol.PageRunParams) (any, error) {
+		looks++
+		st := `{"readyState":"complete","quietMs":0,"inputQuietMs":9000,"sinceLoadMs":9000,"scheduled":{"timers":0,"frames":1,"loopMs":400,"busyMs":400}}`
+		if looks > 1 {
+			st = `{"readyState":"complete","quietMs":150,"inputQuietMs":9000,"sinceLoadMs":9000,"scheduled":{"timers":0,"frames":0,"loopMs":0,"busyMs":0}}`
+		}
+		return protocol.PageRunResult{Frames: []protocol.PageFrameResult{{FrameID: 0, URL: "https://example.com/", Value: json.RawMessage(st)}}}, nil
+	}))
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	r := newRun(ctx, engine(t, fake), nil, "session:test", input(t, `{"action":"extract","tabId":2}`), nil)
+	warnings, err := r.settling().settle(2, 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) == 0 || !strings.Contains(warnings[0], "kept changing") {
+		t.Errorf("settle after %d looks: warnings %q; want it read at the end with the warning", looks, warnings)
 	}
 }
