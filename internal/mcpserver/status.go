@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -15,11 +16,22 @@ import (
 // hundreds of tabs should not fill the model's context.
 const maxStatusTabs = 150
 
-// statusText renders a status result as a few readable lines: whether
-// Chrome is connected, then each window with its tabs, then the
-// workspaces. Not connected, it gives the reason and the diagnostics.
+// statusText renders a status result as a few readable lines. First comes
+// what will make the agent's next action fail, since a model acts on the
+// text and may never look in structuredContent: a disabled bridge, a
+// pause (with the sentence those actions fail with), no browser. Then
+// whether evaluate is on, the browsers when there is a choice, each window
+// with its tabs, and the workspaces. Not connected, it gives the reason
+// and the diagnostics.
 func statusText(s *tool.StatusResult) string {
 	var b strings.Builder
+	if s.Disabled != "" {
+		fmt.Fprintf(&b, "Disabled (actions fail with %s): %s\n", protocol.CodeBridgeDisabled, oneLine(s.Disabled))
+	}
+	if s.Paused {
+		fmt.Fprintf(&b, "Paused (actions fail with %s): %s\n", protocol.CodePausedByUser, oneLine(cmp.Or(s.PausedMessage, "the user has paused the bridge")))
+	}
+	blocked := b.Len()
 	if !s.Connected {
 		// The first line is what the user must do, for the agent to pass
 		// on; the diagnostics after it are for a closer look.
@@ -32,7 +44,7 @@ func statusText(s *tool.StatusResult) string {
 				diag = m
 			}
 		}
-		if b.Len() == 0 {
+		if b.Len() == blocked {
 			fmt.Fprintf(&b, "Not connected: %s\n", cmp.Or(s.Reason, "no extension is connected"))
 		}
 		b.WriteString("diagnostics: " + compactJSON(diag, maxRestChars))
@@ -44,6 +56,25 @@ func statusText(s *tool.StatusResult) string {
 	}
 	if a := s.ActiveTab; a != nil {
 		fmt.Fprintf(&b, " Active tab: %d.", a.TabID)
+	}
+	b.WriteString(" Evaluate: " + onOff(s.Evaluate) + ".")
+	if len(s.Browsers) > 1 {
+		// One browser needs no choosing; with more, the agent names one by
+		// slot or label (the browser parameter), so both are here.
+		b.WriteString("\nbrowsers: ")
+		for i, br := range s.Browsers {
+			var flags []string
+			if br.Shown {
+				flags = append(flags, "shown")
+			}
+			if br.Default {
+				flags = append(flags, "default")
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "slot %d %q%s", br.Slot, br.Label, paren(flags))
+		}
 	}
 	n := 0
 	for _, w := range s.Windows {
@@ -88,6 +119,13 @@ func tabLine(t tool.StatusTab) string {
 		return fmt.Sprintf("[%d] (the user's incognito tab)%s", t.TabID, paren(flags))
 	}
 	return fmt.Sprintf("[%d] %s — %s%s", t.TabID, oneLine(cmp.Or(t.Title, "(untitled)")), oneLine(t.URL), paren(flags))
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }
 
 func paren(flags []string) string {
