@@ -63,13 +63,7 @@ func statusText(s *tool.StatusResult) string {
 		// slot or label (the browser parameter), so both are here.
 		b.WriteString("\nbrowsers: ")
 		for i, br := range s.Browsers {
-			var flags []string
-			if br.Shown {
-				flags = append(flags, "shown")
-			}
-			if br.Default {
-				flags = append(flags, "default")
-			}
+			flags := flagsOf(lineFlag{"shown", br.Shown}, lineFlag{"default", br.Default})
 			if i > 0 {
 				b.WriteString(", ")
 			}
@@ -78,13 +72,7 @@ func statusText(s *tool.StatusResult) string {
 	}
 	n := 0
 	for _, w := range s.Windows {
-		var flags []string
-		if w.Focused {
-			flags = append(flags, "focused")
-		}
-		if w.Incognito {
-			flags = append(flags, "incognito")
-		}
+		flags := flagsOf(lineFlag{"focused", w.Focused}, lineFlag{"incognito", w.Incognito})
 		fmt.Fprintf(&b, "\nwindow %d%s", w.WindowID, paren(flags))
 		for _, t := range w.Tabs {
 			if n++; n > maxStatusTabs {
@@ -108,17 +96,27 @@ func statusText(s *tool.StatusResult) string {
 
 // tabLine is "[12] Title — https://… (active, owned)".
 func tabLine(t tool.StatusTab) string {
-	var flags []string
-	if t.Active {
-		flags = append(flags, "active")
-	}
-	if t.Owned {
-		flags = append(flags, "owned")
-	}
+	flags := flagsOf(lineFlag{"active", t.Active}, lineFlag{"owned", t.Owned})
 	if t.Redacted {
 		return fmt.Sprintf("[%d] (the user's incognito tab)%s", t.TabID, paren(flags))
 	}
 	return fmt.Sprintf("[%d] %s — %s%s", t.TabID, oneLine(cmp.Or(t.Title, "(untitled)")), oneLine(t.URL), paren(flags))
+}
+
+// lineFlag is a word a line carries in parentheses when on.
+type lineFlag struct {
+	name string
+	on   bool
+}
+
+func flagsOf(fs ...lineFlag) []string {
+	var out []string
+	for _, f := range fs {
+		if f.on {
+			out = append(out, f.name)
+		}
+	}
+	return out
 }
 
 func onOff(on bool) string {
