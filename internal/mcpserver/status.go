@@ -33,7 +33,7 @@ func statusText(s *tool.StatusResult) string {
 	}
 	blocked := b.Len()
 	if !s.Connected {
-		// The first line is what the user must do, for the agent to pass
+		// After what blocks, the line is what the user must do, for the agent to pass
 		// on; the diagnostics after it are for a closer look.
 		var diag any = s.Diagnostics
 		if m, ok := s.Diagnostics.(map[string]any); ok {
