@@ -93,12 +93,14 @@
 
   // hidden says whether el and everything under it is invisible to a
   // person, and how: "" (it is not), "gone" (not rendered, transparent,
-  // clipped to nothing, zero-sized with its overflow cut, a closed
-  // <details> — the page's ordinary hiding) or "trick" (rendered, but
-  // where or how nobody sees it: scaled to nothing, cut by a clip-path,
-  // under an opaque layer, outside what its container or the page shows —
-  // the ways text is hidden from people and shown to machines; these are
-  // counted in a warning). visibility: hidden is not here: children may
+  // collapsed on one axis with its overflow cut, the screen-reader-only
+  // idiom, a closed <details> — the page's ordinary hiding) or "trick"
+  // (rendered, but where or how nobody sees it: of no size on both axes,
+  // scaled to nothing, clipped to nothing, under an opaque layer, moved
+  // before the page's start or outside what its container or the page
+  // shows — the ways text is hidden from people and shown to machines;
+  // these are counted in a warning, at the page's level as inside a
+  // scrolling box: issue 24, item 2). visibility: hidden is not here: children may
   // turn visible again, so it only silences the element's own text. Nor
   // is aria-hidden: it hides from screen readers, not from eyes (code
   // editors draw their text that way). env carries the clip of the
@@ -118,17 +120,22 @@
     const r = bb.rect(el);
     const cuts = (v) => v !== "visible";
     if (r.width <= 0 || r.height <= 0) {
-      if (cuts(style.overflowX) || cuts(style.overflowY)) return "gone";
+      // Collapsed on one axis is how accordions and menus close; of no
+      // size at all, a box holds text for machines only.
+      if (cuts(style.overflowX) || cuts(style.overflowY)) return r.width <= 0 && r.height <= 0 ? "trick" : "gone";
       // A box scaled to nothing takes its content with it.
       if (style.transform !== "none" && flatTransform(style.transform)) return "trick";
     }
     // The "visually hidden" idiom: a 1px box with its content clipped.
     if (r.width <= 1 && r.height <= 1 && (cuts(style.overflowX) || style.clip !== "auto" || style.clipPath !== "none")) return "gone";
-    if (emptyClip(style.clip) || style.clipPath === "inset(50%)") return "gone";
+    if (style.clipPath === "inset(50%)") return "gone";
+    // Not the 1px idiom above: a box of its full size clipped to nothing.
+    if (emptyClip(style.clip)) return "trick";
     if (style.clipPath !== "none" && emptyClipPath(style.clipPath)) return "trick";
-    // Content before the page's start cannot be scrolled to; inside a
-    // scrolling box the box's own range (env.clip) decides instead.
-    if (!env.view && (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0)) return "gone";
+    // Content before the page's start (left: -9999px) cannot be scrolled
+    // to; inside a scrolling box the box's own range (env.clip) decides
+    // instead, and counts it the same way.
+    if (!env.view && (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0)) return "trick";
     if (tag === "img" && r.width <= 2 && r.height <= 2) return "gone"; // tracking pixels
     if (r.width > 0 && r.height > 0 && outside(r, env.clip)) return "trick";
     if (style.position === "fixed" && (r.left >= window.innerWidth || r.top >= window.innerHeight || r.right <= 0 || r.bottom <= 0)) return "trick";
@@ -254,8 +261,9 @@
   // scrollMark says how much of a scrolling box's content shows, when
   // some of it is scrolled out of view: "items shown" (the box's rows, or
   // the rows of its only child: a list inside a scrolling wrapper), or ""
-  // when all of it shows or it has no rows. A row is shown when at least
-  // half of it is in view.
+  // when all of it shows or it has no rows. A row is shown when any of it
+  // (a pixel or more each way) is in view: a row taller than the box
+  // shows while it fills the box.
   const scrollMark = (el, style, env) => {
     if (el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1) return "";
     let kids = Array.from(bb.childNodes(el)).filter((k) => bb.nodeType(k) === 1 && !SKIP.has(bb.tag(k)));
@@ -270,7 +278,7 @@
       const r = bb.rect(k);
       const w = Math.min(r.right, view.right) - Math.max(r.left, view.left);
       const h = Math.min(r.bottom, view.bottom) - Math.max(r.top, view.top);
-      if (w > 0 && h > 0 && w * 2 >= r.width && h * 2 >= r.height) shown++;
+      if (w >= 1 && h >= 1) shown++;
     }
     return items > 1 && shown < items ? items + " " + shown : "";
   };

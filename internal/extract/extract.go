@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	readability "codeberg.org/readeck/go-readability/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -444,25 +446,64 @@ func newConverter() *converter.Converter {
 const smallPage = 2000
 
 // Repeats reports whether a reader view's markdown adds nothing to the
-// page's markdown: the page is small, each of the reader's lines is one
-// of the page's, and it is at least half of the page.
+// page's markdown, so that sending both would send the page twice.
+//
+// The measure is on words (runs of letters and digits, lower-cased, link
+// targets left out), so that markdown's marks, punctuation, spacing and
+// a reworded line do not count as news (the demo page's reader view has
+// "clicked" where its markdown has "Go clicked"). A reader view repeats a
+// page when
+//   - the page is small (smallPage): on a larger one the reader view is
+//     what saves reading the chrome around the article;
+//   - it brings almost no words of its own (at most 5% of its words):
+//     readability works on the same DOM, so these are rewordings; and
+//   - it takes little of the page away: at most a quarter of the page's
+//     words, or at most maxDropped words (a heading, a button or two)
+//     while it keeps at least half of them. A reader view that leaves out more than that has cut away
+//     navigation, a sidebar or a footer, and is worth its size even on a
+//     short article.
 func Repeats(reader, markdown string) bool {
-	if strings.TrimSpace(reader) == "" {
+	r := words(reader)
+	if len(r) == 0 {
 		return true
 	}
-	if len(markdown) > smallPage || len(reader)*2 < len(markdown) {
+	if len(markdown) > smallPage {
 		return false
 	}
-	lines := map[string]bool{}
-	for _, l := range strings.Split(markdown, "\n") {
-		lines[strings.TrimSpace(l)] = true
+	page := map[string]int{}
+	m := words(markdown)
+	for _, w := range m {
+		page[w]++
 	}
-	for _, l := range strings.Split(reader, "\n") {
-		if !lines[strings.TrimSpace(l)] {
-			return false
+	added := 0
+	for _, w := range r {
+		if page[w] > 0 {
+			page[w]--
+		} else {
+			added++
 		}
 	}
-	return true
+	dropped := 0
+	for _, n := range page {
+		dropped += n
+	}
+	return added*20 <= len(r) && (dropped*4 <= len(m) || dropped <= maxDropped && dropped*2 <= len(m))
+}
+
+// maxDropped is the number of a small page's words a reader view may
+// leave out and still be the page again: a title, a button, a label.
+const maxDropped = 8
+
+// linkTarget is a markdown link's or image's target, "](…)": its URL is
+// not words a person reads.
+var linkTarget = regexp.MustCompile(`\]\([^)]*\)`)
+
+// words are the lower-cased runs of letters and digits of a markdown
+// text, its link targets left out.
+func words(md string) []string {
+	return strings.FieldsFunc(strings.ToLower(linkTarget.ReplaceAllString(md, "]")), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
 }
 
 // Markdown converts a decoded tree to markdown; relative links resolve

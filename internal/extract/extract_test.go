@@ -373,10 +373,28 @@ func TestReaderRepeatsTheMarkdown(t *testing.T) {
 		{"", true},
 		{"Name\n\nEmail\n\nA line the page lacks", false},
 		{"Name", false}, // a short part of a longer page
+		// Small differences are no news: another word for a button,
+		// punctuation, markdown's marks.
+		{"Name\n\n**Email**\n\nCountry: Denmark!", true},
 	} {
 		if got := Repeats(tt.reader, md); got != tt.want {
 			t.Errorf("Repeats(%q) = %v, want %v", tt.reader, got, tt.want)
 		}
+	}
+	// The demo page after its button is clicked: the reader view has
+	// "clicked" where the markdown has "Go clicked" (issue 24, item 7).
+	demo := "# Browser Bridge demo\n\nIf you can read this through `browser-bridge`, an agent can too: this page was opened by the bridge in its own window and tab group, through the extension and the native messaging host, with no remote-debugging port.\n\n- [A link](https://example.com/)\n- Name\n- Go clicked"
+	demoReader := "If you can read this through `browser-bridge`, an agent can too: this page was opened by the bridge in its own window and tab group, through the extension and the native messaging host, with no remote-debugging port.\n\n- [A link](https://example.com/)\n- Name\n- clicked"
+	if !Repeats(demoReader, demo) {
+		t.Error("the demo page's reader view, the markdown but for a word, was not judged a repeat")
+	}
+	// A short article in a site's chrome: the reader view takes away
+	// navigation, a sidebar and a footer, and is worth its size.
+	story := "The harbour master has published the new tide tables for the winter season.\n\nBoats that moor at the inner quay should expect the low water to come later."
+	chrome := "[Home](/) [News](/news) [Sport](/sport) [Weather](/weather) [About us](/about)\n\n# Tides\n\n" + story +
+		"\n\n## Most read\n\n- [Council approves the new cycle lanes](/a)\n- [Bakery wins the regional prize](/b)\n\nCopyright 2026 The Gazette. All rights reserved."
+	if Repeats("Tides\n\n"+story, chrome) {
+		t.Error("a short article's reader view, which takes the chrome away, was judged a repeat")
 	}
 	// On a large page the reader view is kept: it leaves out the rest.
 	article := strings.Repeat("A paragraph of the article.\n\n", 100)

@@ -46,7 +46,7 @@ func TestStatusText(t *testing.T) {
 			{"windowId":9,"focused":false,"incognito":true,"tabs":[
 				{"tabId":4,"url":"","title":"","active":true,"owned":false,"groupId":-1,"redacted":true}]}],
 		"workspaces":[{"id":"session:claude-1a2b","windowId":1,"groupId":5,"tabs":[3]}]}`)
-	want := `Connected to Chrome. Active tab: 2.
+	want := `Connected to Chrome. Active tab: 2. Evaluate: off.
 window 1 (focused)
   [2] A — https://a/ (active)
   [3] (untitled) — https://b/ (owned)
@@ -259,6 +259,47 @@ func TestConsoleAndNetworkAreFenced(t *testing.T) {
 		}
 		if !strings.HasSuffix(got, "</"+m[1]+">\n\n{\"dropped\":0,\"nextSince\":1}") {
 			t.Errorf("%s: the bridge's fields are not after the fence:\n%s", c.action, got)
+		}
+	}
+}
+
+// What will make the agent's next action fail comes first in status's
+// text, not only in the structured content: a pause with its sentence, a
+// disabled bridge, no browser; then whether evaluate is on, and the
+// browsers by slot and label when there is more than one to choose from.
+func TestStatusTextLeadsWithWhatBlocks(t *testing.T) {
+	pausedMsg := "the user has paused the bridge; wait for them to resume it"
+	for _, tc := range []struct {
+		name, in string
+		want     []string // lines that must appear, in this order
+		not      []string
+	}{
+		{"paused", `{"connected":true,"paused":true,"pausedMessage":"` + pausedMsg + `","evaluate":true,"activeTab":{"tabId":2}}`,
+			[]string{"Paused (actions fail with paused_by_user): " + pausedMsg, "Connected to Chrome. Active tab: 2. Evaluate: on."}, []string{"browsers"}},
+		{"disabled", `{"connected":true,"disabled":"the bridge is disabled; run browser-bridge enable"}`,
+			[]string{"Disabled (actions fail with bridge_disabled): the bridge is disabled; run browser-bridge enable", "Connected to Chrome. Evaluate: off."}, nil},
+		{"disabled, not connected", `{"connected":false,"disabled":"off","paused":true,"pausedMessage":"p","reason":"no extension"}`,
+			[]string{"Disabled (actions fail with bridge_disabled): off", "Paused (actions fail with paused_by_user): p", "Not connected: no extension"}, nil},
+		{"two browsers", `{"connected":true,"evaluate":false,"browsers":[{"slot":0,"label":"Chromium","instance":"a","default":false,"shown":true},{"slot":1,"label":"Chromium #1\nx","instance":"b","default":true,"shown":false}]}`,
+			[]string{"Connected to Chrome. Evaluate: off.", `browsers: slot 0 "Chromium" (shown), slot 1 "Chromium #1\nx" (default)`}, []string{"Paused", "Disabled"}},
+		{"one browser", `{"connected":true,"browsers":[{"slot":0,"label":"Chromium","instance":"a","default":true,"shown":true}]}`,
+			[]string{"Connected to Chrome. Evaluate: off."}, []string{"browsers"}},
+	} {
+		got := statusText(decodeStatus(t, tc.in))
+		lines := strings.Split(got, "\n")
+		i := 0
+		for _, l := range lines {
+			if i < len(tc.want) && l == tc.want[i] {
+				i++
+			}
+		}
+		if i < len(tc.want) || (len(tc.want) > 0 && lines[0] != tc.want[0]) {
+			t.Errorf("%s: missing or out of order %q in:\n%s", tc.name, tc.want[min(i, len(tc.want)-1)], got)
+		}
+		for _, n := range tc.not {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: has %q:\n%s", tc.name, n, got)
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -15,13 +16,24 @@ import (
 // hundreds of tabs should not fill the model's context.
 const maxStatusTabs = 150
 
-// statusText renders a status result as a few readable lines: whether
-// Chrome is connected, then each window with its tabs, then the
-// workspaces. Not connected, it gives the reason and the diagnostics.
+// statusText renders a status result as a few readable lines. First comes
+// what will make the agent's next action fail, since a model acts on the
+// text and may never look in structuredContent: a disabled bridge, a
+// pause (with the sentence those actions fail with), no browser. Then
+// whether evaluate is on, the browsers when there is a choice, each window
+// with its tabs, and the workspaces. Not connected, it gives the reason
+// and the diagnostics.
 func statusText(s *tool.StatusResult) string {
 	var b strings.Builder
+	if s.Disabled != "" {
+		fmt.Fprintf(&b, "Disabled (actions fail with %s): %s\n", protocol.CodeBridgeDisabled, oneLine(s.Disabled))
+	}
+	if s.Paused {
+		fmt.Fprintf(&b, "Paused (actions fail with %s): %s\n", protocol.CodePausedByUser, oneLine(cmp.Or(s.PausedMessage, "the user has paused the bridge")))
+	}
+	blocked := b.Len()
 	if !s.Connected {
-		// The first line is what the user must do, for the agent to pass
+		// After what blocks, the line is what the user must do, for the agent to pass
 		// on; the diagnostics after it are for a closer look.
 		var diag any = s.Diagnostics
 		if m, ok := s.Diagnostics.(map[string]any); ok {
@@ -32,7 +44,7 @@ func statusText(s *tool.StatusResult) string {
 				diag = m
 			}
 		}
-		if b.Len() == 0 {
+		if b.Len() == blocked {
 			fmt.Fprintf(&b, "Not connected: %s\n", cmp.Or(s.Reason, "no extension is connected"))
 		}
 		b.WriteString("diagnostics: " + compactJSON(diag, maxRestChars))
@@ -45,15 +57,22 @@ func statusText(s *tool.StatusResult) string {
 	if a := s.ActiveTab; a != nil {
 		fmt.Fprintf(&b, " Active tab: %d.", a.TabID)
 	}
+	b.WriteString(" Evaluate: " + onOff(s.Evaluate) + ".")
+	if len(s.Browsers) > 1 {
+		// One browser needs no choosing; with more, the agent names one by
+		// slot or label (the browser parameter), so both are here.
+		b.WriteString("\nbrowsers: ")
+		for i, br := range s.Browsers {
+			flags := flagsOf(lineFlag{"shown", br.Shown}, lineFlag{"default", br.Default})
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "slot %d %q%s", br.Slot, br.Label, paren(flags))
+		}
+	}
 	n := 0
 	for _, w := range s.Windows {
-		var flags []string
-		if w.Focused {
-			flags = append(flags, "focused")
-		}
-		if w.Incognito {
-			flags = append(flags, "incognito")
-		}
+		flags := flagsOf(lineFlag{"focused", w.Focused}, lineFlag{"incognito", w.Incognito})
 		fmt.Fprintf(&b, "\nwindow %d%s", w.WindowID, paren(flags))
 		for _, t := range w.Tabs {
 			if n++; n > maxStatusTabs {
@@ -77,17 +96,34 @@ func statusText(s *tool.StatusResult) string {
 
 // tabLine is "[12] Title — https://… (active, owned)".
 func tabLine(t tool.StatusTab) string {
-	var flags []string
-	if t.Active {
-		flags = append(flags, "active")
-	}
-	if t.Owned {
-		flags = append(flags, "owned")
-	}
+	flags := flagsOf(lineFlag{"active", t.Active}, lineFlag{"owned", t.Owned})
 	if t.Redacted {
 		return fmt.Sprintf("[%d] (the user's incognito tab)%s", t.TabID, paren(flags))
 	}
 	return fmt.Sprintf("[%d] %s — %s%s", t.TabID, oneLine(cmp.Or(t.Title, "(untitled)")), oneLine(t.URL), paren(flags))
+}
+
+// lineFlag is a word a line carries in parentheses when on.
+type lineFlag struct {
+	name string
+	on   bool
+}
+
+func flagsOf(fs ...lineFlag) []string {
+	var out []string
+	for _, f := range fs {
+		if f.on {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }
 
 func paren(flags []string) string {
