@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/audit"
 	"github.com/browser-bridge/browser-bridge/internal/client"
@@ -66,7 +67,7 @@ func callAndPrint(ctx context.Context, raw json.RawMessage) error {
 	if raw, err = absolutePaths(in, raw); err != nil {
 		return printError(protocol.AsError(err), 2)
 	}
-	return viaDaemon(ctx, func(c *client.Client, progress func(string)) (json.RawMessage, error) {
+	return viaDaemon(ctx, in.Deadline(), func(c *client.Client, progress func(string)) (json.RawMessage, error) {
 		res, err := c.Call(ctx, raw, in.Deadline(), progress)
 		if err == nil && in.Action == "status" {
 			sayNotConnected(res)
@@ -122,10 +123,16 @@ func absolutePaths(in *tool.Input, raw json.RawMessage) (json.RawMessage, error)
 	return json.Marshal(obj)
 }
 
+// connectSlack is how much longer than a call's deadline the CLI tries to
+// reach the daemon (starting it if needed, retrying a busy one).
+const connectSlack = time.Second
+
 // viaDaemon connects to the daemon (starting it if needed) as the CLI's
 // session, runs one request with progress on stderr, and prints its JSON
-// result or its coded error.
-func viaDaemon(ctx context.Context, req func(c *client.Client, progress func(string)) (json.RawMessage, error)) error {
+// result or its coded error. deadline is the request's: reaching the
+// daemon gets no longer than it plus connectSlack, so that a stuck daemon
+// costs the caller what it asked for, not the client's own retries.
+func viaDaemon(ctx context.Context, deadline time.Duration, req func(c *client.Client, progress func(string)) (json.RawMessage, error)) error {
 	layout, err := paths.Default()
 	if err != nil {
 		return printError(protocol.AsError(err), 1)
@@ -134,7 +141,12 @@ func viaDaemon(ctx context.Context, req func(c *client.Client, progress func(str
 	if err != nil {
 		return printError(protocol.AsError(err), 2)
 	}
-	c, err := client.Connect(ctx, layout, sess)
+	cctx, cancel := context.WithTimeout(ctx, deadline+connectSlack)
+	c, err := client.Connect(cctx, layout, sess)
+	cancel()
+	if protocol.CodeOf(err) != "" {
+		return printError(protocol.AsError(err), 1)
+	}
 	if err != nil {
 		return printError(protocol.Errorf(protocol.CodeInternal, "cannot reach the daemon: %v", err), 1)
 	}

@@ -1,11 +1,23 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/client"
+	"github.com/browser-bridge/browser-bridge/internal/ipc"
+	"github.com/browser-bridge/browser-bridge/internal/ipc/ipctest"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/secret"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -78,5 +90,94 @@ func TestUploadPathsResolved(t *testing.T) {
 	in, _, _ = tool.Parse(same)
 	if out, _ := absolutePaths(in, same); string(out) != string(same) {
 		t.Errorf("absolute paths rewritten: %s", out)
+	}
+}
+
+// stuckDaemon stands in for a daemon stopped with SIGSTOP (QA on main):
+// it holds the daemon's lock and its socket accepts connections (the
+// kernel does that for a stopped process), but nothing reads them, so no
+// handshake is ever answered. The CLI's environment points at it.
+func stuckDaemon(t *testing.T) {
+	t.Helper()
+	home := ipctest.Dir(t)
+	t.Setenv(paths.EnvHome, home)
+	t.Setenv(client.EnvSocket, "")
+	t.Setenv(client.EnvSecretFile, "")
+	layout := paths.ForHome(home)
+	if _, err := secret.Ensure(layout.Secret()); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := ipc.Lock(layout.DaemonLock(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lock.Close() })
+	l, err := ipc.Listen(layout.Socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	var held []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			nc, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, nc)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, nc := range held {
+			nc.Close()
+		}
+	})
+}
+
+// captureStdout sends Stdout to a buffer until the test ends. Tests that
+// use it are not parallel.
+func captureStdout(t *testing.T) *bytes.Buffer {
+	t.Helper()
+	var out bytes.Buffer
+	old := Stdout
+	Stdout = &out
+	t.Cleanup(func() { Stdout = old })
+	return &out
+}
+
+// printedError decodes the {"error":…} the CLI printed.
+func printedError(t *testing.T, out *bytes.Buffer) protocol.Error {
+	t.Helper()
+	var got struct{ Error protocol.Error }
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || got.Error.Code == "" {
+		t.Fatalf("stdout %q is not a JSON error (%v)", out, err)
+	}
+	return got.Error
+}
+
+// A stuck daemon gets the call's own deadline (its timeoutMs, else its
+// action's), not 25 s of the client's dial, start and busy retries: the
+// answer is a timeout that says the daemon runs but did not answer.
+func TestStuckDaemonAnswersAtTheCallsDeadline(t *testing.T) {
+	stuckDaemon(t)
+	out := captureStdout(t)
+	began := time.Now()
+	err := Run(context.Background(), []string{"status", "--timeoutMs", "1000"})
+	took := time.Since(began)
+	var exit *ExitError
+	if !errors.As(err, &exit) || exit.Code != 1 {
+		t.Errorf("Run: %v, want exit 1", err)
+	}
+	e := printedError(t, out)
+	if e.Code != protocol.CodeTimeout || !strings.Contains(e.Message, "did not answer") {
+		t.Errorf("error %+v, want timeout saying the daemon did not answer", e)
+	}
+	if took < time.Second || took > time.Second+connectSlack+time.Second {
+		t.Errorf("answered after %s, want about the call's 1 s deadline plus %s", took, connectSlack)
 	}
 }

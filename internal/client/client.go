@@ -74,11 +74,52 @@ func ConnectAgent(ctx context.Context, layout paths.Layout, session string) (*Cl
 }
 
 func connectAs(ctx context.Context, layout paths.Layout, who protocol.Auth) (*Client, error) {
+	began := time.Now()
 	if c, ok, err := connectForwarded(ctx, who); ok || err != nil {
-		return c, err
+		return c, gaveUp(ctx, err, time.Since(began), "")
 	}
+	c, err := connectLocal(ctx, layout, who)
+	return c, gaveUp(ctx, err, time.Since(began), fmt.Sprintf("; if it stays so, stop it (its pid is in %s) and run the command again", layout.DaemonLock()))
+}
+
+// gaveUp is err, from a connection that failed after took, with the
+// stable code timeout when the caller's ctx ended it or the daemon ran
+// but did not take the connection: the daemon gives a call that ran out
+// of time or was cancelled the same code. Without it the CLI said
+// internal_error, after 25 s of tries whatever the call's deadline (QA on
+// main). The result still wraps err (and so ctx's error). what is said
+// after a timeout: what to do about a daemon that stays busy.
+func gaveUp(ctx context.Context, err error, took time.Duration, what string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(ctx.Err(), context.Canceled):
+		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "connecting to the daemon was cancelled by the caller"), err)
+	case errors.Is(err, ErrDaemonBusy):
+		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "%v", err), err)
+	case ended(ctx):
+		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "the daemon did not answer within %s (%v)%s", took.Round(100*time.Millisecond), err, what), err)
+	}
+	return err
+}
+
+// ended reports whether ctx has ended or its deadline has passed: a
+// connection's deadline, set from ctx's, may fire before ctx's own timer.
+func ended(ctx context.Context) bool {
+	dl, ok := ctx.Deadline()
+	return ctx.Err() != nil || ok && !time.Now().Before(dl)
+}
+
+// connectLocal is connectAs for the daemon of layout.
+func connectLocal(ctx context.Context, layout paths.Layout, who protocol.Auth) (*Client, error) {
 	c, ok, err := dial(ctx, layout, who)
 	if err != nil {
+		if ended(ctx) {
+			// The dial's own error says why the time ran out (the
+			// daemon took the connection but not the handshake);
+			// EnsureDaemon's would only be ctx's.
+			return nil, fmt.Errorf("connecting to the daemon at %s: %w", layout.Socket, err)
+		}
 		if err := EnsureDaemon(ctx, layout); err != nil {
 			return nil, err
 		}
