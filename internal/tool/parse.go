@@ -64,10 +64,11 @@ func Parse(raw []byte) (*Input, *Spec, error) {
 	if !ok {
 		return nil, nil, invalid("unknown action %q: use one of %s", in.Action, strings.Join(Names(), ", "))
 	}
-	if err := spec.checkParams(givenParams(raw)); err != nil {
+	given := givenParams(raw)
+	if err := spec.checkParams(given); err != nil {
 		return nil, nil, err
 	}
-	if err := in.checkValues(); err != nil {
+	if err := in.checkValues(given); err != nil {
 		return nil, nil, err
 	}
 	return &in, spec, nil
@@ -161,13 +162,16 @@ func checkBlank(prefix string, pairs []string) error {
 // checkValues checks the values the JSON types do not: ranges, blank
 // strings, the shape of the locators, and the choices of enumerated
 // parameters. The checks run in a fixed order, so when several values are
-// wrong the error always names the same one.
-func (in *Input) checkValues() error {
+// wrong the error always names the same one. given names the parameters
+// present in the input: a timeoutMs of 0 given is refused like -1 (it was
+// silently the default, so handoff --timeoutMs 0 waited 10 minutes), and
+// only its absence means the default.
+func (in *Input) checkValues(given map[string]bool) error {
 	maxTimeout := MaxTimeoutMs
 	if s, ok := Lookup(in.Action); ok {
 		maxTimeout = s.MaxTimeoutMs()
 	}
-	if in.TimeoutMs < 0 || in.TimeoutMs > maxTimeout {
+	if in.TimeoutMs < 0 || in.TimeoutMs > maxTimeout || in.TimeoutMs == 0 && given["timeoutMs"] {
 		return invalid("timeoutMs must be between 1 and %d (a call's deadline can only be shortened)", maxTimeout)
 	}
 	if in.TabID != nil && (*in.TabID < 0 || *in.TabID > maxTabID) {

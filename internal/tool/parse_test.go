@@ -59,6 +59,11 @@ func TestParse(t *testing.T) {
 		{`{"action":"status","bogus":1}`, false, `unknown parameter "bogus"`},
 		{`{"action":"status"} {}`, false, "after its JSON object"},
 		{`{"action":"status","timeoutMs":-1}`, false, "timeoutMs"},
+		// 0 was silently the default (handoff waited its 10 minutes), while
+		// -1 was refused: both are refused alike; null is leaving it out.
+		{`{"action":"handoff","message":"m","timeoutMs":0}`, false, "timeoutMs must be between 1 and 600000"},
+		{`{"action":"wait","timeoutMs":0}`, false, "timeoutMs must be between 1 and 60000"},
+		{`{"action":"status","timeoutMs":null}`, true, ""},
 		{`{"action":"status","tabId":-4}`, false, "tabId"},
 	}
 	for _, tt := range tests {
