@@ -79,7 +79,7 @@ func connectAs(ctx context.Context, layout paths.Layout, who protocol.Auth) (*Cl
 		return c, gaveUp(ctx, err, time.Since(began), "")
 	}
 	c, err := connectLocal(ctx, layout, who)
-	return c, gaveUp(ctx, err, time.Since(began), fmt.Sprintf("; if it stays so, stop it (its pid is in %s) and run the command again", layout.DaemonLock()))
+	return c, gaveUp(ctx, err, time.Since(began), fmt.Sprintf(" (its pid is in %s)", layout.DaemonLock()))
 }
 
 // gaveUp is err, from a connection that failed after took, with the
@@ -87,8 +87,8 @@ func connectAs(ctx context.Context, layout paths.Layout, who protocol.Auth) (*Cl
 // but did not take the connection: the daemon gives a call that ran out
 // of time or was cancelled the same code. Without it the CLI said
 // internal_error, after 25 s of tries whatever the call's deadline (QA on
-// main). The result still wraps err (and so ctx's error). what is said
-// after a timeout: what to do about a daemon that stays busy.
+// main). The result still wraps err (and so ctx's error). what ends the
+// sentence of a timeout, which ends "stop it": where the daemon's pid is.
 func gaveUp(ctx context.Context, err error, took time.Duration, what string) error {
 	switch {
 	case err == nil:
@@ -97,8 +97,11 @@ func gaveUp(ctx context.Context, err error, took time.Duration, what string) err
 		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "connecting to the daemon was cancelled by the caller"), err)
 	case errors.Is(err, ErrDaemonBusy):
 		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "%v", err), err)
+	case ended(ctx) && errors.Is(err, os.ErrDeadlineExceeded):
+		// The handshake's own error says what happened (ipc.Dial).
+		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "%v%s", err, what), err)
 	case ended(ctx):
-		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "the daemon did not answer within %s (%v)%s", took.Round(100*time.Millisecond), err, what), err)
+		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "the daemon did not answer within %s (%v): it is busy or stuck; try again, and if it stays so, stop it%s", took.Round(100*time.Millisecond), err, what), err)
 	}
 	return err
 }
@@ -118,7 +121,7 @@ func connectLocal(ctx context.Context, layout paths.Layout, who protocol.Auth) (
 			// The dial's own error says why the time ran out (the
 			// daemon took the connection but not the handshake);
 			// EnsureDaemon's would only be ctx's.
-			return nil, fmt.Errorf("connecting to the daemon at %s: %w", layout.Socket, err)
+			return nil, err
 		}
 		if err := EnsureDaemon(ctx, layout); err != nil {
 			return nil, err
