@@ -145,7 +145,8 @@ func viaDaemon(ctx context.Context, deadline time.Duration, req func(c *client.C
 	c, err := client.Connect(cctx, layout, sess)
 	cancel()
 	if protocol.CodeOf(err) != "" {
-		return printError(protocol.AsError(err), 1)
+		e := protocol.AsError(err)
+		return printError(e, exitCode(e))
 	}
 	if err != nil {
 		return printError(protocol.Errorf(protocol.CodeInternal, "cannot reach the daemon: %v", err), 1)
@@ -153,9 +154,32 @@ func viaDaemon(ctx context.Context, deadline time.Duration, req func(c *client.C
 	defer c.Close()
 	res, err := req(c, func(msg string) { fmt.Fprintln(Stderr, msg) })
 	if err != nil {
-		return printError(protocol.AsError(err), 1)
+		e := callError(err)
+		return printError(e, exitCode(e))
 	}
 	return printRaw(res)
+}
+
+// callError is the coded error of a failed request: the daemon's, or for
+// a request the CLI gave up on (Ctrl-C, a signal) the code the daemon
+// gives a cancelled call, not internal_error "context canceled".
+func callError(err error) *protocol.Error {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return protocol.Errorf(protocol.CodeTimeout, "the call was cancelled by the caller (Ctrl-C or a signal)")
+	case errors.Is(err, context.DeadlineExceeded):
+		return protocol.Errorf(protocol.CodeTimeout, "the call ran out of time before the daemon answered; check `browser-bridge status` and the daemon log")
+	}
+	return protocol.AsError(err)
+}
+
+// exitCode is the exit status of a failure: 2 for bad input, whether the
+// CLI or the daemon found it (help says so), else 1.
+func exitCode(e *protocol.Error) int {
+	if e.Code == protocol.CodeInvalidArgument {
+		return 2
+	}
+	return 1
 }
 
 // printRaw prints a JSON result from the daemon, indented.

@@ -181,3 +181,59 @@ func TestStuckDaemonAnswersAtTheCallsDeadline(t *testing.T) {
 		t.Errorf("answered after %s, want about the call's 1 s deadline plus %s", took, connectSlack)
 	}
 }
+
+// fakeDaemon points the CLI's environment at a fake daemon (package
+// ipctest stands in for internal/daemon) that handles every call with
+// answer, which may send nothing.
+func fakeDaemon(t *testing.T, answer func(c *ipctest.Conn, m protocol.Call)) {
+	t.Helper()
+	layout := ipctest.Layout(t)
+	t.Setenv(paths.EnvHome, layout.State)
+	t.Setenv(client.EnvSocket, "")
+	t.Setenv(client.EnvSecretFile, "")
+	ipctest.Start(t, layout, ipctest.WithServe(func(c *ipctest.Conn) {
+		for {
+			var m protocol.Call
+			if err := c.RecvJSON(&m); err != nil {
+				return
+			}
+			if m.Type == protocol.TypeCall {
+				answer(c, m)
+			}
+		}
+	}))
+}
+
+// Ctrl-C during a call gets the code the daemon gives a cancelled call and
+// a sentence, not internal_error "context canceled" (QA on main).
+func TestCancelledCallSaysSo(t *testing.T) {
+	fakeDaemon(t, func(*ipctest.Conn, protocol.Call) {}) // never answers
+	out := captureStdout(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	err := Run(ctx, []string{"wait", "--text", "never"})
+	var exit *ExitError
+	if !errors.As(err, &exit) || exit.Code != 1 {
+		t.Errorf("Run: %v, want exit 1", err)
+	}
+	if e := printedError(t, out); e.Code != protocol.CodeTimeout || !strings.Contains(e.Message, "cancelled") {
+		t.Errorf("error %+v, want timeout saying the call was cancelled", e)
+	}
+}
+
+// Bad input exits 2 whether the CLI or the daemon finds it (help says "2
+// for bad input"; the daemon's invalid_argument exited 1).
+func TestDaemonsInvalidArgumentExits2(t *testing.T) {
+	fakeDaemon(t, func(c *ipctest.Conn, m protocol.Call) {
+		c.SendJSON(protocol.Reply{ID: m.ID, Error: protocol.Errorf(protocol.CodeInvalidArgument, "maxChars must be between 1 and 10")})
+	})
+	out := captureStdout(t)
+	err := Run(context.Background(), []string{"extract", "--tabId", "3"})
+	var exit *ExitError
+	if !errors.As(err, &exit) || exit.Code != 2 {
+		t.Errorf("Run: %v, want exit 2", err)
+	}
+	if e := printedError(t, out); e.Code != protocol.CodeInvalidArgument {
+		t.Errorf("error %+v, want the daemon's invalid_argument", e)
+	}
+}
