@@ -229,7 +229,7 @@ func parseFlags(action string, args []string) (map[string]any, error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "-") {
-			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unexpected argument %q: parameters are flags such as --url URL", a)
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unexpected argument %q: parameters are flags such as --url URL", tool.Echo(a))
 		}
 		if isHelpFlag(a) {
 			return nil, errHelped
@@ -271,20 +271,23 @@ func convert(kind reflect.Kind, val string) (any, error) {
 	switch kind {
 	case reflect.Int:
 		n, err := strconv.Atoi(val)
+		if errors.Is(err, strconv.ErrRange) {
+			return nil, fmt.Errorf("%s is out of range: beyond any value it takes", tool.Echo(val))
+		}
 		if err != nil {
-			return nil, fmt.Errorf("%q is not a whole number", val)
+			return nil, fmt.Errorf("%q is not a whole number", tool.Echo(val))
 		}
 		return n, nil
 	case reflect.Bool:
 		b, err := strconv.ParseBool(val)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not true or false", val)
+			return nil, fmt.Errorf("%q is not true or false", tool.Echo(val))
 		}
 		return b, nil
 	case reflect.Float64:
 		f, err := strconv.ParseFloat(val, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", val)
+			return nil, fmt.Errorf("%q is not a number", tool.Echo(val))
 		}
 		return f, nil
 	case reflect.Slice:
@@ -294,7 +297,7 @@ func convert(kind reflect.Kind, val string) (any, error) {
 		if strings.HasPrefix(strings.TrimSpace(val), "[") {
 			var list []any
 			if err := json.Unmarshal([]byte(val), &list); err != nil {
-				return nil, fmt.Errorf("%q is not a JSON array", val)
+				return nil, fmt.Errorf("%q is not a JSON array", tool.Echo(val))
 			}
 			return list, nil
 		}
@@ -309,7 +312,7 @@ func convert(kind reflect.Kind, val string) (any, error) {
 	case reflect.Struct:
 		var obj map[string]any
 		if err := json.Unmarshal([]byte(val), &obj); err != nil {
-			return nil, fmt.Errorf("%q is not a JSON object", val)
+			return nil, fmt.Errorf("%q is not a JSON object", tool.Echo(val))
 		}
 		return obj, nil
 	}

@@ -237,3 +237,16 @@ func TestDaemonsInvalidArgumentExits2(t *testing.T) {
 		t.Errorf("error %+v, want the daemon's invalid_argument", e)
 	}
 }
+
+// A flag's whole number too large to hold is out of range, not "not a
+// whole number" (QA on main), and a long bad value is echoed cut.
+func TestFlagNumberOutOfRange(t *testing.T) {
+	_, err := parseFlags("status", []string{"--tabId", "99999999999999999999"})
+	if err == nil || !strings.Contains(err.Error(), "out of range") || strings.Contains(err.Error(), "not a whole number") {
+		t.Errorf("--tabId 99999999999999999999: %v, want out of range", err)
+	}
+	_, err = parseFlags("status", []string{"--tabId", strings.Repeat("x", 3000)})
+	if err == nil || len(err.Error()) > 200 || !strings.Contains(err.Error(), "not a whole number") {
+		t.Errorf("--tabId xxx…: %v, want it refused with the value cut", err)
+	}
+}

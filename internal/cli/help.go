@@ -55,7 +55,7 @@ func unknownCommand(name string) error {
 	for n := range commands {
 		names = append(names, n)
 	}
-	msg := fmt.Sprintf("unknown command %q", name)
+	msg := fmt.Sprintf("unknown command %q", tool.Echo(name))
 	if s := closest(name, names); len(s) > 0 {
 		msg += "; did you mean " + orList(s) + "?"
 	}
@@ -140,7 +140,7 @@ func unknownFlag(action, name string) error {
 			takes = append(takes, f.Name)
 		}
 	}
-	msg := fmt.Sprintf("unknown flag --%s", name)
+	msg := fmt.Sprintf("unknown flag --%s", tool.Echo(name))
 	if s := closest(name, takes); len(s) > 0 {
 		msg += "; did you mean --" + strings.Join(s, " or --") + "?"
 	}

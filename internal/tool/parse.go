@@ -62,7 +62,7 @@ func Parse(raw []byte) (*Input, *Spec, error) {
 	}
 	spec, ok := Lookup(in.Action)
 	if !ok {
-		return nil, nil, invalid("unknown action %q: use one of %s", in.Action, strings.Join(Names(), ", "))
+		return nil, nil, invalid("unknown action %q: use one of %s", Echo(in.Action), strings.Join(Names(), ", "))
 	}
 	given := givenParams(raw)
 	if err := spec.checkParams(given); err != nil {
@@ -310,7 +310,12 @@ func describeJSONError(err error) string {
 	if errors.As(err, &te) {
 		want := jsonKind(te.Type.String())
 		if want == "whole number" && strings.HasPrefix(te.Value, "number") {
-			return fmt.Sprintf("parameter %q must be a whole number, not %s", te.Field, strings.TrimPrefix(te.Value, "number "))
+			n := strings.TrimPrefix(te.Value, "number ")
+			if strings.Trim(strings.TrimPrefix(n, "-"), "0123456789") == "" {
+				// Whole, but more digits than an int holds.
+				return fmt.Sprintf("parameter %q is out of range: %s is beyond any value it takes", te.Field, Echo(n))
+			}
+			return fmt.Sprintf("parameter %q must be a whole number, not %s", te.Field, Echo(n))
 		}
 		got := te.Value
 		if strings.HasPrefix(got, "number") {
@@ -320,9 +325,24 @@ func describeJSONError(err error) string {
 	}
 	msg := err.Error()
 	if strings.HasPrefix(msg, "json: unknown field ") {
-		return fmt.Sprintf("unknown parameter %s; check the parameter names of the tool", strings.TrimPrefix(msg, "json: unknown field "))
+		return fmt.Sprintf("unknown parameter %s; check the parameter names of the tool", Echo(strings.TrimPrefix(msg, "json: unknown field ")))
 	}
 	return "the input is not valid JSON: " + msg
+}
+
+// EchoMax bounds how much of a caller's value an error echoes: the caller
+// has the whole of it, and a page of digits helps no one read the
+// sentence.
+const EchoMax = 40
+
+// Echo is s as an error may quote it: cut to EchoMax characters, the last
+// "…", when longer.
+func Echo(s string) string {
+	r := []rune(s)
+	if len(r) <= EchoMax {
+		return s
+	}
+	return string(r[:EchoMax-1]) + "…"
 }
 
 func jsonKind(goType string) string {
