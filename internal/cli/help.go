@@ -178,8 +178,11 @@ func parseFlagSet(fs *flag.FlagSet, args []string, maxArgs int) error {
 			msg += "; did you mean --" + strings.Join(s, " or --") + "?"
 		}
 	}
-	fmt.Fprintf(Stderr, "browser-bridge %s: %s (browser-bridge %s --help lists its flags)\n", name, msg, name)
-	return &ExitError{Code: 2}
+	msg = fmt.Sprintf("%s (browser-bridge %s --help lists its flags)", msg, name)
+	fmt.Fprintf(Stderr, "browser-bridge %s: %s\n", name, msg)
+	// The JSON error on stdout as well, as for any failure (the README's
+	// promise; log -n abc printed nothing there).
+	return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%s", msg), 2)
 }
 
 // flagSetHelp is a command's help: its summary and its flags.
