@@ -76,7 +76,7 @@ func ConnectAgent(ctx context.Context, layout paths.Layout, session string) (*Cl
 func connectAs(ctx context.Context, layout paths.Layout, who protocol.Auth) (*Client, error) {
 	began := time.Now()
 	if c, ok, err := connectForwarded(ctx, who); ok || err != nil {
-		return c, gaveUp(ctx, err, time.Since(began), "")
+		return c, gaveUp(ctx, err, time.Since(began), " (on the machine the socket is forwarded from)")
 	}
 	c, err := connectLocal(ctx, layout, who)
 	return c, gaveUp(ctx, err, time.Since(began), fmt.Sprintf(" (its pid is in %s)", layout.DaemonLock()))
@@ -96,12 +96,18 @@ func gaveUp(ctx context.Context, err error, took time.Duration, what string) err
 	case errors.Is(ctx.Err(), context.Canceled):
 		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "connecting to the daemon was cancelled by the caller"), err)
 	case errors.Is(err, ErrDaemonBusy):
-		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "%v", err), err)
+		// waitBusy counts only its own tries, which may have begun when
+		// the time was all but gone ("in 0s of tries").
+		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "the daemon runs but did not take the connection within %s: another process may be flooding it with connections, or it is stuck; try again, and if it stays so, stop it%s", took.Round(100*time.Millisecond), what), err)
 	case ended(ctx) && errors.Is(err, os.ErrDeadlineExceeded):
 		// The handshake's own error says what happened (ipc.Dial).
 		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "%v%s", err, what), err)
 	case ended(ctx):
-		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "the daemon did not answer within %s (%v): it is busy or stuck; try again, and if it stays so, stop it%s", took.Round(100*time.Millisecond), err, what), err)
+		why := ""
+		if err != ctx.Err() {
+			why = fmt.Sprintf(" (%v)", err)
+		}
+		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "the daemon did not answer within %s%s: it is busy or stuck, or slow to start; try again, and if it stays so, stop it%s", took.Round(100*time.Millisecond), why, what), err)
 	}
 	return err
 }
@@ -123,8 +129,11 @@ func connectLocal(ctx context.Context, layout paths.Layout, who protocol.Auth) (
 			// EnsureDaemon's would only be ctx's.
 			return nil, err
 		}
-		if err := EnsureDaemon(ctx, layout); err != nil {
-			return nil, err
+		if err2 := EnsureDaemon(ctx, layout); err2 != nil {
+			if ended(ctx) && errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err2, ErrDaemonBusy) {
+				return nil, err // as above: the handshake went unanswered
+			}
+			return nil, err2
 		}
 		c, ok, err = dial(ctx, layout, who)
 		if err != nil {

@@ -92,10 +92,13 @@ func checkForwardedFolder(socket string) error {
 		return nil
 	}
 	if perm := fi.Mode().Perm(); perm != 0o700 {
-		return fmt.Errorf("the forwarded socket %s is in %s, which has mode %#o: the secret goes only to a socket in a folder private to you; forward the socket into a folder of its own with mode 0700 (mkdir -m 700 ~/.bb-remote, then ssh -L ~/.bb-remote/daemon.sock:… as the README shows) and point %s at it", socket, dir, perm, EnvSocket)
+		return fmt.Errorf("%w: the forwarded socket %s is in %s, which has mode %#o; the secret goes only to a socket in a folder private to you: forward the socket into a folder of its own with mode 0700 (mkdir -m 700 ~/.bb-remote, then ssh -L ~/.bb-remote/daemon.sock:… as the README shows) and point %s at it", errOpenFolder, socket, dir, perm, EnvSocket)
 	}
 	return nil
 }
+
+// errOpenFolder is checkForwardedFolder's refusal.
+var errOpenFolder = errors.New("the socket's folder is open to others")
 
 // connectForwarded is connectAs's way when EnvSocket is set; ok says it
 // is.
@@ -105,6 +108,11 @@ func connectForwarded(ctx context.Context, who protocol.Auth) (*Client, bool, er
 		return nil, ok, err
 	}
 	c, err := connectSocketAs(ctx, socket, secretFile, who)
+	if errors.Is(err, errOpenFolder) || errors.Is(err, os.ErrDeadlineExceeded) {
+		// The folder's error says what to do, and a daemon that took the
+		// connection is reached: the forwarding is up.
+		return nil, true, err
+	}
 	if err != nil {
 		return nil, true, fmt.Errorf("%w (from %s; is the ssh forwarding up, and the daemon running on the other machine?)", err, EnvSocket)
 	}
