@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/audit"
 	"github.com/browser-bridge/browser-bridge/internal/client"
@@ -66,7 +67,7 @@ func callAndPrint(ctx context.Context, raw json.RawMessage) error {
 	if raw, err = absolutePaths(in, raw); err != nil {
 		return printError(protocol.AsError(err), 2)
 	}
-	return viaDaemon(ctx, func(c *client.Client, progress func(string)) (json.RawMessage, error) {
+	return viaDaemon(ctx, in.Deadline(), func(c *client.Client, progress func(string)) (json.RawMessage, error) {
 		res, err := c.Call(ctx, raw, in.Deadline(), progress)
 		if err == nil && in.Action == "status" {
 			sayNotConnected(res)
@@ -122,10 +123,16 @@ func absolutePaths(in *tool.Input, raw json.RawMessage) (json.RawMessage, error)
 	return json.Marshal(obj)
 }
 
+// connectSlack is how much longer than a call's deadline the CLI tries to
+// reach the daemon (starting it if needed, retrying a busy one).
+const connectSlack = time.Second
+
 // viaDaemon connects to the daemon (starting it if needed) as the CLI's
 // session, runs one request with progress on stderr, and prints its JSON
-// result or its coded error.
-func viaDaemon(ctx context.Context, req func(c *client.Client, progress func(string)) (json.RawMessage, error)) error {
+// result or its coded error. deadline is the request's: reaching the
+// daemon gets no longer than it plus connectSlack, so that a stuck daemon
+// costs the caller what it asked for, not the client's own retries.
+func viaDaemon(ctx context.Context, deadline time.Duration, req func(c *client.Client, progress func(string)) (json.RawMessage, error)) error {
 	layout, err := paths.Default()
 	if err != nil {
 		return printError(protocol.AsError(err), 1)
@@ -134,16 +141,45 @@ func viaDaemon(ctx context.Context, req func(c *client.Client, progress func(str
 	if err != nil {
 		return printError(protocol.AsError(err), 2)
 	}
-	c, err := client.Connect(ctx, layout, sess)
+	cctx, cancel := context.WithTimeout(ctx, deadline+connectSlack)
+	c, err := client.Connect(cctx, layout, sess)
+	cancel()
+	if protocol.CodeOf(err) != "" {
+		e := protocol.AsError(err)
+		return printError(e, exitCode(e))
+	}
 	if err != nil {
 		return printError(protocol.Errorf(protocol.CodeInternal, "cannot reach the daemon: %v", err), 1)
 	}
 	defer c.Close()
 	res, err := req(c, func(msg string) { fmt.Fprintln(Stderr, msg) })
 	if err != nil {
-		return printError(protocol.AsError(err), 1)
+		e := callError(err)
+		return printError(e, exitCode(e))
 	}
 	return printRaw(res)
+}
+
+// callError is the coded error of a failed request: the daemon's, or for
+// a request the CLI gave up on (Ctrl-C, a signal) the code the daemon
+// gives a cancelled call, not internal_error "context canceled".
+func callError(err error) *protocol.Error {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return protocol.Errorf(protocol.CodeTimeout, "the call was cancelled by the caller (Ctrl-C or a signal)")
+	case errors.Is(err, context.DeadlineExceeded):
+		return protocol.Errorf(protocol.CodeTimeout, "the call ran out of time before the daemon answered; check `browser-bridge status` and the daemon log")
+	}
+	return protocol.AsError(err)
+}
+
+// exitCode is the exit status of a failure: 2 for bad input, whether the
+// CLI or the daemon found it (help says so), else 1.
+func exitCode(e *protocol.Error) int {
+	if e.Code == protocol.CodeInvalidArgument {
+		return 2
+	}
+	return 1
 }
 
 // printRaw prints a JSON result from the daemon, indented.
@@ -193,7 +229,7 @@ func parseFlags(action string, args []string) (map[string]any, error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "-") {
-			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unexpected argument %q: parameters are flags such as --url URL", a)
+			return nil, protocol.Errorf(protocol.CodeInvalidArgument, "unexpected argument %q: parameters are flags such as --url URL", tool.Echo(a))
 		}
 		if isHelpFlag(a) {
 			return nil, errHelped
@@ -235,20 +271,23 @@ func convert(kind reflect.Kind, val string) (any, error) {
 	switch kind {
 	case reflect.Int:
 		n, err := strconv.Atoi(val)
+		if errors.Is(err, strconv.ErrRange) {
+			return nil, fmt.Errorf("%s is out of range: beyond any value it takes", tool.Echo(val))
+		}
 		if err != nil {
-			return nil, fmt.Errorf("%q is not a whole number", val)
+			return nil, fmt.Errorf("%q is not a whole number", tool.Echo(val))
 		}
 		return n, nil
 	case reflect.Bool:
 		b, err := strconv.ParseBool(val)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not true or false", val)
+			return nil, fmt.Errorf("%q is not true or false", tool.Echo(val))
 		}
 		return b, nil
 	case reflect.Float64:
 		f, err := strconv.ParseFloat(val, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", val)
+			return nil, fmt.Errorf("%q is not a number", tool.Echo(val))
 		}
 		return f, nil
 	case reflect.Slice:
@@ -258,7 +297,7 @@ func convert(kind reflect.Kind, val string) (any, error) {
 		if strings.HasPrefix(strings.TrimSpace(val), "[") {
 			var list []any
 			if err := json.Unmarshal([]byte(val), &list); err != nil {
-				return nil, fmt.Errorf("%q is not a JSON array", val)
+				return nil, fmt.Errorf("%q is not a JSON array", tool.Echo(val))
 			}
 			return list, nil
 		}
@@ -273,7 +312,7 @@ func convert(kind reflect.Kind, val string) (any, error) {
 	case reflect.Struct:
 		var obj map[string]any
 		if err := json.Unmarshal([]byte(val), &obj); err != nil {
-			return nil, fmt.Errorf("%q is not a JSON object", val)
+			return nil, fmt.Errorf("%q is not a JSON object", tool.Echo(val))
 		}
 		return obj, nil
 	}

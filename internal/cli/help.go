@@ -55,7 +55,7 @@ func unknownCommand(name string) error {
 	for n := range commands {
 		names = append(names, n)
 	}
-	msg := fmt.Sprintf("unknown command %q", name)
+	msg := fmt.Sprintf("unknown command %q", tool.Echo(name))
 	if s := closest(name, names); len(s) > 0 {
 		msg += "; did you mean " + orList(s) + "?"
 	}
@@ -140,7 +140,7 @@ func unknownFlag(action, name string) error {
 			takes = append(takes, f.Name)
 		}
 	}
-	msg := fmt.Sprintf("unknown flag --%s", name)
+	msg := fmt.Sprintf("unknown flag --%s", tool.Echo(name))
 	if s := closest(name, takes); len(s) > 0 {
 		msg += "; did you mean --" + strings.Join(s, " or --") + "?"
 	}
@@ -178,8 +178,11 @@ func parseFlagSet(fs *flag.FlagSet, args []string, maxArgs int) error {
 			msg += "; did you mean --" + strings.Join(s, " or --") + "?"
 		}
 	}
-	fmt.Fprintf(Stderr, "browser-bridge %s: %s (browser-bridge %s --help lists its flags)\n", name, msg, name)
-	return &ExitError{Code: 2}
+	msg = fmt.Sprintf("%s (browser-bridge %s --help lists its flags)", msg, name)
+	fmt.Fprintf(Stderr, "browser-bridge %s: %s\n", name, msg)
+	// The JSON error on stdout as well, as for any failure (the README's
+	// promise; log -n abc printed nothing there).
+	return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%s", msg), 2)
 }
 
 // flagSetHelp is a command's help: its summary and its flags.

@@ -101,9 +101,25 @@ func TestTyposSuggest(t *testing.T) {
 			t.Errorf("%v: stdout is not just the JSON error: %s", c.args, out)
 		}
 	}
-	out, errOut, err := runBoth(t, "log", "--sesion", "x")
-	if err == nil || out != "" || !strings.Contains(errOut, "did you mean --session?") {
-		t.Errorf("log --sesion: %v\nstdout %s\nstderr %s", err, out, errOut)
+	// A command with its own flag set says so the same way: the JSON
+	// error on stdout too (log -n abc printed nothing there).
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"log", "--sesion", "x"}, "did you mean --session?"},
+		{[]string{"log", "-n", "abc"}, "-n"},
+		// A negative count printed the whole log.
+		{[]string{"log", "-n", "-5"}, "-n"},
+	} {
+		out, errOut, err := runBoth(t, c.args...)
+		var exit *ExitError
+		var e struct {
+			Error struct{ Code, Message string }
+		}
+		if !errors.As(err, &exit) || exit.Code != 2 || json.Unmarshal([]byte(out), &e) != nil || e.Error.Code != "invalid_argument" || !strings.Contains(e.Error.Message, c.says) {
+			t.Errorf("%v: %v\nstdout %s\nstderr %s\nwant exit 2 and the JSON error saying %q", c.args, err, out, errOut, c.says)
+		}
 	}
 }
 

@@ -113,6 +113,10 @@ func runLog(ctx context.Context, args []string) error {
 	if err := parseFlagSet(fs, args, 0); err != nil {
 		return err
 	}
+	if *n < 0 {
+		// -n -5 printed the whole log, as 0 does.
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "-n must be a count of commands, or 0 for all of them, not %d", *n), 2)
+	}
 	layout, err := paths.Default()
 	if err != nil {
 		return printError(protocol.AsError(err), 1)

@@ -10,6 +10,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/client"
 	"github.com/browser-bridge/browser-bridge/internal/daemon"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // runWebSocket runs `websocket enable [--url URL] [--token T] | disable |
@@ -55,7 +56,7 @@ func runWebSocket(ctx context.Context, args []string) error {
 	default:
 		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "unknown websocket command %q: use %s", sub, strings.Join([]string{"enable", "disable", "status"}, ", ")), 2)
 	}
-	return viaDaemon(ctx, func(c *client.Client, progress func(string)) (json.RawMessage, error) {
+	return viaDaemon(ctx, tool.DefaultDeadline, func(c *client.Client, progress func(string)) (json.RawMessage, error) {
 		return c.VerbIn(ctx, *browser, verb, params, progress)
 	})
 }

@@ -74,13 +74,66 @@ func ConnectAgent(ctx context.Context, layout paths.Layout, session string) (*Cl
 }
 
 func connectAs(ctx context.Context, layout paths.Layout, who protocol.Auth) (*Client, error) {
+	began := time.Now()
 	if c, ok, err := connectForwarded(ctx, who); ok || err != nil {
-		return c, err
+		return c, gaveUp(ctx, err, time.Since(began), " (on the machine the socket is forwarded from)")
 	}
+	c, err := connectLocal(ctx, layout, who)
+	return c, gaveUp(ctx, err, time.Since(began), fmt.Sprintf(" (its pid is in %s)", layout.DaemonLock()))
+}
+
+// gaveUp is err, from a connection that failed after took, with the
+// stable code timeout when the caller's ctx ended it or the daemon ran
+// but did not take the connection: the daemon gives a call that ran out
+// of time or was cancelled the same code. Without it the CLI said
+// internal_error, after 25 s of tries whatever the call's deadline (QA on
+// main). The result still wraps err (and so ctx's error). what ends the
+// sentence of a timeout, which ends "stop it": where the daemon's pid is.
+func gaveUp(ctx context.Context, err error, took time.Duration, what string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(ctx.Err(), context.Canceled):
+		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "connecting to the daemon was cancelled by the caller"), err)
+	case errors.Is(err, ErrDaemonBusy):
+		// waitBusy counts only its own tries, which may have begun when
+		// the time was all but gone ("in 0s of tries").
+		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "the daemon runs but did not take the connection within %s: another process may be flooding it with connections, or it is stuck; try again, and if it stays so, stop it%s", took.Round(100*time.Millisecond), what), err)
+	case ended(ctx) && errors.Is(err, os.ErrDeadlineExceeded):
+		// The handshake's own error says what happened (ipc.Dial).
+		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "%v%s", err, what), err)
+	case ended(ctx):
+		why := ""
+		if err != ctx.Err() {
+			why = fmt.Sprintf(" (%v)", err)
+		}
+		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeTimeout, "the daemon did not answer within %s%s: it is busy or stuck, or slow to start; try again, and if it stays so, stop it%s", took.Round(100*time.Millisecond), why, what), err)
+	}
+	return err
+}
+
+// ended reports whether ctx has ended or its deadline has passed: a
+// connection's deadline, set from ctx's, may fire before ctx's own timer.
+func ended(ctx context.Context) bool {
+	dl, ok := ctx.Deadline()
+	return ctx.Err() != nil || ok && !time.Now().Before(dl)
+}
+
+// connectLocal is connectAs for the daemon of layout.
+func connectLocal(ctx context.Context, layout paths.Layout, who protocol.Auth) (*Client, error) {
 	c, ok, err := dial(ctx, layout, who)
 	if err != nil {
-		if err := EnsureDaemon(ctx, layout); err != nil {
+		if ended(ctx) {
+			// The dial's own error says why the time ran out (the
+			// daemon took the connection but not the handshake);
+			// EnsureDaemon's would only be ctx's.
 			return nil, err
+		}
+		if err2 := EnsureDaemon(ctx, layout); err2 != nil {
+			if ended(ctx) && errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err2, ErrDaemonBusy) {
+				return nil, err // as above: the handshake went unanswered
+			}
+			return nil, err2
 		}
 		c, ok, err = dial(ctx, layout, who)
 		if err != nil {

@@ -705,3 +705,22 @@ func TestEnsureDaemonStartsOneWhenTheBusyDaemonExits(t *testing.T) {
 		t.Errorf("started %d daemons after the busy one exited, want 1", n)
 	}
 }
+
+// Connect to a daemon that stays busy ends at the caller's deadline with
+// the code timeout and how long it tried in all, not waitBusy's own share
+// of it ("in 0s of tries" when the dial had used up the time).
+func TestConnectToABusyDaemonIsATimeout(t *testing.T) {
+	layout := ipctest.Layout(t)
+	fakeStart(t, func() error { return errors.New("a second daemon was started") })
+	busyDaemon(t, layout)
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	_, err := Connect(ctx, layout, "session:test")
+	e := protocol.AsError(err)
+	if e.Code != protocol.CodeTimeout || !strings.Contains(e.Message, "did not take the connection within 1.5s") || !strings.Contains(e.Message, layout.DaemonLock()) {
+		t.Errorf("Connect: %+v, want timeout saying it tried for 1.5 s and where the pid is", e)
+	}
+	if !errors.Is(err, ErrDaemonBusy) {
+		t.Errorf("Connect: %v does not wrap ErrDaemonBusy", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/browser-bridge/browser-bridge/internal/ipc"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
@@ -59,8 +60,14 @@ func connectSocketAs(ctx context.Context, socket, secretFile string, who protoco
 	if err != nil {
 		return nil, err
 	}
+	if err := checkForwardedFolder(socket); err != nil {
+		return nil, err
+	}
 	who.Role, who.Secret, who.PID = protocol.RoleClient, s, os.Getpid()
 	c, ok, err := ipc.Dial(ctx, socket, who)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return nil, err // it names the socket and says it did not answer
+	}
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the daemon at %s: %w", socket, err)
 	}
@@ -68,6 +75,30 @@ func connectSocketAs(ctx context.Context, socket, secretFile string, who protoco
 	go cl.readLoop()
 	return cl, nil
 }
+
+// checkForwardedFolder refuses, before ipc.Dial would, a socket the user
+// forwarded into a folder others may enter, saying what to do about a
+// folder the user chose: Dial's advice is for the daemon's own folder
+// ("remove it, the daemon makes it again"), and for BROWSER_BRIDGE_SOCKET=
+// $HOME/d.sock it told the user to remove their home folder (QA on main).
+// A missing folder, a symlink or another user's is left to Dial to name.
+func checkForwardedFolder(socket string) error {
+	if runtime.GOOS == "windows" {
+		return nil // a named pipe; its access list is Dial's to check
+	}
+	dir := filepath.Dir(socket)
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return nil
+	}
+	if perm := fi.Mode().Perm(); perm != 0o700 {
+		return fmt.Errorf("%w: the forwarded socket %s is in %s, which has mode %#o; the secret goes only to a socket in a folder private to you: forward the socket into a folder of its own with mode 0700 (mkdir -m 700 ~/.bb-remote, then ssh -L ~/.bb-remote/daemon.sock:… as the README shows) and point %s at it", errOpenFolder, socket, dir, perm, EnvSocket)
+	}
+	return nil
+}
+
+// errOpenFolder is checkForwardedFolder's refusal.
+var errOpenFolder = errors.New("the socket's folder is open to others")
 
 // connectForwarded is connectAs's way when EnvSocket is set; ok says it
 // is.
@@ -77,6 +108,11 @@ func connectForwarded(ctx context.Context, who protocol.Auth) (*Client, bool, er
 		return nil, ok, err
 	}
 	c, err := connectSocketAs(ctx, socket, secretFile, who)
+	if errors.Is(err, errOpenFolder) || errors.Is(err, os.ErrDeadlineExceeded) {
+		// The folder's error says what to do, and a daemon that took the
+		// connection is reached: the forwarding is up.
+		return nil, true, err
+	}
 	if err != nil {
 		return nil, true, fmt.Errorf("%w (from %s; is the ssh forwarding up, and the daemon running on the other machine?)", err, EnvSocket)
 	}

@@ -7,8 +7,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -140,6 +142,7 @@ func (c *Conn) Close() error { return c.c.Close() }
 // bounded by ConnectTimeout (or ctx, if sooner).
 func Dial(ctx context.Context, path string, auth protocol.Auth) (*Conn, protocol.AuthOK, error) {
 	var ok protocol.AuthOK
+	began := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	// The secret goes only to a daemon of this user: a socket in a folder
@@ -163,6 +166,11 @@ func Dial(ctx context.Context, path string, auth protocol.Auth) (*Conn, protocol
 	}
 	if err := c.RecvJSON(&ok); err != nil || ok.Type != protocol.TypeAuthOK {
 		c.Close()
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// The daemon hangs up on a wrong secret at once; one that
+			// holds the connection without a word is busy or stuck.
+			return nil, ok, fmt.Errorf("the daemon at %s took the connection but did not answer the handshake within %s (%w): it is busy or stuck; try again, and if it stays so, stop it", path, time.Since(began).Round(100*time.Millisecond), err)
+		}
 		if err == nil {
 			err = fmt.Errorf("unexpected %q", ok.Type)
 		}

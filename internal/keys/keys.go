@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 // key is one key as CDP's Input.dispatchKeyEvent describes it.
@@ -151,7 +152,7 @@ func Parse(s string) ([]Chord, error) {
 			if i < len(parts)-1 {
 				m, ok := modifiers[strings.ToLower(p)]
 				if !ok {
-					return nil, invalid("%q in keys %q is not a modifier (Control, Shift, Alt, Meta)", p, f)
+					return nil, invalid("%q in keys %q is not a modifier (Control, Shift, Alt, Meta)", tool.Echo(p), tool.Echo(f))
 				}
 				c.mods = append(c.mods, m.key)
 				c.bits |= m.bit
@@ -180,7 +181,7 @@ func keyOf(name string, bits int) (key, error) {
 	}
 	r := []rune(name)
 	if len(r) != 1 {
-		return key{}, invalid("unknown key %q: use names like Enter, Tab, Escape, ArrowDown, Backspace, F5, a single character, or chords like Control+A; to enter text use the type action", name)
+		return key{}, invalid("unknown key %q: use names like Enter, Tab, Escape, ArrowDown, Backspace, F5, a single character, or chords like Control+A; to enter text use the type action", tool.Echo(name))
 	}
 	c := r[0]
 	shift := bits&modShift != 0

@@ -104,3 +104,18 @@ func TestModifierLocation(t *testing.T) {
 		t.Errorf("modifier bits: %+v", ev)
 	}
 }
+
+// A long bad name is echoed cut, not in full: a 3000-character key came
+// back whole in the error (QA on main).
+func TestBadKeyIsEchoedCut(t *testing.T) {
+	long := strings.Repeat("x", 3000)
+	for _, in := range []string{long, long + "+A", "Control+" + long} {
+		_, err := Parse(in)
+		if err == nil {
+			t.Fatalf("%d characters accepted", len(in))
+		}
+		if msg := err.Error(); len(msg) > 400 || !strings.Contains(msg, "xxx…") {
+			t.Errorf("error of %d characters (%.80s…), want the name cut with …", len(msg), msg)
+		}
+	}
+}

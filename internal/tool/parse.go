@@ -62,12 +62,13 @@ func Parse(raw []byte) (*Input, *Spec, error) {
 	}
 	spec, ok := Lookup(in.Action)
 	if !ok {
-		return nil, nil, invalid("unknown action %q: use one of %s", in.Action, strings.Join(Names(), ", "))
+		return nil, nil, invalid("unknown action %q: use one of %s", Echo(in.Action), strings.Join(Names(), ", "))
 	}
-	if err := spec.checkParams(givenParams(raw)); err != nil {
+	given := givenParams(raw)
+	if err := spec.checkParams(given); err != nil {
 		return nil, nil, err
 	}
-	if err := in.checkValues(); err != nil {
+	if err := in.checkValues(given); err != nil {
 		return nil, nil, err
 	}
 	return &in, spec, nil
@@ -161,13 +162,16 @@ func checkBlank(prefix string, pairs []string) error {
 // checkValues checks the values the JSON types do not: ranges, blank
 // strings, the shape of the locators, and the choices of enumerated
 // parameters. The checks run in a fixed order, so when several values are
-// wrong the error always names the same one.
-func (in *Input) checkValues() error {
+// wrong the error always names the same one. given names the parameters
+// present in the input: a timeoutMs of 0 given is refused like -1 (it was
+// silently the default, so handoff --timeoutMs 0 waited 10 minutes), and
+// only its absence means the default.
+func (in *Input) checkValues(given map[string]bool) error {
 	maxTimeout := MaxTimeoutMs
 	if s, ok := Lookup(in.Action); ok {
 		maxTimeout = s.MaxTimeoutMs()
 	}
-	if in.TimeoutMs < 0 || in.TimeoutMs > maxTimeout {
+	if in.TimeoutMs < 0 || in.TimeoutMs > maxTimeout || in.TimeoutMs == 0 && given["timeoutMs"] {
 		return invalid("timeoutMs must be between 1 and %d (a call's deadline can only be shortened)", maxTimeout)
 	}
 	if in.TabID != nil && (*in.TabID < 0 || *in.TabID > maxTabID) {
@@ -306,7 +310,12 @@ func describeJSONError(err error) string {
 	if errors.As(err, &te) {
 		want := jsonKind(te.Type.String())
 		if want == "whole number" && strings.HasPrefix(te.Value, "number") {
-			return fmt.Sprintf("parameter %q must be a whole number, not %s", te.Field, strings.TrimPrefix(te.Value, "number "))
+			n := strings.TrimPrefix(te.Value, "number ")
+			if strings.Trim(strings.TrimPrefix(n, "-"), "0123456789") == "" {
+				// Whole, but more digits than an int holds.
+				return fmt.Sprintf("parameter %q is out of range: %s is beyond any value it takes", te.Field, Echo(n))
+			}
+			return fmt.Sprintf("parameter %q must be a whole number, not %s", te.Field, Echo(n))
 		}
 		got := te.Value
 		if strings.HasPrefix(got, "number") {
@@ -316,9 +325,24 @@ func describeJSONError(err error) string {
 	}
 	msg := err.Error()
 	if strings.HasPrefix(msg, "json: unknown field ") {
-		return fmt.Sprintf("unknown parameter %s; check the parameter names of the tool", strings.TrimPrefix(msg, "json: unknown field "))
+		return fmt.Sprintf("unknown parameter %s; check the parameter names of the tool", Echo(strings.TrimPrefix(msg, "json: unknown field ")))
 	}
 	return "the input is not valid JSON: " + msg
+}
+
+// EchoMax bounds how much of a caller's value an error echoes: the caller
+// has the whole of it, and a page of digits helps no one read the
+// sentence.
+const EchoMax = 40
+
+// Echo is s as an error may quote it: cut to EchoMax characters, the last
+// "…", when longer.
+func Echo(s string) string {
+	r := []rune(s)
+	if len(r) <= EchoMax {
+		return s
+	}
+	return string(r[:EchoMax-1]) + "…"
 }
 
 func jsonKind(goType string) string {

@@ -56,9 +56,20 @@ func TestParse(t *testing.T) {
 		{`{"action":"open","url":7}`, false, `"url" must be a string`},
 		{`{"action":"open","tabId":"3"}`, false, `"tabId" must be a whole number, not a JSON string`},
 		{`{"action":"open","url":"http://a/","tabId":12.5}`, false, `"tabId" must be a whole number, not 12.5`},
+		// A whole number too large to hold is out of range, not "not a
+		// whole number" (QA on main); a long one is echoed cut.
+		{`{"action":"status","tabId":99999999999999999999}`, false, `parameter "tabId" is out of range: 99999999999999999999 `},
+		{`{"action":"status","tabId":-99999999999999999999}`, false, `parameter "tabId" is out of range`},
+		{`{"action":"` + strings.Repeat("x", 3000) + `"}`, false, `unknown action "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"`},
+		{`{"action":"status","tabId":1` + strings.Repeat("0", 3000) + `}`, false, `out of range: 100000000000000000000000000000000000000…`},
 		{`{"action":"status","bogus":1}`, false, `unknown parameter "bogus"`},
 		{`{"action":"status"} {}`, false, "after its JSON object"},
 		{`{"action":"status","timeoutMs":-1}`, false, "timeoutMs"},
+		// 0 was silently the default (handoff waited its 10 minutes), while
+		// -1 was refused: both are refused alike; null is leaving it out.
+		{`{"action":"handoff","message":"m","timeoutMs":0}`, false, "timeoutMs must be between 1 and 600000"},
+		{`{"action":"wait","timeoutMs":0}`, false, "timeoutMs must be between 1 and 60000"},
+		{`{"action":"status","timeoutMs":null}`, true, ""},
 		{`{"action":"status","tabId":-4}`, false, "tabId"},
 	}
 	for _, tt := range tests {
