@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/nmframe"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
@@ -376,6 +377,10 @@ func (l *Link) send(ctx context.Context, pin *Pinned, id, verb string, frame []b
 		}
 		if err := h.conn.Send(frame); err != nil {
 			h.unregister(id)
+			if errors.Is(err, nmframe.ErrTooLarge) {
+				// Nothing was written: the connection is sound.
+				return nil, nil, protocol.Errorf(protocol.CodeInvalidArgument, "the command %s is too large to send to the extension (%v); send less at once", verb, err)
+			}
 			l.drop(h)
 			if attempt == 0 {
 				continue

@@ -12,6 +12,7 @@ import (
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/browser/fakebrowser"
+	"github.com/browser-bridge/browser-bridge/internal/nmframe"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
@@ -496,6 +497,35 @@ func TestSendFailureWaitsForTheReconnect(t *testing.T) {
 	}
 	if n := len(fake.Calls("tab.get")); n != 1 {
 		t.Errorf("the new connection got the command %d times, want once", n)
+	}
+}
+
+// tooLargeConn refuses every frame as over the native-messaging limit,
+// as nmframe.Write does before it writes anything.
+type tooLargeConn struct{ browser.Conn }
+
+func (tooLargeConn) Send(b []byte) error {
+	return &nmframe.TooLargeError{Size: len(b), Limit: 1, Dir: "to the extension"}
+}
+
+// A command too large to send fails alone, with invalid_argument: nothing
+// was written, so the connection stays (a drop would fail every call in
+// flight on it).
+func TestTooLargeCommandKeepsTheConnection(t *testing.T) {
+	t.Parallel()
+	l := browser.NewLink()
+	daemonSide, extSide := browser.Pipe()
+	go l.Serve(tooLargeConn{daemonSide})
+	hello, _ := json.Marshal(fakebrowser.New().Hello)
+	extSide.Send(hello)
+	if !l.WaitConnected(context.Background(), 5*time.Second) {
+		t.Fatal("the hello was not taken")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	wantCode(t, l.Verbs().BridgePing(ctx), protocol.CodeInvalidArgument)
+	if len(l.Browsers()) != 1 {
+		t.Error("the link dropped a sound connection over one command too large")
 	}
 }
 

@@ -61,6 +61,9 @@ func ensureDaemon(ctx context.Context, layout paths.Layout, spawn func(paths.Lay
 		if err := waitBusy(ctx, layout); !errors.Is(err, errExited) {
 			return err
 		}
+		if err := ctx.Err(); err != nil {
+			return err // it exited as the caller gave up: start nothing
+		}
 	}
 	exited, err := spawn(layout)
 	if err != nil {
