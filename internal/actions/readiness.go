@@ -74,6 +74,7 @@ const (
 	readyStretch = 30 * time.Second
 	pollEvery    = 100 * time.Millisecond
 	pendingPoll  = 25 * time.Millisecond
+	lateHold     = 1200 * time.Millisecond
 )
 
 var (
@@ -355,6 +356,11 @@ func (r settling) settle(tabID int, reserve time.Duration) ([]string, error) {
 	// a loaded machine draws no frame (the loop looks broken for 100 ms)
 	// is not taken for the page settling.
 	endless := false
+	// lateSince: since when the page's timers have been overdue without a
+	// break. An overdue timer holds the read for lateHold at most: a
+	// hidden tab's timers run once a second, and a page that chains
+	// 0 ms timers there is overdue nearly all the time.
+	var lateSince time.Time
 	for {
 		a, err := r.look(tabID)
 		if err != nil {
@@ -365,11 +371,22 @@ func (r settling) settle(tabID int, reserve time.Duration) ([]string, error) {
 			// scripted for a moment: treat it as still loading.
 			a = activity{}
 		}
-		if a.counted {
+		now := time.Now()
+		switch {
+		case !a.loaded:
+			endless = false // a new document is judged on its own
+		case a.counted:
 			endless = endless || a.endless
 			a.endless = endless
 		}
-		now := time.Now()
+		switch {
+		case !a.late:
+			lateSince = time.Time{}
+		case lateSince.IsZero():
+			lateSince = now
+		case now.Sub(lateSince) >= lateHold:
+			a.late = false
+		}
 		if now.Sub(start) >= netHold {
 			// Requests and a navigation hold a read for netHold at
 			// most: a page that polls without end (or a navigation that
