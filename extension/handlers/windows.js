@@ -1,5 +1,6 @@
 // Window primitives.
 import { BridgeError, Codes } from "../protocol.js";
+import { bridgeTab, decide } from "./policy.js";
 import { WORKSPACE_PAGE, activateBeside, info, intArg, isWorkspacePage, waitLoad } from "./tabinfo.js";
 import { closedByBridge, ungroupFirst } from "./tabs.js";
 
@@ -111,17 +112,27 @@ async function regroupWith(left, page) {
 // once it is answered (checked in Chromium 156). So while the workspace
 // page lives on after its word, watch polls the workspace's other tabs
 // with a script that does nothing and reads nothing (top frames only):
-// a poll that waits (a prompt open) and then, for STAYED_MS, polls that
-// answer at once with the window still there mean the user stayed, and
-// the tabs go back into their group, with the same workspace page. Not
-// before: regrouping while a prompt is open would save the group (with
-// an entry per page) if the user then leaves. When no poll ever waits
-// within WATCH_MS, there was no prompt to stay at (or it was on a tab no
-// extension may script): the tabs stay ungrouped.
+// a poll that waits HELD_MS or more (a prompt open: a person answers it)
+// and then, for STAYED_MS, polls that answer at once with the window
+// still there mean the user stayed, and the tabs go back into their
+// group, with the same workspace page. Not before: regrouping while a
+// prompt is open would save the group (with an entry per page) if the
+// user then leaves. It polls only the workspace's own pages, on sites
+// the user's rules allow (a tab of the user's is not the bridge's to
+// touch, even with a script that reads nothing); a window that holds any
+// other tab may have a prompt there that cannot be seen, and its tabs
+// stay ungrouped, as they do when no poll ever waits within WATCH_MS
+// (no prompt to stay at, or one on a tab no extension may script), and
+// when the watch has gone on for WATCH_MAX_MS (a page that keeps its
+// thread busy for good).
 const POLL_MS = 250;
+const HELD_MS = 1000;
 const STAYED_MS = 2000;
 const WATCH_MS = 10_000;
+const WATCH_MAX_MS = 10 * 60_000;
 const watching = new Map(); // tabId -> the word watch is watching
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // watch watches the workspace page tabId after its word left; resumed
 // (a restarted worker, below) it takes a prompt to have been seen.
@@ -135,22 +146,26 @@ async function watch(tabId, left, resumed = false) {
       const page = await chrome.tabs.get(tabId).catch(() => null);
       // Gone, or elsewhere: meet (below) hears of it.
       if (!page || !isWorkspacePage(page) || !mine()) return;
-      if (!held && Date.now() - started > WATCH_MS) return;
-      if (held && Date.now() - held >= STAYED_MS) {
+      const now = Date.now();
+      if ((!held && now - started > WATCH_MS) || now - started > WATCH_MAX_MS) return;
+      const others = (await chrome.tabs.query({ windowId: page.windowId })).filter((t) => t.id !== tabId);
+      const polled = [];
+      for (const t of others) {
+        if (left.tabIds.includes(t.id) && (await bridgeTab(t.id)) && decide(t.url || t.pendingUrl || "").allowed) polled.push(t);
+      }
+      if (polled.length < others.length) return;
+      if (held && now - held >= STAYED_MS) {
         watching.delete(tabId);
         await regroupWith({ ...left, windowId: page.windowId }, tabId);
         return;
       }
-      // Only the workspace's own tabs (those its page took out of the
-      // group): a tab of the user's in the window is not the bridge's to
-      // touch, even with a script that reads nothing (a site the user's
-      // rules deny). A prompt there goes unseen, and the tabs stay
-      // ungrouped: the safe side.
-      const others = (await chrome.tabs.query({ windowId: page.windowId })).filter((t) => t.id !== tabId && left.tabIds.includes(t.id));
       const t0 = Date.now();
-      await Promise.all(others.map((t) => chrome.scripting.executeScript({ target: { tabId: t.id }, func: () => 0, injectImmediately: true }).catch(() => {})));
-      if (Date.now() - t0 > POLL_MS) held = Date.now();
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      const polls = Promise.all(polled.map((t) => chrome.scripting.executeScript({ target: { tabId: t.id }, func: () => 0, injectImmediately: true }).catch(() => {})));
+      // A page that never answers (a prompt left open, a thread busy for
+      // good) does not hang the watch: past HELD_MS, it counts as held.
+      await Promise.race([polls, pause(HELD_MS + POLL_MS)]);
+      if (Date.now() - t0 >= HELD_MS) held = Date.now();
+      await pause(POLL_MS);
     }
   } finally {
     if (mine()) watching.delete(tabId);
