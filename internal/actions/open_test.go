@@ -1,0 +1,112 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/browser/fakebrowser"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/registry"
+)
+
+// chromeMakes is a window.create or tab.create as Chrome does it: the
+// extension's handler is inside chrome.windows.create (or tabs.create)
+// when the daemon gives up, and Chrome makes the window all the same,
+// after took; the answer then goes nowhere.
+func chromeMakes(took time.Duration, made browser.TabInfo) fakebrowser.Handler {
+	return func(context.Context, fakebrowser.Call) (any, error) {
+		time.Sleep(took)
+		return made, nil
+	}
+}
+
+// An open whose caller gives up (its deadline, a cancel) while Chrome is
+// making its window answers at once, and closes the window once Chrome
+// has made it: a window no workspace owns would be left to the user
+// (issue 27 QA: one per timed-out open, not closable by the bridge).
+func TestAnOpenGivenUpClosesTheWindowItWasMaking(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"deadline", "cancel"} {
+		t.Run(how, func(t *testing.T) {
+			fake := fakebrowser.New()
+			fake.Handle("window.create", chromeMakes(300*time.Millisecond, browser.TabInfo{TabID: 7, WindowID: 3}))
+			fake.Handle("window.close", fakebrowser.Reply(protocol.OKResult{OK: true}))
+			env := engine(t, fake)
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			defer cancel()
+			want := context.DeadlineExceeded
+			if how == "cancel" {
+				ctx, cancel = context.WithCancel(context.Background())
+				time.AfterFunc(50*time.Millisecond, cancel)
+				want = context.Canceled
+			}
+			start := time.Now()
+			_, err := Run(ctx, env, "session:a", input(t, `{"action":"open","url":"https://example.com/","browserWorkspaceId":"w"}`), nil)
+			if !givenUp(err, want) {
+				t.Fatalf("error %v, want %v", err, want)
+			}
+			if took := time.Since(start); took > 200*time.Millisecond {
+				t.Errorf("the open answered after %s; the caller gave up after 50ms", took)
+			}
+			var p protocol.WindowCloseParams
+			if closedLater(t, fake, "window.close", &p); p.WindowID != 3 {
+				t.Errorf("closed %+v, want window 3", p)
+			}
+			reg := env.Registries.For(fake.Hello.InstanceID)
+			if _, ok := reg.Workspace("w"); ok {
+				t.Error("the given-up open registered its workspace")
+			}
+			if reg.IsOwned(7) {
+				t.Error("the given-up open's tab is still in the registry")
+			}
+		})
+	}
+}
+
+// Into a workspace's window, the same: the tab Chrome made after the
+// open gave up is closed, not left ungrouped and unowned in the window.
+func TestAnOpenGivenUpClosesTheTabItWasMaking(t *testing.T) {
+	t.Parallel()
+	fake := fakebrowser.New()
+	fake.Handle("tab.create", chromeMakes(300*time.Millisecond, browser.TabInfo{TabID: 8, WindowID: 3}))
+	fake.Handle("tab.close", fakebrowser.Reply(protocol.OKResult{OK: true}))
+	env := engine(t, fake)
+	env.Registries.For(fake.Hello.InstanceID).SetWorkspace(registry.Workspace{ID: "w", WindowID: 3, GroupID: 11})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := Run(ctx, env, "session:a", input(t, `{"action":"open","url":"https://example.com/","browserWorkspaceId":"w"}`), nil); !givenUp(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v, want the deadline", err)
+	}
+	var p protocol.TabCloseParams
+	if closedLater(t, fake, "tab.close", &p); p.TabID != 8 {
+		t.Errorf("closed %+v, want tab 8", p)
+	}
+	if ws, ok := env.Registries.For(fake.Hello.InstanceID).Workspace("w"); !ok || ws.WindowID != 3 {
+		t.Errorf("the workspace is %+v, %v; want it as it was", ws, ok)
+	}
+}
+
+// givenUp says whether err is the error of a call its caller gave up on
+// as want says: the context's error (the daemon words it), or the Link's
+// timeout for a command that ran out of time.
+func givenUp(err, want error) bool {
+	return errors.Is(err, want) || want == context.DeadlineExceeded && protocol.CodeOf(err) == protocol.CodeTimeout
+}
+
+// closedLater waits for the close (verb) of what a given-up open was
+// making, and decodes its params into p.
+func closedLater(t *testing.T, fake *fakebrowser.Browser, verb string, p any) {
+	t.Helper()
+	wait, stop := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stop()
+	calls, err := fake.WaitCalls(wait, verb, 1)
+	if err != nil {
+		t.Fatalf("what the open was making was never closed: %v (calls %v)", err, verbs(fake))
+	}
+	if err := calls[0].Decode(p); err != nil {
+		t.Fatal(err)
+	}
+}
