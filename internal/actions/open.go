@@ -138,28 +138,34 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 	// it. The workspace stays locked until its group is known, so a second
 	// open cannot make a second group. The tab is the workspace's from
 	// here, so its grouping goes on when the caller gives up meanwhile
-	// (the load does not): an open cancelled during the load leaves its
-	// tab in the workspace's group, where close and closeWorkspace find
-	// it, not ungrouped beside it.
-	var loaded browser.TabInfo
-	err := both(func() error {
-		return r.answerer().unheld(t.TabID, func() (err error) {
-			loaded, err = r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: t.TabID, WaitMs: r.loadWait()})
-			return err
-		})
-	}, func() error {
+	// (the load does not), without the caller waiting for it: an open
+	// given up during the load leaves its tab in the workspace's group,
+	// where close and closeWorkspace find it, not ungrouped beside it.
+	grouped := make(chan struct{})
+	locked = false // the grouping lets go of the workspace
+	go func() {
+		defer close(grouped)
 		defer func() {
 			reg.SetWorkspace(ws)
 			unlock()
-			locked = false
 		}()
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), afterGivenUp)
 		defer cancel()
 		if err := r.group(ctx, &ws, t.TabID); err != nil {
 			warnings = append(warnings, fmt.Sprintf("could not put the tab into the workspace's tab group: %v", err))
 		}
-		return nil
+	}()
+	var loaded browser.TabInfo
+	err := r.answerer().unheld(t.TabID, func() (err error) {
+		loaded, err = r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: t.TabID, WaitMs: r.loadWait()})
+		return err
 	})
+	select {
+	case <-grouped:
+	case <-r.ctx.Done():
+		// ws and warnings are the grouping's until it ends.
+		return nil, r.ctx.Err()
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -12,11 +12,11 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/registry"
 )
 
-// chromeMakes is a window.create or tab.create as Chrome does it: the
-// extension's handler is inside chrome.windows.create (or tabs.create)
-// when the daemon gives up, and Chrome makes the window all the same,
-// after took; the answer then goes nowhere.
-func chromeMakes(took time.Duration, made browser.TabInfo) fakebrowser.Handler {
+// chromeMakes is a window.create, tab.create or tab.group as Chrome does
+// it: the extension's handler is inside chrome.windows.create (say) when
+// the daemon gives up, and Chrome makes the window all the same, after
+// took, answering made; the answer then goes nowhere.
+func chromeMakes(took time.Duration, made any) fakebrowser.Handler {
 	return func(context.Context, fakebrowser.Call) (any, error) {
 		time.Sleep(took)
 		return made, nil
@@ -108,5 +108,41 @@ func closedLater(t *testing.T, fake *fakebrowser.Browser, verb string, p any) {
 	}
 	if err := calls[0].Decode(p); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Given up during the load, the open answers at once, and its tab, the
+// workspace's already, still goes into the workspace's group (Chrome
+// takes its time here): not left ungrouped beside it.
+func TestAnOpenGivenUpDuringTheLoadStillGroupsItsTab(t *testing.T) {
+	t.Parallel()
+	fake := fakebrowser.New()
+	fake.Handle("window.create", fakebrowser.Reply(browser.TabInfo{TabID: 7, WindowID: 3}))
+	fake.Handle("tab.waitLoad", func(ctx context.Context, _ fakebrowser.Call) (any, error) {
+		<-ctx.Done() // a page that never loads
+		return nil, ctx.Err()
+	})
+	fake.Handle("tab.group", chromeMakes(300*time.Millisecond, protocol.TabGroupResult{GroupID: 11}))
+	env := engine(t, fake)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	if _, err := Run(ctx, env, "session:a", input(t, `{"action":"open","url":"https://example.com/","browserWorkspaceId":"loading"}`), nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want cancelled", err)
+	}
+	if took := time.Since(start); took > 250*time.Millisecond {
+		t.Errorf("the open answered after %s; the caller gave up after 100ms", took)
+	}
+	reg := env.Registries.For(fake.Hello.InstanceID)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		ws, ok := reg.Workspace("loading")
+		if ok && ws.GroupID == 11 && reg.IsOwned(7) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("workspace %+v, %v, tab 7 owned %v; want group 11 and the tab the workspace's", ws, ok, reg.IsOwned(7))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
