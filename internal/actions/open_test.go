@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,5 +145,41 @@ func TestAnOpenGivenUpDuringTheLoadStillGroupsItsTab(t *testing.T) {
 			t.Fatalf("workspace %+v, %v, tab 7 owned %v; want group 11 and the tab the workspace's", ws, ok, reg.IsOwned(7))
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A workspace's own page is no action's target, from any session: the
+// actions that would load, read, drive or close it are refused with
+// protected_page, naming the workspace and what to do, and nothing
+// reaches the page (the fake answers tab.get alone; the browser state
+// for a page action without tabId, whose workspace's active tab it is).
+func TestActionsRefuseTheWorkspacePage(t *testing.T) {
+	t.Parallel()
+	page := browser.TabInfo{TabID: 6, WindowID: 2, URL: "chrome-extension://x/ui/workspace.html", GroupID: 12, Active: true, WorkspacePage: true}
+	for _, raw := range []string{
+		`{"action":"open","tabId":6,"url":"https://example.com/"}`,
+		`{"action":"open","tabId":6,"url":"https://example.com/","browserWorkspaceId":"cyc"}`,
+		`{"action":"reload","tabId":6}`,
+		`{"action":"activate","tabId":6}`,
+		`{"action":"click","tabId":6,"x":1,"y":1}`,
+		`{"action":"type","tabId":6,"selector":"#q","value":"x"}`,
+		`{"action":"extract","tabId":6}`,
+		`{"action":"screenshot","browserWorkspaceId":"cyc"}`,
+		`{"action":"close","tabId":6}`,
+	} {
+		fake := fakebrowser.New()
+		tabs(fake, page)
+		fake.Handle("browser.state", fakebrowser.Reply(protocol.BrowserState{LastFocusedWindowID: 2, Windows: []protocol.WindowInfo{{WindowID: 2, Tabs: []browser.TabInfo{page}}}}))
+		env := engine(t, fake)
+		env.Registries.For(fake.Hello.InstanceID).SetWorkspace(registry.Workspace{ID: "cyc", WindowID: 2, GroupID: 12})
+		_, err := Run(context.Background(), env, "session:intruder", input(t, raw), nil)
+		if protocol.CodeOf(err) != protocol.CodeProtectedPage || !strings.Contains(err.Error(), `closeWorkspace: true and browserWorkspaceId: "cyc"`) {
+			t.Errorf("%s: %v; want protected_page naming workspace cyc and closeWorkspace", raw, err)
+		}
+		for _, v := range verbs(fake) {
+			if v != "tab.get" && v != "browser.state" {
+				t.Errorf("%s: the refused page got %s", raw, v)
+			}
+		}
 	}
 }
