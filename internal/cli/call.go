@@ -140,6 +140,11 @@ func viaDaemon(ctx context.Context, req func(c *client.Client, progress func(str
 	}
 	defer c.Close()
 	res, err := req(c, func(msg string) { fmt.Fprintln(Stderr, msg) })
+	if errors.Is(err, context.Canceled) {
+		// Interrupted (Ctrl-C): the client told the daemon to cancel the
+		// call, which answers a cancelled call as timeout; so does this.
+		err = protocol.Errorf(protocol.CodeTimeout, "interrupted: the call was cancelled before it finished; run status to see where it got, then run it again if needed")
+	}
 	if err != nil {
 		return printError(protocol.AsError(err), 1)
 	}
