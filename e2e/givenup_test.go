@@ -1,7 +1,11 @@
 package e2e
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,10 +23,8 @@ import (
 // and an existing one (a tab in its window).
 func TestAnOpenThatTimesOutLeavesNothingBehind(t *testing.T) {
 	srv := site(t)
-	before := map[int]bool{}
-	for _, tm := range browsertest.StatusTabs(bridge.MustCall(t, map[string]any{"action": "status"})) {
-		before[num(t, tm, "tabId")] = true
-	}
+	status := func() map[string]any { return bridge.MustCall(t, map[string]any{"action": "status"}) }
+	before := browsertest.TabIDs(t, status())
 	fresh := bridge.Workspace(t, fmt.Sprintf("given-up-%d", time.Now().UnixNano()%1_000_000))
 	existing := bridge.Workspace(t, fmt.Sprintf("given-up-into-%d", time.Now().UnixNano()%1_000_000))
 	bridge.OpenIn(t, existing, srv.URL+"/page/Existing")
@@ -53,37 +55,41 @@ func TestAnOpenThatTimesOutLeavesNothingBehind(t *testing.T) {
 
 	// What Chrome made after an open gave up is closed as its answer
 	// comes: wait for that, then nothing stray may remain.
-	var strays []map[string]any
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		st := bridge.MustCall(t, map[string]any{"action": "status"})
-		strays = strayTabs(t, st, before)
-		if len(strays) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after the opens that timed out, tabs the bridge cannot close are left: %v (workspaces %v)", strays, st["workspaces"])
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	browsertest.WaitNoStrays(t, status, before, 10*time.Second)
 }
 
-// strayTabs are the tabs of status st, other than those in before, that
-// nothing of the bridge's would ever close: not owned, and not the
-// workspace page of a workspace's window.
-func strayTabs(t *testing.T, st map[string]any, before map[int]bool) []map[string]any {
-	t.Helper()
-	home := map[int]bool{}
-	wss, _ := st["workspaces"].([]any)
-	for _, w := range wss {
-		home[num(t, w.(map[string]any), "windowId")] = true
-	}
-	var out []map[string]any
-	for _, tm := range browsertest.StatusTabs(st) {
-		if before[num(t, tm, "tabId")] || tm["owned"] == true || tm["url"] == bridge.ExtensionURL("ui/workspace.html") && home[num(t, tm, "windowId")] {
-			continue
+// Ctrl-C on the CLI while Chrome makes the open's window leaves nothing
+// behind either (issue 27 QA: Ctrl-C 120 ms into an open left a window).
+func TestAnOpenInterruptedAtTheCLILeavesNothingBehind(t *testing.T) {
+	srv := site(t)
+	status := func() map[string]any { return bridge.MustCall(t, map[string]any{"action": "status"}) }
+	before := browsertest.TabIDs(t, status())
+	ws := bridge.Workspace(t, fmt.Sprintf("interrupted-%d", time.Now().UnixNano()%1_000_000))
+	interrupted := 0
+	for _, after := range []time.Duration{100, 200, 300, 400, 500} {
+		after *= time.Millisecond
+		cmd := bridge.Command(context.Background(), "open", "--url", srv.URL+"/page/Interrupted", "--browserWorkspaceId", ws)
+		var out strings.Builder
+		cmd.Stdout = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
 		}
-		out = append(out, tm)
+		time.Sleep(after)
+		cmd.Process.Signal(os.Interrupt)
+		if err := cmd.Wait(); err != nil {
+			interrupted++
+		}
+		// An interrupted call says so with a stable code (it said
+		// internal_error "context canceled"). A CLI interrupted before
+		// it set up its handler dies of the signal, saying nothing.
+		var res struct{ Error *protocol.Error }
+		if json.Unmarshal([]byte(out.String()), &res) == nil && res.Error != nil && res.Error.Code != protocol.CodeTimeout {
+			t.Errorf("Ctrl-C %s into the open: error %s %q, want timeout (cancelled)", after, res.Error.Code, res.Error.Message)
+		}
+		t.Logf("Ctrl-C %s into the open: %v %s", after, cmd.ProcessState, strings.Join(strings.Fields(out.String()), " "))
 	}
-	return out
+	if interrupted == 0 {
+		t.Fatal("no open was interrupted before it finished; the test needs some")
+	}
+	browsertest.WaitNoStrays(t, status, before, 10*time.Second)
 }
