@@ -226,7 +226,7 @@ func (r opening) create(do func(context.Context) (browser.TabInfo, error), undo 
 		go func() {
 			defer cancel()
 			if m := <-done; m.err == nil {
-				undo(ctx, m.t) // the extension logs a failure; nothing more to do here
+				undo(ctx, m.t) // a close that fails: the window is gone already, or the browser with it
 			}
 		}()
 		return browser.TabInfo{}, r.ctx.Err()
