@@ -226,6 +226,10 @@ func (r opening) create(do func(context.Context) (browser.TabInfo, error), undo 
 		go func() {
 			defer cancel()
 			if m := <-done; m.err == nil {
+				// The close has its own time: Chrome may have taken
+				// most of afterGivenUp to make the window.
+				ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), 5*time.Second)
+				defer cancel()
 				undo(ctx, m.t) // a close that fails: the window is gone already, or the browser with it
 			}
 		}()
