@@ -1,6 +1,7 @@
 package user
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -22,7 +23,11 @@ func TestActionsRefuseTheExtensionsOwnPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { d.Call(ctxFor(t, 5*time.Second), "", "Target.closeTarget", map[string]any{"targetId": target}, nil) })
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target}, nil)
+	})
 	tab := -1
 	for deadline := time.Now().Add(10 * time.Second); tab < 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		for _, tm := range browsertest.StatusTabs(bridge.MustCall(t, map[string]any{"action": "status"})) {
