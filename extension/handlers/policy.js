@@ -452,7 +452,14 @@ function refuse(tabId, url) {
     const what = s ? `was stopped from loading ${JSON.stringify(s.url)} by ${s.kind === "allow" ? "the allow list" : `the site rule ${JSON.stringify(s.rule)}`}` : "shows the bridge's blocked page";
     throw new BridgeError(Codes.blockedByPolicy, `tab ${tabId} ${what}; open an allowed page in it, or ask the user to change the rules (browser-bridge policy list)`, [tabId]);
   }
-  if (url.startsWith(chrome.runtime.getURL(""))) return; // the extension's own pages are Chrome's to refuse
+  // The extension's own pages are the user's controls (the Pause switch,
+  // the site rules, the answers to the bridge's questions) and run with
+  // all of its rights: Chrome keeps scripts out of them, but not the
+  // debugger (checked in Chromium 156: attached to ui/workspace.html,
+  // Runtime.evaluate sees chrome.tabs). No door drives one.
+  if (url.startsWith(chrome.runtime.getURL(""))) {
+    throw new BridgeError(Codes.protectedPage, `tab ${tabId} shows a page of the Browser Bridge extension, which no action may read or drive; act in another tab (a workspace's page: open a page in its workspace)`, [tabId]);
+  }
   const dec = check(rules, url);
   if (dec.allowed) return;
   throw new BridgeError(dec.kind === "builtin" ? Codes.protectedPage : Codes.blockedByPolicy, `tab ${tabId} shows ${url}, which the bridge may not touch: ${dec.why}`, [tabId]);

@@ -1,6 +1,6 @@
 // Tab primitives. Hive's tab.create/close/list/activate keep their result
 // shapes; extra fields are a superset.
-import { activateBeside, info, intArg, waitLoad } from "./tabinfo.js";
+import { activateBeside, cancelled, info, intArg, waitLoad } from "./tabinfo.js";
 
 // create opens a tab (in the background unless active is true), optionally
 // in a window or tab group, and waits for its load when waitMs is given.
@@ -15,6 +15,11 @@ export async function create(msg, ctx) {
     props.windowId = (await chrome.tabGroups.get(msg.groupId)).windowId;
   }
   let tab = await chrome.tabs.create(props);
+  // As windows.create: a tab the daemon gave up on goes.
+  if (ctx?.signal?.aborted) {
+    await chrome.tabs.remove(tab.id).catch(() => {});
+    throw cancelled();
+  }
   if (msg.active) {
     // Making the tab active costs a trip to Chrome's UI thread (~20 ms)
     // that the load need not wait for: it goes on beside the load, and

@@ -1,7 +1,7 @@
 // Window primitives.
 import { BridgeError, Codes } from "../protocol.js";
 import { bridgeTab, decide } from "./policy.js";
-import { WORKSPACE_PAGE, activateBeside, info, intArg, isWorkspacePage, waitLoad } from "./tabinfo.js";
+import { WORKSPACE_PAGE, activateBeside, cancelled, info, intArg, isWorkspacePage, waitLoad } from "./tabinfo.js";
 import { closedByBridge, ungroupFirst } from "./tabs.js";
 
 // create opens a normal window, unfocused unless asked, so the user keeps
@@ -34,6 +34,13 @@ export async function create(msg, ctx) {
   // Without "Allow in Incognito" Chrome resolves to nothing and the window
   // is invisible to the extension.
   if (!w || !w.tabs || !w.tabs.length) throw notAllowed();
+  // The daemon gave up on the window while Chrome made it: nobody will
+  // own it, so it goes (the daemon closes one whose answer reaches it
+  // after it gave up, open.go create).
+  if (ctx?.signal?.aborted) {
+    await chrome.windows.remove(w.id).catch(() => {});
+    throw cancelled();
+  }
   let tab = w.tabs[w.tabs.length - 1];
   if (!incognito) {
     // The agent's page is the window's active tab, as a tab.create

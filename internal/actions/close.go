@@ -30,6 +30,9 @@ func closeTabs(r *run) (*tool.CloseResult, error) {
 		}
 		return nil, err
 	}
+	if t.WorkspacePage {
+		return nil, r.workspacePageRefused(t) // steps.go
+	}
 	if _, ok := r.reg().Owned(id); !ok {
 		return nil, protocol.Errorf(protocol.CodeNotOwned, "tab %d was not opened by the bridge, and close only closes the bridge's own tabs; leave it to the user", protocol.Tab(id))
 	}

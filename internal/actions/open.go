@@ -1,9 +1,12 @@
 package actions
 
 import (
+	"context"
 	"fmt"
-	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"sync"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -104,7 +107,11 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 	}
 	if ok {
 		var err error
-		t, err = r.b.TabCreate(r.ctx, protocol.TabCreateParams{WindowID: ws.WindowID, URL: r.in.URL, Active: true})
+		t, err = r.create(func(ctx context.Context) (browser.TabInfo, error) {
+			return r.b.TabCreate(ctx, protocol.TabCreateParams{WindowID: ws.WindowID, URL: r.in.URL, Active: true})
+		}, func(ctx context.Context, t browser.TabInfo) error {
+			return r.b.TabClose(ctx, protocol.TabCloseParams{TabID: t.TabID})
+		})
 		if protocol.CodeOf(err) == protocol.CodeTabNotFound {
 			ok = false // the user closed the window
 		} else if err != nil {
@@ -114,7 +121,11 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 	if !ok {
 		incognito := r.in.Incognito != nil && *r.in.Incognito
 		var err error
-		t, err = r.b.WindowCreate(r.ctx, protocol.WindowCreateParams{URL: r.in.URL, Width: windowWidth, Height: windowHeight, Incognito: incognito})
+		t, err = r.create(func(ctx context.Context) (browser.TabInfo, error) {
+			return r.b.WindowCreate(ctx, protocol.WindowCreateParams{URL: r.in.URL, Width: windowWidth, Height: windowHeight, Incognito: incognito})
+		}, func(ctx context.Context, t browser.TabInfo) error {
+			return r.b.WindowClose(ctx, protocol.WindowCloseParams{WindowID: t.WindowID})
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -125,24 +136,36 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 	// The group and the load go side by side: grouping (one or two calls
 	// on Chrome's UI thread) need not wait for the page, nor the page for
 	// it. The workspace stays locked until its group is known, so a second
-	// open cannot make a second group.
-	var loaded browser.TabInfo
-	err := both(func() error {
-		return r.answerer().unheld(t.TabID, func() (err error) {
-			loaded, err = r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: t.TabID, WaitMs: r.loadWait()})
-			return err
-		})
-	}, func() error {
+	// open cannot make a second group. The tab is the workspace's from
+	// here, so its grouping goes on when the caller gives up meanwhile
+	// (the load does not), without the caller waiting for it: an open
+	// given up during the load leaves its tab in the workspace's group,
+	// where close and closeWorkspace find it, not ungrouped beside it.
+	grouped := make(chan struct{})
+	locked = false // the grouping lets go of the workspace
+	go func() {
+		defer close(grouped)
 		defer func() {
 			reg.SetWorkspace(ws)
 			unlock()
-			locked = false
 		}()
-		if err := r.group(&ws, t.TabID); err != nil {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), afterGivenUp)
+		defer cancel()
+		if err := r.group(ctx, &ws, t.TabID); err != nil {
 			warnings = append(warnings, fmt.Sprintf("could not put the tab into the workspace's tab group: %v", err))
 		}
-		return nil
+	}()
+	var loaded browser.TabInfo
+	err := r.answerer().unheld(t.TabID, func() (err error) {
+		loaded, err = r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: t.TabID, WaitMs: r.loadWait()})
+		return err
 	})
+	select {
+	case <-grouped:
+	case <-r.ctx.Done():
+		// ws and warnings are the grouping's until it ends.
+		return nil, r.ctx.Err()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -152,18 +175,66 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 
 // group adds the tab to the workspace's group, making a new group when the
 // old one is gone (the user may ungroup tabs).
-func (r opening) group(ws *registry.Workspace, tabID int) error {
+func (r opening) group(ctx context.Context, ws *registry.Workspace, tabID int) error {
 	if ws.GroupID >= 0 {
-		if _, err := r.b.TabGroup(r.ctx, protocol.TabGroupParams{TabID: tabID, GroupID: &ws.GroupID}); err == nil {
+		if _, err := r.b.TabGroup(ctx, protocol.TabGroupParams{TabID: tabID, GroupID: &ws.GroupID}); err == nil {
 			return nil
 		}
 	}
-	id, err := r.b.TabGroup(r.ctx, protocol.TabGroupParams{TabID: tabID, WindowID: ws.WindowID, Title: ws.Title, Color: ws.Color})
+	id, err := r.b.TabGroup(ctx, protocol.TabGroupParams{TabID: tabID, WindowID: ws.WindowID, Title: ws.Title, Color: ws.Color})
 	if err != nil {
 		return err
 	}
 	ws.GroupID = id
 	return nil
+}
+
+// afterGivenUp bounds the work an open still does for the browser once
+// its caller gave up on it (its deadline passed, or it was cancelled):
+// waiting for the window or tab Chrome is making, to close it (create),
+// and grouping a tab that is the workspace's already.
+const afterGivenUp = 15 * time.Second
+
+// create makes the open's window or tab (do), under a context the
+// caller's giving up does not end: Chrome makes a window whether or not
+// anyone still waits for it (the extension is inside
+// chrome.windows.create when the command.cancel comes, or the reply is
+// on its way), and an answer nobody waits for left the user a window, or
+// a tab in the workspace's window, that no workspace owned and the
+// bridge would not close (issue 27 QA). When the caller gives up first,
+// the open answers at once with its context's error (timeout or
+// cancelled), and what Chrome makes is closed (undo) when it comes: a
+// given-up open leaves nothing behind. (Past afterGivenUp the Link
+// cancels the command, and the extension closes what Chrome makes after
+// that itself: windows.js and tabs.js create.)
+func (r opening) create(do func(context.Context) (browser.TabInfo, error), undo func(context.Context, browser.TabInfo) error) (browser.TabInfo, error) {
+	type made struct {
+		t   browser.TabInfo
+		err error
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), afterGivenUp)
+	done := make(chan made, 1)
+	go func() {
+		t, err := do(ctx)
+		done <- made{t, err}
+	}()
+	select {
+	case m := <-done:
+		cancel()
+		return m.t, m.err
+	case <-r.ctx.Done():
+		go func() {
+			defer cancel()
+			if m := <-done; m.err == nil {
+				// The close has its own time: Chrome may have taken
+				// most of afterGivenUp to make the window.
+				ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), 5*time.Second)
+				defer cancel()
+				undo(ctx, m.t) // a close that fails: the window is gone already, or the browser with it
+			}
+		}()
+		return browser.TabInfo{}, r.ctx.Err()
+	}
 }
 
 func (r opening) result(t browser.TabInfo, workspace string, group *int, owned bool, warnings ...string) *tool.OpenResult {

@@ -66,7 +66,7 @@ func status(r *run) (*tool.StatusResult, error) {
 	for _, w := range s.Windows {
 		sw := tool.Window{WindowID: w.WindowID, Incognito: w.Incognito, Focused: w.Focused, Tabs: []tool.StatusTab{}}
 		for _, t := range w.Tabs {
-			st := tool.StatusTab{TabID: t.TabID, URL: t.URL, Title: t.Title, Active: t.Active, GroupID: t.GroupID, Owned: reg.IsOwned(t.TabID), Stopped: t.Stopped}
+			st := tool.StatusTab{TabID: t.TabID, URL: t.URL, Title: t.Title, Active: t.Active, GroupID: t.GroupID, Owned: reg.IsOwned(t.TabID), Stopped: t.Stopped, WorkspacePage: t.WorkspacePage}
 			// The user's own incognito browsing is none of the agent's
 			// business; the bridge's incognito tabs are.
 			if w.Incognito && !st.Owned {

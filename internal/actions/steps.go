@@ -185,9 +185,12 @@ func (r guards) admit(tabID int) (waited bool, err error) {
 }
 
 // judge is the second half of the guards, on the tab as it is once the
-// action has its turn: the user's own incognito tabs, a page the bridge
-// may not read (reading), then Env.Guard.
+// action has its turn: a workspace's own page, the user's own incognito
+// tabs, a page the bridge may not read (reading), then Env.Guard.
 func (r guards) judge(t browser.TabInfo, reading bool) error {
+	if t.WorkspacePage {
+		return r.workspacePageRefused(t)
+	}
 	if err := r.notPrivate(t); err != nil {
 		return err
 	}
@@ -238,6 +241,29 @@ func (r guards) notPrivate(t browser.TabInfo) error {
 		return protocol.Errorf(protocol.CodeIncognitoNotAllowed, "tab %d is one of your own incognito tabs; the bridge only works in incognito tabs it opened (search, or open with incognito: true)", protocol.Tab(t.TabID))
 	}
 	return nil
+}
+
+// workspacePageRefused is the refusal of an action on tab t, a
+// workspace's own page (ui/workspace.html): the quiet tab that keeps the
+// workspace's window and tab group open between the agent's pages. No
+// workspace owns it, so nothing stopped any session from loading a page
+// into it, after which closeWorkspace left the window and a saved tab
+// group behind (issue 27 QA); read or driven, it is the extension's own
+// page, not a site; closed alone, it takes the workspace's tabs out of
+// their group (the extension puts them back with a new page). Page
+// actions, navigation and close all refuse it; status lists it
+// (workspacePage: true), and closeWorkspace closes it with its window.
+func (r *run) workspacePageRefused(t browser.TabInfo) error {
+	ws := ""
+	for _, w := range r.reg().Workspaces() {
+		if w.WindowID == t.WindowID {
+			ws = w.ID
+		}
+	}
+	if ws == "" {
+		return protocol.Errorf(protocol.CodeProtectedPage, "tab %d is a Browser Bridge workspace page, which keeps a workspace's window and tab group open: %s may not load, read, drive or close it. Open a page (open) and act on that tab; to end the workspace, close with closeWorkspace: true and the browserWorkspaceId its title names", protocol.Tab(t.TabID), r.in.Action)
+	}
+	return protocol.Errorf(protocol.CodeProtectedPage, "tab %d is the page of workspace %q that keeps its window and tab group open: %s may not load, read, drive or close it. Open a page in the workspace (open with browserWorkspaceId: %q) and act on that tab; to end the workspace, close with closeWorkspace: true and browserWorkspaceId: %q", protocol.Tab(t.TabID), ws, r.in.Action, ws, ws)
 }
 
 // readable refuses a tab that shows the browser's error page (there is

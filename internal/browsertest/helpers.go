@@ -172,3 +172,44 @@ func Pages(pages map[string]string) http.Handler {
 		fmt.Fprint(w, page)
 	})
 }
+
+// TabIDs is the set of tabs a status result lists.
+func TabIDs(t testing.TB, status map[string]any) map[int]bool {
+	t.Helper()
+	ids := map[int]bool{}
+	for _, tm := range StatusTabs(status) {
+		ids[Num(t, tm, "tabId")] = true
+	}
+	return ids
+}
+
+// WaitNoStrays polls status until it lists no stray tab, or fails the
+// test after within. A stray is a tab not in before that nothing of the
+// bridge's would ever close: not owned, and not the workspace page of a
+// workspace's window. What an action the caller gave up on made in
+// Chrome after that is closed as it comes, hence the wait.
+func WaitNoStrays(t testing.TB, status func() map[string]any, before map[int]bool, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		st := status()
+		home := map[int]bool{}
+		wss, _ := st["workspaces"].([]any)
+		for _, w := range wss {
+			home[Num(t, w.(map[string]any), "windowId")] = true
+		}
+		var strays []map[string]any
+		for _, tm := range StatusTabs(st) {
+			if !before[Num(t, tm, "tabId")] && tm["owned"] != true && (tm["workspacePage"] != true || !home[Num(t, tm, "windowId")]) {
+				strays = append(strays, tm)
+			}
+		}
+		if len(strays) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tabs the bridge cannot close are left: %v (workspaces %v)", strays, st["workspaces"])
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

@@ -166,7 +166,7 @@ func viaDaemon(ctx context.Context, deadline time.Duration, req func(c *client.C
 func callError(err error) *protocol.Error {
 	switch {
 	case errors.Is(err, context.Canceled):
-		return protocol.Errorf(protocol.CodeTimeout, "the call was cancelled by the caller (Ctrl-C or a signal)")
+		return protocol.Errorf(protocol.CodeTimeout, "the call was cancelled by the caller (Ctrl-C or a signal) before it finished; run status to see where it got, then run it again if needed")
 	case errors.Is(err, context.DeadlineExceeded):
 		return protocol.Errorf(protocol.CodeTimeout, "the call ran out of time before the daemon answered; check `browser-bridge status` and the daemon log")
 	}

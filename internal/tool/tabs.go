@@ -139,6 +139,10 @@ type StatusTab struct {
 	// Stopped is what the site rules stopped the tab from loading, while
 	// it shows the extension's blocked page.
 	Stopped *Stop `json:"stopped,omitempty"`
+	// WorkspacePage says the tab is a workspace's own page, the quiet
+	// tab that keeps its window and group open: the bridge's, though
+	// not owned, and no action's target (protected_page).
+	WorkspacePage bool `json:"workspacePage,omitempty"`
 }
 
 // ActiveTab is the active tab of Chrome's current window.
