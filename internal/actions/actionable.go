@@ -188,6 +188,9 @@ func (el *Element) waits() inputWait {
 // (a ref is not: an element gone stays gone).
 func (r locator) findReady(tabID int, loc tool.Locator, hit func(Element) bool) (Element, error) {
 	w := r.newWaiter()
+	// answer is what the wait would say if it ended now: what the last
+	// look found (nil: nothing yet).
+	var answer func() error
 	for {
 		el, err := r.find(tabID, loc, true)
 		switch {
@@ -204,10 +207,17 @@ func (r locator) findReady(tabID int, loc tool.Locator, hit func(Element) bool) 
 			if !w.again(r.run, b.String()) {
 				return Element{}, b.fail(el, w)
 			}
+			answer = func() error { return b.fail(el, w) }
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound && loc.Ref == "":
 			if !w.again(r.run, "not on the page yet") {
 				return Element{}, withWaited(err, w)
 			}
+			answer = func() error { return withWaited(err, w) }
+		case answer != nil && protocol.CodeOf(err) == protocol.CodeTimeout && !time.Now().Before(w.until):
+			// The deadline passed while a look was out (a busy machine,
+			// a slow page): the answer is what the looks before found,
+			// not that the page did not answer (as waitFor's).
+			return Element{}, answer()
 		case retryable(err) && protocol.CodeOf(err) != protocol.CodeElementNotFound:
 			if !w.again(r.run, string(changing)) {
 				return Element{}, err

@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -443,4 +444,24 @@ func TestADialogOnTheUsersTabIsLeftToTheUser(t *testing.T) {
 	if d := res.(*tool.ActResult).Dialog; d == nil || d.Answer != "dismissed" {
 		t.Errorf("result %+v; want the confirm dismissed", res)
 	}
+}
+
+// A look at the page that is still out when the deadline passes (a busy
+// machine, a slow page) does not turn the wait's answer into the page's
+// "did not answer": the click fails with what the looks before found.
+// Before, e2e TestClickInTransformedFrames got "the page did not answer
+// before the deadline" instead of element_obscured under load.
+func TestALookStillOutAtTheDeadlineGivesTheWaitsAnswer(t *testing.T) {
+	t.Parallel()
+	fake := fakebrowser.New()
+	tabs(fake, browser.TabInfo{TabID: 3, Active: true, URL: "https://example.com/"})
+	fake.Handle("page.run", fakebrowser.Reply(protocol.PageRunResult{Frames: []protocol.PageFrameResult{{FrameID: 0, Value: json.RawMessage(`{"count":0,"matches":[]}`)}}}))
+	fake.Handle("cdp.attach", fakebrowser.Reply(protocol.CDPAttachResult{OK: true}))
+	fake.Handle("cdp.batch", fakebrowser.Reply(protocol.CDPBatchResult{}))
+	fake.DelayNth("page.run", 3, 10*time.Second)
+	// The daemon gives the call its deadline (timeoutMs) as the context's.
+	ctx, cancel := context.WithTimeout(context.Background(), 1200*time.Millisecond)
+	defer cancel()
+	_, err := Run(ctx, engine(t, fake), "session:test", input(t, `{"action":"click","tabId":3,"selector":"#late","timeoutMs":1200}`), nil)
+	wantCode(t, err, protocol.CodeElementNotFound)
 }
