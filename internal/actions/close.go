@@ -31,7 +31,7 @@ func closeTabs(r *run) (*tool.CloseResult, error) {
 		return nil, err
 	}
 	if t.WorkspacePage {
-		return nil, r.workspacePageRefused(t) // steps.go
+		return nil, workspacePageRefused(r.reg().Workspaces(), r.in.Action, t) // steps.go
 	}
 	if _, ok := r.reg().Owned(id); !ok {
 		return nil, protocol.Errorf(protocol.CodeNotOwned, "tab %d was not opened by the bridge, and close only closes the bridge's own tabs; leave it to the user", protocol.Tab(id))

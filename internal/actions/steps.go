@@ -7,6 +7,7 @@ import (
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/registry"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -189,7 +190,7 @@ func (r guards) admit(tabID int) (waited bool, err error) {
 // tabs, a page the bridge may not read (reading), then Env.Guard.
 func (r guards) judge(t browser.TabInfo, reading bool) error {
 	if t.WorkspacePage {
-		return r.workspacePageRefused(t)
+		return workspacePageRefused(r.reg().Workspaces(), r.in.Action, t)
 	}
 	if err := r.notPrivate(t); err != nil {
 		return err
@@ -243,7 +244,7 @@ func (r guards) notPrivate(t browser.TabInfo) error {
 	return nil
 }
 
-// workspacePageRefused is the refusal of an action on tab t, a
+// workspacePageRefused is the refusal of action on tab t, a
 // workspace's own page (ui/workspace.html): the quiet tab that keeps the
 // workspace's window and tab group open between the agent's pages. No
 // workspace owns it, so nothing stopped any session from loading a page
@@ -253,17 +254,17 @@ func (r guards) notPrivate(t browser.TabInfo) error {
 // their group (the extension puts them back with a new page). Page
 // actions, navigation and close all refuse it; status lists it
 // (workspacePage: true), and closeWorkspace closes it with its window.
-func (r *run) workspacePageRefused(t browser.TabInfo) error {
+func workspacePageRefused(workspaces []registry.Workspace, action string, t browser.TabInfo) error {
 	ws := ""
-	for _, w := range r.reg().Workspaces() {
+	for _, w := range workspaces {
 		if w.WindowID == t.WindowID {
 			ws = w.ID
 		}
 	}
 	if ws == "" {
-		return protocol.Errorf(protocol.CodeProtectedPage, "tab %d is a Browser Bridge workspace page, which keeps a workspace's window and tab group open: %s may not load, read, drive or close it. Open a page (open) and act on that tab; to end the workspace, close with closeWorkspace: true and the browserWorkspaceId its title names", protocol.Tab(t.TabID), r.in.Action)
+		return protocol.Errorf(protocol.CodeProtectedPage, "tab %d is a Browser Bridge workspace page, which keeps a workspace's window and tab group open: %s may not load, read, drive or close it. Open a page (open) and act on that tab; to end the workspace, close with closeWorkspace: true and the browserWorkspaceId its title names", protocol.Tab(t.TabID), action)
 	}
-	return protocol.Errorf(protocol.CodeProtectedPage, "tab %d is the page of workspace %q that keeps its window and tab group open: %s may not load, read, drive or close it. Open a page in the workspace (open with browserWorkspaceId: %q) and act on that tab; to end the workspace, close with closeWorkspace: true and browserWorkspaceId: %q", protocol.Tab(t.TabID), ws, r.in.Action, ws, ws)
+	return protocol.Errorf(protocol.CodeProtectedPage, "tab %d is the page of workspace %q that keeps its window and tab group open: %s may not load, read, drive or close it. Open a page in the workspace (open with browserWorkspaceId: %q) and act on that tab; to end the workspace, close with closeWorkspace: true and browserWorkspaceId: %q", protocol.Tab(t.TabID), ws, action, ws, ws)
 }
 
 // readable refuses a tab that shows the browser's error page (there is
