@@ -65,7 +65,10 @@ func CloseExpired(ctx context.Context, env *Env, b Browser, id string) (closed b
 func (r *run) closeWorkspace(onlyExpired bool) (*tool.CloseResult, error) {
 	id := r.workspaceID()
 	reg := r.reg()
-	unlock := lockWorkspace(id)
+	unlock, err := lockWorkspace(r.ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	defer unlock()
 	if onlyExpired && !slices.ContainsFunc(reg.Expired(), func(w registry.Workspace) bool { return w.ID == id }) {
 		return nil, nil

@@ -86,7 +86,10 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 	id := r.workspaceID()
 	reg := r.reg()
 	// Two opens in one workspace at once must not both make a window.
-	unlock := lockWorkspace(id)
+	unlock, err := lockWorkspace(r.ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	locked := true
 	defer func() {
 		if locked {
@@ -149,14 +152,14 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 			reg.SetWorkspace(ws)
 			unlock()
 		}()
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), afterGivenUp)
+		ctx, cancel := r.givenUpBound()
 		defer cancel()
 		if err := r.group(ctx, &ws, t.TabID); err != nil {
 			warnings = append(warnings, fmt.Sprintf("could not put the tab into the workspace's tab group: %v", err))
 		}
 	}()
 	var loaded browser.TabInfo
-	err := r.answerer().unheld(t.TabID, func() (err error) {
+	err = r.answerer().unheld(t.TabID, func() (err error) {
 		loaded, err = r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: t.TabID, WaitMs: r.loadWait()})
 		return err
 	})
@@ -195,6 +198,17 @@ func (r opening) group(ctx context.Context, ws *registry.Workspace, tabID int) e
 // and grouping a tab that is the workspace's already.
 const afterGivenUp = 15 * time.Second
 
+// givenUpBound is the context of work that goes on when the caller gives
+// up: not ended by the caller's cancel, and bounded by the caller's
+// deadline plus afterGivenUp (a caller that allows 60 s gets them all).
+func (r opening) givenUpBound() (context.Context, context.CancelFunc) {
+	end := time.Now()
+	if dl, ok := r.ctx.Deadline(); ok && dl.After(end) {
+		end = dl
+	}
+	return context.WithDeadline(context.WithoutCancel(r.ctx), end.Add(afterGivenUp))
+}
+
 // create makes the open's window or tab (do), under a context the
 // caller's giving up does not end: Chrome makes a window whether or not
 // anyone still waits for it (the extension is inside
@@ -212,7 +226,10 @@ func (r opening) create(do func(context.Context) (browser.TabInfo, error), undo 
 		t   browser.TabInfo
 		err error
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), afterGivenUp)
+	if err := r.ctx.Err(); err != nil {
+		return browser.TabInfo{}, err // given up already: Chrome makes nothing
+	}
+	ctx, cancel := r.givenUpBound()
 	done := make(chan made, 1)
 	go func() {
 		t, err := do(ctx)
@@ -250,12 +267,20 @@ func (r opening) result(t browser.TabInfo, workspace string, group *int, owned b
 }
 
 // workspaceLocks serialise the window and group bookkeeping of one
-// workspace.
-var workspaceLocks sync.Map // workspace ID -> *sync.Mutex
+// workspace: a channel of one slot each, held while it is full.
+var workspaceLocks sync.Map // workspace ID -> chan struct{}
 
-func lockWorkspace(id string) (unlock func()) {
-	m, _ := workspaceLocks.LoadOrStore(id, &sync.Mutex{})
-	mu := m.(*sync.Mutex)
-	mu.Lock()
-	return mu.Unlock
+// lockWorkspace takes workspace id's lock, or gives up with ctx's error
+// when ctx ends first: a call waits for the lock within its own deadline,
+// not past it (an open given up during its grouping holds the lock for
+// up to afterGivenUp).
+func lockWorkspace(ctx context.Context, id string) (unlock func(), err error) {
+	m, _ := workspaceLocks.LoadOrStore(id, make(chan struct{}, 1))
+	slot := m.(chan struct{})
+	select {
+	case slot <- struct{}{}:
+		return func() { <-slot }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }

@@ -67,6 +67,34 @@ func TestAnOpenGivenUpClosesTheWindowItWasMaking(t *testing.T) {
 	}
 }
 
+// An open that waits for its workspace's lock (held by an open given up
+// during its grouping, for up to afterGivenUp) gives up at its own
+// deadline, and asks Chrome to make nothing for a call that is over.
+func TestAnOpenWaitsForItsWorkspaceWithinItsDeadline(t *testing.T) {
+	t.Parallel()
+	fake := fakebrowser.New()
+	fake.Handle("window.create", fakebrowser.Reply(browser.TabInfo{TabID: 7, WindowID: 3}))
+	env := engine(t, fake)
+	unlock, err := lockWorkspace(context.Background(), "busy-ws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = Run(ctx, env, "session:a", input(t, `{"action":"open","url":"https://example.com/","browserWorkspaceId":"busy-ws"}`), nil)
+	if !givenUp(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v, want the deadline", err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the open answered after %s; its deadline was 200ms", took)
+	}
+	if n := len(fake.Calls("window.create")) + len(fake.Calls("tab.create")); n != 0 {
+		t.Errorf("%d creates for an open that was over", n)
+	}
+}
+
 // Into a workspace's window, the same: the tab Chrome made after the
 // open gave up is closed, not left ungrouped and unowned in the window.
 func TestAnOpenGivenUpClosesTheTabItWasMaking(t *testing.T) {

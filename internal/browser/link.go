@@ -51,6 +51,9 @@ type Link struct {
 	// it such a frame is taken for a reply.
 	OnRequest func(from Info, typ string, frame []byte) (any, error)
 
+	// hellos counts the OnHello calls under way (WaitHellos).
+	hellos sync.WaitGroup
+
 	mu      sync.Mutex
 	conns   []*linkConn // in order of hello
 	changed chan struct{}
@@ -89,6 +92,10 @@ func NewLink() *Link {
 
 // Verbs is the Link's typed methods, one per extension verb.
 func (l *Link) Verbs() Verbs { return Verbs{l} }
+
+// WaitHellos waits until the OnHello calls under way have returned (a
+// test, before it removes the folder they write in).
+func (l *Link) WaitHellos() { l.hellos.Wait() }
 
 // notifyLocked wakes everything waiting for a change of connections.
 func (l *Link) notifyLocked() {
@@ -515,7 +522,11 @@ func (l *Link) Serve(c Conn) {
 			info := h.info()
 			l.mu.Unlock()
 			if l.OnHello != nil {
-				go l.OnHello(info)
+				l.hellos.Add(1)
+				go func() {
+					defer l.hellos.Done()
+					l.OnHello(info)
+				}()
 			}
 			continue
 		}

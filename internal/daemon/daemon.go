@@ -73,10 +73,6 @@ type Daemon struct {
 	// again to close an expired workspace whose close failed; only the
 	// sweep's goroutine touches it.
 	retries map[string]retry
-	// hellos counts the reconciliations under way (one per extension
-	// hello, each in its own goroutine), so a test can wait for them
-	// before it removes the daemon's folder.
-	hellos sync.WaitGroup
 	// Diagnostics is added to status when no extension is connected.
 	Diagnostics func() any
 }
@@ -97,11 +93,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 	d := &Daemon{layout: layout, log: log, link: browser.NewLink(), reg: reg, slots: numbers, started: time.Now(),
 		handshakes: ipc.NewGate(ipc.MaxHandshakes), drops: logfile.Every{Interval: time.Second}, sweepEvery: sweepEvery,
 		audit: audit.Open(layout, func(err error) { log.Warn("audit trail", "err", err) })}
-	d.link.OnHello = func(ext browser.Info) {
-		d.hellos.Add(1)
-		defer d.hellos.Done()
-		d.reconcile(ext)
-	}
+	d.link.OnHello = d.reconcile
 	d.link.OnRequest = d.answerExtension
 	d.env = &actions.Env{
 		Browser:     d.link,

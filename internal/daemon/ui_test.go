@@ -29,7 +29,7 @@ func uiDaemon(t *testing.T, fake *fakebrowser.Browser) *Daemon {
 	t.Cleanup(func() { d.audit.Close() })
 	// The reconciliation after the fake's hello writes the registry: it
 	// must be done before the test's folder is removed.
-	t.Cleanup(d.hellos.Wait)
+	t.Cleanup(d.link.WaitHellos)
 	if fake != nil {
 		if err := fake.Connect(d.link); err != nil {
 			t.Fatal(err)
