@@ -35,7 +35,7 @@ func setPaused(args []string, paused bool) error {
 	}
 	s, err := settings.Load(layout)
 	if err != nil {
-		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 1)
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 2)
 	}
 	s.Paused = paused
 	if err := settings.Save(layout, s); err != nil {
@@ -60,7 +60,7 @@ func runPolicy(ctx context.Context, args []string) error {
 	}
 	s, err := settings.Load(layout)
 	if err != nil {
-		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 1)
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 2)
 	}
 	switch sub := args[0]; {
 	case sub == "list" && len(args) == 1:

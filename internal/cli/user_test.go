@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -137,5 +139,29 @@ func TestWorkspaceWithControlCharacters(t *testing.T) {
 	out, err := runCLI(t, "status")
 	if err == nil || !strings.Contains(out, "invalid_argument") || !strings.Contains(out, EnvWorkspace) || strings.Contains(out, "\u001b") {
 		t.Fatalf("status with a control character in the workspace: %q %v", out, err)
+	}
+}
+
+// A broken settings file is bad input that the user fixes: pause and
+// policy answer invalid_argument and exit 2, as help says of bad input.
+func TestBrokenSettingsExitTwo(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("BROWSER_BRIDGE_HOME", home)
+	layout, err := paths.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := paths.EnsurePrivateDir(layout.State); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings.File(layout), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"pause"}, {"policy", "list"}} {
+		out, err := runCLI(t, args...)
+		var exit *ExitError
+		if !errors.As(err, &exit) || exit.Code != 2 || !strings.Contains(out, "invalid_argument") {
+			t.Errorf("%v with a broken settings file: %s, %v; want invalid_argument, exit 2", args, out, err)
+		}
 	}
 }

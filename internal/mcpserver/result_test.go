@@ -42,7 +42,8 @@ func TestStatusText(t *testing.T) {
 		"windows":[
 			{"windowId":1,"focused":true,"incognito":false,"tabs":[
 				{"tabId":2,"url":"https://a/","title":"A","active":true,"owned":false,"groupId":-1},
-				{"tabId":3,"url":"https://b/","title":"","active":false,"owned":true,"groupId":5}]},
+				{"tabId":3,"url":"https://b/","title":"","active":false,"owned":true,"groupId":5},
+				{"tabId":6,"url":"chrome-extension://x/ui/workspace.html","title":"W","active":false,"owned":false,"groupId":5,"workspacePage":true}]},
 			{"windowId":9,"focused":false,"incognito":true,"tabs":[
 				{"tabId":4,"url":"","title":"","active":true,"owned":false,"groupId":-1,"redacted":true}]}],
 		"workspaces":[{"id":"session:claude-1a2b","windowId":1,"groupId":5,"tabs":[3]}]}`)
@@ -50,6 +51,7 @@ func TestStatusText(t *testing.T) {
 window 1 (focused)
   [2] A — https://a/ (active)
   [3] (untitled) — https://b/ (owned)
+  [6] W — chrome-extension://x/ui/workspace.html (workspace page, not a target)
 window 9 (incognito)
   [4] (the user's incognito tab) (active)
 workspaces:

@@ -96,7 +96,7 @@ func statusText(s *tool.StatusResult) string {
 
 // tabLine is "[12] Title — https://… (active, owned)".
 func tabLine(t tool.StatusTab) string {
-	flags := flagsOf(lineFlag{"active", t.Active}, lineFlag{"owned", t.Owned})
+	flags := flagsOf(lineFlag{"active", t.Active}, lineFlag{"owned", t.Owned}, lineFlag{"workspace page, not a target", t.WorkspacePage})
 	if t.Redacted {
 		return fmt.Sprintf("[%d] (the user's incognito tab)%s", t.TabID, paren(flags))
 	}
