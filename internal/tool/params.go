@@ -19,7 +19,7 @@ type Input struct {
 	Browser            string `json:"browser,omitempty" jsonschema:"Which connected browser, by label or slot from status. Default: the one the user focused last; a tabId picks its own."`
 	BrowserWorkspaceID string `json:"browserWorkspaceId,omitempty" jsonschema:"Named workspace: its own window and tab group. Default: run:<runId>, else this MCP session."`
 	RunID              string `json:"runId,omitempty" jsonschema:"Your task's ID: its tabs share one workspace. Also read from _meta.runId."`
-	TimeoutMs          int    `json:"timeoutMs,omitempty" jsonschema:"Deadline in ms (max and default 60000; status 5000; handoff 600000)."`
+	TimeoutMs          int    `json:"timeoutMs,omitempty" jsonschema:"Deadline in ms, 1 or more (max and default 60000; status 5000; handoff 600000)."`
 
 	URL       string `json:"url,omitempty" jsonschema:"http(s) or file URL, or about:blank."`
 	Target    string `json:"target,omitempty" jsonschema:"\"current\": load in the active tab instead of a new one." enum:"new,current"`
