@@ -148,6 +148,7 @@ async function watch(tabId, left, resumed = false) {
   const mine = () => watching.get(tabId) === left;
   const started = Date.now();
   let held = resumed ? started : 0; // when the last poll that waited ended; 0 for none yet
+  const out = new Set(); // tabs whose poll has not answered yet
   try {
     while (mine()) {
       const page = await chrome.tabs.get(tabId).catch(() => null);
@@ -167,11 +168,16 @@ async function watch(tabId, left, resumed = false) {
         return;
       }
       const t0 = Date.now();
-      const polls = Promise.all(polled.map((t) => chrome.scripting.executeScript({ target: { tabId: t.id }, func: () => 0, injectImmediately: true }).catch(() => {})));
       // A page that never answers (a prompt left open, a thread busy for
-      // good) does not hang the watch: past HELD_MS, it counts as held.
-      await Promise.race([polls, pause(HELD_MS + POLL_MS)]);
-      if (Date.now() - t0 >= HELD_MS) held = Date.now();
+      // good) does not hang the watch: past HELD_MS, it counts as held,
+      // and it is not sent another poll while its last one is out.
+      const polls = polled.filter((t) => !out.has(t.id)).map((t) => {
+        out.add(t.id);
+        return chrome.scripting.executeScript({ target: { tabId: t.id }, func: () => 0, injectImmediately: true })
+          .catch(() => {}).finally(() => out.delete(t.id));
+      });
+      await Promise.race([Promise.all(polls), pause(HELD_MS + POLL_MS)]);
+      if (Date.now() - t0 >= HELD_MS || out.size > 0) held = Date.now();
       await pause(POLL_MS);
     }
   } finally {
