@@ -106,6 +106,9 @@
   // editors draw their text that way). env carries the clip of the
   // ancestors that cut their overflow, in viewport coordinates.
   const checkVisibility = Element.prototype.checkVisibility;
+  // On a right-to-left page, content left of the page's start can be
+  // scrolled to: only what is above it cannot.
+  const rtl = getComputedStyle(document.documentElement).direction === "rtl";
   const hidden = (el, style, env) => {
     if (style.display === "none") return "gone";
     // display: contents has no box of its own (checkVisibility says false
@@ -135,7 +138,12 @@
     // Content before the page's start (left: -9999px) cannot be scrolled
     // to; inside a scrolling box the box's own range (env.clip) decides
     // instead, and counts it the same way.
-    if (!env.view && (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0)) return "trick";
+    if (!env.view && ((!rtl && r.right + window.scrollX <= 0) || r.bottom + window.scrollY <= 0)) {
+      // A skip link ("Skip to content": an in-page link kept off-screen
+      // until it has focus) is the page's ordinary accessibility.
+      if (tag === "a" && (el.getAttribute("href") || "").startsWith("#")) return "gone";
+      return "trick";
+    }
     if (tag === "img" && r.width <= 2 && r.height <= 2) return "gone"; // tracking pixels
     if (r.width > 0 && r.height > 0 && outside(r, env.clip)) return "trick";
     if (style.position === "fixed" && (r.left >= window.innerWidth || r.top >= window.innerHeight || r.right <= 0 || r.bottom <= 0)) return "trick";
