@@ -122,6 +122,26 @@ func TestExtractLeavesOutHiddenText(t *testing.T) {
 	}
 }
 
+// On a right-to-left page the start is the right edge: text moved past it
+// is a trick, left out and counted; text far to the left can be scrolled
+// to, and stays.
+func TestExtractOfARightToLeftPage(t *testing.T) {
+	t.Parallel()
+	res, _ := extractURL(t, "/tricks-rtl", nil)
+	md := str(res, "markdown")
+	if strings.Contains(md, "HIDDEN-TRICK") {
+		t.Errorf("text past the start is in the result: %s", md)
+	}
+	for _, want := range []string{"VISIBLE-RTL-START", "VISIBLE-RTL-SCROLLED-LEFT", "VISIBLE-RTL-END"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("%s is missing: %s", want, md)
+		}
+	}
+	if !strings.Contains(fmt.Sprint(res["warnings"]), "1 hidden text run") {
+		t.Errorf("warnings: %v", res["warnings"])
+	}
+}
+
 // Adjacent table cells, grid items, flex items, inline blocks and ARIA
 // cells are kept apart: a calendar reads "28 29 30", not "282930".
 func TestExtractSeparatesCellsAndGridItems(t *testing.T) {

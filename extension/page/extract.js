@@ -106,9 +106,10 @@
   // editors draw their text that way). env carries the clip of the
   // ancestors that cut their overflow, in viewport coordinates.
   const checkVisibility = Element.prototype.checkVisibility;
-  // On a right-to-left page, content left of the page's start can be
-  // scrolled to: only what is above it cannot.
-  const rtl = getComputedStyle(document.documentElement).direction === "rtl";
+  // On a right-to-left page the start is the right edge: content left of
+  // it can be scrolled to, content past it cannot. (The page's direction
+  // is the body's, which HTML gives the viewport.)
+  const rtl = getComputedStyle(document.body || document.documentElement).direction === "rtl";
   const hidden = (el, style, env) => {
     if (style.display === "none") return "gone";
     // display: contents has no box of its own (checkVisibility says false
@@ -138,10 +139,12 @@
     // Content before the page's start (left: -9999px) cannot be scrolled
     // to; inside a scrolling box the box's own range (env.clip) decides
     // instead, and counts it the same way.
-    if (!env.view && ((!rtl && r.right + window.scrollX <= 0) || r.bottom + window.scrollY <= 0)) {
-      // A skip link ("Skip to content": an in-page link kept off-screen
-      // until it has focus) is the page's ordinary accessibility.
-      if (tag === "a" && (el.getAttribute("href") || "").startsWith("#")) return "gone";
+    const beforeStart = rtl ? r.left + window.scrollX >= document.documentElement.clientWidth : r.right + window.scrollX <= 0;
+    if (!env.view && (beforeStart || r.bottom + window.scrollY <= 0)) {
+      // A skip link ("Skip to content": a short in-page link kept
+      // off-screen until it has focus) is the page's ordinary
+      // accessibility; a block of text in such a link is still a trick.
+      if (tag === "a" && (el.getAttribute("href") || "").startsWith("#") && el.textContent.trim().length <= 40) return "gone";
       return "trick";
     }
     if (tag === "img" && r.width <= 2 && r.height <= 2) return "gone"; // tracking pixels

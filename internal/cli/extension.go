@@ -31,7 +31,7 @@ func runWriteExtension(ctx context.Context, args []string) error {
 		return err
 	}
 	if err := extension.WriteTo(abs); err != nil {
-		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 2)
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 1)
 	}
 	return printJSON(map[string]any{
 		"folder":      abs,

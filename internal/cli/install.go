@@ -159,7 +159,7 @@ func runDisable(ctx context.Context, args []string) error {
 		return err
 	}
 	if err := setDisabled(layout, true); err != nil {
-		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 2)
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 1)
 	}
 	removed, err := install.Unregister(paths.Browsers(), f.manifestDirs)
 	if err != nil {
@@ -181,7 +181,7 @@ func runEnable(ctx context.Context, args []string) error {
 		return err
 	}
 	if err := setDisabled(layout, false); err != nil {
-		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 2)
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 1)
 	}
 	home, _ := os.UserHomeDir()
 	res, err := install.Register(install.Options{Exe: exe, ExtraOrigins: nmhost.AllowedOrigins(exe)[1:],
