@@ -272,8 +272,8 @@ var workspaceLocks sync.Map // workspace ID -> chan struct{}
 
 // lockWorkspace takes workspace id's lock, or gives up with ctx's error
 // when ctx ends first: a call waits for the lock within its own deadline,
-// not past it (an open given up during its grouping holds the lock for
-// up to afterGivenUp).
+// not past it (an open given up during its grouping holds the lock until
+// its caller's deadline plus afterGivenUp at most, givenUpBound).
 func lockWorkspace(ctx context.Context, id string) (unlock func(), err error) {
 	m, _ := workspaceLocks.LoadOrStore(id, make(chan struct{}, 1))
 	slot := m.(chan struct{})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -68,8 +69,8 @@ func TestAnOpenGivenUpClosesTheWindowItWasMaking(t *testing.T) {
 }
 
 // An open that waits for its workspace's lock (held by an open given up
-// during its grouping, for up to afterGivenUp) gives up at its own
-// deadline, and asks Chrome to make nothing for a call that is over.
+// during its grouping) gives up at its own deadline, and asks Chrome to
+// make nothing for a call that is over.
 func TestAnOpenWaitsForItsWorkspaceWithinItsDeadline(t *testing.T) {
 	t.Parallel()
 	fake := fakebrowser.New()
@@ -92,6 +93,25 @@ func TestAnOpenWaitsForItsWorkspaceWithinItsDeadline(t *testing.T) {
 	}
 	if n := len(fake.Calls("window.create")) + len(fake.Calls("tab.create")); n != 0 {
 		t.Errorf("%d creates for an open that was over", n)
+	}
+}
+
+// A create for a call that is already over asks Chrome for nothing (the
+// lock's wait may end as the deadline passes: its select picks either).
+func TestCreateForACallThatIsOverMakesNothing(t *testing.T) {
+	t.Parallel()
+	env := engine(t, fakebrowser.New())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := newRun(ctx, env, nil, "session:a", input(t, `{"action":"open","url":"https://example.com/"}`), nil)
+	var made atomic.Bool
+	_, err := r.opening().create(func(context.Context) (browser.TabInfo, error) {
+		made.Store(true)
+		return browser.TabInfo{TabID: 1}, nil
+	}, func(context.Context, browser.TabInfo) error { return nil })
+	time.Sleep(100 * time.Millisecond) // a create asked for would be under way by now
+	if !errors.Is(err, context.Canceled) || made.Load() {
+		t.Errorf("create for a cancelled call: %v, made %v; want context.Canceled and nothing made", err, made.Load())
 	}
 }
 

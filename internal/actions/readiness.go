@@ -373,6 +373,7 @@ func (r settling) settle(tabID int, reserve time.Duration) ([]string, error) {
 		}
 		now := time.Now()
 		switch {
+		case err != nil: // a look that failed says nothing of the document
 		case !a.loaded:
 			endless = false // a new document is judged on its own
 		case a.counted:

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -171,6 +172,9 @@ func (d *Daemon) closeExpired(ctx context.Context) {
 			start := time.Now()
 			closed, err := actions.CloseExpired(ctx, d.env, b, ws.ID)
 			cancel()
+			if errors.Is(err, context.DeadlineExceeded) {
+				continue // busy (an open holds the workspace): the next sweep tries again
+			}
 			if err != nil {
 				d.retryLater(key)
 			} else {
