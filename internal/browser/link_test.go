@@ -440,8 +440,15 @@ func (failingConn) Send([]byte) error { return errors.New("broken pipe") }
 // that has died before the link read its end; it returns the other end.
 func unwritable(t *testing.T, l *browser.Link) browser.Conn {
 	t.Helper()
+	return connectVia(t, l, func(c browser.Conn) browser.Conn { return failingConn{c} })
+}
+
+// connectVia connects to l the daemon's side of a pipe wrapped by wrap,
+// says hello from the other side, and returns that side.
+func connectVia(t *testing.T, l *browser.Link, wrap func(browser.Conn) browser.Conn) browser.Conn {
+	t.Helper()
 	daemonSide, extSide := browser.Pipe()
-	go l.Serve(failingConn{daemonSide})
+	go l.Serve(wrap(daemonSide))
 	hello, _ := json.Marshal(fakebrowser.New().Hello)
 	extSide.Send(hello)
 	if !l.WaitConnected(context.Background(), 5*time.Second) {
@@ -514,13 +521,7 @@ func (tooLargeConn) Send(b []byte) error {
 func TestTooLargeCommandKeepsTheConnection(t *testing.T) {
 	t.Parallel()
 	l := browser.NewLink()
-	daemonSide, extSide := browser.Pipe()
-	go l.Serve(tooLargeConn{daemonSide})
-	hello, _ := json.Marshal(fakebrowser.New().Hello)
-	extSide.Send(hello)
-	if !l.WaitConnected(context.Background(), 5*time.Second) {
-		t.Fatal("the hello was not taken")
-	}
+	connectVia(t, l, func(c browser.Conn) browser.Conn { return tooLargeConn{c} })
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	wantCode(t, l.Verbs().BridgePing(ctx), protocol.CodeInvalidArgument)
