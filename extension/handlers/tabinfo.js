@@ -1,5 +1,6 @@
 // Shared helpers for tab results and load waits.
 import { BridgeError, Codes } from "../protocol.js";
+import { openerOf } from "./openers.js";
 import * as stops from "./stops.js";
 
 // loadErrors: tabId -> the network error of the top frame's last
@@ -41,8 +42,9 @@ export function info(t) {
     // workspace owns it (the daemon closes a workspace's window that
     // holds nothing else).
     ...(isWorkspacePage(t) ? { workspacePage: true } : {}),
-    // The tab whose page opened this one (a link to _blank, window.open).
-    ...(Number.isInteger(t.openerTabId) ? { openerTabId: t.openerTabId } : {}),
+    // The tab whose page opened this one (a link to _blank, window.open):
+    // not the tab Chrome names when the user opened one beside it.
+    ...(openerOf(t) !== undefined ? { openerTabId: openerOf(t) } : {}),
     tabId: t.id,
     windowId: t.windowId,
     url,
