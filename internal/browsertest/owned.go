@@ -182,6 +182,11 @@ func (b *Bridge) StopBrowser() {
 // ServiceWorker returns the target of the extension's service worker, if
 // one runs.
 func (b *Bridge) ServiceWorker(ctx context.Context) (Target, bool, error) {
+	// Only a DebugPipe bridge has b.CDP; a failing test's diagnostics
+	// call this too, and must not panic in place of its message.
+	if b.CDP == nil {
+		return Target{}, false, fmt.Errorf("this bridge's browser has no debugging pipe (launched without DebugPipe)")
+	}
 	ts, err := b.CDP.Targets(ctx)
 	if err != nil {
 		return Target{}, false, err
