@@ -238,8 +238,11 @@ func (d *DevTools) Call(ctx context.Context, session, method string, params, out
 		if !ok {
 			return fmt.Errorf("%s: the DevTools connection closed", method)
 		}
-		if r.gone || (r.Error != nil && strings.Contains(r.Error.Message, "Session with given id not found")) {
-			return fmt.Errorf("%s: %w", method, ErrTargetGone)
+		if r.gone {
+			return fmt.Errorf("%s: %w while the command was in flight (the session detached)", method, ErrTargetGone)
+		}
+		if r.Error != nil && strings.Contains(r.Error.Message, "Session with given id not found") {
+			return fmt.Errorf("%s: %w before the command (%s)", method, ErrTargetGone, r.Error.Message)
 		}
 		if r.Error != nil {
 			return fmt.Errorf("%s: %s", method, r.Error.Message)
