@@ -3,6 +3,7 @@ package ask
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,9 +29,51 @@ func result(t *testing.T, ctx context.Context, c <-chan browsertest.Result) brow
 	case r := <-c:
 		return r
 	case <-ctx.Done():
-		t.Fatal("the call did not return")
 	}
+	// The test's time is up. A call that has returned meanwhile is still
+	// its answer (select picks at random when both are ready).
+	select {
+	case r := <-c:
+		return r
+	default:
+	}
+	// Say where it stuck: the question boxes that show, and the bridge's
+	// state (the audit trail has the call if the daemon answered it).
+	logQuestions(t)
+	bridge.LogState(t)
+	t.Fatal("the call did not return")
 	return browsertest.Result{}
+}
+
+// logQuestions logs the question boxes that show, and what each says.
+func logQuestions(t *testing.T) {
+	t.Helper()
+	ctx := ctxFor(t, 10*time.Second)
+	d := devtools(t)
+	ts, err := d.Targets(ctx)
+	if err != nil {
+		t.Logf("questions: no targets: %v", err)
+		return
+	}
+	n := 0
+	for _, tg := range ts {
+		if !strings.HasPrefix(tg.URL, extURL("ui/ask.html")) {
+			continue
+		}
+		n++
+		var box struct {
+			Message, Note string
+			Buttons       bool
+		}
+		err := errors.New("not attached")
+		if s, aerr := d.Attach(ctx, tg.TargetID); aerr == nil {
+			err = d.Eval(ctx, s, `({Message: document.getElementById("message").textContent, Note: document.getElementById("note").hidden ? "" : document.getElementById("note").textContent, Buttons: !document.getElementById("actions").hidden})`, &box)
+		}
+		t.Logf("questions: a %s %s: %+v (%v)", tg.Type, tg.URL, box, err)
+	}
+	if n == 0 {
+		t.Logf("questions: none shows")
+	}
 }
 
 // questionFrame waits for the question's frame over the page, saying
@@ -106,8 +149,14 @@ func press(t *testing.T, ctx context.Context, page, frame, id string) {
 		for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 			// "" while the answer is on its way; "taken" once the box
 			// ended; "again" when it asks for another press.
-			if d.Eval(ctx, frame, `document.getElementById("actions").hidden ? "taken" : !document.getElementById("note").hidden && document.getElementById("note").textContent.includes("press again") ? "again" : ""`, &state) != nil {
-				return // the frame went with the question: the answer was taken
+			err := d.Eval(ctx, frame, `document.getElementById("actions").hidden ? "taken" : !document.getElementById("note").hidden && document.getElementById("note").textContent.includes("press again") ? "again" : ""`, &state)
+			if errors.Is(err, browsertest.ErrTargetGone) {
+				// The frame went with the question: the answer was taken.
+				t.Logf("the box went after the press (try %d): %v", try+1, err)
+				return
+			}
+			if err != nil {
+				t.Fatalf("reading the question box after a press: %v", err)
 			}
 			if state != "" {
 				break

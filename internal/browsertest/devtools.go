@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,7 +52,7 @@ type DevTools struct {
 	ws      *websocket.Conn
 	mu      sync.Mutex
 	nextID  int
-	pending map[int]chan devReply
+	pending map[int]devCall
 	closed  bool
 	// watchers get the events of one method (Watch).
 	watchers map[string][]chan Event
@@ -88,12 +89,28 @@ func (d *DevTools) Watch(method string) (events <-chan Event, stop func()) {
 	}
 }
 
+// devCall is a command waiting for its reply, and the session it went to.
+type devCall struct {
+	ch      chan devReply
+	session string
+}
+
+// ErrTargetGone is the error of a command to a session whose target went
+// away (a frame removed, a tab closed) — before the command was sent, or
+// while it was in flight. Chrome never answers a command in flight when
+// its target is destroyed; the browser says Target.detachedFromTarget for
+// the session instead, and the command fails then rather than wait for
+// its context.
+var ErrTargetGone = errors.New("the target went away")
+
 type devReply struct {
 	ID     int             `json:"id"`
 	Result json.RawMessage `json:"result"`
 	Error  *struct {
 		Message string `json:"message"`
 	} `json:"error"`
+	// gone: no reply will come, the session's target went away.
+	gone bool
 }
 
 // DevTools connects to the browser of a bridge started with
@@ -118,7 +135,7 @@ func (b *Bridge) DevTools(ctx context.Context) (*DevTools, error) {
 		return nil, fmt.Errorf("connecting to DevTools: %w", err)
 	}
 	ws.MaxPayloadBytes = 64 << 20
-	d := &DevTools{ws: ws, pending: map[int]chan devReply{}}
+	d := &DevTools{ws: ws, pending: map[int]devCall{}}
 	go d.read()
 	return d, nil
 }
@@ -129,8 +146,8 @@ func (d *DevTools) read() {
 		if err := websocket.Message.Receive(d.ws, &msg); err != nil {
 			d.mu.Lock()
 			d.closed = true
-			for id, ch := range d.pending {
-				close(ch)
+			for id, c := range d.pending {
+				close(c.ch)
 				delete(d.pending, id)
 			}
 			d.mu.Unlock()
@@ -141,15 +158,38 @@ func (d *DevTools) read() {
 			continue
 		}
 		if r.ID == 0 {
+			d.detached(msg)
 			d.deliver(msg)
 			continue
 		}
 		d.mu.Lock()
-		ch := d.pending[r.ID]
+		c, ok := d.pending[r.ID]
 		delete(d.pending, r.ID)
 		d.mu.Unlock()
-		if ch != nil {
-			ch <- r
+		if ok {
+			c.ch <- r
+		}
+	}
+}
+
+// detached fails the commands in flight to a session that the event msg
+// says has ended (Target.detachedFromTarget): no reply will come for them.
+func (d *DevTools) detached(msg []byte) {
+	var e struct {
+		Method string `json:"method"`
+		Params struct {
+			SessionID string `json:"sessionId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(msg, &e) != nil || e.Method != "Target.detachedFromTarget" || e.Params.SessionID == "" {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for id, c := range d.pending {
+		if c.session == e.Params.SessionID {
+			c.ch <- devReply{ID: id, gone: true}
+			delete(d.pending, id)
 		}
 	}
 }
@@ -181,7 +221,7 @@ func (d *DevTools) Call(ctx context.Context, session, method string, params, out
 	d.nextID++
 	id := d.nextID
 	ch := make(chan devReply, 1)
-	d.pending[id] = ch
+	d.pending[id] = devCall{ch: ch, session: session}
 	d.mu.Unlock()
 	msg := map[string]any{"id": id, "method": method}
 	if params != nil {
@@ -197,6 +237,12 @@ func (d *DevTools) Call(ctx context.Context, session, method string, params, out
 	case r, ok := <-ch:
 		if !ok {
 			return fmt.Errorf("%s: the DevTools connection closed", method)
+		}
+		if r.gone {
+			return fmt.Errorf("%s: %w while the command was in flight (the session detached)", method, ErrTargetGone)
+		}
+		if r.Error != nil && strings.Contains(r.Error.Message, "Session with given id not found") {
+			return fmt.Errorf("%s: %w before the command (%s)", method, ErrTargetGone, r.Error.Message)
 		}
 		if r.Error != nil {
 			return fmt.Errorf("%s: %s", method, r.Error.Message)

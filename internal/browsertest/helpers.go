@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/paths"
 )
 
 // The helpers the real-browser suites share (e2e/ask, e2e/user, e2e/read
@@ -61,6 +64,43 @@ func (b *Bridge) SharedDevTools(t testing.TB) *DevTools {
 		t.Fatal(b.devErr)
 	}
 	return b.dev
+}
+
+// LogState logs what the bridge is doing, for a test that found a call
+// stuck: the daemon's status (its goroutines, and the commands in flight
+// in the extension), the audit trail's last calls (each with its outcome
+// and how long it took: a call the daemon answered is there) and the
+// daemon log's tail. Each look is bounded: a stuck daemon must not stall
+// the report.
+func (e Env) LogState(t testing.TB) {
+	t.Helper()
+	run := func(args ...string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		out, err := e.Command(ctx, args...).Output()
+		if err != nil {
+			return fmt.Sprintf("%s (%v)", out, err)
+		}
+		return string(out)
+	}
+	status := run("call", `{"action":"status","timeoutMs":5000}`)
+	var st struct {
+		Daemon           any   `json:"daemon"`
+		ExtensionRunning []any `json:"extensionRunning"`
+		DebuggedTabs     []any `json:"debuggedTabs"`
+	}
+	if json.Unmarshal([]byte(status), &st) == nil {
+		t.Logf("state: daemon %v; in flight in the extension %v; tabs other debuggers are on %v", st.Daemon, st.ExtensionRunning, st.DebuggedTabs)
+	} else {
+		t.Logf("state: status said %.2000s", status)
+	}
+	t.Logf("state: the audit trail's last calls:\n%s", run("log", "-n", "15"))
+	if b, err := os.ReadFile(paths.ForHome(e.Home).DaemonLog()); err == nil {
+		lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+		t.Logf("state: the daemon log's last lines:\n%s", strings.Join(lines[max(0, len(lines)-30):], "\n"))
+	} else {
+		t.Logf("state: no daemon log: %v", err)
+	}
 }
 
 // Ctx bounds one test's waits to d; it is cancelled when the test ends.
