@@ -141,7 +141,10 @@ func TestExtractAndInspectNeverReadMaskedOrCardFields(t *testing.T) {
 func TestReadingAPageStuckOnAScript(t *testing.T) {
 	t.Parallel()
 	ws := workspace(t)
-	open := bridge.Call(t, map[string]any{"action": "open", "url": site + "/hang", "browserWorkspaceId": ws, "timeoutMs": 3000})
+	// 6 s: the open waits for a load that never ends until near its
+	// deadline, and on a loaded 2-core machine 3 s did not leave it time
+	// to make the tab as well (seen once, with four busy loops running).
+	open := bridge.Call(t, map[string]any{"action": "open", "url": site + "/hang", "browserWorkspaceId": ws, "timeoutMs": 6000})
 	if open.JSON == nil {
 		t.Fatalf("open: %s %s", open.Stdout, open.Stderr)
 	}
