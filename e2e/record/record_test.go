@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browsertest"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
 // waitFor calls input until ok accepts the result, for up to 10 s: the
@@ -300,7 +301,8 @@ func TestAUsersTabIsRecordedFromTheFirstTouch(t *testing.T) {
 	}
 	dev.WaitPage(t, session, `document.readyState === "complete"`)
 	tab := 0
-	for _, tb := range browsertest.StatusTabs(call(t, map[string]any{"action": "status"})) {
+	st := call(t, map[string]any{"action": "status"})
+	for _, tb := range browsertest.StatusTabs(st) {
 		if tb["url"] == url {
 			tab = int(tb["tabId"].(float64))
 		}
@@ -313,7 +315,7 @@ func TestAUsersTabIsRecordedFromTheFirstTouch(t *testing.T) {
 		t.Errorf("console on a tab the bridge never touched does not say recording starts now: %v", res)
 	}
 	if msgs := list(res, "messages"); len(msgs) != 0 {
-		t.Errorf("messages from before the bridge touched the tab: %v", msgs)
+		t.Errorf("messages from before the bridge touched the tab: %v\nstatus before: %v", msgs, st["windows"])
 	}
 	if err := dev.Eval(ctx, session, `console.warn("said after the touch"); fetch("/api/ok").then((r) => r.text())`, nil); err != nil {
 		t.Fatal(err)
@@ -376,5 +378,71 @@ func TestATabOpenedBesideTheBridgesActiveTabIsTheUsers(t *testing.T) {
 	}
 	if note, _ := res["note"].(string); !strings.Contains(note, "starts now") {
 		t.Errorf("console on the user's tab does not say recording starts now: %v", res)
+	}
+}
+
+// What the page's half of the recorder queued before the bridge touched
+// a user's tab is left out, even when it reaches the worker after the
+// touch: under load the worker's "yes" to the page's question came
+// before the touch's own injection, and the page's load was sent as if
+// recorded. The test sends such a late batch itself, from the recorder's
+// isolated world (where page/record.js runs), as that race would.
+func TestWhatAPageQueuedBeforeTheTouchIsLeftOut(t *testing.T) {
+	ctx := browsertest.Ctx(t, 30*time.Second)
+	dev := bridge.SharedDevTools(t)
+	url := site + "/console?user=queued"
+	session, targetID, err := dev.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Call(browsertest.Ctx(t, 5*time.Second), "", "Target.closeTarget", map[string]any{"targetId": targetID}, nil)
+	dev.WaitPage(t, session, `document.readyState === "complete"`)
+	tab := 0
+	for _, tb := range browsertest.StatusTabs(call(t, map[string]any{"action": "status"})) {
+		if tb["url"] == url {
+			tab = int(tb["tabId"].(float64))
+		}
+	}
+	if tab == 0 {
+		t.Fatalf("the user's tab %s is not in status", url)
+	}
+	call(t, map[string]any{"action": "console", "tabId": tab}) // the touch
+	contexts, stop := dev.Watch("Runtime.executionContextCreated")
+	defer stop()
+	if err := dev.Call(ctx, session, "Runtime.enable", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	isolated := 0
+	for isolated == 0 {
+		select {
+		case e := <-contexts:
+			var p struct {
+				Context struct {
+					ID      int    `json:"id"`
+					Origin  string `json:"origin"`
+					AuxData struct {
+						Type string `json:"type"`
+					} `json:"auxData"`
+				} `json:"context"`
+			}
+			json.Unmarshal(e.Params, &p)
+			if e.SessionID == session && p.Context.AuxData.Type == "isolated" && strings.HasPrefix(p.Context.Origin, "chrome-extension://"+protocol.DevExtensionID) {
+				isolated = p.Context.ID
+			}
+		case <-ctx.Done():
+			t.Fatal("no isolated world of the extension in the user's tab")
+		}
+	}
+	send := `chrome.runtime.sendMessage({type: "record.batch", records: [
+		{level: "log", source: "console", text: "queued before the touch", time: Date.now() - 60000},
+		{level: "log", source: "console", text: "logged after the touch", time: Date.now()}]}).then(() => true)`
+	if err := dev.Call(ctx, session, "Runtime.evaluate", map[string]any{"expression": send, "contextId": isolated, "awaitPromise": true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res := waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool {
+		return has(list(r, "messages"), "log", "console", "logged after the touch")
+	})
+	if has(list(res, "messages"), "log", "console", "queued before the touch") {
+		t.Errorf("a message from before the touch is in the record: %v", list(res, "messages"))
 	}
 }
