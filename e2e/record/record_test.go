@@ -1,6 +1,7 @@
 package record
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -294,28 +295,14 @@ func TestNoSecretReachesTheAgentOrTheStateFolder(t *testing.T) {
 func TestAUsersTabIsRecordedFromTheFirstTouch(t *testing.T) {
 	ctx := browsertest.Ctx(t, 30*time.Second)
 	dev := bridge.SharedDevTools(t)
-	url := site + "/console?user=1"
-	session, _, err := dev.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev.WaitPage(t, session, `document.readyState === "complete"`)
-	tab := 0
-	st := call(t, map[string]any{"action": "status"})
-	for _, tb := range browsertest.StatusTabs(st) {
-		if tb["url"] == url {
-			tab = int(tb["tabId"].(float64))
-		}
-	}
-	if tab == 0 {
-		t.Fatalf("the user's tab %s is not in status", url)
-	}
+	session, st := usersTab(t, dev, site+"/console?user=1")
+	tab := int(st["tabId"].(float64))
 	res := call(t, map[string]any{"action": "console", "tabId": tab})
 	if note, _ := res["note"].(string); !strings.Contains(note, "starts now") {
 		t.Errorf("console on a tab the bridge never touched does not say recording starts now: %v", res)
 	}
 	if msgs := list(res, "messages"); len(msgs) != 0 {
-		t.Errorf("messages from before the bridge touched the tab: %v\nstatus before: %v", msgs, st["windows"])
+		t.Errorf("messages from before the bridge touched the tab: %v", msgs)
 	}
 	if err := dev.Eval(ctx, session, `console.warn("said after the touch"); fetch("/api/ok").then((r) => r.text())`, nil); err != nil {
 		t.Fatal(err)
@@ -349,21 +336,7 @@ func TestATabOpenedBesideTheBridgesActiveTabIsTheUsers(t *testing.T) {
 		t.Fatal(err)
 	}
 	url := site + "/console?user=beside"
-	session, targetID, err := dev.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dev.Call(browsertest.Ctx(t, 5*time.Second), "", "Target.closeTarget", map[string]any{"targetId": targetID}, nil)
-	dev.WaitPage(t, session, `document.readyState === "complete"`)
-	var tab map[string]any
-	for _, tb := range browsertest.StatusTabs(call(t, map[string]any{"action": "status"})) {
-		if tb["url"] == url {
-			tab = tb
-		}
-	}
-	if tab == nil {
-		t.Fatalf("the user's tab %s is not in status", url)
-	}
+	_, tab := usersTab(t, dev, url)
 	// The set-up is what the test is about: the tab is in the window
 	// where the bridge's tab is the active one.
 	if tab["windowId"] != opened["windowId"] {
@@ -391,21 +364,8 @@ func TestWhatAPageQueuedBeforeTheTouchIsLeftOut(t *testing.T) {
 	ctx := browsertest.Ctx(t, 30*time.Second)
 	dev := bridge.SharedDevTools(t)
 	url := site + "/console?user=queued"
-	session, targetID, err := dev.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dev.Call(browsertest.Ctx(t, 5*time.Second), "", "Target.closeTarget", map[string]any{"targetId": targetID}, nil)
-	dev.WaitPage(t, session, `document.readyState === "complete"`)
-	tab := 0
-	for _, tb := range browsertest.StatusTabs(call(t, map[string]any{"action": "status"})) {
-		if tb["url"] == url {
-			tab = int(tb["tabId"].(float64))
-		}
-	}
-	if tab == 0 {
-		t.Fatalf("the user's tab %s is not in status", url)
-	}
+	session, st := usersTab(t, dev, url)
+	tab := int(st["tabId"].(float64))
 	call(t, map[string]any{"action": "console", "tabId": tab}) // the touch
 	contexts, stop := dev.Watch("Runtime.executionContextCreated")
 	defer stop()
@@ -445,4 +405,29 @@ func TestWhatAPageQueuedBeforeTheTouchIsLeftOut(t *testing.T) {
 	if has(list(res, "messages"), "log", "console", "queued before the touch") {
 		t.Errorf("a message from before the touch is in the record: %v", list(res, "messages"))
 	}
+}
+
+// usersTab opens url in a new tab through DevTools, as the user would
+// (closed when the test ends), waits for its load, and returns the test's
+// session on it and the tab as status lists it.
+func usersTab(t *testing.T, dev *browsertest.DevTools, url string) (string, map[string]any) {
+	t.Helper()
+	ctx := browsertest.Ctx(t, 20*time.Second)
+	session, targetID, err := dev.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		dev.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": targetID}, nil)
+	})
+	dev.WaitPage(t, session, `document.readyState === "complete"`)
+	for _, tb := range browsertest.StatusTabs(call(t, map[string]any{"action": "status"})) {
+		if tb["url"] == url {
+			return session, tb
+		}
+	}
+	t.Fatalf("the user's tab %s is not in status", url)
+	return "", nil
 }
