@@ -158,7 +158,9 @@ func namedTabs(msg string, tabs []int) (string, []any) {
 			n++
 		}
 		id, err := strconv.Atoi(rest[:n])
-		if n == 0 || err != nil || (n < len(rest) && rest[n] >= '0' && rest[n] <= '9') || !slices.Contains(tabs, id) {
+		// Only a number written as the extension writes one ("tab 07" is
+		// not tab 7: shown again, it would lose its zero).
+		if n == 0 || err != nil || (n < len(rest) && rest[n] >= '0' && rest[n] <= '9') || strconv.Itoa(id) != rest[:n] || !slices.Contains(tabs, id) {
 			continue
 		}
 		args = append(args, Tab(id))
