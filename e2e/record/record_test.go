@@ -316,44 +316,6 @@ func TestAUsersTabIsRecordedFromTheFirstTouch(t *testing.T) {
 	})
 }
 
-// A tab opened through DevTools (or by the user) while one of the
-// bridge's tabs is the active tab of the focused window is the user's:
-// Chrome gives it the active tab as its opener, but no page of the
-// bridge's opened it, so it is not recorded from its load.
-func TestATabOpenedBesideTheBridgesActiveTabIsTheUsers(t *testing.T) {
-	ctx := browsertest.Ctx(t, 30*time.Second)
-	dev := bridge.SharedDevTools(t)
-	mine := site + "/console?bridge=beside"
-	opened := call(t, map[string]any{"action": "open", "url": mine, "browserWorkspaceId": workspace(t)})
-	bridgeTab := int(opened["tabId"].(float64))
-	tgt, err := dev.WaitTarget(ctx, "page", mine)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The bridge's tab becomes the active tab of the focused window, where
-	// DevTools opens the next tab.
-	if err := dev.Call(ctx, "", "Target.activateTarget", map[string]any{"targetId": tgt.TargetID}, nil); err != nil {
-		t.Fatal(err)
-	}
-	url := site + "/console?user=beside"
-	_, tab := usersTab(t, dev, url)
-	// The set-up is what the test is about: the tab is in the window
-	// where the bridge's tab is the active one.
-	if tab["windowId"] != opened["windowId"] {
-		t.Fatalf("the user's tab is in window %v, want the bridge's tab's %v: the set-up did not put the tab beside it", tab["windowId"], opened["windowId"])
-	}
-	if tab["owned"] == true {
-		t.Errorf("the user's tab is the bridge's in status, as a tab the bridge's tab %d opened", bridgeTab)
-	}
-	res := call(t, map[string]any{"action": "console", "tabId": int(tab["tabId"].(float64))})
-	if msgs := list(res, "messages"); len(msgs) != 0 {
-		t.Errorf("the user's tab was recorded from its load, as a tab the bridge's page opened: %v", msgs)
-	}
-	if note, _ := res["note"].(string); !strings.Contains(note, "starts now") {
-		t.Errorf("console on the user's tab does not say recording starts now: %v", res)
-	}
-}
-
 // What the page's half of the recorder queued before the bridge touched
 // a user's tab is left out, even when it reaches the worker after the
 // touch: under load the worker's "yes" to the page's question came
@@ -413,7 +375,7 @@ func TestWhatAPageQueuedBeforeTheTouchIsLeftOut(t *testing.T) {
 func usersTab(t *testing.T, dev *browsertest.DevTools, url string) (string, map[string]any) {
 	t.Helper()
 	ctx := browsertest.Ctx(t, 20*time.Second)
-	session, targetID, err := dev.Open(ctx, url)
+	session, targetID, err := dev.OpenWindow(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}

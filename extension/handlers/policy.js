@@ -468,40 +468,20 @@ function refuse(tabId, url) {
 // ---- Events ----
 
 // A tab a bridge tab's page opened (a link to _blank, window.open) is the
-// bridge's too: onCreatedNavigationTarget says a page opened it. Chrome's
-// openerTabId alone does not: it also names the active tab when the user
-// or DevTools opened a tab beside it (handlers/openers.js). Such a tab
-// stays unseen for OPENED_WITHIN_MS (the rules for unseen tabs hold
-// there, for loads a bridge host's page starts, which is what a page of
-// the bridge's tab would do) while the event that says a page opened it
-// may still come; then it is the user's.
+// bridge's too.
 // Every other new tab is known from now on: the rules for unseen tabs
 // leave it (see New tabs).
-const OPENED_WITHIN_MS = HEAL_AFTER_MS;
-const maybeOpened = new Set();
 chrome.tabs.onCreated.addListener((tab) => {
+  known.add(tab.id);
   born.set(tab.id, Date.now());
   setTimeout(() => born.delete(tab.id), HEAL_WITHIN_MS + HEAL_AFTER_MS);
-  if (tabs.has(tab.id)) return; // its onCreatedNavigationTarget came first
-  if (tabs.has(tab.openerTabId)) {
-    maybeOpened.add(tab.id);
-    setTimeout(() => {
-      if (!maybeOpened.delete(tab.id)) return; // followed, or closed
-      known.add(tab.id);
-      if (initiators().length) sync();
-    }, OPENED_WITHIN_MS);
-    return;
-  }
-  known.add(tab.id);
-  if (initiators().length) sync();
+  if (tabs.has(tab.openerTabId)) follow(tab.id);
+  else if (initiators().length) sync();
 });
 chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
-  if (!tabs.has(d.sourceTabId)) return;
-  maybeOpened.delete(d.tabId);
-  follow(d.tabId);
+  if (tabs.has(d.sourceTabId)) follow(d.tabId);
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
-  maybeOpened.delete(tabId);
   known.delete(tabId);
   healed.delete(tabId);
   hosts.delete(tabId);

@@ -1,6 +1,5 @@
 // Shared helpers for tab results and load waits.
 import { BridgeError, Codes } from "../protocol.js";
-import { openerOf } from "./openers.js";
 import * as stops from "./stops.js";
 
 // loadErrors: tabId -> the network error of the top frame's last
@@ -42,9 +41,8 @@ export function info(t) {
     // workspace owns it (the daemon closes a workspace's window that
     // holds nothing else).
     ...(isWorkspacePage(t) ? { workspacePage: true } : {}),
-    // The tab whose page opened this one (a link to _blank, window.open):
-    // not the tab Chrome names when the user opened one beside it.
-    ...(openerOf(t) !== undefined ? { openerTabId: openerOf(t) } : {}),
+    // The tab whose page opened this one (a link to _blank, window.open).
+    ...(Number.isInteger(t.openerTabId) ? { openerTabId: t.openerTabId } : {}),
     tabId: t.id,
     windowId: t.windowId,
     url,

@@ -1,7 +1,6 @@
 // Tab primitives. Hive's tab.create/close/list/activate keep their result
 // shapes; extra fields are a superset.
 import { activateBeside, cancelled, info, intArg, waitLoad } from "./tabinfo.js";
-import { openerOf } from "./openers.js";
 
 // create opens a tab (in the background unless active is true), optionally
 // in a window or tab group, and waits for its load when waitMs is given.
@@ -111,5 +110,5 @@ export async function frames(msg) {
 // window.open) and that are still open.
 export async function opened(msg) {
   const tabId = intArg(msg, "tabId");
-  return { tabs: (await chrome.tabs.query({})).filter((t) => openerOf(t) === tabId).map(info) };
+  return { tabs: (await chrome.tabs.query({})).filter((t) => t.openerTabId === tabId).map(info) };
 }
