@@ -95,13 +95,14 @@ func workspace(t *testing.T, id string) string { return bridge.Workspace(t, id) 
 func openPage(t *testing.T, ws, path string) int { return bridge.OpenIn(t, ws, site+path) }
 
 // usersTab opens url in a tab of the user's own (through the test's
-// DevTools, not the bridge: no session rule covers it) and returns its
-// tabId once status lists it.
+// DevTools, not the bridge: no session rule covers it), in a window of its
+// own (beside another tab, it would have the active tab as its opener, a
+// bridge tab's at times), and returns its tabId once status lists it.
 func usersTab(t *testing.T, url string) int {
 	t.Helper()
 	ctx := ctxFor(t, 30*time.Second)
 	d := devtools(t)
-	_, target, err := d.Open(ctx, url)
+	_, target, err := d.OpenWindow(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,9 +16,9 @@ import (
 // from their first request must leave the user's alone.
 func TestNewTabsOfBridgeTabsAreUnderTheRules(t *testing.T) {
 	denySite(t)
-	// The user's tab first: Chrome gives a tab that DevTools opens the
-	// active tab as its opener, and a tab a bridge tab opened is the
-	// bridge's.
+	// The user's tab, in a window of its own (usersTab): Chrome gives a
+	// tab that DevTools opens beside a tab the active tab as its opener,
+	// and a tab a bridge tab opened is the bridge's.
 	d := devtools(t)
 	ctx := ctxFor(t, 60*time.Second)
 	userTab := usersTab(t, site+"/opener?user")

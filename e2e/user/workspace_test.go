@@ -373,6 +373,11 @@ func promptAtClose(t *testing.T, id string) *prompt {
 func (p *prompt) closeWindow() (int, int) {
 	p.t.Helper()
 	ctx := ctxFor(p.t, 10*time.Second)
+	before := groupOf(p.t, p.tab)
+	var closedAt float64
+	if err := p.wd.Eval(ctx, p.wsPage, `Date.now()`, &closedAt); err != nil {
+		p.t.Fatal(err)
+	}
 	if err := p.wd.Eval(ctx, p.wsPage, `chrome.tabs.getCurrent().then((me) => chrome.windows.remove(me.windowId)); true`, nil); err != nil {
 		p.t.Fatal(err)
 	}
@@ -382,7 +387,17 @@ func (p *prompt) closeWindow() (int, int) {
 		p.t.Fatal(`closing the window showed no "Leave site?" prompt`)
 	}
 	time.Sleep(500 * time.Millisecond)
-	if g, g2 := groupOf(p.t, p.tab), groupOf(p.t, p.second); g >= 0 && g == g2 {
+	if g, g2 := groupOf(p.t, p.tab), groupOf(p.t, p.second); g >= 0 && g == before && g2 == before {
+		// Still as before the close: the workspace page's beforeunload has
+		// not run — unless it ran and failed to take them out, which its
+		// word to the service worker would say.
+		var wordAt float64
+		if err := p.wd.Eval(ctx, p.wsPage, `chrome.tabs.getCurrent().then((me) => chrome.storage.session.get("workspaceLeaving:" + me.id)).then((s) => Object.values(s)[0]?.at ?? 0)`, &wordAt); err != nil {
+			p.t.Fatal(err)
+		}
+		if wordAt >= closedAt {
+			p.t.Fatalf("the workspace page's beforeunload ran (its word is there) and the tabs are still in group %d while the prompt is open", g)
+		}
 		p.t.Logf("the prompting page's beforeunload ran first (the tabs are still in group %d); the test runs the workspace page's", g)
 		if err := p.wd.Eval(ctx, p.wsPage, `dispatchEvent(new Event("beforeunload")); true`, nil); err != nil {
 			p.t.Fatal(err)

@@ -317,10 +317,22 @@ func (d *DevTools) PageSession(t testing.TB, ctx context.Context, url string) st
 
 // Open opens url in a new tab and attaches to it.
 func (d *DevTools) Open(ctx context.Context, url string) (session, targetID string, err error) {
+	return d.open(ctx, url, false)
+}
+
+// OpenWindow opens url in a new tab of a new window and attaches to it: a
+// tab of the user's for certain. A tab Open makes lands beside the active
+// tab of the last active window, which Chrome then names as its opener,
+// and a tab a bridge tab opened is the bridge's.
+func (d *DevTools) OpenWindow(ctx context.Context, url string) (session, targetID string, err error) {
+	return d.open(ctx, url, true)
+}
+
+func (d *DevTools) open(ctx context.Context, url string, newWindow bool) (session, targetID string, err error) {
 	var r struct {
 		TargetID string `json:"targetId"`
 	}
-	if err := d.Call(ctx, "", "Target.createTarget", map[string]any{"url": url}, &r); err != nil {
+	if err := d.Call(ctx, "", "Target.createTarget", map[string]any{"url": url, "newWindow": newWindow}, &r); err != nil {
 		return "", "", err
 	}
 	session, err = d.Attach(ctx, r.TargetID)

@@ -78,9 +78,10 @@ func TestDevToolsCallToRemovedFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The frame is busy for 2 s, so the next command waits in it; the
-	// frame is removed meanwhile.
-	if err := d.Eval(ctx, frame, `setTimeout(() => { const end = Date.now() + 2000; while (Date.now() < end); }, 0); 1`, nil); err != nil {
+	// The frame is busy for 10 s (longer than a loaded machine could take
+	// to get to the removal: an answer in time would fail the test), so
+	// the next command waits in it; the frame is removed meanwhile.
+	if err := d.Eval(ctx, frame, `setTimeout(() => { const end = Date.now() + 10000; while (Date.now() < end); }, 0); 1`, nil); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(200 * time.Millisecond)
