@@ -471,17 +471,23 @@ function refuse(tabId, url) {
 // bridge's too.
 // Every other new tab is known from now on: the rules for unseen tabs
 // leave it (see New tabs).
-chrome.tabs.onCreated.addListener((tab) => {
-  known.add(tab.id);
+// These and enforce wait for the restored state (ready): the event that
+// woke a stopped service worker must not find the bridge's tabs empty —
+// a page of the agent's that opened a tab then would escape the rules.
+chrome.tabs.onCreated.addListener(async (tab) => {
   born.set(tab.id, Date.now());
   setTimeout(() => born.delete(tab.id), HEAL_WITHIN_MS + HEAL_AFTER_MS);
+  await ready;
+  known.add(tab.id);
   if (tabs.has(tab.openerTabId)) follow(tab.id);
   else if (initiators().length) sync();
 });
-chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
+chrome.webNavigation.onCreatedNavigationTarget.addListener(async (d) => {
+  await ready;
   if (tabs.has(d.sourceTabId)) follow(d.tabId);
 });
-chrome.tabs.onRemoved.addListener((tabId) => {
+chrome.tabs.onRemoved.addListener(async (tabId) => {
+  await ready;
   known.delete(tabId);
   healed.delete(tabId);
   hosts.delete(tabId);
@@ -498,8 +504,9 @@ chrome.tabs.onRemoved.addListener((tabId) => {
 // anything denied that got through is replaced. A tab that commits
 // anything else after the blocked page has its stop forgotten.
 async function enforce(d, committed) {
-  if (d.frameId !== 0 || !tabs.has(d.tabId)) return;
+  if (d.frameId !== 0) return;
   await ready;
+  if (!tabs.has(d.tabId)) return;
   if (d.url.startsWith(chrome.runtime.getURL(""))) {
     // Our own pages: the blocked page itself.
     if (committed && d.url.startsWith(blockedPage())) stops.shown(d.tabId);
