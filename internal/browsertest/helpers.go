@@ -3,9 +3,11 @@ package browsertest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,6 +81,10 @@ func (e Env) LogState(t testing.TB) {
 		defer cancel()
 		out, err := e.Command(ctx, args...).Output()
 		if err != nil {
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				return fmt.Sprintf("%s (%v: %s)", out, err, exit.Stderr)
+			}
 			return fmt.Sprintf("%s (%v)", out, err)
 		}
 		return string(out)
