@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -130,3 +131,26 @@ func failCode(t *testing.T, input map[string]any, code string) string {
 func num(t *testing.T, m map[string]any, key string) int { return browsertest.Num(t, m, key) }
 
 func str(m map[string]any, key string) string { return browsertest.Str(m, key) }
+
+// stopWorker stops the extension's service worker, as Chrome stops an
+// idle one, and waits until it is gone.
+func stopWorker(t *testing.T, d *browsertest.DevTools, ctx context.Context) {
+	t.Helper()
+	sw, err := d.WaitTarget(ctx, "service_worker", extURL(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": sw.TargetID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		ts, err := d.Targets(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(ts, func(t browsertest.Target) bool { return t.TargetID == sw.TargetID }) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

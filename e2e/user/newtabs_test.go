@@ -83,20 +83,7 @@ func TestANewTabOfABridgeTabAfterAWorkerStopIsUnderTheRules(t *testing.T) {
 	openPage(t, ws, "/opener?wake")
 	page := d.PageSession(t, ctx, site+"/opener?wake")
 	for round := 1; round <= 3; round++ {
-		sw, err := d.WaitTarget(ctx, "service_worker", extURL(""))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": sw.TargetID}, nil); err != nil {
-			t.Fatal(err)
-		}
-		for gone := false; !gone; time.Sleep(20 * time.Millisecond) {
-			ts, err := d.Targets(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			gone = !slices.ContainsFunc(ts, func(t browsertest.Target) bool { return t.TargetID == sw.TargetID })
-		}
+		stopWorker(t, d, ctx)
 		time.Sleep(time.Second)
 		if ts, _ := d.Targets(ctx); slices.ContainsFunc(ts, func(t browsertest.Target) bool {
 			return t.Type == "service_worker" && strings.HasPrefix(t.URL, extURL(""))

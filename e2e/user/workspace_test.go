@@ -3,7 +3,6 @@ package user
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -265,23 +264,7 @@ func TestUserCancellingTheWindowCloseKeepsTheGroup(t *testing.T) {
 func TestUserCancellingTheWindowCloseKeepsTheGroupAcrossAWorkerRestart(t *testing.T) {
 	p := promptAtClose(t, fmt.Sprintf("user-restart-%d", time.Now().UnixNano()%1_000_000))
 	ctx := ctxFor(t, 30*time.Second)
-	sw, err := p.d.WaitTarget(ctx, "service_worker", extURL(""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": sw.TargetID}, nil); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		ts, err := p.d.Targets(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.ContainsFunc(ts, func(t browsertest.Target) bool { return t.TargetID == sw.TargetID }) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	stopWorker(t, p.d, ctx)
 	stayed := time.Now()
 	p.answer(false)
 	// A browser event wakes the worker: the user opens a window.
