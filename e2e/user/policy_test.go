@@ -275,3 +275,39 @@ func TestSiteRulesTwinInChromium(t *testing.T) {
 		t.Error(f)
 	}
 }
+
+// A page in a bridge tab reaches no denied site through a subresource:
+// a stylesheet, an image, a script, a fetch, a socket or a beacon it adds
+// is blocked before it leaves (it would go with the user's cookies). The
+// same page in a tab of the user's own loads them: the rules hold the
+// agent, not the user's own browsing.
+func TestSiteRulesBlockSubresources(t *testing.T) {
+	denySite(t)
+	ws := workspace(t, "user-subresources")
+	before := deniedHits.Load()
+	tab := openPage(t, ws, "/subresources")
+	settled(t, tab)
+	if n := deniedHits.Load() - before; n != 0 {
+		t.Errorf("the denied site got %d requests from a bridge tab's subresources", n)
+	}
+
+	before = deniedHits.Load()
+	settled(t, usersTab(t, site+"/subresources"))
+	if deniedHits.Load() == before {
+		t.Errorf("the user's own tab's subresources did not reach the denied site: the rules reach past the bridge's tabs")
+	}
+}
+
+// settled waits until the subresources page in tab has seen each of its
+// requests end.
+func settled(t *testing.T, tab int) {
+	t.Helper()
+	var text string
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		res := bridge.MustCall(t, map[string]any{"action": "extract", "tabId": tab, "include": []string{"text"}})
+		if text = str(res, "text"); strings.Contains(text, "SETTLED") {
+			return
+		}
+	}
+	t.Fatalf("the page's requests did not end: %q", text)
+}

@@ -9,8 +9,8 @@
 // tabs their pages opened, the tabs it loaded a page into — never the
 // user's own browsing):
 //   1. declarativeNetRequest session rules scoped with tabIds: a denied
-//      navigation (top frame or frame) is blocked before it reaches the
-//      site. A blocked frame shows Chrome's error page; a blocked tab is
+//      navigation (top frame or frame), and any other request to a denied
+//      site (see ruleList), is blocked before it reaches the site. A blocked frame shows Chrome's error page; a blocked tab is
 //      then sent to ui/blocked.html, which names the rule (webRequest's
 //      onErrorOccurred below). A regexFilter or two per pattern
 //      (siterules.js toRegexes). The rules block rather than redirect to
@@ -80,21 +80,35 @@ async function stop(tabId, url, dec) {
 // requests in the tabs not yet seen, started by a page of one of the
 // bridge's hosts (see New tabs), from id first.
 function ruleSet(tabIds) {
-  const out = ruleList(tabIds && { resourceTypes: ["main_frame", "sub_frame"], tabIds }, 1);
+  const out = ruleList(tabIds && { resourceTypes: NAVIGATIONS, tabIds }, 1, tabIds && { resourceTypes: ALL_TYPES, tabIds });
   const from = initiators();
   if (from.length) out.push(...ruleList({ resourceTypes: ["main_frame"], excludedTabIds: [chrome.tabs.TAB_ID_NONE, ...known], initiatorDomains: from }, out.length + 1));
   return out;
 }
 
+// The request types of a navigation, and every type a page can send.
+const NAVIGATIONS = ["main_frame", "sub_frame"];
+const ALL_TYPES = [...NAVIGATIONS, "stylesheet", "script", "image", "font", "object", "xmlhttprequest", "ping", "csp_report", "media", "websocket", "webtransport", "webbundle", "other"];
+
 // ruleList is ruleSet's rules on scope (the condition's other keys),
-// numbered from id.
-function ruleList(scope, id) {
+// numbered from id; the deny rules on denyScope when given, else on
+// scope.
+//
+// In the bridge's tabs a deny rule holds for every request, not only
+// navigations: a page the agent drives could otherwise read a denied
+// site with the user's cookies through a stylesheet, an image, a fetch
+// or a socket it adds. The allow list's catch-all stays on navigations:
+// a page's own stylesheets, fonts and APIs often live on hosts the user
+// never thought to list, and blocking them would break the pages the
+// user did allow; what the list keeps the agent from is showing, reading
+// and driving those sites.
+function ruleList(scope, id, denyScope = scope) {
   const out = [];
-  const condition = (regexFilter) => ({ regexFilter, isUrlFilterCaseSensitive: true, ...scope });
+  const condition = (regexFilter, on = scope) => ({ regexFilter, isUrlFilterCaseSensitive: true, ...on });
   const block = { type: "block" };
   for (const list of [rules.builtInDeny, rules.deny]) {
     for (const p of list || []) {
-      for (const re of toRegexes(p)) out.push({ id: id + out.length, priority: 3, action: block, condition: condition(re) });
+      for (const re of toRegexes(p)) out.push({ id: id + out.length, priority: 3, action: block, condition: condition(re, denyScope) });
     }
   }
   const allow = rules.allow || [];

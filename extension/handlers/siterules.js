@@ -258,8 +258,8 @@ function glob(pattern, s) {
 
 // The same rules as declarativeNetRequest regexFilters.
 //
-// They see the URLs of navigations (main_frame and sub_frame requests:
-// http and https) as Chrome writes them: host in lower case and punycode
+// They see the URLs of requests (navigations and, in the bridge's tabs,
+// every subresource: http, https, ws and wss) as Chrome writes them: host in lower case and punycode
 // with the IPv4 forms resolved, no default port, dot segments resolved.
 // What Chrome leaves as written, a deny rule's regex lets through in
 // every spelling it can afford: trailing dots after the host, an IPv4
@@ -292,8 +292,8 @@ const BUDGET = 100;
 const ESCAPES = 2, SLASHES = 1, PLAIN = 0;
 
 // toRegexes is the RE2 regular expressions that together match the
-// request URLs (http, https; requests have no fragment) that pattern
-// matches as a rule of kind ("deny", the default, or "allow"): one per
+// request URLs (http, https, ws, wss; requests have no fragment) that
+// pattern matches as a rule of kind ("deny", the default, or "allow"): one per
 // spelling of the host (an IPv4 address has two), each in the richest
 // form that stays within BUDGET. It is empty for a pattern that can
 // match no such URL (a chrome:// or file: pattern), for a host with a
@@ -316,8 +316,12 @@ export function toRegexes(pattern, kind = "deny") {
 // regex, undefined when hosts is MAPPED and the host is no IPv4 address.
 function fitting(pattern, kind, hosts) {
   for (const form of kind === "allow" ? [PLAIN] : [ESCAPES, SLASHES, PLAIN]) {
-    const re = regexOf(pattern, form, hosts);
-    if (re === null || re === undefined || cost(re) <= BUDGET) return re;
+    // A host pattern's regex takes ws and wss too (a page's sockets)
+    // when it can afford them.
+    for (const ws of [true, false]) {
+      const re = regexOf(pattern, form, hosts, ws);
+      if (re === null || re === undefined || cost(re) <= BUDGET) return re;
+    }
   }
   return null;
 }
@@ -326,7 +330,7 @@ function fitting(pattern, kind, hosts) {
 // IPv4-mapped IPv6 address.
 const NAME = 0, MAPPED = 1;
 
-function regexOf(pattern, form, hosts) {
+function regexOf(pattern, form, hosts, ws) {
   if (isURLPattern(pattern)) {
     const canon = canonURLPattern(pattern);
     const i = canon.indexOf(":");
@@ -349,24 +353,26 @@ function regexOf(pattern, form, hosts) {
     return head + name + (port ? ":" + port : "") + (slash < 0 ? "$" : pathRe(rest.slice(slash), form));
   }
   const [host, rest] = cut(pattern, "/");
-  const authority = authorityRe(host, hosts);
+  const authority = authorityRe(host, hosts, ws);
   if (authority === null || authority === undefined) return authority;
   return "^" + authority + (rest === "" ? "(?:[/?].*)?$" : pathRe(canonPatternPath("/" + rest), form));
 }
 
-// authorityRe matches scheme, user info, host and port for a host glob.
-function authorityRe(h, hosts) {
+// authorityRe matches scheme (http and https, and ws and wss with ws),
+// user info, host and port for a host glob.
+function authorityRe(h, hosts, ws) {
   const [host, port] = splitPatternHost(h);
   if (host === "") return null;
   const name = nameRe(canonPatternHost(host), hosts);
   if (name === undefined) return undefined;
-  if (port === "") return "https?://" + USERINFO + name + "(?::[0-9]+)?";
+  const scheme = ws ? "(?:http|ws)" : "http";
+  if (port === "") return scheme + "s?://" + USERINFO + name + "(?::[0-9]+)?";
   if (!/^[0-9]+$/.test(port)) return null;
   // Go appends the scheme's default port to a URL that has none, and
   // URLs written by Chrome never show a default port.
-  const alts = ["https?://" + USERINFO + name + ":" + port];
-  if (port === "80") alts.push("http://" + USERINFO + name);
-  if (port === "443") alts.push("https://" + USERINFO + name);
+  const alts = [scheme + "s?://" + USERINFO + name + ":" + port];
+  if (port === "80") alts.push(scheme + "://" + USERINFO + name);
+  if (port === "443") alts.push(scheme + "s://" + USERINFO + name);
   return "(?:" + alts.join("|") + ")";
 }
 
