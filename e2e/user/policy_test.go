@@ -197,6 +197,9 @@ func TestSiteRulesSpellings(t *testing.T) {
 		"http://[::ffff:127.0.0.1]:"+port+"/mapped",
 		"http://2130706433:"+port+"/decimal",
 		"http://0x7f.1:"+port+"/hex",
+		"http://0:"+port+"/unspecified",
+		"http://0x0:"+port+"/unspecified-hex",
+		"http://[::ffff:0.0.0.0]:"+port+"/unspecified-mapped",
 	)
 	bridge.Run(t, "policy", "remove", deniedRule)
 	bridge.Run(t, "policy", "remove", "127.0.0.1:"+port)

@@ -55,8 +55,15 @@ function withHref(s, authority) {
 
 // canonHost finishes the browser's host: trailing dots dropped (the
 // rest read again by the browser's parser, which may now see an IPv4
-// number form), an IPv4-mapped IPv6 address as the IPv4 address.
+// number form), an IPv4-mapped IPv6 address as the IPv4 address, the
+// unspecified addresses as loopback (internal/policy's loopback: a
+// connection to 0.0.0.0 or [::] reaches this machine's own servers).
 function canonHost(h) {
+  const out = readHost(h);
+  return { "0.0.0.0": "127.0.0.1", "[::]": "[::1]" }[out] || out;
+}
+
+function readHost(h) {
   const m = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(h);
   if (m) {
     const hi = parseInt(m[1], 16), lo = parseInt(m[2], 16);
@@ -303,10 +310,12 @@ export function toRegexes(pattern, kind = "deny") {
   pattern = pattern.trim();
   if (pattern === "") return [];
   const out = [];
-  for (const host of [NAME, MAPPED]) {
+  for (const host of [NAME, MAPPED, UNSPECIFIED]) {
     const re = fitting(pattern, kind, host);
-    if (re === null) return [];
-    if (re !== undefined) out.push(re);
+    // The unspecified spelling is a rare one: without a regex of its
+    // own, webNavigation stops it.
+    if (re === null && host !== UNSPECIFIED) return [];
+    if (re) out.push(re);
   }
   return out;
 }
@@ -327,8 +336,9 @@ function fitting(pattern, kind, hosts) {
 }
 
 // The spellings of an IPv4 host a regex takes: as written, or as an
-// IPv4-mapped IPv6 address.
-const NAME = 0, MAPPED = 1;
+// IPv4-mapped IPv6 address; and for a loopback address, the unspecified
+// address that reaches it.
+const NAME = 0, MAPPED = 1, UNSPECIFIED = 2;
 
 function regexOf(pattern, form, hosts, ws) {
   if (isURLPattern(pattern)) {
@@ -343,7 +353,7 @@ function regexOf(pattern, form, hosts, ws) {
     if (port.includes("*") || host.includes("*")) {
       // A "*" in the host or port is any run of characters, as in the
       // glob.
-      if (hosts === MAPPED) return undefined;
+      if (hosts !== NAME) return undefined;
       if (port.includes("*")) return head + globRe(rest.slice(2), ".*") + "$";
       const name = globRe(host, ".*") + "\\.*" + (port ? ":" + port : "");
       return head + name + (slash < 0 ? "$" : pathRe(rest.slice(slash), form));
@@ -386,12 +396,19 @@ function nameRe(name, hosts) {
 
 const IPV4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/;
 
+// UNSPECIFIED_RE is how Chrome writes the unspecified address that
+// reaches a loopback one (canonHost).
+const UNSPECIFIED_RE = { "127.0.0.1": "(?:0\\.0\\.0\\.0\\.*|\\[::ffff:0:0\\])", "[::1]": "\\[::\\]" };
+
 // hostRe matches one canonical host as Chrome may write it: with
-// trailing dots, and an IPv4 address as an IPv4-mapped IPv6 one (hosts
-// says which; undefined for MAPPED and a host that is no IPv4 address).
+// trailing dots, an IPv4 address as an IPv4-mapped IPv6 one, a loopback
+// address as the unspecified one (hosts says which; undefined for MAPPED
+// and a host that is no IPv4 address, for UNSPECIFIED and one that is
+// no loopback address).
 function hostRe(name, hosts) {
   const ip = IPV4.exec(name);
   if (hosts === MAPPED && !ip) return undefined;
+  if (hosts === UNSPECIFIED) return UNSPECIFIED_RE[name];
   if (name.startsWith("[")) return esc(name);
   const dots = "\\.*";
   if (name.includes("*")) return globRe(name, NAME_STAR) + dots;

@@ -168,10 +168,29 @@ var idnaProfile = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.Transition
 	idna.StrictDomainName(false), idna.CheckHyphens(false))
 
 // canonHost is the browser's host parser for special schemes, then with
-// trailing dots dropped and an IPv4-mapped IPv6 address read as the IPv4
-// address: the one spelling of the host that rules match. A host the
-// browser refuses is an error.
+// trailing dots dropped, an IPv4-mapped IPv6 address read as the IPv4
+// address and the unspecified addresses as loopback: the one spelling of
+// the host that rules match. A host the browser refuses is an error.
 func canonHost(h string) (string, error) {
+	h, err := readHost(h)
+	return loopback(h), err
+}
+
+// loopback reads the unspecified addresses as the loopback ones: a
+// connection to 0.0.0.0 ("0", "0x0") or [::] reaches this machine's own
+// servers, so a rule for 127.0.0.1 or [::1] must hold there too.
+func loopback(h string) string {
+	switch h {
+	case "0.0.0.0":
+		return "127.0.0.1"
+	case "[::]":
+		return "[::1]"
+	}
+	return h
+}
+
+// readHost is canonHost without loopback.
+func readHost(h string) (string, error) {
 	if strings.HasPrefix(h, "[") {
 		if !strings.HasSuffix(h, "]") {
 			return "", fmt.Errorf("IPv6 address %q has no closing bracket", h)
