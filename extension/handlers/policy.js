@@ -55,6 +55,31 @@ const ready = Promise.all([chrome.storage.session.get(["policyRules", "policyTab
   return sync();
 }).catch((err) => console.error("browser-bridge: site rules not restored:", err));
 
+// ---- Loads stranded at start-up ----
+// Chromium holds the network requests of a browser starting with an
+// extension that has the webRequest permission until that extension is
+// ready, and a load begun then (the page the browser opens at start-up,
+// a restored tab) is at times never let go: no request is sent, the tab
+// keeps the URL as pending and says it is complete. (Seen with a bare
+// manifest that asks for webRequest and has no code at all; a reload
+// then loads the page.) So, soon after the worker starts, each tab in
+// that state is reloaded, once. A load that is merely slow says it is
+// loading and is left alone.
+const STRANDED_CHECKS_MS = [1500, 4000];
+async function unstrand() {
+  const done = new Set();
+  for (const ms of STRANDED_CHECKS_MS) {
+    await new Promise((r) => setTimeout(r, ms));
+    const all = await chrome.tabs.query({}).catch(() => []);
+    for (const t of all) {
+      if (done.has(t.id) || t.status === "loading" || !/^https?:/i.test(t.pendingUrl || "")) continue;
+      done.add(t.id);
+      await chrome.tabs.reload(t.id).catch(() => {});
+    }
+  }
+}
+unstrand();
+
 function save() {
   return chrome.storage.session.set({ policyRules: rules, policyTabs: [...tabs] });
 }
