@@ -135,3 +135,23 @@ func TestBadKeyIsEchoedCut(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: any keys string either parses or is refused with an error;
+// it never panics, and no chord it lets through pastes.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"Enter", "Control+A", "Shift+Tab Enter", "Control++", "+", "Control+V", "Shift+Insert", "Meta+Alt+Shift+v", "ｖ", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cs, err := Parse(s)
+		if err != nil {
+			return
+		}
+		for _, c := range cs {
+			if c.pastes() {
+				t.Errorf("%q parsed into a chord that pastes: %+v", s, c)
+			}
+			c.Events()
+		}
+	})
+}
