@@ -168,7 +168,7 @@ function checkNoPaste(params) {
   const p = params || {};
   const commands = Array.isArray(p.commands) ? p.commands : typeof p.commands === "string" ? [p.commands] : [];
   const mods = Number.isInteger(p.modifiers) ? p.modifiers : 0;
-  const is = (key, code, vk) => String(p.key || "").toLowerCase() === key || p.code === code || p.windowsVirtualKeyCode === vk || p.nativeVirtualKeyCode === vk;
+  const is = (key, code, vk) => String(p.key || "").toLowerCase() === key || p.code === code || p.windowsVirtualKeyCode === vk;
   const chord = (is("v", "KeyV", 86) && (mods & (MOD_CTRL | MOD_META)) !== 0) || (is("insert", "Insert", 45) && (mods & MOD_SHIFT) !== 0) ||
     is("paste", "Paste", -1);
   if (commands.some((c) => /paste/i.test(String(c))) || (chord && p.type !== "keyUp")) {
