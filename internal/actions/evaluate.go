@@ -63,10 +63,12 @@ func evaluate(r *run) (*tool.EvaluateResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The page the expression ran in, judged again: a frame may have
+	// navigated since evaluable looked.
 	if out.FrameID == 0 {
-		err = refuseFileURL(t.TabID, out.URL)
-	} else if why := fileURLRefused(out.URL); why != "" {
-		err = protocol.Errorf(protocol.CodeBlockedByPolicy, "frame %d shows %s, which the bridge may not read: %s", out.FrameID, out.URL, why)
+		err = r.refuseTop(t.TabID, out.URL)
+	} else if why := r.frameRefused(out.URL); why != "" {
+		err = protocol.Errorf(protocol.CodeBlockedByPolicy, "frame %d: %s", out.FrameID, why)
 	}
 	if err != nil {
 		return nil, err
