@@ -109,10 +109,10 @@ func cutRunes(s string, n int) string {
 //     about:blank or srcdoc frame it filled holds its content);
 //   - in a frame of the same origin as a refused frame of the tab, whose
 //     document it can open through window.frames;
-//   - in a frame whose origin a rule denies in part (a path rule such as
-//     example.com/admin/*): a script of that origin fetches the denied
-//     part with the user's cookies, and no rule of the bridge's stands
-//     between them.
+//   - in a frame whose origin the rules refuse in part (a path rule such
+//     as example.com/admin/*, or an allow list of some of its paths): a
+//     script of that origin fetches the refused part with the user's
+//     cookies, and no rule of the bridge's stands between them.
 func (fs frameTree) evaluable(tabID int, list []protocol.Frame, frameID *int, rules *policy.Rules) error {
 	id := 0
 	if frameID != nil {
@@ -136,8 +136,8 @@ func (fs frameTree) evaluable(tabID int, list []protocol.Frame, frameID *int, ru
 			return protocol.Errorf(protocol.CodeBlockedByPolicy, "frame %d of tab %d is of the same origin (%s) as frame %d, which the bridge may not touch (%s), and a script of one opens the other's document; evaluate runs nothing there (extract reads the rest of the page)", id, protocol.Tab(tabID), origin, other, why)
 		}
 	}
-	if rule := deniedWithin(rules, origin); rule != "" {
-		return protocol.Errorf(protocol.CodeBlockedByPolicy, "the site rule %q denies part of %s, and a script of that origin can fetch that part with the user's cookies; evaluate runs nothing in its pages (extract, find and the other actions still work there)", rule, origin)
+	if why := partlyRefused(rules, origin); why != "" {
+		return protocol.Errorf(protocol.CodeBlockedByPolicy, "part of %s is off limits (%s), and a script of that origin can fetch it with the user's cookies; evaluate runs nothing in its pages (extract, find and the other actions still work there)", origin, why)
 	}
 	return nil
 }
@@ -202,25 +202,28 @@ func originOf(raw string) string {
 	return strings.ToLower(p.Scheme + "://" + p.Host)
 }
 
-// deniedWithin is the deny rule that refuses some address of origin whose
-// root the rules allow (a rule for a path of the site), or "". Each rule's
-// path is tried on the origin, its wildcards filled in.
-func deniedWithin(rules *policy.Rules, origin string) string {
-	if rules == nil || !rules.Check(origin+"/").Allowed {
+// partlyRefused says why the rules refuse some address of origin, one of
+// whose pages they allow (a deny rule for a path of the site, an allow
+// list that names only some of its paths), or "". It tries the origin's
+// root, another path, and the path of each deny rule, its wildcards
+// filled in.
+func partlyRefused(rules *policy.Rules, origin string) string {
+	if rules == nil {
 		return ""
 	}
+	tries := []string{origin + "/", origin + "/x"}
 	for _, p := range rules.Deny {
 		rest := p
 		if _, after, ok := strings.Cut(rest, "://"); ok {
 			rest = after
 		}
-		_, path, ok := strings.Cut(rest, "/")
-		if !ok {
-			continue
+		if _, path, ok := strings.Cut(rest, "/"); ok {
+			tries = append(tries, origin+"/"+strings.ReplaceAll(path, "*", "x"))
 		}
-		try := origin + "/" + strings.ReplaceAll(path, "*", "x")
-		if d := rules.Check(try); !d.Allowed && d.Rule == p {
-			return p
+	}
+	for _, u := range tries {
+		if d := rules.Check(u); !d.Allowed {
+			return d.Why
 		}
 	}
 	return ""

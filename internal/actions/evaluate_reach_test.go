@@ -40,6 +40,8 @@ func TestEvaluableFrames(t *testing.T) {
 		{frames, rules, 5, "shop.example/admin/*"},
 		{frames, rules, 42, ""},
 		{same, mailRules, 0, "same origin"},
+		{frames[:1], &policy.Rules{Allow: []string{"news.example/public/*", "news.example"}}, 0, ""},
+		{[]protocol.Frame{{FrameID: 0, ParentFrameID: -1, URL: "https://news.example/public/a"}}, &policy.Rules{Allow: []string{"news.example/public/*"}}, 0, "allow list"},
 	}
 	for _, tt := range tests {
 		fs := frameTree{siteRefused: refusedBy(tt.rules), byID: map[int]protocol.Frame{}}
