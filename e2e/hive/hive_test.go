@@ -81,14 +81,17 @@ func TestHiveSession(t *testing.T) {
 		t.Errorf("the hello has a token though none is set: %v", p.hello)
 	}
 	pingPong(t, p)
-	runAgent(t, p, "Hive e2e agent\u200b")
+	// Hive's server sends the name bare; Hive's extension marks the title.
+	runAgent(t, p, "Hive e2e agent")
 }
 
 // runAgent runs context.create → cdp.attach (canary) → Page.navigate →
-// title → tab.list → tabGroup.list → context.destroy.
-func runAgent(t *testing.T, p *peer, title string) {
+// title → tab.list → tabGroup.list → context.destroy. The group is titled
+// name and Hive's marker, U+200B, by which Hive's server tells its groups
+// from the user's.
+func runAgent(t *testing.T, p *peer, name string) {
 	t.Helper()
-	ctxRes := p.ok(t, "context.create", map[string]any{"agentId": "hive-e2e", "displayName": title})
+	ctxRes := p.ok(t, "context.create", map[string]any{"agentId": "hive-e2e", "displayName": name})
 	hasKeys(t, "context.create", ctxRes, "groupId", "tabId", "windowId")
 	groupID, tabID, windowID := intOf(t, ctxRes, "groupId"), intOf(t, ctxRes, "tabId"), intOf(t, ctxRes, "windowId")
 
@@ -122,7 +125,7 @@ func runAgent(t *testing.T, p *peer, title string) {
 	}
 	// A CDP error is Chrome's own message, as a string (a method of an
 	// allowed domain that Chrome does not have).
-	if r := p.call(t, "cdp", map[string]any{"tabId": tabID, "method": "Page.nonexistentMethod", "params": map[string]any{}}); !strings.Contains(r.Err, "wasn't found") {
+	if r := p.call(t, "cdp", map[string]any{"tabId": tabID, "method": "Emulation.nonexistentMethod", "params": map[string]any{}}); !strings.Contains(r.Err, "wasn't found") {
 		t.Errorf("an unknown CDP method: %v (want Chrome's \"wasn't found\")", r.raw)
 	}
 
@@ -151,8 +154,8 @@ func runAgent(t *testing.T, p *peer, title string) {
 	if mine == nil {
 		t.Fatalf("tabGroup.list %v lacks group %d", groups, groupID)
 	}
-	if strOf(t, mine, "title") != title {
-		t.Errorf("the group's title is %q, want %q exactly as sent", mine["title"], title)
+	if want := name + "\u200b"; strOf(t, mine, "title") != want {
+		t.Errorf("the group's title is %q, want %q: the name and Hive's marker", mine["title"], want)
 	}
 	if intOf(t, mine, "windowId") != windowID || boolOf(t, mine, "collapsed") || strOf(t, mine, "color") == "" {
 		t.Errorf("tabGroup.list entry %v, want window %d, not collapsed, a color", mine, windowID)
@@ -197,12 +200,19 @@ func TestHiveVerbs(t *testing.T) {
 	c := p.ok(t, "context.create", map[string]any{"agentId": "verbs"})
 	groupID, tabID := intOf(t, c, "groupId"), intOf(t, c, "tabId")
 	t.Cleanup(func() { p.call(t, "context.destroy", map[string]any{"groupId": groupID}) })
-	// agentId is the title when no displayName comes.
+	// agentId is the title when no displayName comes, marked once
+	// however many markers it came with.
+	marked := intOf(t, p.ok(t, "context.create", map[string]any{"agentId": "marked", "displayName": "marked\u200b\u200b"}), "groupId")
+	t.Cleanup(func() { p.call(t, "context.destroy", map[string]any{"groupId": marked}) })
 	for _, g := range listOf(t, p.ok(t, "tabGroup.list", nil), "groups") {
-		if intOf(t, g, "id") == groupID && g["title"] != "verbs" {
-			t.Errorf("group title %v, want verbs", g["title"])
+		if intOf(t, g, "id") == groupID && g["title"] != "verbs\u200b" {
+			t.Errorf("group title %q, want %q", g["title"], "verbs\u200b")
+		}
+		if intOf(t, g, "id") == marked && g["title"] != "marked\u200b" {
+			t.Errorf("group title %q, want %q", g["title"], "marked\u200b")
 		}
 	}
+	p.ok(t, "context.destroy", map[string]any{"groupId": marked})
 	// A second tab in the context; events for it.
 	second := intOf(t, p.ok(t, "tab.create", map[string]any{"groupId": groupID, "url": site + "/page/second"}), "tabId")
 	p.event(t, "second tab grouped", 10*time.Second, func(e map[string]any) bool {
@@ -537,6 +547,13 @@ func TestDaemonPrograms(t *testing.T) {
 	c := must("context.create", map[string]any{"agentId": "go-program"})
 	hasKeys(t, "context.create", c, "groupId", "tabId", "windowId")
 	groupID, tabID := intOf(t, c, "groupId"), intOf(t, c, "tabId")
+	// The daemon's programs speak the bridge's protocol, not Hive's: their
+	// groups are titled as sent, without Hive's marker.
+	for _, g := range listOf(t, must("tabGroup.list", nil), "groups") {
+		if intOf(t, g, "id") == groupID && g["title"] != "go-program" {
+			t.Errorf("the daemon program's group is titled %q, want %q", g["title"], "go-program")
+		}
+	}
 	must("cdp.attach", map[string]any{"tabId": tabID})
 	must("cdp", map[string]any{"tabId": tabID, "method": "Page.navigate", "params": map[string]any{"url": site + "/page/go%20program"}})
 	var title any
@@ -747,6 +764,123 @@ func refusedSoon(t *testing.T, p *peer, tabID int, method string, params map[str
 		}
 		if i == 50 {
 			t.Fatalf("%s was not refused with %s: %+v", method, code, r)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// A program may not write the page's markup nor read what it loaded: the
+// two together read a denied address with the user's cookies (a
+// stylesheet link to it, then its body as a resource), and written markup
+// runs script while the user has turned programs' scripts off; nor may it
+// paste what the user copied.
+func TestProgramDoorWritesNoMarkup(t *testing.T) {
+	_, p := connect(t, "127.0.0.1:14829", "/bridge")
+	c := p.ok(t, "context.create", map[string]any{"agentId": "markup"})
+	groupID, tabID := intOf(t, c, "groupId"), intOf(t, c, "tabId")
+	t.Cleanup(func() { p.call(t, "context.destroy", map[string]any{"groupId": groupID}) })
+	p.cdp(t, tabID, "Page.navigate", map[string]any{"url": site + "/page/markup"})
+	waitReady(t, p, tabID)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(site, "http://"))
+	rule := "127.0.0.1:" + port + "/admin/*"
+	if r := bridge.Run(t, "policy", "deny", rule); r.Exit != 0 {
+		t.Fatalf("policy deny: %s %s", r.Stdout, r.Stderr)
+	}
+	t.Cleanup(func() { bridge.Run(t, "policy", "remove", rule) })
+	if r := bridge.Run(t, "policy", "program-evaluate", "off"); r.Exit != 0 {
+		t.Fatalf("policy program-evaluate off: %s %s", r.Stdout, r.Stderr)
+	}
+	t.Cleanup(func() { bridge.Run(t, "policy", "program-evaluate", "on") })
+	refusedSoon(t, p, tabID, "Runtime.evaluate", map[string]any{"expression": "1"}, "method_not_allowed", "program-evaluate")
+
+	doc := p.cdp(t, tabID, "DOM.getDocument", nil)
+	root := int(doc["root"].(map[string]any)["nodeId"].(float64))
+	h1 := intOf(t, p.cdp(t, tabID, "DOM.querySelector", map[string]any{"nodeId": root, "selector": "h1"}), "nodeId")
+	frame := p.cdp(t, tabID, "Page.getFrameTree", nil)["frameTree"].(map[string]any)["frame"].(map[string]any)["id"]
+	for _, m := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"DOM.setOuterHTML", map[string]any{"nodeId": h1, "outerHTML": `<link rel=stylesheet href="/admin/api"><img src=x onerror="document.title='ran'">`}},
+		{"DOM.setAttributeValue", map[string]any{"nodeId": h1, "name": "onclick", "value": "document.title='ran'"}},
+		{"DOM.setAttributesAsText", map[string]any{"nodeId": h1, "text": `onmouseover="document.title='ran'"`}},
+		{"DOM.setNodeValue", map[string]any{"nodeId": h1, "value": "x"}},
+		{"DOM.copyTo", map[string]any{"nodeId": h1, "targetNodeId": root}},
+		{"DOM.undo", nil},
+		{"Page.setDocumentContent", map[string]any{"frameId": frame, "html": `<img src=x onerror="document.title='ran'">`}},
+		{"Page.getResourceContent", map[string]any{"frameId": frame, "url": site + "/admin/api"}},
+		{"Page.getResourceTree", nil},
+		{"Page.searchInResource", map[string]any{"frameId": frame, "url": site + "/admin/api", "query": "SECRET"}},
+		{"Page.captureSnapshot", nil},
+		{"Page.setBypassCSP", map[string]any{"enabled": true}},
+	} {
+		p.refused(t, "cdp", map[string]any{"tabId": tabID, "method": m.method, "params": m.params}, "method_not_allowed", m.method)
+	}
+	// Scripts of the program's by other routes, while they are off.
+	for _, m := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": "document.title='ran'"}},
+		{"Page.createIsolatedWorld", map[string]any{"frameId": frame}},
+		{"Page.reload", map[string]any{"scriptToEvaluateOnLoad": "document.title='ran'"}},
+		{"Page.navigate", map[string]any{"url": "javascript:document.title='ran'"}},
+		{"Page.navigate", map[string]any{"url": " JavaScript:document.title='ran'"}},
+		{"Page.navigate", map[string]any{"url": "data:text/html,<script>document.title='ran'</script>"}},
+	} {
+		p.refused(t, "cdp", map[string]any{"tabId": tabID, "method": m.method, "params": m.params}, "method_not_allowed", "program-evaluate")
+	}
+	// A reload would run a script given for new documents.
+	p.cdp(t, tabID, "Page.reload", nil)
+	p.event(t, "load after the reload", 15*time.Second, func(e map[string]any) bool {
+		params, _ := e["params"].(map[string]any)
+		return e["type"] == "cdp_event" && e["method"] == "Page.lifecycleEvent" && params["name"] == "load" && int(e["tabId"].(float64)) == tabID
+	})
+	// Paste: the chords and the editing commands, whatever the spelling.
+	for _, e := range []map[string]any{
+		{"type": "rawKeyDown", "key": "v", "code": "KeyV", "windowsVirtualKeyCode": 86, "modifiers": 2},
+		{"type": "keyDown", "key": "V", "modifiers": 4},
+		{"type": "rawKeyDown", "windowsVirtualKeyCode": 86, "modifiers": 10},
+		{"type": "rawKeyDown", "key": "Insert", "code": "Insert", "windowsVirtualKeyCode": 45, "modifiers": 8},
+		{"type": "keyDown", "key": "Paste"},
+		{"type": "rawKeyDown", "key": "a", "commands": []string{"paste"}},
+		{"type": "rawKeyDown", "key": "a", "commands": []string{"selectAll", "PasteAndMatchStyle"}},
+	} {
+		p.refused(t, "cdp", map[string]any{"tabId": tabID, "method": "Input.dispatchKeyEvent", "params": e}, "invalid_argument", "Input.insertText")
+	}
+	// What Hive sends for a chord passes: Control+A, and its key up.
+	for _, e := range []map[string]any{
+		{"type": "rawKeyDown", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": 2},
+		{"type": "keyUp", "key": "v", "code": "KeyV", "windowsVirtualKeyCode": 86, "modifiers": 2},
+	} {
+		p.cdp(t, tabID, "Input.dispatchKeyEvent", e)
+	}
+	// Markup dropped into an editable part goes through Chrome's paste
+	// sanitiser: its handlers never run.
+	p.cdp(t, tabID, "Page.navigate", map[string]any{"url": site + "/editable"})
+	p.event(t, "load of the editable page", 15*time.Second, func(e map[string]any) bool {
+		params, _ := e["params"].(map[string]any)
+		return e["type"] == "cdp_event" && e["method"] == "Page.lifecycleEvent" && params["name"] == "load" && int(e["tabId"].(float64)) == tabID
+	})
+	drop := map[string]any{"items": []any{map[string]any{"mimeType": "text/html", "data": `<img src=x onerror="document.title='ran'">`}}, "dragOperationsMask": 1}
+	for _, typ := range []string{"dragEnter", "dragOver", "drop"} {
+		p.cdp(t, tabID, "Input.dispatchDragEvent", map[string]any{"type": typ, "x": 50, "y": 50, "data": drop})
+	}
+	time.Sleep(500 * time.Millisecond)
+	// Nothing of the program's ran, and the page is as it was served.
+	bridge.Run(t, "policy", "program-evaluate", "on")
+	for i := 0; ; i++ {
+		r := p.call(t, "cdp", map[string]any{"tabId": tabID, "method": "Runtime.evaluate", "params": map[string]any{"expression": "document.title + ' ' + document.querySelectorAll('link').length + ' ' + document.getElementById('ed').innerHTML", "returnByValue": true}})
+		if r.Err == "" {
+			v := r.Result["result"].(map[string]any)["value"]
+			t.Logf("the page after the refusals and the drop: %v", v)
+			if s, _ := v.(string); !strings.HasPrefix(s, "markup 0 ") || strings.Contains(s, "onerror") {
+				t.Errorf("the page after the refusals: %v, want its own title, no link, no handler", v)
+			}
+			break
+		}
+		if i == 50 {
+			t.Fatalf("Runtime.evaluate after program-evaluate on: %s", r.Err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -59,6 +59,10 @@ func fixtures() http.Handler {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, "<!doctype html><title>%s</title><h1>%s</h1>", html.EscapeString(title), html.EscapeString(title))
 	})
+	mux.HandleFunc("/editable", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><title>markup</title><div contenteditable id="ed" style="position:absolute;left:0;top:0;width:400px;height:200px">edit</div>`)
+	})
 	mux.HandleFunc("/upload", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<!doctype html><title>upload</title><input type="file" id="f">`)

@@ -17,7 +17,7 @@
 //     nor are extension pages (chrome-extension:), which run with an
 //     extension's powers.
 // Every command passes admit() first.
-import { BridgeError, Codes, TYPE_PATHS_CHECK, TYPE_PROGRAM_ADMIT, TYPE_PROGRAM_DONE } from "../protocol.js";
+import { BridgeError, Codes, HIVE_PROTOCOL_VERSION, TYPE_PATHS_CHECK, TYPE_PROGRAM_ADMIT, TYPE_PROGRAM_DONE } from "../protocol.js";
 import { ask } from "../daemon.js";
 import { intArg } from "./tabinfo.js";
 import { checkShape, ensureAttached, hold, isAttached, pin, sendCommand, unpin } from "./cdp.js";
@@ -67,18 +67,46 @@ export function record(msg, ctx, err, ms) {
   ask(TYPE_PROGRAM_DONE, { owner: ctx.door.owner, verb: msg.type, tabId: msg.tabId, method: msg.method, code, ms }, ADMIT_MS).catch(() => {});
 }
 
-// The program door's CDP allow-list (issue 26, F5): the domains Hive's
-// server sends (its tools/src/gcu/browser/ in aden-hive/hive uses
-// Accessibility, DOM, Input, Page, Runtime.evaluate and callFunctionOn,
-// Emulation), Log, and Network's events alone. null is every method of
-// the domain (less the refusals below). Anything else is refused: the
-// deny-list that stood here let Network.loadNetworkResource load a denied
-// site with the user's cookies and IO.read hand it over. SPEC §4.
+// The program door's CDP allow-list (issue 26, F5): what Hive's server
+// sends (its tools/src/gcu/browser/ in aden-hive/hive uses Accessibility,
+// DOM to find nodes and their boxes, Input, Page to navigate, reload,
+// answer dialogs and take screenshots, Runtime.evaluate and
+// callFunctionOn, Emulation), Log, and Network's events alone. null is
+// every method of the domain (less the refusals below). Anything else is
+// refused: the deny-list that stood here let Network.loadNetworkResource
+// load a denied site with the user's cookies and IO.read hand it over.
+//
+// DOM and Page name their methods one by one: both have methods that
+// write markup or read what the page loaded, and the two together read
+// any URL with the user's cookies past the site rules (a <link
+// rel=stylesheet> written with DOM.setOuterHTML, its body read with
+// Page.getResourceContent), while written markup runs script (an <img
+// onerror>) when the user turned programs' scripts off. So nothing here
+// writes the document (setOuterHTML, setAttributeValue,
+// setAttributesAsText, setNodeValue, setNodeName, copyTo, moveTo,
+// removeNode, undo and redo, Page.setDocumentContent) or reads a
+// resource (Page.getResourceContent, getResourceTree, searchInResource,
+// captureSnapshot), and nothing turns the page's own defences off
+// (Page.setBypassCSP). SPEC §4.
 const ALLOWED = new Map([
   ["Accessibility", null],
-  ["DOM", null],
+  ["DOM", new Set([
+    "enable", "disable", "getDocument", "getFlattenedDocument", "requestChildNodes", "querySelector", "querySelectorAll",
+    "describeNode", "resolveNode", "requestNode", "pushNodesByBackendIdsToFrontend", "pushNodeByPathToFrontend",
+    "getAttributes", "getOuterHTML", "getBoxModel", "getContentQuads", "getNodeForLocation", "getFrameOwner",
+    "performSearch", "getSearchResults", "discardSearchResults", "scrollIntoViewIfNeeded", "focus",
+    // Files only as checkedParams lets them through.
+    "setFileInputFiles",
+  ])],
   ["Input", null],
-  ["Page", null],
+  ["Page", new Set([
+    "enable", "disable", "navigate", "reload", "stopLoading", "bringToFront", "getFrameTree", "getLayoutMetrics",
+    "getNavigationHistory", "navigateToHistoryEntry", "resetNavigationHistory",
+    "captureScreenshot", "startScreencast", "stopScreencast", "screencastFrameAck", "printToPDF",
+    "handleJavaScriptDialog", "setInterceptFileChooserDialog", "setLifecycleEventsEnabled",
+    // A program's script, as Runtime.evaluate is (SCRIPTS).
+    "addScriptToEvaluateOnNewDocument", "removeScriptToEvaluateOnNewDocument", "createIsolatedWorld",
+  ])],
   ["Emulation", null],
   ["Log", null],
   // evaluate and callFunctionOn run a program's script in the page (as
@@ -92,34 +120,66 @@ const ALLOWED = new Map([
 
 // The methods that run a program's own script in the page: refused when
 // the user has turned them off for programs (policy program-evaluate off).
-const SCRIPTS = new Set(["Runtime.evaluate", "Runtime.callFunctionOn"]);
+// A script given for every new document runs after the next reload; an
+// isolated world is only a place to evaluate in.
+const SCRIPTS = new Set(["Runtime.evaluate", "Runtime.callFunctionOn", "Page.addScriptToEvaluateOnNewDocument", "Page.createIsolatedWorld"]);
 
 // programPolicy is the program door's CDP policy: it throws unless the
 // method may pass. Methods that set files pass only with files the daemon
 // checked (checkedParams below does that); Page.navigate passes only to
-// an address the site rules allow.
+// an address the site rules allow; no key event pastes.
 export function programPolicy(method, params) {
   checkShape(method);
   const domain = method.slice(0, method.indexOf("."));
   const name = method.slice(domain.length + 1);
   const allowed = ALLOWED.get(domain);
   if (allowed === undefined || (allowed !== null && !allowed.has(name))) {
-    throw new BridgeError(Codes.methodNotAllowed, `CDP method ${method} is not allowed through the bridge: programs may use ${[...ALLOWED.keys()].join(", ")} (Runtime: evaluate, callFunctionOn and their object handling; Network: events only), never cookies, storage, loading or anything beyond their own tabs`);
+    throw new BridgeError(Codes.methodNotAllowed, `CDP method ${method} is not allowed through the bridge: programs may use ${[...ALLOWED.keys()].join(", ")} (DOM: finding nodes, never writing markup; Page: navigating, dialogs and captures, never reading resources; Runtime: evaluate, callFunctionOn and their object handling; Network: events only), never cookies, storage, loading or anything beyond their own tabs`);
   }
   // Page.getCookies and deleteCookie (old), should any domain grow more.
   if (/cookie/i.test(method)) {
     throw new BridgeError(Codes.methodNotAllowed, `CDP method ${method} is not allowed through the bridge: programs may not read cookies or site storage`);
   }
-  // Downloads into a folder the program names would write the user's
-  // disk anywhere (Chrome refuses it to extensions too; say so clearly).
-  if (method === "Page.setDownloadBehavior") {
-    throw new BridgeError(Codes.methodNotAllowed, `CDP method ${method} is not allowed through the bridge: programs may not choose where downloads are written`);
+  if (SCRIPTS.has(method) || scriptIn(method, params)) {
+    if (policy.programScriptsOff()) {
+      throw new BridgeError(Codes.methodNotAllowed, `CDP method ${method} would run the program's own script in the page, which is turned off for programs on this computer (the user ran browser-bridge policy program-evaluate off); programs that need it, such as Hive's server, work again after policy program-evaluate on`);
+    }
   }
-  if (SCRIPTS.has(method) && policy.programScriptsOff()) {
-    throw new BridgeError(Codes.methodNotAllowed, `CDP method ${method} is turned off for programs on this computer (the user ran browser-bridge policy program-evaluate off); programs that need it, such as Hive's server, work again after policy program-evaluate on`);
-  }
+  if (method === "Input.dispatchKeyEvent") checkNoPaste(params);
   if (method === "Page.navigate") checkURL(params && params.url);
 }
+
+// scriptIn says whether a command other than SCRIPTS carries a script of
+// the program's: Page.reload's scriptToEvaluateOnLoad, or an address
+// that is a script (javascript:) or a page the program wrote (data:).
+function scriptIn(method, params) {
+  if (method === "Page.reload") return !!(params && params.scriptToEvaluateOnLoad);
+  if (method === "Page.navigate") return ["javascript:", "data:"].includes(schemeOf(String((params && params.url) || "").trim()));
+  return false;
+}
+
+// checkNoPaste refuses a key event that pastes: the clipboard holds what
+// the user copied (a password, a private note), which no program may
+// read. Chrome pastes on Control+V and Meta+V (with Shift: as plain
+// text), on Shift+Insert, on a keyboard's Paste key, and on an event
+// whose commands name a paste.
+// A program that means to enter text types it (Input.insertText).
+function checkNoPaste(params) {
+  const p = params || {};
+  const commands = Array.isArray(p.commands) ? p.commands : typeof p.commands === "string" ? [p.commands] : [];
+  const mods = Number.isInteger(p.modifiers) ? p.modifiers : 0;
+  const is = (key, code, vk) => String(p.key || "").toLowerCase() === key || p.code === code || p.windowsVirtualKeyCode === vk;
+  const chord = (is("v", "KeyV", 86) && (mods & (MOD_CTRL | MOD_META)) !== 0) || (is("insert", "Insert", 45) && (mods & MOD_SHIFT) !== 0) ||
+    is("paste", "Paste", -1);
+  if (commands.some((c) => /paste/i.test(String(c))) || (chord && p.type !== "keyUp")) {
+    throw new BridgeError(Codes.invalidArgument, "a key event that pastes (Control+V, Meta+V, Shift+Insert, or a paste command) is not allowed through the bridge: it would hand the page what the user copied; to enter text, send it with Input.insertText");
+  }
+}
+
+// Modifier bits of Input.dispatchKeyEvent.
+const MOD_CTRL = 2;
+const MOD_META = 4;
+const MOD_SHIFT = 8;
 
 // checkURL refuses file: addresses (also behind view-source:): a page
 // from the user's disk could read other files, past the upload rules.
@@ -196,6 +256,24 @@ function redacted(t) {
   return { ...hiveTab(t), url: "", title: "", incognito: true };
 }
 
+// HIVE_GROUP_MARKER is what Hive's own extension appends to the title of
+// every group it makes, from Hive's protocol 5 on: an invisible
+// zero-width space. Hive's server adds nothing; it tells its groups from
+// the user's by the marker alone (its sweep counts them and, after a
+// restart, closes the ones no agent holds), so a group made without it
+// would be left behind for good. The tab strip does not show it.
+const HIVE_GROUP_MARKER = "\u200b";
+
+// groupTitle is the title of a group a program makes: with Hive's marker
+// for a program that speaks Hive's protocol 5 or later — the WebSocket
+// door, whose hello says HIVE_PROTOCOL_VERSION — and as sent for the
+// daemon's own programs, which speak the bridge's. One marker, however
+// many the title came with.
+function groupTitle(name, ctx) {
+  if (ctx.door.owner === "daemon" || HIVE_PROTOCOL_VERSION < 5) return name;
+  return name.replace(/\u200b+$/, "") + HIVE_GROUP_MARKER;
+}
+
 function colorFor(text) {
   let h = 0;
   for (const c of text) h = (h * 31 + c.codePointAt(0)) >>> 0;
@@ -224,14 +302,13 @@ async function newWindow(url) {
 // contextCreate: a tab in a tab group of its own — in windowId, else the
 // window of the caller's other groups, else a new unfocused window, so the
 // user's own windows stay as they are. The title is displayName (else
-// agentId) exactly as sent: Hive ends it with U+200B to recognise its
-// groups.
+// agentId), marked as Hive's extension marks it (groupTitle).
 export async function contextCreate(msg, ctx) {
   const key = ownerOf(ctx);
   if (typeof msg.agentId !== "string" && typeof msg.agentId !== "number") {
     throw new BridgeError(Codes.invalidArgument, "agentId must be a string");
   }
-  const title = typeof msg.displayName === "string" && msg.displayName ? msg.displayName : String(msg.agentId);
+  const title = groupTitle(typeof msg.displayName === "string" && msg.displayName ? msg.displayName : String(msg.agentId), ctx);
   let windowId = null;
   if (Number.isInteger(msg.windowId)) {
     const w = await chrome.windows.get(msg.windowId).catch(() => null);

@@ -167,9 +167,27 @@ func Parse(s string) ([]Chord, error) {
 			}
 			c.key = k
 		}
+		if c.pastes() {
+			return nil, invalid("keys %q would paste what the user copied, which the bridge does not read; to enter text, use the type action with the value (inputMode \"paste\" inserts it as a paste does)", tool.Echo(f))
+		}
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// pastes says whether Chrome pastes the clipboard on the chord:
+// Control+V and Meta+V (with Shift or Alt too: as plain text) and
+// Shift+Insert, on every platform's key bindings. The clipboard holds
+// what the user copied — a password, a private note — so the agent
+// never presses these: a page could read it back.
+func (cs Chord) pastes() bool {
+	switch cs.key.Code {
+	case "KeyV":
+		return cs.bits&(modCtrl|modMeta) != 0
+	case "Insert":
+		return cs.bits&modShift != 0
+	}
+	return false
 }
 
 func keyOf(name string, bits int) (key, error) {

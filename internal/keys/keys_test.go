@@ -49,6 +49,22 @@ func TestParseKeys(t *testing.T) {
 	}
 }
 
+// The chords that paste the clipboard are refused, however they are
+// spelled; their neighbours are not.
+func TestParseRefusesPaste(t *testing.T) {
+	for _, in := range []string{"Control+V", "ctrl+v", "Meta+v", "Cmd+V", "Command+V", "ControlRight+V", "Control+Shift+V", "Meta+Alt+Shift+V", "Shift+Insert", "ShiftRight+Insert", "Control+Shift+Insert", "Tab Control+V"} {
+		_, err := Parse(in)
+		if err == nil || !strings.Contains(err.Error(), "type action") {
+			t.Errorf("%q: %v, want a refusal that says to type the value", in, err)
+		}
+	}
+	for _, in := range []string{"v", "V", "Shift+V", "Alt+V", "Control+C", "Control+X", "Insert", "Control+Insert", "Control Shift V"} {
+		if _, err := Parse(in); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+}
+
 func TestChordEvents(t *testing.T) {
 	cs, _ := Parse("Control+A")
 	ev := cs[0].Events()
@@ -118,4 +134,24 @@ func TestBadKeyIsEchoedCut(t *testing.T) {
 			t.Errorf("error of %d characters (%.80s…), want the name cut with …", len(msg), msg)
 		}
 	}
+}
+
+// FuzzParse: any keys string either parses or is refused with an error;
+// it never panics, and no chord it lets through pastes.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"Enter", "Control+A", "Shift+Tab Enter", "Control++", "+", "Control+V", "Shift+Insert", "Meta+Alt+Shift+v", "ｖ", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cs, err := Parse(s)
+		if err != nil {
+			return
+		}
+		for _, c := range cs {
+			if c.pastes() {
+				t.Errorf("%q parsed into a chord that pastes: %+v", s, c)
+			}
+			c.Events()
+		}
+	})
 }

@@ -194,8 +194,9 @@ type CDPCommand struct {
 // labelled agentId.
 type ContextCreateParams struct {
 	AgentID string `json:"agentId,omitempty"`
-	// DisplayName is the group's title (kept as sent, a trailing U+200B
-	// included); AgentID when empty.
+	// DisplayName is the group's title, kept as sent; AgentID when empty.
+	// (Programs on the WebSocket door get Hive's U+200B marker added, as
+	// Hive's own extension adds it; the daemon's programs do not.)
 	DisplayName string `json:"displayName,omitempty"`
 	// WindowID puts the group in that window; RecycleGroupID reuses a
 	// group the caller made before.
