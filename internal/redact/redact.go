@@ -205,13 +205,22 @@ func Body(contentType, body string) string {
 			return out
 		}
 	}
-	if strings.Contains(ct, "x-www-form-urlencoded") {
+	// The extension hands a form that Chrome parsed (multipart ones too)
+	// on URL-encoded, whatever the request's content type said.
+	if strings.Contains(ct, "x-www-form-urlencoded") || formLike(trim) {
 		return Query(body)
 	}
 	if strings.Contains(ct, "html") || strings.HasPrefix(trim, "<") {
 		body = htmlTags(body)
 	}
 	return loose(body)
+}
+
+// formLike reports whether s reads as a URL-encoded form: name=value
+// pairs joined by &, with no spaces or line breaks.
+func formLike(s string) bool {
+	name, _, ok := strings.Cut(s, "=")
+	return ok && name != "" && !strings.ContainsAny(s, " \t\r\n<>{}\"'") && !strings.ContainsAny(name, ":;,/")
 }
 
 // JSON redacts the values of secret-named members anywhere in a JSON
