@@ -61,7 +61,9 @@ func TestOpenStatusCloseOverMCP(t *testing.T) {
 	if opened["title"] != "Alpha" || opened["workspace"] != "run:mcp-open" {
 		t.Fatalf("open result: %v", opened)
 	}
-	if want := fmt.Sprintf("tab %d · Alpha · %s/page/Alpha", tabID, srv.URL); !strings.HasPrefix(text(res), want) {
+	// The title is the page's words, inside the result's random fence (F).
+	fence := regexp.MustCompile(`page-[a-z2-7]{12}`)
+	if want := fmt.Sprintf(`tab %d · <F part="title">Alpha</F> · %s/page/Alpha`, tabID, srv.URL); !strings.HasPrefix(fence.ReplaceAllString(text(res), "F"), want) {
 		t.Errorf("open text %q does not start with %q", text(res), want)
 	}
 
@@ -69,7 +71,7 @@ func TestOpenStatusCloseOverMCP(t *testing.T) {
 	if res.IsError || structured(t, res)["connected"] != true {
 		t.Fatalf("status: %s", text(res))
 	}
-	if line := fmt.Sprintf("[%d] Alpha — %s/page/Alpha (", tabID, srv.URL); !strings.Contains(text(res), line) {
+	if line := fmt.Sprintf(`[%d] <F part="title">Alpha</F> — %s/page/Alpha (`, tabID, srv.URL); !strings.Contains(fence.ReplaceAllString(text(res), "F"), line) {
 		t.Errorf("status text lacks %q:\n%s", line, text(res))
 	}
 
@@ -301,7 +303,7 @@ func TestExtractTextIsTheMarkdown(t *testing.T) {
 		t.Fatalf("extract: %s", text(res))
 	}
 	out := structured(t, res)
-	head := regexp.MustCompile(fmt.Sprintf(`^tab %d · Readme · %s/page/Readme\n\n<page-[a-z2-7]{12} part="markdown">\n# Readme`, num(t, out, "tabId"), regexp.QuoteMeta(srv.URL)))
+	head := regexp.MustCompile(fmt.Sprintf(`^tab %d · <page-[a-z2-7]{12} part="title">Readme</page-[a-z2-7]{12}> · %s/page/Readme\n\n<page-[a-z2-7]{12} part="markdown">\n# Readme`, num(t, out, "tabId"), regexp.QuoteMeta(srv.URL)))
 	if !head.MatchString(text(res)) {
 		t.Errorf("text does not start with the headline and the markdown %q:\n%s", head, text(res))
 	}

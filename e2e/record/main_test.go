@@ -27,6 +27,11 @@ const (
 	password    = "hunter2-pa55-4c3b"
 	accessToken = "tok-acc3ss-1a2b3c"
 	cookieValue = "sess-c00kie-5d6e7f"
+	// The page's own URL carries refToken, which its requests then send
+	// in Referer; it posts phrase in a multipart form and logs jwt.
+	refToken = "ref-t0ken-8a9b0c"
+	phrase   = "phr4se-multi-7e6d"
+	jwt      = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2lnLWp3dC0zYzRk"
 )
 
 func TestMain(m *testing.M) {
@@ -64,6 +69,10 @@ var secretPage = `<!doctype html><title>login</title>
 <p id="out">waiting</p>
 <script>
 (async () => {
+  history.replaceState(null, "", "?access_token=` + refToken + `");
+  console.log("got " + "` + jwt + `");
+  await fetch("/api/echo", {method: "POST", headers: {"Content-Type": "multipart/form-data; boundary=XyZ"},
+    body: "--XyZ\r\nContent-Disposition: form-data; name=\"user[passphrase]\"\r\n\r\n` + phrase + `\r\n--XyZ--\r\n"});
   const r = await fetch("/api/login?api_key=` + bearer + `x", {method: "POST",
     headers: {"Authorization": "Bearer ` + bearer + `", "Content-Type": "application/json"},
     body: JSON.stringify({user: "ann", password: "` + password + `"})});

@@ -18,6 +18,7 @@ import (
 
 	"github.com/browser-bridge/browser-bridge/internal/keys"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
+	"github.com/browser-bridge/browser-bridge/internal/redact"
 )
 
 // Limits of the trail on disk: the current file and Keep older ones, each
@@ -77,6 +78,9 @@ func (lg *Log) Write(e Entry) {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
+	// The tab's URL is the page's: the user may have reached it through a
+	// link that carries a token (?access_token=…, #id_token=…).
+	e.URL = redact.URL(e.URL)
 	b, err := MarshalLine(e)
 	if err != nil {
 		lg.fail(err)
@@ -214,6 +218,9 @@ func Redact(params map[string]any) map[string]any {
 		default:
 			switch x := v.(type) {
 			case string:
+				if strings.EqualFold(k, "url") {
+					x = redact.URL(x)
+				}
 				if len(x) > 200 {
 					x = x[:200] + "…"
 				}

@@ -46,6 +46,25 @@ func TestWriteReadAndRedact(t *testing.T) {
 	}
 }
 
+// A tab's URL, and an open's url parameter, keep their secret query
+// fields out of the trail as they are kept out of results.
+func TestTrailRedactsURLs(t *testing.T) {
+	l := paths.ForHome(t.TempDir())
+	lg := Open(l, func(err error) { t.Error(err) })
+	lg.Write(Entry{Session: "session:a", Action: "console", TabID: 3, URL: "https://x.example/cb?access_token=AT-url-1&page=2#id_token=IT-frag-2"})
+	lg.Write(Entry{Session: "session:a", Action: "open", Params: Redact(map[string]any{"url": "https://x.example/?password=PW-param-3"})})
+	lg.Close()
+	b, _ := os.ReadFile(File(l))
+	for _, secret := range []string{"AT-url-1", "IT-frag-2", "PW-param-3"} {
+		if strings.Contains(string(b), secret) {
+			t.Errorf("the trail holds %q: %s", secret, b)
+		}
+	}
+	if !strings.Contains(string(b), "page=2") {
+		t.Errorf("the trail lost the URL's other fields: %s", b)
+	}
+}
+
 func TestRotation(t *testing.T) {
 	l := paths.ForHome(t.TempDir())
 	lg := Open(l, func(err error) { t.Error(err) })

@@ -194,14 +194,16 @@ func printRaw(res json.RawMessage) error {
 // session is the CLI's session: BROWSER_BRIDGE_WORKSPACE or session:cli.
 // A name with a control character is refused: it would be printed in the
 // audit trail and in errors, where a newline or an ESC could forge lines
-// or drive the reader's terminal (issue 26, F10).
+// or drive the reader's terminal. So are invisible characters and the
+// names the trail keeps for the user and the extension (audit.CheckName):
+// the trail must not show a program's lines as the user's.
 func session() (string, error) {
 	w := os.Getenv(EnvWorkspace)
 	if w == "" {
 		return "session:cli", nil
 	}
-	if p := audit.Printable(w); p != w {
-		return "", protocol.Errorf(protocol.CodeInvalidArgument, "%s holds a control character (%s); name the workspace with printable text", EnvWorkspace, p)
+	if err := audit.CheckName(w); err != nil {
+		return "", protocol.Errorf(protocol.CodeInvalidArgument, "%s: %v; name the workspace with other, visible text", EnvWorkspace, err)
 	}
 	return w, nil
 }

@@ -142,6 +142,20 @@ func TestWorkspaceWithControlCharacters(t *testing.T) {
 	}
 }
 
+// TestWorkspaceNamedLikeTheUser: the names the trail keeps for the user
+// and the extension, and names with invisible characters that read as
+// another, are refused before they reach the daemon.
+func TestWorkspaceNamedLikeTheUser(t *testing.T) {
+	t.Setenv("BROWSER_BRIDGE_HOME", t.TempDir())
+	for _, name := range []string{"user", "USER", "session:user", "extension", "us\u200ber", "ws\u202e"} {
+		t.Setenv(EnvWorkspace, name)
+		out, err := runCLI(t, "status")
+		if err == nil || !strings.Contains(out, "invalid_argument") || !strings.Contains(out, EnvWorkspace) {
+			t.Errorf("status as workspace %q: %q %v", name, out, err)
+		}
+	}
+}
+
 // A broken settings file is bad input that the user fixes: pause and
 // policy answer invalid_argument and exit 2, as help says of bad input.
 func TestBrokenSettingsExitTwo(t *testing.T) {

@@ -323,7 +323,12 @@ func (d *Daemon) serve(ctx context.Context, nc net.Conn, accepted time.Time, rel
 		d.link.Serve(c)
 		d.log.Info("native host disconnected", "pid", auth.PID)
 	case protocol.RoleClient:
-		session := clientSession(auth.Session)
+		session, err := clientSession(auth.Session)
+		if err != nil {
+			d.log.Warn("refused a client's session name", "err", err)
+			refuseClient(c, err)
+			return
+		}
 		if auth.EndsWithConnection {
 			d.agents.started(session)
 			defer d.agents.ended(session, d.sessionGrace(), func() { d.cleanupSession(session) })
@@ -337,18 +342,35 @@ func (d *Daemon) serve(ctx context.Context, nc net.Conn, accepted time.Time, rel
 // clientSession is the session a client's calls are filed under: the name
 // it gave, or session:anonymous. The names the daemon writes for the person
 // at the browser ("user": the extension page's pause and resume) and for
-// the extension itself ("extension") are not a client's to take: any
-// program holding the secret could otherwise make its log lines read as
-// the user's. Such a name, in any case and with any surrounding space, is
-// filed as session:<name>, which is still its own.
-func clientSession(name string) string {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "":
-		return "session:anonymous"
-	case "user", "extension":
-		return "session:" + name
+// the extension itself ("extension") are not a client's to take, nor is a
+// name that reads as one or as another name through an invisible
+// character: any program holding the secret could otherwise make its log
+// lines read as the user's. Such a name is an error (audit.CheckName).
+func clientSession(name string) (string, error) {
+	if strings.TrimSpace(name) == "" {
+		return "session:anonymous", nil
 	}
-	return name
+	if err := audit.CheckName(name); err != nil {
+		return "", protocol.Errorf(protocol.CodeInvalidArgument, "this session's name cannot be used: %v; connect under another name", err)
+	}
+	return name, nil
+}
+
+// refuseClient answers every call of a client whose session name was
+// refused with why, until it hangs up: the handshake has no error reply,
+// and a client must learn what to change rather than wait.
+func refuseClient(c *ipc.Conn, why error) {
+	for {
+		frame, err := c.Recv()
+		if err != nil {
+			return
+		}
+		var call protocol.Call
+		if json.Unmarshal(frame, &call) != nil || call.ID == "" || call.Type == protocol.TypeCancel {
+			continue
+		}
+		c.SendJSON(protocol.Reply{ID: call.ID, Error: protocol.AsError(why)})
+	}
 }
 
 // serveClient runs a client's calls, several at a time, each under its own

@@ -191,7 +191,7 @@ func TestResultTextAndStructuredContent(t *testing.T) {
 	if res.IsError {
 		t.Fatal(text(res))
 	}
-	if got := text(res); !strings.HasPrefix(got, "tab 7 · Example · https://example.com/\n\n") || !strings.Contains(got, `"windowId":2`) {
+	if got := regexp.MustCompile(`page-[a-z2-7]{12}`).ReplaceAllString(text(res), "F"); !strings.HasPrefix(got, `tab 7 · <F part="title">Example</F> · https://example.com/`+"\n\n") || !strings.Contains(got, `"windowId":2`) {
 		t.Errorf("text:\n%s", got)
 	}
 	b, _ := json.Marshal(res.StructuredContent)
@@ -209,7 +209,7 @@ func TestMarkdownComesFirst(t *testing.T) {
 	}}
 	cs := connect(t, Options{Dial: fake.dial}, nil)
 	res := call(t, cs, ToolName, `{"action":"extract","tabId":1}`)
-	want := "tab 1 · T · https://t/\n\n<F part=\"markdown\">\n# Hello\n\nworld\n</F>\n\n<F part=\"links\">\n[a](https://a/)\n</F>\n\n<F part=\"text\">\nHello world\n</F>\n\n{\"totalChars\":20}"
+	want := "tab 1 · <F part=\"title\">T</F> · https://t/\n\n<F part=\"markdown\">\n# Hello\n\nworld\n</F>\n\n<F part=\"links\">\n[a](https://a/)\n</F>\n\n<F part=\"text\">\nHello world\n</F>\n\n{\"totalChars\":20}"
 	// F is the result's fence, a random name (see pageText).
 	if got := regexp.MustCompile(`page-[a-z2-7]{12}`).ReplaceAllString(text(res), "F"); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)

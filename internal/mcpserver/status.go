@@ -70,6 +70,7 @@ func statusText(s *tool.StatusResult) string {
 			fmt.Fprintf(&b, "slot %d %q%s", br.Slot, br.Label, paren(flags))
 		}
 	}
+	fence := fenceName(titlesOf(s))
 	n := 0
 	for _, w := range s.Windows {
 		flags := flagsOf(lineFlag{"focused", w.Focused}, lineFlag{"incognito", w.Incognito})
@@ -78,7 +79,7 @@ func statusText(s *tool.StatusResult) string {
 			if n++; n > maxStatusTabs {
 				continue
 			}
-			b.WriteString("\n  " + tabLine(t))
+			b.WriteString("\n  " + tabLine(t, fence))
 		}
 	}
 	if n > maxStatusTabs {
@@ -94,13 +95,31 @@ func statusText(s *tool.StatusResult) string {
 	return b.String()
 }
 
-// tabLine is "[12] Title — https://… (active, owned)".
-func tabLine(t tool.StatusTab) string {
+// tabLine is "[12] <page-NAME part="title">Title</page-NAME> — https://…
+// (active, owned)": the title is the page's words, fenced as in other
+// results so that a title cannot pass for the bridge's own line.
+func tabLine(t tool.StatusTab, fence string) string {
 	flags := flagsOf(lineFlag{"active", t.Active}, lineFlag{"owned", t.Owned}, lineFlag{"workspace page, not a target", t.WorkspacePage})
 	if t.Redacted {
 		return fmt.Sprintf("[%d] (the user's incognito tab)%s", t.TabID, paren(flags))
 	}
-	return fmt.Sprintf("[%d] %s — %s%s", t.TabID, oneLine(cmp.Or(t.Title, "(untitled)")), oneLine(t.URL), paren(flags))
+	title := "(untitled)"
+	if t.Title != "" {
+		title = inlineFence(fence, "title", t.Title)
+	}
+	return fmt.Sprintf("[%d] %s — %s%s", t.TabID, title, oneLine(t.URL), paren(flags))
+}
+
+// titlesOf lists the titles of s's tabs, which the status fence's name
+// must not appear in.
+func titlesOf(s *tool.StatusResult) []string {
+	var out []string
+	for _, w := range s.Windows {
+		for _, t := range w.Tabs {
+			out = append(out, t.Title)
+		}
+	}
+	return out
 }
 
 // lineFlag is a word a line carries in parentheses when on.

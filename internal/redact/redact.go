@@ -1,19 +1,20 @@
 // Package redact takes secrets out of what a page's requests carried
-// before the agent sees it (SPEC §2b, network): the values of credential
-// headers, and the values of fields named like a password, token, secret,
-// key, card number or CVC in query strings, URL-encoded bodies and JSON
-// bodies, become "[redacted]". The extension records requests as the
-// browser made them; the daemon redacts on the way out, so every result
-// that shows a request (console's network lines too) goes through here.
+// before the agent sees it: the values of credential headers, the values
+// of fields named like a password, token, secret, key, card number or CVC
+// in query strings, URL-encoded, multipart and JSON bodies, and values
+// shaped like credentials (a JWT, a live API key) under any name, become
+// "[redacted]". The extension records requests as the browser made them;
+// the daemon redacts on the way out, so every result that shows a request
+// (console's network lines too) goes through here.
 //
 // Everything it reads is outside input (a page's bytes): it never fails,
 // and what it cannot parse it leaves as it is only when no secret-looking
-// name appears in it (see Body).
+// name appears in it (see Body). Every rule is linear in its input (Go's
+// regular expressions are), since bodies run to hundreds of kilobytes.
 package redact
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/url"
 	"regexp"
 	"slices"
@@ -31,15 +32,29 @@ var secretHeaders = map[string]bool{
 
 // apiKeyHeader matches header names of API keys and tokens: x-api-key,
 // api-key, x-auth-token, x-csrf-token, x-amz-security-token, private-token …
-var apiKeyHeader = regexp.MustCompile(`(?i)(api[-_]?key|token|secret|auth|session|password|signature|credential)`)
+var apiKeyHeader = regexp.MustCompile(`(?i)(api[-_]?key|token|secret|auth|session|password|signature|credential|jwt|(^|[-_])key$)`)
 
-// Header returns value, or Mark when name is a credential header.
+// urlHeaders are header names whose value is a URL, lower case: the page's
+// own URL (Referer) or where it sends the browser (an OAuth redirect's
+// Location carries ?code=…), redacted as a URL is.
+var urlHeaders = map[string]bool{"referer": true, "location": true, "content-location": true}
+
+// Header returns value with its secrets taken out: Mark for a credential
+// header (unless the value is plainly no secret, such as "Bearer
+// undefined", which shows the bug), the URL rules for a URL-bearing one,
+// and credential-shaped values (a JWT, a live API key) in any other.
 func Header(name, value string) string {
 	n := strings.ToLower(strings.TrimSpace(name))
-	if secretHeaders[n] || apiKeyHeader.MatchString(n) {
+	switch {
+	case urlHeaders[n]:
+		return URL(value)
+	case secretHeaders[n] || apiKeyHeader.MatchString(n):
+		if plainlyNotSecret(value) {
+			return value
+		}
 		return Mark
 	}
-	return value
+	return tokens(value)
 }
 
 // secretField matches field names whose values are secrets: password,
@@ -47,20 +62,43 @@ func Header(name, value string) string {
 // (client_secret), key (apiKey, api_key, privateKey — but not "keyword",
 // "keyboard" or "monkey"), card (card_number, cardNumber, cc-number),
 // cvc, cvv, csc, pin and otp.
-var secretField = regexp.MustCompile(`(?i)(pass(wd|word)?$|^pwd$|passw|token|secret|(^|[^a-z])key($|[^a-z])|[a-z]key$|^key|apikey|api_key|^auth$|authori[sz]ation|card|^cc[-_]?(num|number|exp)|cvc|cvv|csc|^pin$|otp|credential|session|signature|ssn)`)
+var secretField = regexp.MustCompile(`(?i)(pass(wd|word)?$|^pwd$|^pw$|passw|pass[-_]?(phrase|code)|^sig$|jwt|sess(ion)?[-_]?id|^sid$|cookie|bearer|token|secret|(^|[^a-z])key($|[^a-z])|[a-z]key$|^key|apikey|api_key|^auth$|authori[sz]ation|card|^cc[-_]?(num|number|exp)|cvc|cvv|csc|^pin$|otp|credential|session|signature|ssn)`)
 
 // keyNotSecret are names the key rule would take that are plainly not
 // secrets.
 var keyNotSecret = regexp.MustCompile(`(?i)^(keyword|keywords|keyboard|keys?code|monkey|keyframe|keyframes|turkey|hockey|jockey|donkey|whiskey|whisky)$`)
 
 // SecretName reports whether a form, query or JSON field named name holds
-// a secret.
+// a secret. A nested form name (user[password], user.password) is secret
+// when any of its parts is.
 func SecretName(name string) bool {
+	if secretPart(name) {
+		return true
+	}
+	if !strings.ContainsAny(name, "[].") {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '[' || r == ']' || r == '.' }) {
+		if secretPart(part) {
+			return true
+		}
+	}
+	return false
+}
+
+func secretPart(name string) bool {
 	n := strings.TrimSpace(name)
 	if n == "" || keyNotSecret.MatchString(n) {
 		return false
 	}
 	return secretField.MatchString(n)
+}
+
+// queryName reports whether a query or form parameter named name holds a
+// secret: the field names, and "code", which in a URL or a token request
+// is an OAuth authorization code (in JSON it is mostly an error's code).
+func queryName(name string) bool {
+	return SecretName(name) || strings.EqualFold(strings.TrimSpace(name), "code")
 }
 
 // Query redacts the values of secret-named fields of a query string (or a
@@ -77,7 +115,7 @@ func Query(q string) string {
 		if err != nil {
 			dec = name
 		}
-		if hasValue && SecretName(dec) {
+		if hasValue && queryName(dec) && !plainlyNotSecret(p[len(name)+1:]) {
 			parts[i] = name + "=" + url.QueryEscape(Mark)
 		}
 	}
@@ -93,7 +131,7 @@ func URL(s string) string {
 	}
 	rest, frag, hasFrag := strings.Cut(s, "#")
 	base, q, hasQuery := strings.Cut(rest, "?")
-	base = userinfo(base)
+	base = pathParams(userinfo(base))
 	out := base
 	if hasQuery {
 		out += "?" + Query(q)
@@ -101,7 +139,25 @@ func URL(s string) string {
 	if hasFrag {
 		out += "#" + Query(frag)
 	}
-	return out
+	return tokens(out)
+}
+
+// pathParam is a ;name=value parameter in a URL's path (Java servers put
+// the session there: /cart;jsessionid=…).
+var pathParam = regexp.MustCompile(`;([A-Za-z0-9_.\-]{1,64})=([^;/?#]*)`)
+
+// pathParams redacts the secret-named ;name=value parameters of a path.
+func pathParams(s string) string {
+	if !strings.Contains(s, ";") {
+		return s
+	}
+	return pathParam.ReplaceAllStringFunc(s, func(m string) string {
+		name, _, _ := strings.Cut(m[1:], "=")
+		if !SecretName(name) {
+			return m
+		}
+		return ";" + name + "=" + url.QueryEscape(Mark)
+	})
 }
 
 // userinfo replaces the password of scheme://user:password@host.
@@ -136,31 +192,40 @@ func Body(contentType, body string) string {
 	if body == "" {
 		return body
 	}
+	body = utf16Text(body)
 	ct := strings.ToLower(contentType)
 	trim := strings.TrimSpace(body)
+	if strings.Contains(ct, "multipart/") || strings.HasPrefix(body, "--") {
+		if out, ok := multipartBody(contentType, body); ok {
+			return out
+		}
+	}
 	if strings.Contains(ct, "json") || (len(trim) > 0 && (trim[0] == '{' || trim[0] == '[')) {
 		if out, ok := JSON(body); ok {
 			return out
 		}
 	}
-	if strings.Contains(ct, "x-www-form-urlencoded") {
+	// The extension hands a form that Chrome parsed (multipart ones too)
+	// on URL-encoded, whatever the request's content type said.
+	if strings.Contains(ct, "x-www-form-urlencoded") || formLike(trim) {
 		return Query(body)
 	}
+	if strings.Contains(ct, "html") || strings.HasPrefix(trim, "<") {
+		body = htmlTags(body)
+	}
 	return loose(body)
+}
+
+// formLike reports whether s reads as a URL-encoded form: name=value
+// pairs joined by &, with no spaces or line breaks.
+func formLike(s string) bool {
+	name, _, ok := strings.Cut(s, "=")
+	return ok && name != "" && !strings.ContainsAny(s, " \t\r\n<>{}\"'") && !strings.ContainsAny(name, ":;,/")
 }
 
 // JSON redacts the values of secret-named members anywhere in a JSON
 // document, keeping its order; ok is false when body is not one JSON value.
 func JSON(body string) (string, bool) {
-	dec := json.NewDecoder(strings.NewReader(body))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return "", false
-	}
-	if dec.More() {
-		return "", false
-	}
 	var buf bytes.Buffer
 	if !writeJSON(&buf, strings.NewReader(body)) {
 		return "", false
@@ -168,37 +233,76 @@ func JSON(body string) (string, bool) {
 	return buf.String(), true
 }
 
-// loosePair finds name = value, name: value and "name": "value" pairs in
-// text that is not well-formed JSON or a form.
-var loosePair = regexp.MustCompile(`(?i)("?)([A-Za-z0-9_.\-\[\]]{1,64})("?\s*[:=]\s*)("(?:[^"\\]|\\.)*"?|[^\s&,;"}]+)`)
+// loosePair finds name = value, name: value, "name": "value",
+// 'name': 'value' and "name" => "value" pairs in text that is not
+// well-formed JSON or a form.
+var loosePair = regexp.MustCompile(`(?i)(["']?)([A-Za-z0-9_.\-\[\]]{1,64})(["']?\s*(?:=>|[:=])\s*)("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|[^\s&,;"'}]+)`)
 
 // Loose redacts name=value and "name": value pairs of secret-named fields
-// in free text (a console message that prints a request, say).
+// in free text (a console message that prints a request, say), and
+// credential-shaped values (a JWT) wherever they are.
 func Loose(text string) string { return loose(text) }
 
 // bearer matches the credential of an Authorization value in text.
-var bearer = regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=\-]{6,}`)
+var bearer = regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)([A-Za-z0-9._~+/=\-]{6,})`)
 
 // hints are the words without which neither a secret-named field nor a
 // credential can be in a text (lower case): most console lines hold none,
-// and skip the regular expressions.
-var hints = []string{"pass", "pwd", "token", "secret", "key", "auth", "card", "cc", "cvc", "cvv", "csc", "pin", "otp", "credential", "session", "signature", "ssn", "bearer", "basic"}
+// and skip the regular expressions. tokens has its own.
+var hints = []string{"pass", "pw", "token", "secret", "key", "auth", "card", "cc", "cvc", "cvv", "csc", "pin", "otp", "credential", "sess", "sid", "sig", "jwt", "cookie", "ssn", "bearer", "basic"}
 
 func loose(body string) string {
+	body = tokens(body)
 	lower := strings.ToLower(body)
 	if !slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(lower, h) }) {
 		return body
 	}
-	body = bearer.ReplaceAllString(body, "${1}${2}"+Mark)
-	return loosePair.ReplaceAllStringFunc(body, func(m string) string {
-		g := loosePair.FindStringSubmatch(m)
-		if !SecretName(g[2]) {
+	body = bearer.ReplaceAllStringFunc(body, func(m string) string {
+		g := bearer.FindStringSubmatch(m)
+		if plainlyNotSecret(g[3]) {
 			return m
 		}
-		v := Mark
-		if strings.HasPrefix(g[4], `"`) {
-			v = `"` + Mark + `"`
-		}
-		return g[1] + g[2] + g[3] + v
+		return g[1] + g[2] + Mark
 	})
+	return pairs(body)
+}
+
+// pairs replaces the values of the secret-named pairs of text. A value
+// without quotes runs to the end of its phrase ("password: two words"
+// hides both words), up to a line break or a separator.
+func pairs(text string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range loosePair.FindAllStringSubmatchIndex(text, -1) {
+		if m[0] < last || !SecretName(text[m[4]:m[5]]) {
+			continue
+		}
+		start, end := m[8], m[9]
+		quote := ""
+		if v := text[start:end]; strings.HasPrefix(v, `"`) || strings.HasPrefix(v, "'") {
+			quote = v[:1]
+		} else {
+			end = phraseEnd(text, end)
+		}
+		if plainlyNotSecret(text[start:end]) {
+			continue
+		}
+		b.WriteString(text[last:start])
+		b.WriteString(quote + Mark + quote)
+		last = end
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// phraseEnd is where an unquoted value that ends at i continues to: the
+// next line break or separator.
+func phraseEnd(text string, i int) int {
+	if j := strings.IndexAny(text[i:], "\r\n&,;}){\"'<"); j >= 0 {
+		return i + j
+	}
+	return len(text)
 }
