@@ -27,6 +27,9 @@ const (
 	password    = "hunter2-pa55-4c3b"
 	accessToken = "tok-acc3ss-1a2b3c"
 	cookieValue = "sess-c00kie-5d6e7f"
+	// What the denied sites say: none may reach the agent.
+	bankSecret  = "BANK-BALANCE-99999"
+	adminSecret = "ADMIN-SECRET-4242"
 )
 
 func TestMain(m *testing.M) {
@@ -95,6 +98,25 @@ func fixtures() http.Handler {
 	mux.Handle("/api-page", page(apiPage))
 	mux.Handle("/secrets", page(secretPage))
 	mux.Handle("/first", page(firstPage))
+	// A site the rules tests deny (reached as localhost, while the other
+	// pages are 127.0.0.1's): it posts a secret and logs it.
+	mux.Handle("/bank", page(`<!doctype html><title>bank</title><script>
+console.log("bank says `+bankSecret+`");
+fetch("/api/echo?bank=1", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({balance: "`+bankSecret+`"})}).then((r) => r.text()).then(() => { document.title = "bank done"; });
+</script><p>bank</p>`))
+	// An allowed page that frames the denied site, and one that reads a
+	// denied path of its own site.
+	mux.HandleFunc("/framed", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>framed</title><p>shop</p><iframe src="http://localhost:%s/bank"></iframe>`, portOf(r.Host))
+	})
+	mux.Handle("/admin-reader", page(`<!doctype html><title>reader</title><p id="out">waiting</p><script>
+fetch("/admin/api").then((r) => r.text()).then((t) => { document.getElementById("out").textContent = "read " + t.length; });
+</script>`))
+	mux.HandleFunc("/admin/api", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"secret":"`+adminSecret+`"}`)
+	})
 	mux.HandleFunc("/api/echo", func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
@@ -137,6 +159,12 @@ if (location.search.includes("after=1")) addEventListener("load", () => setTimeo
 </script>`, strings.TrimSpace(n), strings.TrimSpace(orDefault(r.URL.Query().Get("reqs"), "0")))
 	})
 	return mux
+}
+
+// portOf is the port of a host:port.
+func portOf(host string) string {
+	_, port, _ := strings.Cut(host, ":")
+	return port
 }
 
 func orDefault(s, d string) string {

@@ -25,7 +25,7 @@
 // tab's record goes with it. With 50 tabs that is at most about 50 ×
 // (1,000 × 2 KB + 500 requests' headers + 1 MB of bodies).
 import { BridgeError, Codes } from "../protocol.js";
-import { bridgeTab } from "./policy.js";
+import { bridgeTab, decide } from "./policy.js";
 import { intArg } from "./tabinfo.js";
 
 const MSG_MAX = 1000;
@@ -70,7 +70,57 @@ function newRecord(fromLoad, recording) {
     recording, startedAt: Date.now(), fromLoad, bodiesFrom: fromLoad ? 0 : Date.now(),
     msgs: [], msgSeq: 0, msgDropped: 0,
     reqs: new Map(), reqSeq: 0, reqDropped: 0, bodyBytes: 0,
+    // frames: frameId -> the URL its document shows (webNavigation), by
+    // which every entry is judged; leftOut counts the entries the site
+    // rules kept out of the record.
+    frames: new Map(), leftOut: 0,
   };
+}
+
+// ---- The site rules ----
+// The record holds nothing of a site the user's rules deny: the agent
+// may not read such a page, so neither what it logged nor what it
+// fetched, nor a request of an allowed page to a denied URL, nor the
+// traffic of a denied frame inside an allowed page. Each entry is judged
+// as it comes, by its own URL, the URL of the frame that made it and the
+// tab's top frame; what is kept out is only counted. The daemon judges
+// every entry again as it reads (the rules may have changed since).
+
+// denied says whether the rules refuse url ("" and about:blank are
+// allowed: a frame that has not loaded anything).
+function denied(url) {
+  return typeof url === "string" && url !== "" && !decide(url).allowed;
+}
+
+// originURL is an initiator origin as a URL the rules can judge ("null",
+// an opaque origin, is none).
+function originURL(origin) {
+  return typeof origin === "string" && /^[a-z][a-z0-9+.-]*:\/\//i.test(origin) ? origin + "/" : "";
+}
+
+// offLimits says whether a request of r's tab is kept out: its URL, and
+// but for a top-level load (judged by where it goes) the page that made
+// it: its frame's document (a frame's load: the parent's), the page that
+// started it and the tab's top frame.
+function offLimits(r, d) {
+  if (denied(d.url)) return true;
+  if (d.type === "main_frame") return false;
+  const frame = d.type === "sub_frame" ? d.parentFrameId : d.frameId;
+  return denied(r.frames.get(frame)) || denied(r.frames.get(0)) || denied(originURL(d.initiator));
+}
+
+// pageOffLimits says whether what a tab's top frame said is kept out: the
+// page at sender's URL, or the tab's top frame as webNavigation saw it.
+function pageOffLimits(r, pageUrl) {
+  return denied(pageUrl) || denied(r.frames.get(0));
+}
+
+// learnFrames fills r's frames with the tab's frames as they are now: a
+// record started by a touch began after they loaded.
+function learnFrames(tabId, r) {
+  chrome.webNavigation.getAllFrames({ tabId }).then((all) => {
+    for (const f of all || []) if (!r.frames.has(f.frameId)) r.frames.set(f.frameId, f.url);
+  }, () => {});
 }
 
 // start records tabId from now on (fromLoad: its page's load is covered),
@@ -87,6 +137,7 @@ export function start(tabId, fromLoad) {
     recs.set(tabId, r);
   }
   created.delete(tabId);
+  learnFrames(tabId, r);
   listenBodies(tabId);
   // A read waits for this (ensure): "recording starts now" must be true
   // when it is said. Other commands do not wait.
@@ -94,13 +145,22 @@ export function start(tabId, fromLoad) {
   return r;
 }
 
-// touch is called for every command that names a tab: the bridge's own
-// tab is recorded from its load already; another starts now.
-export function touch(tabId) {
-  if (!Number.isInteger(tabId) || tabId < 0) return;
+// LOOKS are the verbs that only look at a tab, which the daemon sends
+// before it decides whether a command may act on it at all: they start
+// no record (a refused command must not begin to record the user's tab).
+const LOOKS = new Set(["tab.get"]);
+
+// touch is called for every command that names a tab (of type verb):
+// the bridge's own tab is recorded from its load already; another starts
+// now, unless it shows a page the rules deny.
+export function touch(tabId, verb) {
+  if (!Number.isInteger(tabId) || tabId < 0 || LOOKS.has(verb)) return;
   const r = recs.get(tabId);
   if (r && r.recording) return;
-  bridgeTab(tabId).then((own) => start(tabId, own && !!r), () => {});
+  Promise.all([bridgeTab(tabId), chrome.tabs.get(tabId)]).then(([own, tab]) => {
+    if (!own && denied(tab.url || tab.pendingUrl)) return;
+    start(tabId, own && !!r);
+  }, () => {});
 }
 
 // inject puts record.js and, if it asks for it, record-main.js in the
@@ -221,21 +281,36 @@ function onBefore(d) {
   const r = rec(d.tabId);
   if (!r) return;
   const old = r.reqs.get(d.requestId);
+  const body = early.get(d.requestId);
+  early.delete(d.requestId);
+  if (offLimits(r, d)) {
+    // A redirect into a denied site takes the whole entry out.
+    if (old) forget(r, old);
+    r.leftOut++;
+    // A frame on its way to a denied page: what it does next is off
+    // limits already, before webNavigation says it committed.
+    if (d.type === "main_frame" || d.type === "sub_frame") r.frames.set(d.frameId, d.url);
+    return;
+  }
   if (old) {
     // A redirect keeps its request ID: the entry follows it.
     old.url = d.url;
     return;
   }
-  const body = early.get(d.requestId);
-  early.delete(d.requestId);
+  const frameUrl = d.type === "main_frame" ? "" : r.frames.get(d.type === "sub_frame" ? d.parentFrameId : d.frameId) || "";
   r.reqs.set(d.requestId, { seq: ++r.reqSeq, requestId: d.requestId, method: d.method, url: d.url, type: TYPES[d.type] || "other",
-    status: 0, mimeType: "", bytes: -1, durationMs: 0, time: d.timeStamp, requestBody: body });
+    status: 0, mimeType: "", bytes: -1, durationMs: 0, time: d.timeStamp, requestBody: body, frameUrl });
   if (r.reqs.size > REQ_MAX) {
     const [first] = r.reqs.values();
-    for (const k of ["requestBody", "responseBody"]) if (first[k] && first[k].text !== undefined) r.bodyBytes -= first[k].text.length * 2;
-    r.reqs.delete(first.requestId);
+    forget(r, first);
     r.reqDropped++;
   }
+}
+
+// forget takes request q out of r, and its bodies out of r's allowance.
+function forget(r, q) {
+  for (const k of ["requestBody", "responseBody"]) if (q[k] && q[k].text !== undefined) r.bodyBytes -= q[k].text.length * 2;
+  r.reqs.delete(q.requestId);
 }
 
 // Request bodies are asked of Chrome for the recorded tabs only (a
@@ -248,7 +323,7 @@ function listenBodies(tabId) {
   if (!webRequest || bodyListeners.has(tabId)) return;
   const listener = (d) => {
     const r = recs.get(d.tabId);
-    if (!r || !d.requestBody) return;
+    if (!r || !d.requestBody || offLimits(r, d)) return;
     const body = requestBody(r, d.requestBody);
     const q = r.reqs.get(d.requestId);
     if (q) {
@@ -300,7 +375,7 @@ function onDone(d) {
   // The browser's own console line for a failed load, as DevTools shows it.
   if (r.recording && (d.error || q.status >= 400) && d.error !== "net::ERR_ABORTED") {
     const text = d.error ? `Failed to load resource: ${d.error}` : `Failed to load resource: the server responded with a status of ${q.status}`;
-    addMessage(r, { level: "error", text, source: "network", url: d.url, time: Date.now() });
+    addMessage(r, { level: "error", text, source: "network", url: d.url, time: Date.now(), frameUrl: q.frameUrl });
   }
 }
 
@@ -333,13 +408,26 @@ chrome.tabs.onReplaced.addListener((added, removed) => {
 // scripts ask at document_start); a provisional record nobody claimed is
 // forgotten.
 chrome.webNavigation.onCommitted.addListener((d) => {
-  if (d.frameId !== 0) return;
   const r = recs.get(d.tabId);
+  if (r) {
+    // A new top document takes its frames with it.
+    if (d.frameId === 0) r.frames.clear();
+    r.frames.set(d.frameId, d.url);
+  }
+  if (d.frameId !== 0) return;
   if (r && r.recording) {
     r.fromLoad = true;
     r.bodiesFrom = 0;
   } else if (r && Date.now() - r.startedAt > PROVISIONAL_MS) recs.delete(d.tabId);
 });
+// A document that changes its URL itself (history.pushState, a
+// fragment) is judged by the URL it shows now.
+const moved = (d) => {
+  const r = recs.get(d.tabId);
+  if (r) r.frames.set(d.frameId, d.url);
+};
+chrome.webNavigation.onHistoryStateUpdated.addListener(moved);
+chrome.webNavigation.onReferenceFragmentUpdated.addListener(moved);
 
 // ---- The page's records, from page/record.js ----
 
@@ -348,13 +436,18 @@ const SOURCES = new Set(["console", "exception", "rejection", "security"]);
 const str = (v, n) => (typeof v === "string" ? v.slice(0, n) : "");
 const int = (v) => (Number.isFinite(v) ? Math.max(0, Math.trunc(v)) : 0);
 
-function fromPage(r, x) {
+// fromPage files record x of the page at pageUrl (the tab's top frame).
+function fromPage(r, x, pageUrl) {
   if (!x || typeof x !== "object") return;
+  if (denied(str(x.url, 4096))) {
+    r.leftOut++;
+    return;
+  }
   if (x.source === "body") return attachBody(r, x);
   if (!SOURCES.has(x.source)) return;
   const stack = Array.isArray(x.stack) ? x.stack.slice(0, 5).map((f) => ({ function: str(f && f.function, 200), url: str(f && f.url, 4096), line: int(f && f.line), column: int(f && f.column) })) : [];
   const m = { level: LEVELS.has(x.level) ? x.level : "log", text: str(x.text, 2000), source: x.source, url: str(x.url, 4096),
-    line: int(x.line), column: int(x.column), time: Number.isFinite(x.time) ? x.time : Date.now() };
+    line: int(x.line), column: int(x.column), time: Number.isFinite(x.time) ? x.time : Date.now(), frameUrl: pageUrl };
   if (stack.length) m.stack = stack;
   addMessage(r, m);
 }
@@ -410,8 +503,14 @@ chrome.runtime.onMessage.addListener((req, sender, reply) => {
     // reaches the page before the touch's own injection does (seen under
     // load in CI). It is from before the recording, and left out.
     const since = r.fromLoad ? -Infinity : r.startedAt;
-    for (const x of req.records.slice(0, 500)) if (!(x && x.time < since)) fromPage(r, x);
-    if (Number.isInteger(req.lost) && req.lost > 0) r.msgDropped += req.lost;
+    const records = req.records.slice(0, 500).filter((x) => !(x && x.time < since));
+    // A page the rules deny said it: none of it is kept.
+    const pageUrl = typeof sender.url === "string" ? sender.url : "";
+    if (pageOffLimits(r, pageUrl)) r.leftOut += records.length;
+    else {
+      for (const x of records) fromPage(r, x, pageUrl);
+      if (Number.isInteger(req.lost) && req.lost > 0) r.msgDropped += req.lost;
+    }
   }
   return false;
 });
@@ -422,31 +521,49 @@ function info(r) {
   return { startedAt: r.startedAt, fromLoad: r.fromLoad };
 }
 
+// readable is the record of tabId for a read, started if need be; a tab
+// that shows a page the rules deny is refused, as every other read of it
+// is.
+async function readable(tabId) {
+  const tab = await chrome.tabs.get(tabId);
+  const dec = decide(tab.url || tab.pendingUrl || "");
+  if (!dec.allowed) throw new BridgeError(Codes.blockedByPolicy, `tab ${tabId} shows a page the bridge may not read: ${dec.why}`);
+  return ensure(tabId);
+}
+
+// kept says whether an entry recorded under older rules is still
+// allowed: the rules may have changed since it was recorded.
+const kept = (e) => !denied(e.url) && !denied(e.frameUrl);
+
 // consoleRead is record.console.
 export async function consoleRead(msg) {
   const tabId = intArg(msg, "tabId");
-  await chrome.tabs.get(tabId);
-  const r = await ensure(tabId);
+  const r = await readable(tabId);
   const since = Number.isInteger(msg.since) ? msg.since : 0;
-  return { ...info(r), dropped: r.msgDropped, nextSince: r.msgSeq, messages: r.msgs.filter((m) => m.seq > since) };
+  let leftOut = r.leftOut;
+  const messages = r.msgs.filter((m) => m.seq > since && (kept(m) || !++leftOut));
+  return { ...info(r), dropped: r.msgDropped, leftOut, nextSince: r.msgSeq, messages };
 }
 
 // networkRead is record.network.
 export async function networkRead(msg) {
   const tabId = intArg(msg, "tabId");
-  await chrome.tabs.get(tabId);
-  const r = await ensure(tabId);
-  const out = { ...info(r), dropped: r.reqDropped, nextSince: r.reqSeq };
+  const r = await readable(tabId);
+  const out = { ...info(r), dropped: r.reqDropped, leftOut: r.leftOut, nextSince: r.reqSeq };
   if (msg.requestId !== undefined && msg.requestId !== null && msg.requestId !== "") {
     if (typeof msg.requestId !== "string") throw new BridgeError(Codes.invalidArgument, "requestId must be a string from network's list");
     const q = r.reqs.get(msg.requestId);
-    if (!q) return { ...out, missing: true };
+    if (!q || !kept(q)) return { ...out, missing: true };
     return { ...out, request: detail(r, q) };
   }
   const since = Number.isInteger(msg.since) ? msg.since : 0;
   const requests = [];
   for (const q of r.reqs.values()) {
     if (q.seq <= since) continue;
+    if (!kept(q)) {
+      out.leftOut++;
+      continue;
+    }
     const { requestHeaders, responseHeaders, requestBody, responseBody, ...summary } = q;
     requests.push(summary);
   }

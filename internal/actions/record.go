@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/policy"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/redact"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -47,16 +48,34 @@ func readConsole(r *run) (*tool.ConsoleResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return shapeConsole(pageOf(tab), rec, keep), nil
+	return shapeConsole(pageOf(tab), offLimits(r.siteRules()), rec, keep), nil
+}
+
+// offLimits is the site rules' judgement of a recorded entry: its URL or
+// the page that made it is of a denied site. The extension keeps such
+// entries out as they come; this judges them again with the rules as
+// they are now, which may deny what was allowed when it was recorded.
+// (A function of the rules, not a method of run: see documentBody.)
+func offLimits(rules *policy.Rules) func(urls ...string) bool {
+	return func(urls ...string) bool {
+		if rules == nil {
+			return false
+		}
+		return slices.ContainsFunc(urls, func(u string) bool { return !rules.Check(u).Allowed })
+	}
 }
 
 // shapeConsole is console's result: the messages of the keep most severe
 // levels, redacted.
-func shapeConsole(page tool.Page, rec protocol.RecordConsoleResult, keep int) *tool.ConsoleResult {
+func shapeConsole(page tool.Page, denied func(...string) bool, rec protocol.RecordConsoleResult, keep int) *tool.ConsoleResult {
 	page.URL = redact.URL(page.URL)
-	out := &tool.ConsoleResult{Page: page, Messages: []tool.ConsoleMessage{}, Dropped: rec.Dropped,
+	out := &tool.ConsoleResult{Page: page, Messages: []tool.ConsoleMessage{}, Dropped: rec.Dropped, LeftOut: rec.LeftOut,
 		NextSince: rec.NextSince, Note: recordNote(rec.RecordInfo, "messages")}
 	for _, m := range rec.Messages {
+		if denied(m.URL, m.FrameURL) {
+			out.LeftOut++
+			continue
+		}
 		if i := slices.Index(tool.Levels, m.Level); i < 0 || i >= keep {
 			continue
 		}
@@ -87,11 +106,12 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &tool.NetworkResult{Page: pageOf(tab), Dropped: rec.Dropped, NextSince: rec.NextSince,
+	out := &tool.NetworkResult{Page: pageOf(tab), Dropped: rec.Dropped, LeftOut: rec.LeftOut, NextSince: rec.NextSince,
 		Note: recordNote(rec.RecordInfo, "requests")}
 	out.Page.URL = redact.URL(out.Page.URL)
+	denied := offLimits(r.siteRules())
 	if r.in.RequestID != "" {
-		if rec.Missing || rec.Request == nil {
+		if rec.Missing || rec.Request == nil || denied(rec.Request.URL, rec.Request.FrameURL) {
 			return nil, invalid("requestId %q is not among tab %d's recorded requests: it is unknown, or it fell out of the tab's ring; call network without requestId for the current ones", r.in.RequestID, tab.TabID)
 		}
 		q := *rec.Request
@@ -103,10 +123,18 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 	}
 	out.Requests = []tool.Request{}
 	for _, q := range rec.Requests {
-		if r.in.URLContains != "" && !strings.Contains(q.URL, r.in.URLContains) {
+		if denied(q.URL, q.FrameURL) {
+			out.LeftOut++
 			continue
 		}
-		out.Requests = append(out.Requests, requestSummary(q))
+		// Matched against the URL as the agent sees it: matching the
+		// raw one would answer whether a redacted secret begins with a
+		// guess, and give the secret away a character at a time.
+		s := requestSummary(q)
+		if r.in.URLContains != "" && !strings.Contains(s.URL, r.in.URLContains) {
+			continue
+		}
+		out.Requests = append(out.Requests, s)
 	}
 	return out, nil
 }
