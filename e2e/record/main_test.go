@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -117,6 +118,34 @@ fetch("/admin/api").then((r) => r.text()).then((t) => { document.getElementById(
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"secret":"`+adminSecret+`"}`)
 	})
+	// Pages that would make the worker hold a lot: fetches of huge URLs
+	// (n of kb KB each, no-cors: they leave at once), and responses of
+	// 200 KB of headers.
+	mux.HandleFunc("/huge", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>huge</title><p id="out">waiting</p><script>
+const pad = "x".repeat(%d * 1024);
+Promise.all(Array.from({length: %d}, (_, i) => fetch("/api/ok?i=" + i + "&pad=" + pad, {mode: "no-cors"})))
+  .then(() => { document.getElementById("out").textContent = "done"; });
+</script>`, atoi(r.URL.Query().Get("kb")), atoi(r.URL.Query().Get("n")))
+	})
+	mux.HandleFunc("/fat-page", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>fat</title><p id="out">waiting</p><script>
+(async () => {
+  for (let i = 0; i < %d; i += 20) await Promise.all(Array.from({length: 20}, (_, j) => fetch("/fat?i=" + (i + j)).then((r) => r.blob())));
+  document.getElementById("out").textContent = "done";
+})();
+</script>`, atoi(r.URL.Query().Get("n")))
+	})
+	mux.HandleFunc("/fat", func(w http.ResponseWriter, r *http.Request) {
+		fat := strings.Repeat("y", 2000)
+		for i := range 100 {
+			w.Header().Set(fmt.Sprintf("X-Fat-%d", i), fat)
+		}
+		w.Header().Set("Content-Type", "application/octet-stream")
+		fmt.Fprint(w, "fat")
+	})
 	mux.HandleFunc("/api/echo", func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
@@ -159,6 +188,12 @@ if (location.search.includes("after=1")) addEventListener("load", () => setTimeo
 </script>`, strings.TrimSpace(n), strings.TrimSpace(orDefault(r.URL.Query().Get("reqs"), "0")))
 	})
 	return mux
+}
+
+// atoi is s as a number, 0 when it is none.
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 // portOf is the port of a host:port.

@@ -19,8 +19,14 @@ import (
 // recorder sends its records in batches.
 func waitFor(t *testing.T, input map[string]any, ok func(map[string]any) bool) map[string]any {
 	t.Helper()
+	return waitWithin(t, 10*time.Second, input, ok)
+}
+
+// waitWithin is waitFor for up to d.
+func waitWithin(t *testing.T, d time.Duration, input map[string]any, ok func(map[string]any) bool) map[string]any {
+	t.Helper()
 	var res map[string]any
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(150 * time.Millisecond) {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(150 * time.Millisecond) {
 		res = call(t, input)
 		if ok(res) {
 			return res

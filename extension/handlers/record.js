@@ -21,9 +21,11 @@
 // then its record says it did not begin with the page's load.
 //
 // Bounds, per tab: MSG_MAX messages, REQ_MAX requests, BODY_TAB_MAX bytes
-// of bodies (each at most BODY_MAX); what falls out is counted. A closed
-// tab's record goes with it. With 50 tabs that is at most about 50 ×
-// (1,000 × 2 KB + 500 requests' headers + 1 MB of bodies).
+// of bodies (each at most BODY_MAX); a URL longer than URL_MAX and a
+// header value longer than VALUE_MAX keep a marked prefix. Across all
+// tabs the records hold at most MEM_MAX bytes: past it the oldest
+// entries of any tab go first. What falls out is counted (dropped). A
+// closed tab's record goes with it.
 import { BridgeError, Codes } from "../protocol.js";
 import { bridgeTab, decide } from "./policy.js";
 import { intArg } from "./tabinfo.js";
@@ -33,6 +35,16 @@ const REQ_MAX = 500;
 const BODY_MAX = 256 * 1024;
 const BODY_TAB_MAX = 1024 * 1024;
 const HEADERS_MAX = 100;
+// A page can make URLs of megabytes (a no-cors fetch of a 1.5 MB URL
+// leaves the page at once): the record keeps their start, marked.
+const URL_MAX = 4096;
+const URL_KEEP = 2048;
+const VALUE_MAX = 2048;
+const CUT = "…[cut]";
+// All tabs' records together, in bytes (two a character, as V8 keeps
+// most strings at worst): a few pages must not grow the worker without
+// bound.
+const MEM_MAX = 64 * 1024 * 1024;
 // How long a new tab's requests are held before the tab is known to be
 // the bridge's (it learns that as tabs.create returns, after the first
 // request may have started).
@@ -74,6 +86,8 @@ function newRecord(fromLoad, recording) {
     // which every entry is judged; leftOut counts the entries the site
     // rules kept out of the record.
     frames: new Map(), leftOut: 0,
+    // bytes: what its entries hold, bodies aside (see trim).
+    bytes: 0,
   };
 }
 
@@ -201,10 +215,76 @@ function rec(tabId) {
 
 function addMessage(r, m) {
   m.seq = ++r.msgSeq;
+  m.size = msgSize(m);
   r.msgs.push(m);
-  if (r.msgs.length > MSG_MAX) {
-    r.msgs.shift();
-    r.msgDropped++;
+  r.bytes += m.size;
+  if (r.msgs.length > MSG_MAX) dropMessage(r);
+  trim();
+}
+
+function dropMessage(r) {
+  r.bytes -= r.msgs.shift().size;
+  r.msgDropped++;
+}
+
+// ---- Memory ----
+
+// capURL is url, or its start marked as cut when it is longer than
+// URL_MAX. (The page's half cuts its URLs at URL_MAX plainly: the same
+// URL gives the same entry either way, which attachBody relies on.)
+function capURL(url) {
+  return typeof url === "string" && url.length > URL_MAX ? url.slice(0, URL_KEEP) + CUT : url;
+}
+
+const chars = (s) => (typeof s === "string" ? s.length : 0);
+function headerChars(list) {
+  let n = 0;
+  for (const h of list || []) n += h.name.length + h.value.length;
+  return n;
+}
+
+// reqSize and msgSize are an entry's bytes, bodies aside (keepBody
+// counts those in bodyBytes), with something for the fields.
+function reqSize(q) {
+  return 2 * (chars(q.url) + chars(q.frameUrl) + headerChars(q.requestHeaders) + headerChars(q.responseHeaders)) + 200;
+}
+function msgSize(m) {
+  let n = chars(m.text) + chars(m.url) + chars(m.frameUrl);
+  for (const f of m.stack || []) n += chars(f.url) + chars(f.function);
+  return 2 * n + 100;
+}
+
+// resize counts q's new size in r, and keeps to MEM_MAX.
+function resize(r, q) {
+  const size = reqSize(q);
+  r.bytes += size - q.size;
+  q.size = size;
+  trim();
+}
+
+// trim drops the oldest entries of all records, whatever their tab,
+// while together they hold more than MEM_MAX bytes.
+function trim() {
+  let total = 0;
+  for (const r of recs.values()) total += r.bytes + r.bodyBytes;
+  while (total > MEM_MAX) {
+    let oldest = null;
+    let at = Infinity;
+    for (const r of recs.values()) {
+      const m = r.msgs[0];
+      if (m && m.time < at) [oldest, at] = [{ r, m }, m.time];
+      const [q] = r.reqs.values();
+      if (q && q.time < at) [oldest, at] = [{ r, q }, q.time];
+    }
+    if (!oldest) return;
+    const { r, m, q } = oldest;
+    const before = r.bytes + r.bodyBytes;
+    if (m) dropMessage(r);
+    else {
+      forget(r, q);
+      r.reqDropped++;
+    }
+    total -= before - (r.bytes + r.bodyBytes);
   }
 }
 
@@ -219,7 +299,10 @@ function header(list, name) {
 }
 
 function headersOf(list) {
-  return (list || []).slice(0, HEADERS_MAX).map((h) => ({ name: String(h.name), value: String(h.value ?? "").slice(0, 8192) }));
+  return (list || []).slice(0, HEADERS_MAX).map((h) => {
+    const value = String(h.value ?? "");
+    return { name: String(h.name).slice(0, 256), value: value.length > VALUE_MAX ? value.slice(0, VALUE_MAX) + CUT : value };
+  });
 }
 
 // keepBody stores text as a body of r, evicting the oldest bodies past
@@ -228,6 +311,7 @@ function keepBody(r, text) {
   const bytes = text.length * 2;
   if (bytes > BODY_MAX) return { notKept: "over_cap", bytes };
   r.bodyBytes += bytes;
+  trim();
   if (r.bodyBytes > BODY_TAB_MAX) {
     for (const q of r.reqs.values()) {
       for (const k of ["requestBody", "responseBody"]) {
@@ -294,22 +378,26 @@ function onBefore(d) {
   }
   if (old) {
     // A redirect keeps its request ID: the entry follows it.
-    old.url = d.url;
+    old.url = capURL(d.url);
+    resize(r, old);
     return;
   }
   const frameUrl = d.type === "main_frame" ? "" : r.frames.get(d.type === "sub_frame" ? d.parentFrameId : d.frameId) || "";
-  r.reqs.set(d.requestId, { seq: ++r.reqSeq, requestId: d.requestId, method: d.method, url: d.url, type: TYPES[d.type] || "other",
-    status: 0, mimeType: "", bytes: -1, durationMs: 0, time: d.timeStamp, requestBody: body, frameUrl });
+  const q = { seq: ++r.reqSeq, requestId: d.requestId, method: d.method, url: capURL(d.url), type: TYPES[d.type] || "other",
+    status: 0, mimeType: "", bytes: -1, durationMs: 0, time: d.timeStamp, requestBody: body, frameUrl: capURL(frameUrl), size: 0 };
+  r.reqs.set(d.requestId, q);
   if (r.reqs.size > REQ_MAX) {
     const [first] = r.reqs.values();
     forget(r, first);
     r.reqDropped++;
   }
+  resize(r, q);
 }
 
 // forget takes request q out of r, and its bodies out of r's allowance.
 function forget(r, q) {
   for (const k of ["requestBody", "responseBody"]) if (q[k] && q[k].text !== undefined) r.bodyBytes -= q[k].text.length * 2;
+  r.bytes -= q.size;
   r.reqs.delete(q.requestId);
 }
 
@@ -351,7 +439,9 @@ function entry(d) {
 
 function onSendHeaders(d) {
   const q = entry(d);
-  if (q) q.requestHeaders = headersOf(d.requestHeaders);
+  if (!q) return;
+  q.requestHeaders = headersOf(d.requestHeaders);
+  resize(recs.get(d.tabId), q);
 }
 
 function onHeaders(d) {
@@ -362,6 +452,7 @@ function onHeaders(d) {
   q.mimeType = header(d.responseHeaders, "content-type").split(";")[0].trim();
   const len = Number(header(d.responseHeaders, "content-length"));
   if (header(d.responseHeaders, "content-length") !== "" && Number.isFinite(len)) q.bytes = len;
+  resize(recs.get(d.tabId), q);
 }
 
 function onDone(d) {
@@ -375,7 +466,7 @@ function onDone(d) {
   // The browser's own console line for a failed load, as DevTools shows it.
   if (r.recording && (d.error || q.status >= 400) && d.error !== "net::ERR_ABORTED") {
     const text = d.error ? `Failed to load resource: ${d.error}` : `Failed to load resource: the server responded with a status of ${q.status}`;
-    addMessage(r, { level: "error", text, source: "network", url: d.url, time: Date.now(), frameUrl: q.frameUrl });
+    addMessage(r, { level: "error", text, source: "network", url: q.url, time: Date.now(), frameUrl: q.frameUrl });
   }
 }
 
@@ -445,9 +536,9 @@ function fromPage(r, x, pageUrl) {
   }
   if (x.source === "body") return attachBody(r, x);
   if (!SOURCES.has(x.source)) return;
-  const stack = Array.isArray(x.stack) ? x.stack.slice(0, 5).map((f) => ({ function: str(f && f.function, 200), url: str(f && f.url, 4096), line: int(f && f.line), column: int(f && f.column) })) : [];
-  const m = { level: LEVELS.has(x.level) ? x.level : "log", text: str(x.text, 2000), source: x.source, url: str(x.url, 4096),
-    line: int(x.line), column: int(x.column), time: Number.isFinite(x.time) ? x.time : Date.now(), frameUrl: pageUrl };
+  const stack = Array.isArray(x.stack) ? x.stack.slice(0, 5).map((f) => ({ function: str(f && f.function, 200), url: capURL(str(f && f.url, URL_MAX)), line: int(f && f.line), column: int(f && f.column) })) : [];
+  const m = { level: LEVELS.has(x.level) ? x.level : "log", text: str(x.text, 2000), source: x.source, url: capURL(str(x.url, URL_MAX)),
+    line: int(x.line), column: int(x.column), time: Number.isFinite(x.time) ? x.time : Date.now(), frameUrl: capURL(pageUrl) };
   if (stack.length) m.stack = stack;
   addMessage(r, m);
 }
@@ -455,7 +546,7 @@ function fromPage(r, x, pageUrl) {
 // attachBody gives the newest fetch/XHR request of that method and URL
 // without a response body the body the page read.
 function attachBody(r, x) {
-  const url = str(x.url, 4096);
+  const url = capURL(str(x.url, URL_MAX));
   const method = str(x.method, 16);
   let match = null;
   for (const q of r.reqs.values()) {
@@ -541,7 +632,7 @@ export async function consoleRead(msg) {
   const r = await readable(tabId);
   const since = Number.isInteger(msg.since) ? msg.since : 0;
   let leftOut = r.leftOut;
-  const messages = r.msgs.filter((m) => m.seq > since && (kept(m) || !++leftOut));
+  const messages = r.msgs.filter((m) => m.seq > since && (kept(m) || !++leftOut)).map(({ size, ...m }) => m);
   return { ...info(r), dropped: r.msgDropped, leftOut, nextSince: r.msgSeq, messages };
 }
 
@@ -564,7 +655,7 @@ export async function networkRead(msg) {
       out.leftOut++;
       continue;
     }
-    const { requestHeaders, responseHeaders, requestBody, responseBody, ...summary } = q;
+    const { requestHeaders, responseHeaders, requestBody, responseBody, size, ...summary } = q;
     requests.push(summary);
   }
   return { ...out, requests };
@@ -573,7 +664,8 @@ export async function networkRead(msg) {
 // detail is one request with its headers and bodies; a response body
 // the recorder has not got says why.
 function detail(r, q) {
-  const out = { ...q, requestHeaders: q.requestHeaders || [], responseHeaders: q.responseHeaders || [] };
+  const { size, ...rest } = q;
+  const out = { ...rest, requestHeaders: q.requestHeaders || [], responseHeaders: q.responseHeaders || [] };
   if (!out.responseBody) {
     const text = /^(text\/|application\/(.*\+)?(json|xml|javascript|x-www-form-urlencoded|graphql))/i.test(q.mimeType);
     if (q.mimeType && !text) out.responseBody = { notKept: "binary" };
