@@ -146,6 +146,21 @@ Promise.all(Array.from({length: %d}, (_, i) => fetch("/api/ok?i=" + i + "&pad=" 
 		w.Header().Set("Content-Type", "application/octet-stream")
 		fmt.Fprint(w, "fat")
 	})
+	// The same call made again and again, each answered with its own
+	// body back.
+	mux.Handle("/echoes", page(`<!doctype html><title>echoes</title><p id="out">waiting</p><script>
+(async () => {
+  for (let i = 0; i < 8; i++) {
+    await fetch("/api/mirror", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({n: i})}).then((r) => r.text());
+    await new Promise((ok) => setTimeout(ok, 30));
+  }
+  document.getElementById("out").textContent = "done";
+})();
+</script>`))
+	mux.HandleFunc("/api/mirror", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.Copy(w, r.Body)
+	})
 	mux.HandleFunc("/api/echo", func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")

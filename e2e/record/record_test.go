@@ -399,3 +399,24 @@ func usersTab(t *testing.T, dev *browsertest.DevTools, url string) (string, map[
 	t.Fatalf("the user's tab %s is not in status", url)
 	return "", nil
 }
+
+// Each of a page's calls of the same method and URL has its own body:
+// the same POST made again and again, each answered with what it sent,
+// shows in every request's detail the same body both ways.
+func TestEachCallHasItsOwnBody(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/echoes")
+	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "/api/mirror"}, func(r map[string]any) bool {
+		q := list(r, "requests")
+		return len(q) == 8 && q[7]["status"] == 200.0
+	})
+	time.Sleep(500 * time.Millisecond) // the last body's batch
+	for i, q := range list(res, "requests") {
+		d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": q["requestId"]})["request"].(map[string]any)
+		sent, _ := d["requestBody"].(map[string]any)
+		got, _ := d["responseBody"].(map[string]any)
+		want := fmt.Sprintf(`{"n":%d}`, i)
+		if sent["text"] != want || got["text"] != want {
+			t.Errorf("call %d: sent %v, answered %v; want %s both", i, sent, got, want)
+		}
+	}
+}

@@ -543,14 +543,26 @@ function fromPage(r, x, pageUrl) {
   addMessage(r, m);
 }
 
-// attachBody gives the newest fetch/XHR request of that method and URL
-// without a response body the body the page read.
+// A request's entry starts when Chrome sees it leave, a moment after
+// the page's call; the two clocks are the same wall clock, read in two
+// processes.
+const CALL_SLACK_MS = 20;
+
+// attachBody gives the body the page read to its request: the first
+// fetch/XHR request of that method and URL without a response body that
+// began after the page's call (x.at). The page and webRequest share no
+// ID; the newest such request, as this once took, was usually the next
+// call's when a page made the same call again and again.
 function attachBody(r, x) {
   const url = capURL(str(x.url, URL_MAX));
   const method = str(x.method, 16);
+  const after = Number.isFinite(x.at) && x.at > 0 ? x.at - CALL_SLACK_MS : -Infinity;
   let match = null;
   for (const q of r.reqs.values()) {
-    if ((q.type === "xhr" || q.type === "fetch") && q.url === url && q.method === method && !q.responseBody) match = q;
+    if ((q.type === "xhr" || q.type === "fetch") && q.url === url && q.method === method && !q.responseBody && q.time >= after) {
+      match = q;
+      break;
+    }
   }
   if (!match) return;
   match.type = x.via === "fetch" ? "fetch" : "xhr";

@@ -286,8 +286,11 @@
   // text body), for the worker to keep when webRequest did not: its
   // per-tab listener of request bodies starts only once a new tab is known
   // to be the bridge's, after the page's first requests may have gone.
-  function body(via, method, url, status, type, text, state, sent) {
-    record({ source: "body", via, method: StringC(method || "GET"), url: StringC(url || ""), status: status | 0, mimeType: StringC(type || ""),
+  // at is when the page made the call (before its request left): the
+  // worker gives the body to the first request of that method and URL
+  // that began after it, which is the call's own.
+  function body(via, at, method, url, status, type, text, state, sent) {
+    record({ source: "body", via, at, method: StringC(method || "GET"), url: StringC(url || ""), status: status | 0, mimeType: StringC(type || ""),
       body: state ? "" : slice(text, BODY_MAX), state, sent: typeof sent === "string" ? slice(sent, BODY_MAX) : "" });
   }
   // sentOf is a body argument when it is a string: anything else (a
@@ -297,6 +300,7 @@
   let fetchProxy = null;
   if (typeof origFetch === "function" && clone && getReader && Decoder) {
     fetchProxy = new ProxyC(origFetch, trap((target, self, args) => {
+        const at = now();
         const p = apply(target, self, args);
         if (stopped) return p;
         requestStarted();
@@ -325,7 +329,7 @@
             const type = apply(headersGet, apply(respHeaders, res, []), ["content-type"]) || "";
             const url = apply(respURL, res, []);
             const status = apply(respStatus, res, []);
-            if (!textual(type)) return body("fetch", method, url, status, type, "", "binary", sent);
+            if (!textual(type)) return body("fetch", at, method, url, status, type, "", "binary", sent);
             const copy = apply(clone, res, []);
             const stream = apply(respBody, copy, []);
             if (!stream) return;
@@ -333,11 +337,11 @@
             const dec = new Decoder();
             let text = "";
             const pump = () => apply(PromiseThen, apply(readerRead, reader, []), [(chunk) => {
-              if (chunk.done) return body("fetch", method, url, status, type, text, "", sent);
+              if (chunk.done) return body("fetch", at, method, url, status, type, text, "", sent);
               text += apply(decode, dec, [chunk.value, { stream: true }]);
               if (text.length > BODY_MAX) {
                 apply(readerCancel, reader, []);
-                return body("fetch", method, url, status, type, "", "over", sent);
+                return body("fetch", at, method, url, status, type, "", "over", sent);
               }
               return pump();
             }, () => {}]);
@@ -363,6 +367,7 @@
         let counted = false;
         let ended = false;
         const sent = sentOf(arg(args, 0));
+        const at = now();
         try {
           apply(addListener, self, ["loadend", () => {
             ended = true;
@@ -373,9 +378,9 @@
               const method = apply(wmGet, methods, [self]);
               const url = apply(xhrURL, self, []);
               const status = apply(xhrStatus, self, []);
-              if ((rt !== "" && rt !== "text") || !textual(type)) return body("xhr", method, url, status, type, "", "binary", sent);
+              if ((rt !== "" && rt !== "text") || !textual(type)) return body("xhr", at, method, url, status, type, "", "binary", sent);
               const text = apply(xhrText, self, []);
-              body("xhr", method, url, status, type, text, text.length > BODY_MAX ? "over" : "", sent);
+              body("xhr", at, method, url, status, type, text, text.length > BODY_MAX ? "over" : "", sent);
             } catch (_) { /* an aborted or odd request */ }
           }, ONCE]);
         } catch (_) { /* not an XHR: send throws below */ }

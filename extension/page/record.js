@@ -82,7 +82,7 @@
     if (!r || typeof r !== "object" || !SOURCES.has(r.source)) return null;
     const time = Number.isFinite(r.time) ? r.time : Date.now();
     if (r.source === "body") {
-      return { source: "body", via: r.via === "fetch" ? "fetch" : "xhr", method: str(r.method, 16).toUpperCase() || "GET", url: str(r.url, URL_MAX),
+      return { source: "body", via: r.via === "fetch" ? "fetch" : "xhr", at: Number.isFinite(r.at) ? r.at : 0, method: str(r.method, 16).toUpperCase() || "GET", url: str(r.url, URL_MAX),
         status: int(r.status), mimeType: str(r.mimeType, 200), body: str(r.body, BODY_MAX), state: r.state === "over" || r.state === "binary" ? r.state : "", sent: str(r.sent, BODY_MAX), time };
     }
     const stack = [];
