@@ -420,3 +420,28 @@ func TestEachCallHasItsOwnBody(t *testing.T) {
 		}
 	}
 }
+
+// A console call's message says where the page made it: the script's
+// URL, line and column (here the page's first inline script).
+func TestConsoleMessagesSayWhereTheyWereLogged(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/console?where=1")
+	res := waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool { return len(list(r, "messages")) >= 5 })
+	for _, m := range list(res, "messages") {
+		if m["source"] != "console" {
+			continue
+		}
+		line := map[string]float64{"debug": 3, "log": 4, "info": 5, "warning": 6, "error": 7}[m["level"].(string)]
+		if m["url"] != site+"/console?where=1" || m["line"] != line || m["column"] != 9.0 {
+			t.Errorf("%s message %q is at %v:%v:%v, want %s/console?where=1:%v:9", m["level"], m["text"], m["url"], m["line"], m["column"], site, line)
+		}
+	}
+}
+
+// A new tab whose first load answers 404 has the browser's console line
+// for it, as a later navigation's 404 has.
+func TestAFirstLoadThatFailsHasItsConsoleLine(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/no-such-page")
+	waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool {
+		return has(list(r, "messages"), "error", "network", "status of 404")
+	})
+}

@@ -100,10 +100,11 @@ function newRecord(fromLoad, recording) {
 // tab's top frame; what is kept out is only counted. The daemon judges
 // every entry again as it reads (the rules may have changed since).
 
-// denied says whether the rules refuse url ("" and about:blank are
-// allowed: a frame that has not loaded anything).
+// denied says whether the rules refuse url. What names no place (""; a
+// script without one, "<anonymous>") is left to the page's URL, which is
+// judged too; about:blank is allowed.
 function denied(url) {
-  return typeof url === "string" && url !== "" && !decide(url).allowed;
+  return typeof url === "string" && /^[a-z][a-z0-9+.-]*:/i.test(url) && !decide(url).allowed;
 }
 
 // originURL is an initiator origin as a URL the rules can judge ("null",
@@ -463,8 +464,11 @@ function onDone(d) {
   q.fromCache = !!d.fromCache;
   if (d.statusCode) q.status = d.statusCode;
   if (d.error) q.error = d.error;
-  // The browser's own console line for a failed load, as DevTools shows it.
-  if (r.recording && (d.error || q.status >= 400) && d.error !== "net::ERR_ABORTED") {
+  // The browser's own console line for a failed load, as DevTools shows
+  // it; in a new tab's provisional record too, where its first load ends
+  // before the tab is known to be the bridge's (a record nobody claims
+  // goes with its line).
+  if ((d.error || q.status >= 400) && d.error !== "net::ERR_ABORTED") {
     const text = d.error ? `Failed to load resource: ${d.error}` : `Failed to load resource: the server responded with a status of ${q.status}`;
     addMessage(r, { level: "error", text, source: "network", url: q.url, time: Date.now(), frameUrl: q.frameUrl });
   }

@@ -77,6 +77,7 @@
   const errorStack = (e) => { try { return e && typeof e.stack === "string" ? e.stack : ""; } catch (_) { return ""; } };
   const slice = (s, n) => apply(StringC.prototype.slice, s, [0, n]);
   const replace = (s, re, f) => apply(StringC.prototype.replace, s, [re, f]);
+  const indexOf = StringC.prototype.indexOf;
   const PromiseThen = Promise.prototype.then;
   const ResponseP = W.Response && Response.prototype;
   const clone = ResponseP && ResponseP.clone;
@@ -218,6 +219,35 @@
   }
 
   // ---- console ----
+  // callSite is where the page called console: the first frame of a
+  // stack taken in the wrapper that is not this file's (its URL, read
+  // from a stack at the start). A page that set Error.prepareStackTrace
+  // would be handed the wrapper's frames by that stack: no call site then
+  // (looked up as a descriptor, which runs no getter of the page's).
+  const ErrorC = Error;
+  const frameRe = /^\s*at (?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/gm;
+  const firstFrameURL = (stack) => {
+    let url = "";
+    replace(stack, frameRe, (_, fn, u) => { url = url || u; return ""; });
+    return url;
+  };
+  const ownURL = firstFrameURL(errorStack(new ErrorC()));
+  // isURL: "scheme:…", without the page's RegExp.prototype.exec.
+  const isURL = (u) => {
+    const colon = apply(indexOf, u, [":"]);
+    return colon > 0 && apply(indexOf, u, [" "]) < 0 && apply(indexOf, u, ["<"]) < 0;
+  };
+  function callSite() {
+    if (getOwnPropertyDescriptor(ErrorC, "prepareStackTrace")) return null;
+    let site = null;
+    replace(slice(errorStack(new ErrorC()), 8000), frameRe, (_, fn, url, line, col) => {
+      // A script with no URL of its own (one evaluated, "<anonymous>")
+      // has no call site to give.
+      if (!site && url !== ownURL) site = isURL(url) ? { url, line: NumberC(line), column: NumberC(col) } : {};
+      return "";
+    });
+    return site;
+  }
   const LEVELS = { debug: "debug", log: "log", info: "info", warn: "warning", error: "error", trace: "log", dir: "log", table: "log", assert: "error" };
   const wrapped = [];
   const con = W.console;
@@ -229,10 +259,12 @@
         if (!busy && !stopped) {
           busy = true;
           try {
+            const site = callSite();
+            const at = site && site.url ? { url: site.url, line: site.line, column: site.column } : {};
             if (name === "assert") {
-              if (!args[0]) record({ level, source: "console", text: "Assertion failed" + (args.length > 1 ? ": " + format(apply(Array.prototype.slice, args, [1])) : "") });
+              if (!args[0]) record({ level, source: "console", text: "Assertion failed" + (args.length > 1 ? ": " + format(apply(Array.prototype.slice, args, [1])) : ""), ...at });
             } else {
-              record({ level, source: "console", text: format(args) });
+              record({ level, source: "console", text: format(args), ...at });
             }
           } catch (_) {
             /* a record we cannot make is lost, never the page's call */
@@ -254,7 +286,7 @@
   function frames(stack) {
     let out = "";
     let n = 0;
-    replace(slice(stack, 8000), /^\s*at (?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/gm, (_, fn, url, line, col) => {
+    replace(slice(stack, 8000), frameRe, (_, fn, url, line, col) => {
       if (n++ < 5) out += (fn || "") + "\t" + url + "\t" + line + "\t" + col + "\n";
       return "";
     });

@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -61,7 +62,7 @@ func offLimits(rules *policy.Rules) func(urls ...string) bool {
 		if rules == nil {
 			return false
 		}
-		return slices.ContainsFunc(urls, func(u string) bool { return !rules.Check(u).Allowed })
+		return slices.ContainsFunc(urls, func(u string) bool { return names(u) && !rules.Check(u).Allowed })
 	}
 }
 
@@ -183,6 +184,14 @@ func recordNote(info protocol.RecordInfo, what string) string {
 		return fmt.Sprintf("recording of this tab starts now: the bridge had not touched it before, so earlier %s were not recorded; reload the tab to record its page from the load", what)
 	}
 	return fmt.Sprintf("this tab is recorded since the bridge first touched it (%s), after its page had loaded: earlier %s are not here; reload the tab to record its page from the load", started.UTC().Format(time.RFC3339), what)
+}
+
+// names says whether u names a place the rules judge: "" and a script
+// without a URL ("<anonymous>") do not, and are left to the page's URL,
+// which is judged with them.
+func names(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && p.Scheme != ""
 }
 
 // requestSummary is a request as network lists it.
