@@ -83,27 +83,38 @@ func noTrace(t *testing.T, res map[string]any, what ...string) {
 	}
 }
 
-// A command the rules refuse (extract on the user's tab showing a denied
-// site) starts no record: when the user then goes to an allowed page,
-// its load is not recorded, and the first read says recording starts
-// then.
+// A refused command starts no record (extract on the user's tab showing
+// a denied site, close of a tab that is not the bridge's): when the user
+// then goes to an allowed page, its load is not recorded, and the first
+// read says recording starts then.
 func TestARefusedCommandStartsNoRecording(t *testing.T) {
 	deny(t, strings.TrimPrefix(deniedSite(), "http://"))
 	dev := bridge.SharedDevTools(t)
-	session, st := usersTab(t, dev, deniedSite()+"/bank")
-	tab := int(st["tabId"].(float64))
-	refused(t, map[string]any{"action": "extract", "tabId": tab}, protocol.CodeBlockedByPolicy)
-	refused(t, map[string]any{"action": "network", "tabId": tab}, protocol.CodeBlockedByPolicy)
-	time.Sleep(300 * time.Millisecond) // a record the refusal started would be running by now
-	navigate(t, dev, session, site+"/console?user=refused", `document.readyState === "complete"`)
-	time.Sleep(500 * time.Millisecond) // the page's half sends its batch 150 ms after a message
-	res := call(t, map[string]any{"action": "console", "tabId": tab})
-	if msgs := list(res, "messages"); len(msgs) != 0 {
-		t.Errorf("the tab was recorded since the refused command: %v", msgs)
+	for _, c := range []struct {
+		name, url, action, code string
+	}{
+		{"extract on a denied site", deniedSite() + "/bank", "extract", protocol.CodeBlockedByPolicy},
+		{"close of the user's tab", site + "/api-page?user=close", "close", protocol.CodeNotOwned},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			session, st := usersTab(t, dev, c.url)
+			tab := int(st["tabId"].(float64))
+			refused(t, map[string]any{"action": c.action, "tabId": tab}, c.code)
+			time.Sleep(300 * time.Millisecond) // a record the refusal started would be running by now
+			navigate(t, dev, session, site+"/console?user="+c.action, `document.readyState === "complete"`)
+			time.Sleep(500 * time.Millisecond) // the page's half sends its batch 150 ms after a message
+			res := call(t, map[string]any{"action": "console", "tabId": tab})
+			if msgs := list(res, "messages"); len(msgs) != 0 {
+				t.Errorf("the tab was recorded since the refused command: %v", msgs)
+			}
+			if note, _ := res["note"].(string); !strings.Contains(note, "starts now") {
+				t.Errorf("console does not say recording starts now: %v", res)
+			}
+		})
 	}
-	if note, _ := res["note"].(string); !strings.Contains(note, "starts now") {
-		t.Errorf("console does not say recording starts now: %v", res)
-	}
+	// While the tab shows the denied site, its records are refused too.
+	_, st := usersTab(t, dev, deniedSite()+"/bank")
+	refused(t, map[string]any{"action": "network", "tabId": st["tabId"]}, protocol.CodeBlockedByPolicy)
 }
 
 // A user's tab the bridge touched, then taken by the user to a denied
