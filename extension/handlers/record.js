@@ -100,11 +100,12 @@ function newRecord(fromLoad, recording) {
 // tab's top frame; what is kept out is only counted. The daemon judges
 // every entry again as it reads (the rules may have changed since).
 
-// denied says whether the rules refuse url. What names no place (""; a
-// script without one, "<anonymous>") is left to the page's URL, which is
-// judged too; about:blank is allowed.
+// denied says whether the rules refuse url. What names no place of its
+// own (""; a script without a URL, "<anonymous>"; an about:blank or
+// about:srcdoc frame, its creator's) is left to the page's URL, which is
+// judged too.
 function denied(url) {
-  return typeof url === "string" && /^[a-z][a-z0-9+.-]*:/i.test(url) && !decide(url).allowed;
+  return typeof url === "string" && /^[a-z][a-z0-9+.-]*:/i.test(url) && !/^about:/i.test(url) && !decide(url).allowed;
 }
 
 // originURL is an initiator origin as a URL the rules can judge ("null",

@@ -186,12 +186,13 @@ func recordNote(info protocol.RecordInfo, what string) string {
 	return fmt.Sprintf("this tab is recorded since the bridge first touched it (%s), after its page had loaded: earlier %s are not here; reload the tab to record its page from the load", started.UTC().Format(time.RFC3339), what)
 }
 
-// names says whether u names a place the rules judge: "" and a script
-// without a URL ("<anonymous>") do not, and are left to the page's URL,
-// which is judged with them.
+// names says whether u names a place of its own for the rules: "", a
+// script without a URL ("<anonymous>") and an about:blank or
+// about:srcdoc frame (its creator's) do not, and are left to the page's
+// URL, which is judged with them.
 func names(u string) bool {
 	p, err := url.Parse(u)
-	return err == nil && p.Scheme != ""
+	return err == nil && p.Scheme != "" && !strings.EqualFold(p.Scheme, "about")
 }
 
 // requestSummary is a request as network lists it.

@@ -51,6 +51,13 @@ func noRules(...string) bool { return false }
 // counted, with the rules as they are when console reads the record.
 func TestShapeConsoleLeavesOutDeniedSites(t *testing.T) {
 	rules := policy.Rules{Deny: []string{"bank.test", "a.test/admin/*"}}
+	allowList := policy.Rules{Allow: []string{"a.test"}}
+	if offLimits(&allowList)("about:srcdoc", "https://a.test/") || offLimits(&allowList)("<anonymous>", "") {
+		t.Error("with an allow list, a srcdoc frame's or an evaluated script's entry on an allowed page is left out")
+	}
+	if !offLimits(&allowList)("https://b.test/") {
+		t.Error("with an allow list, an entry of a site off the list is kept")
+	}
 	rec := recorded(4)
 	rec.LeftOut = 2 // kept out by the extension as they came
 	rec.Messages[0].URL = "https://bank.test/app.js"
