@@ -161,6 +161,12 @@ Promise.all(Array.from({length: %d}, (_, i) => fetch("/api/ok?i=" + i + "&pad=" 
 		w.Header().Set("Content-Type", "application/json")
 		io.Copy(w, r.Body)
 	})
+	// A document its server says not to store, as many apps serve HTML.
+	mux.HandleFunc("/no-store", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><title>no-store</title><p>served not to be stored</p>`)
+	})
 	mux.HandleFunc("/api/echo", func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")

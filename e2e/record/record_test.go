@@ -445,3 +445,18 @@ func TestAFirstLoadThatFailsHasItsConsoleLine(t *testing.T) {
 		return has(list(r, "messages"), "error", "network", "status of 404")
 	})
 }
+
+// The tab's current document served Cache-Control: no-store has no copy
+// in the browser to read back (only a debugger attached before its load
+// would have kept one): its detail says so, rather than "not seen".
+func TestANoStoreDocumentSaysWhyItHasNoBody(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/no-store")
+	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "/no-store"}, func(r map[string]any) bool {
+		q := list(r, "requests")
+		return len(q) == 1 && q[0]["status"] == 200.0
+	})
+	d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": list(res, "requests")[0]["requestId"]})["request"].(map[string]any)
+	if b, _ := d["responseBody"].(map[string]any); b == nil || !strings.Contains(fmt.Sprint(b["notKept"]), "no-store") {
+		t.Errorf("the no-store document's body does not say why it is missing: %v", d["responseBody"])
+	}
+}

@@ -118,6 +118,9 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 		q := *rec.Request
 		if q.Type == "document" && q.ResponseBody != nil && q.ResponseBody.NotKept == "not_seen" && q.URL == tab.URL {
 			q.ResponseBody = documentBody(r.ctx, r.b, tab.TabID, q.URL)
+			if q.ResponseBody.NotKept == "not_seen" && noStore(q.ResponseHeaders) {
+				q.ResponseBody = &protocol.RecordBody{NotKept: "no_store"}
+			}
 		}
 		out.Request = requestDetail(q, maxChars)
 		return out, nil
@@ -171,6 +174,18 @@ func documentBody(ctx context.Context, b browser.Verbs, tabID int, url string) *
 		return &protocol.RecordBody{NotKept: "binary"}
 	}
 	return &protocol.RecordBody{Text: res.Content}
+}
+
+// noStore says whether a response was sent Cache-Control: no-store: the
+// browser keeps no copy of such a document for Page.getResourceContent
+// (only a debugger attached before the load would have seen it).
+func noStore(hs []protocol.HTTPHeader) bool {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, "cache-control") && strings.Contains(strings.ToLower(h.Value), "no-store") {
+			return true
+		}
+	}
+	return false
 }
 
 // recordNote says what a record does not cover: the page's load, when
@@ -236,6 +251,7 @@ var notKept = map[string]string{
 	"before_recording": "made before recording of this tab began",
 	"evicted":          "dropped: newer bodies took the tab's body allowance",
 	"not_seen":         "not seen: the recorder keeps the bodies of fetch and XHR responses and of the tab's current document only",
+	"no_store":         "not kept: its server sent this document with Cache-Control: no-store, so the browser kept no copy of it to read back; the page as it is now is what extract reads",
 }
 
 // body redacts a kept body and cuts it at maxChars; a body not kept says

@@ -94,6 +94,7 @@ type Body struct {
 	// TotalChars is the length of the whole text when Text was cut.
 	TotalChars int `json:"totalChars,omitempty"`
 	// NotKept says why there is no text: binary, over the cap, made
-	// before recording began, or not seen by the recorder.
+	// before recording began, not seen by the recorder, or a document
+	// served no-store, of which the browser kept no copy.
 	NotKept string `json:"notKept,omitempty"`
 }
