@@ -161,6 +161,12 @@ Promise.all(Array.from({length: %d}, (_, i) => fetch("/api/ok?i=" + i + "&pad=" 
 		w.Header().Set("Content-Type", "application/json")
 		io.Copy(w, r.Body)
 	})
+	// A page whose frame logs and fetches.
+	mux.Handle("/frame-fetch", page(`<!doctype html><title>frame fetch</title><iframe src="/frame-child"></iframe>`))
+	mux.Handle("/frame-child", page(`<!doctype html><p>child</p><script>
+console.log("said in the frame");
+fetch("/api/ok?from=frame").then((r) => r.text());
+</script>`))
 	// A document its server says not to store, as many apps serve HTML.
 	mux.HandleFunc("/no-store", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")

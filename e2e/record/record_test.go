@@ -460,3 +460,20 @@ func TestANoStoreDocumentSaysWhyItHasNoBody(t *testing.T) {
 		t.Errorf("the no-store document's body does not say why it is missing: %v", d["responseBody"])
 	}
 }
+
+// A frame's fetch is typed fetch, with the body its page read, and what
+// the frame logged is in console: the recorder runs in every frame.
+func TestAFramesFetchAndConsoleAreRecorded(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/frame-fetch")
+	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "from=frame"}, func(r map[string]any) bool {
+		q := list(r, "requests")
+		return len(q) == 1 && q[0]["status"] == 200.0 && q[0]["type"] == "fetch"
+	})
+	d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": list(res, "requests")[0]["requestId"]})["request"].(map[string]any)
+	if b, _ := d["responseBody"].(map[string]any); b == nil || !strings.Contains(fmt.Sprint(b["text"]), "items") {
+		t.Errorf("the frame's fetch has no body: %v", d["responseBody"])
+	}
+	waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool {
+		return has(list(r, "messages"), "log", "console", "said in the frame")
+	})
+}

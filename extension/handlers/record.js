@@ -52,14 +52,16 @@ const PROVISIONAL_MS = 10_000;
 
 // The content scripts (registered by handlers/readiness.js while the
 // bridge is in use): record.js first, so that it usually listens when
-// record-main.js says hello.
+// record-main.js says hello. In every frame: a frame's console calls and
+// the bodies of its fetch and XHR calls are the page's too (and only the
+// page's half can tell a fetch from an XHR).
 export const SCRIPTS = [
   {
     id: "browser-bridge-record",
     js: ["page/record.js"],
     matches: ["<all_urls>"],
     runAt: "document_start",
-    allFrames: false,
+    allFrames: true,
     persistAcrossSessions: false,
     world: "ISOLATED",
   },
@@ -68,7 +70,7 @@ export const SCRIPTS = [
     js: ["page/record-main.js"],
     matches: ["<all_urls>"],
     runAt: "document_start",
-    allFrames: false,
+    allFrames: true,
     persistAcrossSessions: false,
     world: "MAIN",
   },
@@ -125,8 +127,8 @@ function offLimits(r, d) {
   return denied(r.frames.get(frame)) || denied(r.frames.get(0)) || denied(originURL(d.initiator));
 }
 
-// pageOffLimits says whether what a tab's top frame said is kept out: the
-// page at sender's URL, or the tab's top frame as webNavigation saw it.
+// pageOffLimits says whether what a frame said is kept out: the page at
+// sender's URL, or the tab's top frame as webNavigation saw it.
 function pageOffLimits(r, pageUrl) {
   return denied(pageUrl) || denied(r.frames.get(0));
 }
@@ -532,7 +534,7 @@ const SOURCES = new Set(["console", "exception", "rejection", "security"]);
 const str = (v, n) => (typeof v === "string" ? v.slice(0, n) : "");
 const int = (v) => (Number.isFinite(v) ? Math.max(0, Math.trunc(v)) : 0);
 
-// fromPage files record x of the page at pageUrl (the tab's top frame).
+// fromPage files record x of the page at pageUrl (the frame that sent it).
 function fromPage(r, x, pageUrl) {
   if (!x || typeof x !== "object") return;
   if (denied(str(x.url, 4096))) {
@@ -584,9 +586,9 @@ function attachBody(r, x) {
 chrome.runtime.onMessage.addListener((req, sender, reply) => {
   const type = req && req.type;
   if (type !== "record.page" && type !== "record.batch") return false;
-  // Only this extension's content scripts, in a tab's top frame.
+  // Only this extension's content scripts, in a tab's frames.
   const tabId = sender.tab && sender.tab.id;
-  if (sender.id !== chrome.runtime.id || !Number.isInteger(tabId) || sender.frameId !== 0) return false;
+  if (sender.id !== chrome.runtime.id || !Number.isInteger(tabId) || !Number.isInteger(sender.frameId)) return false;
   if (type === "record.page") {
     (async () => {
       const r = recs.get(tabId);
@@ -612,7 +614,8 @@ chrome.runtime.onMessage.addListener((req, sender, reply) => {
     // load in CI). It is from before the recording, and left out.
     const since = r.fromLoad ? -Infinity : r.startedAt;
     const records = req.records.slice(0, 500).filter((x) => !(x && x.time < since));
-    // A page the rules deny said it: none of it is kept.
+    // A page the rules deny said it (the frame's, or the tab's top
+    // frame's): none of it is kept.
     const pageUrl = typeof sender.url === "string" ? sender.url : "";
     if (pageOffLimits(r, pageUrl)) r.leftOut += records.length;
     else {
