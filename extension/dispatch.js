@@ -183,7 +183,7 @@ async function run(msg, ctx) {
   }
   await door.admit?.(msg, ctx);
   // The bridge touched this tab: record it from now on (handlers/record.js).
-  if (door === actionsDoor && msg.type !== "tab.close") record.touch(msg.tabId);
+  if (door === actionsDoor && msg.type !== "tab.close") record.touch(msg.tabId, msg.type);
   const started = Date.now();
   try {
     const result = (await door.handlers[msg.type](msg, ctx)) ?? {};

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,6 +33,9 @@ const (
 	refToken = "ref-t0ken-8a9b0c"
 	phrase   = "phr4se-multi-7e6d"
 	jwt      = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2lnLWp3dC0zYzRk"
+	// What the denied sites say: none may reach the agent.
+	bankSecret  = "BANK-BALANCE-99999"
+	adminSecret = "ADMIN-SECRET-4242"
 )
 
 func TestMain(m *testing.M) {
@@ -104,6 +108,80 @@ func fixtures() http.Handler {
 	mux.Handle("/api-page", page(apiPage))
 	mux.Handle("/secrets", page(secretPage))
 	mux.Handle("/first", page(firstPage))
+	// A site the rules tests deny (reached as localhost, while the other
+	// pages are 127.0.0.1's): it posts a secret and logs it.
+	mux.Handle("/bank", page(`<!doctype html><title>bank</title><script>
+console.log("bank says `+bankSecret+`");
+fetch("/api/echo?bank=1", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({balance: "`+bankSecret+`"})}).then((r) => r.text()).then(() => { document.title = "bank done"; });
+</script><p>bank</p>`))
+	// An allowed page that frames the denied site, and one that reads a
+	// denied path of its own site.
+	mux.HandleFunc("/framed", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>framed</title><p>shop</p><iframe src="http://localhost:%s/bank"></iframe>`, portOf(r.Host))
+	})
+	mux.Handle("/admin-reader", page(`<!doctype html><title>reader</title><p id="out">waiting</p><script>
+fetch("/admin/api").then((r) => r.text()).then((t) => { document.getElementById("out").textContent = "read " + t.length; });
+</script>`))
+	mux.HandleFunc("/admin/api", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"secret":"`+adminSecret+`"}`)
+	})
+	// Pages that would make the worker hold a lot: fetches of huge URLs
+	// (n of kb KB each, no-cors: they leave at once), and responses of
+	// 200 KB of headers.
+	mux.HandleFunc("/huge", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>huge</title><p id="out">waiting</p><script>
+const pad = "x".repeat(%d * 1024);
+Promise.all(Array.from({length: %d}, (_, i) => fetch("/api/ok?i=" + i + "&pad=" + pad, {mode: "no-cors"})))
+  .then(() => { document.getElementById("out").textContent = "done"; });
+</script>`, atoi(r.URL.Query().Get("kb")), atoi(r.URL.Query().Get("n")))
+	})
+	mux.HandleFunc("/fat-page", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>fat</title><p id="out">waiting</p><script>
+(async () => {
+  for (let i = 0; i < %d; i += 20) await Promise.all(Array.from({length: 20}, (_, j) => fetch("/fat?i=" + (i + j)).then((r) => r.blob())));
+  document.getElementById("out").textContent = "done";
+})();
+</script>`, atoi(r.URL.Query().Get("n")))
+	})
+	mux.HandleFunc("/fat", func(w http.ResponseWriter, r *http.Request) {
+		fat := strings.Repeat("y", 2000)
+		for i := range 100 {
+			w.Header().Set(fmt.Sprintf("X-Fat-%d", i), fat)
+		}
+		w.Header().Set("Content-Type", "application/octet-stream")
+		fmt.Fprint(w, "fat")
+	})
+	// The same call made again and again, each answered with its own
+	// body back.
+	mux.Handle("/echoes", page(`<!doctype html><title>echoes</title><p id="out">waiting</p><script>
+(async () => {
+  for (let i = 0; i < 8; i++) {
+    await fetch("/api/mirror", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({n: i})}).then((r) => r.text());
+    await new Promise((ok) => setTimeout(ok, 30));
+  }
+  document.getElementById("out").textContent = "done";
+})();
+</script>`))
+	mux.HandleFunc("/api/mirror", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.Copy(w, r.Body)
+	})
+	// A page whose frame logs and fetches.
+	mux.Handle("/frame-fetch", page(`<!doctype html><title>frame fetch</title><iframe src="/frame-child"></iframe>`))
+	mux.Handle("/frame-child", page(`<!doctype html><p>child</p><script>
+console.log("said in the frame");
+fetch("/api/ok?from=frame").then((r) => r.text());
+</script>`))
+	// A document its server says not to store, as many apps serve HTML.
+	mux.HandleFunc("/no-store", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><title>no-store</title><p>served not to be stored</p>`)
+	})
 	mux.HandleFunc("/api/echo", func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
@@ -146,6 +224,18 @@ if (location.search.includes("after=1")) addEventListener("load", () => setTimeo
 </script>`, strings.TrimSpace(n), strings.TrimSpace(orDefault(r.URL.Query().Get("reqs"), "0")))
 	})
 	return mux
+}
+
+// atoi is s as a number, 0 when it is none.
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// portOf is the port of a host:port.
+func portOf(host string) string {
+	_, port, _ := strings.Cut(host, ":")
+	return port
 }
 
 func orDefault(s, d string) string {

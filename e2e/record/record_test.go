@@ -19,8 +19,14 @@ import (
 // recorder sends its records in batches.
 func waitFor(t *testing.T, input map[string]any, ok func(map[string]any) bool) map[string]any {
 	t.Helper()
+	return waitWithin(t, 10*time.Second, input, ok)
+}
+
+// waitWithin is waitFor for up to d.
+func waitWithin(t *testing.T, d time.Duration, input map[string]any, ok func(map[string]any) bool) map[string]any {
+	t.Helper()
 	var res map[string]any
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(150 * time.Millisecond) {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(150 * time.Millisecond) {
 		res = call(t, input)
 		if ok(res) {
 			return res
@@ -399,4 +405,82 @@ func usersTab(t *testing.T, dev *browsertest.DevTools, url string) (string, map[
 	}
 	t.Fatalf("the user's tab %s is not in status", url)
 	return "", nil
+}
+
+// Each of a page's calls of the same method and URL has its own body:
+// the same POST made again and again, each answered with what it sent,
+// shows in every request's detail the same body both ways.
+func TestEachCallHasItsOwnBody(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/echoes")
+	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "/api/mirror"}, func(r map[string]any) bool {
+		q := list(r, "requests")
+		return len(q) == 8 && q[7]["status"] == 200.0
+	})
+	time.Sleep(500 * time.Millisecond) // the last body's batch
+	for i, q := range list(res, "requests") {
+		d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": q["requestId"]})["request"].(map[string]any)
+		sent, _ := d["requestBody"].(map[string]any)
+		got, _ := d["responseBody"].(map[string]any)
+		want := fmt.Sprintf(`{"n":%d}`, i)
+		if sent["text"] != want || got["text"] != want {
+			t.Errorf("call %d: sent %v, answered %v; want %s both", i, sent, got, want)
+		}
+	}
+}
+
+// A console call's message says where the page made it: the script's
+// URL, line and column (here the page's first inline script).
+func TestConsoleMessagesSayWhereTheyWereLogged(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/console?where=1")
+	res := waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool { return len(list(r, "messages")) >= 5 })
+	for _, m := range list(res, "messages") {
+		if m["source"] != "console" {
+			continue
+		}
+		line := map[string]float64{"debug": 3, "log": 4, "info": 5, "warning": 6, "error": 7}[m["level"].(string)]
+		if m["url"] != site+"/console?where=1" || m["line"] != line || m["column"] != 9.0 {
+			t.Errorf("%s message %q is at %v:%v:%v, want %s/console?where=1:%v:9", m["level"], m["text"], m["url"], m["line"], m["column"], site, line)
+		}
+	}
+}
+
+// A new tab whose first load answers 404 has the browser's console line
+// for it, as a later navigation's 404 has.
+func TestAFirstLoadThatFailsHasItsConsoleLine(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/no-such-page")
+	waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool {
+		return has(list(r, "messages"), "error", "network", "status of 404")
+	})
+}
+
+// The tab's current document served Cache-Control: no-store has no copy
+// in the browser to read back (only a debugger attached before its load
+// would have kept one): its detail says so, rather than "not seen".
+func TestANoStoreDocumentSaysWhyItHasNoBody(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/no-store")
+	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "/no-store"}, func(r map[string]any) bool {
+		q := list(r, "requests")
+		return len(q) == 1 && q[0]["status"] == 200.0
+	})
+	d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": list(res, "requests")[0]["requestId"]})["request"].(map[string]any)
+	if b, _ := d["responseBody"].(map[string]any); b == nil || !strings.Contains(fmt.Sprint(b["notKept"]), "no-store") {
+		t.Errorf("the no-store document's body does not say why it is missing: %v", d["responseBody"])
+	}
+}
+
+// A frame's fetch is typed fetch, with the body its page read, and what
+// the frame logged is in console: the recorder runs in every frame.
+func TestAFramesFetchAndConsoleAreRecorded(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/frame-fetch")
+	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "from=frame"}, func(r map[string]any) bool {
+		q := list(r, "requests")
+		return len(q) == 1 && q[0]["status"] == 200.0 && q[0]["type"] == "fetch"
+	})
+	d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": list(res, "requests")[0]["requestId"]})["request"].(map[string]any)
+	if b, _ := d["responseBody"].(map[string]any); b == nil || !strings.Contains(fmt.Sprint(b["text"]), "items") {
+		t.Errorf("the frame's fetch has no body: %v", d["responseBody"])
+	}
+	waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool {
+		return has(list(r, "messages"), "log", "console", "said in the frame")
+	})
 }

@@ -21,11 +21,13 @@
 // then its record says it did not begin with the page's load.
 //
 // Bounds, per tab: MSG_MAX messages, REQ_MAX requests, BODY_TAB_MAX bytes
-// of bodies (each at most BODY_MAX); what falls out is counted. A closed
-// tab's record goes with it. With 50 tabs that is at most about 50 ×
-// (1,000 × 2 KB + 500 requests' headers + 1 MB of bodies).
+// of bodies (each at most BODY_MAX); a URL longer than URL_MAX and a
+// header value longer than VALUE_MAX keep a marked prefix. Across all
+// tabs the records hold at most MEM_MAX bytes: past it the oldest
+// entries of any tab go first. What falls out is counted (dropped). A
+// closed tab's record goes with it.
 import { BridgeError, Codes } from "../protocol.js";
-import { bridgeTab } from "./policy.js";
+import { bridgeTab, decide } from "./policy.js";
 import { intArg } from "./tabinfo.js";
 
 const MSG_MAX = 1000;
@@ -33,6 +35,16 @@ const REQ_MAX = 500;
 const BODY_MAX = 256 * 1024;
 const BODY_TAB_MAX = 1024 * 1024;
 const HEADERS_MAX = 100;
+// A page can make URLs of megabytes (a no-cors fetch of a 1.5 MB URL
+// leaves the page at once): the record keeps their start, marked.
+const URL_MAX = 4096;
+const URL_KEEP = 2048;
+const VALUE_MAX = 2048;
+const CUT = "…[cut]";
+// All tabs' records together, in bytes (two a character, as V8 keeps
+// most strings at worst): a few pages must not grow the worker without
+// bound.
+const MEM_MAX = 64 * 1024 * 1024;
 // How long a new tab's requests are held before the tab is known to be
 // the bridge's (it learns that as tabs.create returns, after the first
 // request may have started).
@@ -40,14 +52,16 @@ const PROVISIONAL_MS = 10_000;
 
 // The content scripts (registered by handlers/readiness.js while the
 // bridge is in use): record.js first, so that it usually listens when
-// record-main.js says hello.
+// record-main.js says hello. In every frame: a frame's console calls and
+// the bodies of its fetch and XHR calls are the page's too (and only the
+// page's half can tell a fetch from an XHR).
 export const SCRIPTS = [
   {
     id: "browser-bridge-record",
     js: ["page/record.js"],
     matches: ["<all_urls>"],
     runAt: "document_start",
-    allFrames: false,
+    allFrames: true,
     persistAcrossSessions: false,
     world: "ISOLATED",
   },
@@ -56,7 +70,7 @@ export const SCRIPTS = [
     js: ["page/record-main.js"],
     matches: ["<all_urls>"],
     runAt: "document_start",
-    allFrames: false,
+    allFrames: true,
     persistAcrossSessions: false,
     world: "MAIN",
   },
@@ -70,7 +84,61 @@ function newRecord(fromLoad, recording) {
     recording, startedAt: Date.now(), fromLoad, bodiesFrom: fromLoad ? 0 : Date.now(),
     msgs: [], msgSeq: 0, msgDropped: 0,
     reqs: new Map(), reqSeq: 0, reqDropped: 0, bodyBytes: 0,
+    // frames: frameId -> the URL its document shows (webNavigation), by
+    // which every entry is judged; leftOut counts the entries the site
+    // rules kept out of the record.
+    frames: new Map(), leftOut: 0,
+    // bytes: what its entries hold, bodies aside (see trim).
+    bytes: 0,
   };
+}
+
+// ---- The site rules ----
+// The record holds nothing of a site the user's rules deny: the agent
+// may not read such a page, so neither what it logged nor what it
+// fetched, nor a request of an allowed page to a denied URL, nor the
+// traffic of a denied frame inside an allowed page. Each entry is judged
+// as it comes, by its own URL, the URL of the frame that made it and the
+// tab's top frame; what is kept out is only counted. The daemon judges
+// every entry again as it reads (the rules may have changed since).
+
+// denied says whether the rules refuse url. What names no place of its
+// own (""; a script without a URL, "<anonymous>"; an about:blank or
+// about:srcdoc frame, its creator's) is left to the page's URL, which is
+// judged too.
+function denied(url) {
+  return typeof url === "string" && /^[a-z][a-z0-9+.-]*:/i.test(url) && !/^about:/i.test(url) && !decide(url).allowed;
+}
+
+// originURL is an initiator origin as a URL the rules can judge ("null",
+// an opaque origin, is none).
+function originURL(origin) {
+  return typeof origin === "string" && /^[a-z][a-z0-9+.-]*:\/\//i.test(origin) ? origin + "/" : "";
+}
+
+// offLimits says whether a request of r's tab is kept out: its URL, and
+// but for a top-level load (judged by where it goes) the page that made
+// it: its frame's document (a frame's load: the parent's), the page that
+// started it and the tab's top frame.
+function offLimits(r, d) {
+  if (denied(d.url)) return true;
+  if (d.type === "main_frame") return false;
+  const frame = d.type === "sub_frame" ? d.parentFrameId : d.frameId;
+  return denied(r.frames.get(frame)) || denied(r.frames.get(0)) || denied(originURL(d.initiator));
+}
+
+// pageOffLimits says whether what a frame said is kept out: the page at
+// sender's URL, or the tab's top frame as webNavigation saw it.
+function pageOffLimits(r, pageUrl) {
+  return denied(pageUrl) || denied(r.frames.get(0));
+}
+
+// learnFrames fills r's frames with the tab's frames as they are now: a
+// record started by a touch began after they loaded.
+function learnFrames(tabId, r) {
+  chrome.webNavigation.getAllFrames({ tabId }).then((all) => {
+    for (const f of all || []) if (!r.frames.has(f.frameId)) r.frames.set(f.frameId, f.url);
+  }, () => {});
 }
 
 // start records tabId from now on (fromLoad: its page's load is covered),
@@ -87,6 +155,7 @@ export function start(tabId, fromLoad) {
     recs.set(tabId, r);
   }
   created.delete(tabId);
+  learnFrames(tabId, r);
   listenBodies(tabId);
   // A read waits for this (ensure): "recording starts now" must be true
   // when it is said. Other commands do not wait.
@@ -94,13 +163,22 @@ export function start(tabId, fromLoad) {
   return r;
 }
 
-// touch is called for every command that names a tab: the bridge's own
-// tab is recorded from its load already; another starts now.
-export function touch(tabId) {
-  if (!Number.isInteger(tabId) || tabId < 0) return;
+// LOOKS are the verbs that only look at a tab, which the daemon sends
+// before it decides whether a command may act on it at all: they start
+// no record (a refused command must not begin to record the user's tab).
+const LOOKS = new Set(["tab.get"]);
+
+// touch is called for every command that names a tab (of type verb):
+// the bridge's own tab is recorded from its load already; another starts
+// now, unless it shows a page the rules deny.
+export function touch(tabId, verb) {
+  if (!Number.isInteger(tabId) || tabId < 0 || LOOKS.has(verb)) return;
   const r = recs.get(tabId);
   if (r && r.recording) return;
-  bridgeTab(tabId).then((own) => start(tabId, own && !!r), () => {});
+  Promise.all([bridgeTab(tabId), chrome.tabs.get(tabId)]).then(([own, tab]) => {
+    if (!own && denied(tab.url || tab.pendingUrl)) return;
+    start(tabId, own && !!r);
+  }, () => {});
 }
 
 // inject puts record.js and, if it asks for it, record-main.js in the
@@ -141,10 +219,76 @@ function rec(tabId) {
 
 function addMessage(r, m) {
   m.seq = ++r.msgSeq;
+  m.size = msgSize(m);
   r.msgs.push(m);
-  if (r.msgs.length > MSG_MAX) {
-    r.msgs.shift();
-    r.msgDropped++;
+  r.bytes += m.size;
+  if (r.msgs.length > MSG_MAX) dropMessage(r);
+  trim();
+}
+
+function dropMessage(r) {
+  r.bytes -= r.msgs.shift().size;
+  r.msgDropped++;
+}
+
+// ---- Memory ----
+
+// capURL is url, or its start marked as cut when it is longer than
+// URL_MAX. (The page's half cuts its URLs at URL_MAX plainly: the same
+// URL gives the same entry either way, which attachBody relies on.)
+function capURL(url) {
+  return typeof url === "string" && url.length > URL_MAX ? url.slice(0, URL_KEEP) + CUT : url;
+}
+
+const chars = (s) => (typeof s === "string" ? s.length : 0);
+function headerChars(list) {
+  let n = 0;
+  for (const h of list || []) n += h.name.length + h.value.length;
+  return n;
+}
+
+// reqSize and msgSize are an entry's bytes, bodies aside (keepBody
+// counts those in bodyBytes), with something for the fields.
+function reqSize(q) {
+  return 2 * (chars(q.url) + chars(q.frameUrl) + headerChars(q.requestHeaders) + headerChars(q.responseHeaders)) + 200;
+}
+function msgSize(m) {
+  let n = chars(m.text) + chars(m.url) + chars(m.frameUrl);
+  for (const f of m.stack || []) n += chars(f.url) + chars(f.function);
+  return 2 * n + 100;
+}
+
+// resize counts q's new size in r, and keeps to MEM_MAX.
+function resize(r, q) {
+  const size = reqSize(q);
+  r.bytes += size - q.size;
+  q.size = size;
+  trim();
+}
+
+// trim drops the oldest entries of all records, whatever their tab,
+// while together they hold more than MEM_MAX bytes.
+function trim() {
+  let total = 0;
+  for (const r of recs.values()) total += r.bytes + r.bodyBytes;
+  while (total > MEM_MAX) {
+    let oldest = null;
+    let at = Infinity;
+    for (const r of recs.values()) {
+      const m = r.msgs[0];
+      if (m && m.time < at) [oldest, at] = [{ r, m }, m.time];
+      const [q] = r.reqs.values();
+      if (q && q.time < at) [oldest, at] = [{ r, q }, q.time];
+    }
+    if (!oldest) return;
+    const { r, m, q } = oldest;
+    const before = r.bytes + r.bodyBytes;
+    if (m) dropMessage(r);
+    else {
+      forget(r, q);
+      r.reqDropped++;
+    }
+    total -= before - (r.bytes + r.bodyBytes);
   }
 }
 
@@ -159,7 +303,10 @@ function header(list, name) {
 }
 
 function headersOf(list) {
-  return (list || []).slice(0, HEADERS_MAX).map((h) => ({ name: String(h.name), value: String(h.value ?? "").slice(0, 8192) }));
+  return (list || []).slice(0, HEADERS_MAX).map((h) => {
+    const value = String(h.value ?? "");
+    return { name: String(h.name).slice(0, 256), value: value.length > VALUE_MAX ? value.slice(0, VALUE_MAX) + CUT : value };
+  });
 }
 
 // keepBody stores text as a body of r, evicting the oldest bodies past
@@ -168,6 +315,7 @@ function keepBody(r, text) {
   const bytes = text.length * 2;
   if (bytes > BODY_MAX) return { notKept: "over_cap", bytes };
   r.bodyBytes += bytes;
+  trim();
   if (r.bodyBytes > BODY_TAB_MAX) {
     for (const q of r.reqs.values()) {
       for (const k of ["requestBody", "responseBody"]) {
@@ -221,21 +369,40 @@ function onBefore(d) {
   const r = rec(d.tabId);
   if (!r) return;
   const old = r.reqs.get(d.requestId);
-  if (old) {
-    // A redirect keeps its request ID: the entry follows it.
-    old.url = d.url;
-    return;
-  }
   const body = early.get(d.requestId);
   early.delete(d.requestId);
-  r.reqs.set(d.requestId, { seq: ++r.reqSeq, requestId: d.requestId, method: d.method, url: d.url, type: TYPES[d.type] || "other",
-    status: 0, mimeType: "", bytes: -1, durationMs: 0, time: d.timeStamp, requestBody: body });
+  if (offLimits(r, d)) {
+    // A redirect into a denied site takes the whole entry out.
+    if (old) forget(r, old);
+    r.leftOut++;
+    // A frame on its way to a denied page: what it does next is off
+    // limits already, before webNavigation says it committed.
+    if (d.type === "main_frame" || d.type === "sub_frame") r.frames.set(d.frameId, d.url);
+    return;
+  }
+  if (old) {
+    // A redirect keeps its request ID: the entry follows it.
+    old.url = capURL(d.url);
+    resize(r, old);
+    return;
+  }
+  const frameUrl = d.type === "main_frame" ? "" : r.frames.get(d.type === "sub_frame" ? d.parentFrameId : d.frameId) || "";
+  const q = { seq: ++r.reqSeq, requestId: d.requestId, method: d.method, url: capURL(d.url), type: TYPES[d.type] || "other",
+    status: 0, mimeType: "", bytes: -1, durationMs: 0, time: d.timeStamp, requestBody: body, frameUrl: capURL(frameUrl), size: 0 };
+  r.reqs.set(d.requestId, q);
   if (r.reqs.size > REQ_MAX) {
     const [first] = r.reqs.values();
-    for (const k of ["requestBody", "responseBody"]) if (first[k] && first[k].text !== undefined) r.bodyBytes -= first[k].text.length * 2;
-    r.reqs.delete(first.requestId);
+    forget(r, first);
     r.reqDropped++;
   }
+  resize(r, q);
+}
+
+// forget takes request q out of r, and its bodies out of r's allowance.
+function forget(r, q) {
+  for (const k of ["requestBody", "responseBody"]) if (q[k] && q[k].text !== undefined) r.bodyBytes -= q[k].text.length * 2;
+  r.bytes -= q.size;
+  r.reqs.delete(q.requestId);
 }
 
 // Request bodies are asked of Chrome for the recorded tabs only (a
@@ -248,7 +415,7 @@ function listenBodies(tabId) {
   if (!webRequest || bodyListeners.has(tabId)) return;
   const listener = (d) => {
     const r = recs.get(d.tabId);
-    if (!r || !d.requestBody) return;
+    if (!r || !d.requestBody || offLimits(r, d)) return;
     const body = requestBody(r, d.requestBody);
     const q = r.reqs.get(d.requestId);
     if (q) {
@@ -276,7 +443,9 @@ function entry(d) {
 
 function onSendHeaders(d) {
   const q = entry(d);
-  if (q) q.requestHeaders = headersOf(d.requestHeaders);
+  if (!q) return;
+  q.requestHeaders = headersOf(d.requestHeaders);
+  resize(recs.get(d.tabId), q);
 }
 
 function onHeaders(d) {
@@ -287,6 +456,7 @@ function onHeaders(d) {
   q.mimeType = header(d.responseHeaders, "content-type").split(";")[0].trim();
   const len = Number(header(d.responseHeaders, "content-length"));
   if (header(d.responseHeaders, "content-length") !== "" && Number.isFinite(len)) q.bytes = len;
+  resize(recs.get(d.tabId), q);
 }
 
 function onDone(d) {
@@ -297,10 +467,13 @@ function onDone(d) {
   q.fromCache = !!d.fromCache;
   if (d.statusCode) q.status = d.statusCode;
   if (d.error) q.error = d.error;
-  // The browser's own console line for a failed load, as DevTools shows it.
-  if (r.recording && (d.error || q.status >= 400) && d.error !== "net::ERR_ABORTED") {
+  // The browser's own console line for a failed load, as DevTools shows
+  // it; in a new tab's provisional record too, where its first load ends
+  // before the tab is known to be the bridge's (a record nobody claims
+  // goes with its line).
+  if ((d.error || q.status >= 400) && d.error !== "net::ERR_ABORTED") {
     const text = d.error ? `Failed to load resource: ${d.error}` : `Failed to load resource: the server responded with a status of ${q.status}`;
-    addMessage(r, { level: "error", text, source: "network", url: d.url, time: Date.now() });
+    addMessage(r, { level: "error", text, source: "network", url: q.url, time: Date.now(), frameUrl: q.frameUrl });
   }
 }
 
@@ -333,13 +506,26 @@ chrome.tabs.onReplaced.addListener((added, removed) => {
 // scripts ask at document_start); a provisional record nobody claimed is
 // forgotten.
 chrome.webNavigation.onCommitted.addListener((d) => {
-  if (d.frameId !== 0) return;
   const r = recs.get(d.tabId);
+  if (r) {
+    // A new top document takes its frames with it.
+    if (d.frameId === 0) r.frames.clear();
+    r.frames.set(d.frameId, d.url);
+  }
+  if (d.frameId !== 0) return;
   if (r && r.recording) {
     r.fromLoad = true;
     r.bodiesFrom = 0;
   } else if (r && Date.now() - r.startedAt > PROVISIONAL_MS) recs.delete(d.tabId);
 });
+// A document that changes its URL itself (history.pushState, a
+// fragment) is judged by the URL it shows now.
+const moved = (d) => {
+  const r = recs.get(d.tabId);
+  if (r) r.frames.set(d.frameId, d.url);
+};
+chrome.webNavigation.onHistoryStateUpdated.addListener(moved);
+chrome.webNavigation.onReferenceFragmentUpdated.addListener(moved);
 
 // ---- The page's records, from page/record.js ----
 
@@ -348,25 +534,42 @@ const SOURCES = new Set(["console", "exception", "rejection", "security"]);
 const str = (v, n) => (typeof v === "string" ? v.slice(0, n) : "");
 const int = (v) => (Number.isFinite(v) ? Math.max(0, Math.trunc(v)) : 0);
 
-function fromPage(r, x) {
+// fromPage files record x of the page at pageUrl (the frame that sent it).
+function fromPage(r, x, pageUrl) {
   if (!x || typeof x !== "object") return;
+  if (denied(str(x.url, 4096))) {
+    r.leftOut++;
+    return;
+  }
   if (x.source === "body") return attachBody(r, x);
   if (!SOURCES.has(x.source)) return;
-  const stack = Array.isArray(x.stack) ? x.stack.slice(0, 5).map((f) => ({ function: str(f && f.function, 200), url: str(f && f.url, 4096), line: int(f && f.line), column: int(f && f.column) })) : [];
-  const m = { level: LEVELS.has(x.level) ? x.level : "log", text: str(x.text, 2000), source: x.source, url: str(x.url, 4096),
-    line: int(x.line), column: int(x.column), time: Number.isFinite(x.time) ? x.time : Date.now() };
+  const stack = Array.isArray(x.stack) ? x.stack.slice(0, 5).map((f) => ({ function: str(f && f.function, 200), url: capURL(str(f && f.url, URL_MAX)), line: int(f && f.line), column: int(f && f.column) })) : [];
+  const m = { level: LEVELS.has(x.level) ? x.level : "log", text: str(x.text, 2000), source: x.source, url: capURL(str(x.url, URL_MAX)),
+    line: int(x.line), column: int(x.column), time: Number.isFinite(x.time) ? x.time : Date.now(), frameUrl: capURL(pageUrl) };
   if (stack.length) m.stack = stack;
   addMessage(r, m);
 }
 
-// attachBody gives the newest fetch/XHR request of that method and URL
-// without a response body the body the page read.
+// A request's entry starts when Chrome sees it leave, a moment after
+// the page's call; the two clocks are the same wall clock, read in two
+// processes.
+const CALL_SLACK_MS = 20;
+
+// attachBody gives the body the page read to its request: the first
+// fetch/XHR request of that method and URL without a response body that
+// began after the page's call (x.at). The page and webRequest share no
+// ID; the newest such request, as this once took, was usually the next
+// call's when a page made the same call again and again.
 function attachBody(r, x) {
-  const url = str(x.url, 4096);
+  const url = capURL(str(x.url, URL_MAX));
   const method = str(x.method, 16);
+  const after = Number.isFinite(x.at) && x.at > 0 ? x.at - CALL_SLACK_MS : -Infinity;
   let match = null;
   for (const q of r.reqs.values()) {
-    if ((q.type === "xhr" || q.type === "fetch") && q.url === url && q.method === method && !q.responseBody) match = q;
+    if ((q.type === "xhr" || q.type === "fetch") && q.url === url && q.method === method && !q.responseBody && q.time >= after) {
+      match = q;
+      break;
+    }
   }
   if (!match) return;
   match.type = x.via === "fetch" ? "fetch" : "xhr";
@@ -383,9 +586,9 @@ function attachBody(r, x) {
 chrome.runtime.onMessage.addListener((req, sender, reply) => {
   const type = req && req.type;
   if (type !== "record.page" && type !== "record.batch") return false;
-  // Only this extension's content scripts, in a tab's top frame.
+  // Only this extension's content scripts, in a tab's frames.
   const tabId = sender.tab && sender.tab.id;
-  if (sender.id !== chrome.runtime.id || !Number.isInteger(tabId) || sender.frameId !== 0) return false;
+  if (sender.id !== chrome.runtime.id || !Number.isInteger(tabId) || !Number.isInteger(sender.frameId)) return false;
   if (type === "record.page") {
     (async () => {
       const r = recs.get(tabId);
@@ -410,8 +613,15 @@ chrome.runtime.onMessage.addListener((req, sender, reply) => {
     // reaches the page before the touch's own injection does (seen under
     // load in CI). It is from before the recording, and left out.
     const since = r.fromLoad ? -Infinity : r.startedAt;
-    for (const x of req.records.slice(0, 500)) if (!(x && x.time < since)) fromPage(r, x);
-    if (Number.isInteger(req.lost) && req.lost > 0) r.msgDropped += req.lost;
+    const records = req.records.slice(0, 500).filter((x) => !(x && x.time < since));
+    // A page the rules deny said it (the frame's, or the tab's top
+    // frame's): none of it is kept.
+    const pageUrl = typeof sender.url === "string" ? sender.url : "";
+    if (pageOffLimits(r, pageUrl)) r.leftOut += records.length;
+    else {
+      for (const x of records) fromPage(r, x, pageUrl);
+      if (Number.isInteger(req.lost) && req.lost > 0) r.msgDropped += req.lost;
+    }
   }
   return false;
 });
@@ -422,32 +632,50 @@ function info(r) {
   return { startedAt: r.startedAt, fromLoad: r.fromLoad };
 }
 
+// readable is the record of tabId for a read, started if need be; a tab
+// that shows a page the rules deny is refused, as every other read of it
+// is.
+async function readable(tabId) {
+  const tab = await chrome.tabs.get(tabId);
+  const dec = decide(tab.url || tab.pendingUrl || "");
+  if (!dec.allowed) throw new BridgeError(Codes.blockedByPolicy, `tab ${tabId} shows a page the bridge may not read: ${dec.why}`);
+  return ensure(tabId);
+}
+
+// kept says whether an entry recorded under older rules is still
+// allowed: the rules may have changed since it was recorded.
+const kept = (e) => !denied(e.url) && !denied(e.frameUrl);
+
 // consoleRead is record.console.
 export async function consoleRead(msg) {
   const tabId = intArg(msg, "tabId");
-  await chrome.tabs.get(tabId);
-  const r = await ensure(tabId);
+  const r = await readable(tabId);
   const since = Number.isInteger(msg.since) ? msg.since : 0;
-  return { ...info(r), dropped: r.msgDropped, nextSince: r.msgSeq, messages: r.msgs.filter((m) => m.seq > since) };
+  let leftOut = r.leftOut;
+  const messages = r.msgs.filter((m) => m.seq > since && (kept(m) || !++leftOut)).map(({ size, ...m }) => m);
+  return { ...info(r), dropped: r.msgDropped, leftOut, nextSince: r.msgSeq, messages };
 }
 
 // networkRead is record.network.
 export async function networkRead(msg) {
   const tabId = intArg(msg, "tabId");
-  await chrome.tabs.get(tabId);
-  const r = await ensure(tabId);
-  const out = { ...info(r), dropped: r.reqDropped, nextSince: r.reqSeq };
+  const r = await readable(tabId);
+  const out = { ...info(r), dropped: r.reqDropped, leftOut: r.leftOut, nextSince: r.reqSeq };
   if (msg.requestId !== undefined && msg.requestId !== null && msg.requestId !== "") {
     if (typeof msg.requestId !== "string") throw new BridgeError(Codes.invalidArgument, "requestId must be a string from network's list");
     const q = r.reqs.get(msg.requestId);
-    if (!q) return { ...out, missing: true };
+    if (!q || !kept(q)) return { ...out, missing: true };
     return { ...out, request: detail(r, q) };
   }
   const since = Number.isInteger(msg.since) ? msg.since : 0;
   const requests = [];
   for (const q of r.reqs.values()) {
     if (q.seq <= since) continue;
-    const { requestHeaders, responseHeaders, requestBody, responseBody, ...summary } = q;
+    if (!kept(q)) {
+      out.leftOut++;
+      continue;
+    }
+    const { requestHeaders, responseHeaders, requestBody, responseBody, size, ...summary } = q;
     requests.push(summary);
   }
   return { ...out, requests };
@@ -456,7 +684,8 @@ export async function networkRead(msg) {
 // detail is one request with its headers and bodies; a response body
 // the recorder has not got says why.
 function detail(r, q) {
-  const out = { ...q, requestHeaders: q.requestHeaders || [], responseHeaders: q.responseHeaders || [] };
+  const { size, ...rest } = q;
+  const out = { ...rest, requestHeaders: q.requestHeaders || [], responseHeaders: q.responseHeaders || [] };
   if (!out.responseBody) {
     const text = /^(text\/|application\/(.*\+)?(json|xml|javascript|x-www-form-urlencoded|graphql))/i.test(q.mimeType);
     if (q.mimeType && !text) out.responseBody = { notKept: "binary" };

@@ -77,6 +77,7 @@
   const errorStack = (e) => { try { return e && typeof e.stack === "string" ? e.stack : ""; } catch (_) { return ""; } };
   const slice = (s, n) => apply(StringC.prototype.slice, s, [0, n]);
   const replace = (s, re, f) => apply(StringC.prototype.replace, s, [re, f]);
+  const indexOf = StringC.prototype.indexOf;
   const PromiseThen = Promise.prototype.then;
   const ResponseP = W.Response && Response.prototype;
   const clone = ResponseP && ResponseP.clone;
@@ -218,6 +219,35 @@
   }
 
   // ---- console ----
+  // callSite is where the page called console: the first frame of a
+  // stack taken in the wrapper that is not this file's (its URL, read
+  // from a stack at the start). A page that set Error.prepareStackTrace
+  // would be handed the wrapper's frames by that stack: no call site then
+  // (looked up as a descriptor, which runs no getter of the page's).
+  const ErrorC = Error;
+  const frameRe = /^\s*at (?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/gm;
+  const firstFrameURL = (stack) => {
+    let url = "";
+    replace(stack, frameRe, (_, fn, u) => { url = url || u; return ""; });
+    return url;
+  };
+  const ownURL = firstFrameURL(errorStack(new ErrorC()));
+  // isURL: "scheme:…", without the page's RegExp.prototype.exec.
+  const isURL = (u) => {
+    const colon = apply(indexOf, u, [":"]);
+    return colon > 0 && apply(indexOf, u, [" "]) < 0 && apply(indexOf, u, ["<"]) < 0;
+  };
+  function callSite() {
+    if (getOwnPropertyDescriptor(ErrorC, "prepareStackTrace")) return null;
+    let site = null;
+    replace(slice(errorStack(new ErrorC()), 8000), frameRe, (_, fn, url, line, col) => {
+      // A script with no URL of its own (one evaluated, "<anonymous>")
+      // has no call site to give.
+      if (!site && url !== ownURL) site = isURL(url) ? { url, line: NumberC(line), column: NumberC(col) } : {};
+      return "";
+    });
+    return site;
+  }
   const LEVELS = { debug: "debug", log: "log", info: "info", warn: "warning", error: "error", trace: "log", dir: "log", table: "log", assert: "error" };
   const wrapped = [];
   const con = W.console;
@@ -229,10 +259,12 @@
         if (!busy && !stopped) {
           busy = true;
           try {
+            const site = callSite();
+            const at = site && site.url ? { url: site.url, line: site.line, column: site.column } : {};
             if (name === "assert") {
-              if (!args[0]) record({ level, source: "console", text: "Assertion failed" + (args.length > 1 ? ": " + format(apply(Array.prototype.slice, args, [1])) : "") });
+              if (!args[0]) record({ level, source: "console", text: "Assertion failed" + (args.length > 1 ? ": " + format(apply(Array.prototype.slice, args, [1])) : ""), ...at });
             } else {
-              record({ level, source: "console", text: format(args) });
+              record({ level, source: "console", text: format(args), ...at });
             }
           } catch (_) {
             /* a record we cannot make is lost, never the page's call */
@@ -254,7 +286,7 @@
   function frames(stack) {
     let out = "";
     let n = 0;
-    replace(slice(stack, 8000), /^\s*at (?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/gm, (_, fn, url, line, col) => {
+    replace(slice(stack, 8000), frameRe, (_, fn, url, line, col) => {
       if (n++ < 5) out += (fn || "") + "\t" + url + "\t" + line + "\t" + col + "\n";
       return "";
     });
@@ -286,8 +318,11 @@
   // text body), for the worker to keep when webRequest did not: its
   // per-tab listener of request bodies starts only once a new tab is known
   // to be the bridge's, after the page's first requests may have gone.
-  function body(via, method, url, status, type, text, state, sent) {
-    record({ source: "body", via, method: StringC(method || "GET"), url: StringC(url || ""), status: status | 0, mimeType: StringC(type || ""),
+  // at is when the page made the call (before its request left): the
+  // worker gives the body to the first request of that method and URL
+  // that began after it, which is the call's own.
+  function body(via, at, method, url, status, type, text, state, sent) {
+    record({ source: "body", via, at, method: StringC(method || "GET"), url: StringC(url || ""), status: status | 0, mimeType: StringC(type || ""),
       body: state ? "" : slice(text, BODY_MAX), state, sent: typeof sent === "string" ? slice(sent, BODY_MAX) : "" });
   }
   // sentOf is a body argument when it is a string: anything else (a
@@ -297,6 +332,7 @@
   let fetchProxy = null;
   if (typeof origFetch === "function" && clone && getReader && Decoder) {
     fetchProxy = new ProxyC(origFetch, trap((target, self, args) => {
+        const at = now();
         const p = apply(target, self, args);
         if (stopped) return p;
         requestStarted();
@@ -325,7 +361,7 @@
             const type = apply(headersGet, apply(respHeaders, res, []), ["content-type"]) || "";
             const url = apply(respURL, res, []);
             const status = apply(respStatus, res, []);
-            if (!textual(type)) return body("fetch", method, url, status, type, "", "binary", sent);
+            if (!textual(type)) return body("fetch", at, method, url, status, type, "", "binary", sent);
             const copy = apply(clone, res, []);
             const stream = apply(respBody, copy, []);
             if (!stream) return;
@@ -333,11 +369,11 @@
             const dec = new Decoder();
             let text = "";
             const pump = () => apply(PromiseThen, apply(readerRead, reader, []), [(chunk) => {
-              if (chunk.done) return body("fetch", method, url, status, type, text, "", sent);
+              if (chunk.done) return body("fetch", at, method, url, status, type, text, "", sent);
               text += apply(decode, dec, [chunk.value, { stream: true }]);
               if (text.length > BODY_MAX) {
                 apply(readerCancel, reader, []);
-                return body("fetch", method, url, status, type, "", "over", sent);
+                return body("fetch", at, method, url, status, type, "", "over", sent);
               }
               return pump();
             }, () => {}]);
@@ -363,6 +399,7 @@
         let counted = false;
         let ended = false;
         const sent = sentOf(arg(args, 0));
+        const at = now();
         try {
           apply(addListener, self, ["loadend", () => {
             ended = true;
@@ -373,9 +410,9 @@
               const method = apply(wmGet, methods, [self]);
               const url = apply(xhrURL, self, []);
               const status = apply(xhrStatus, self, []);
-              if ((rt !== "" && rt !== "text") || !textual(type)) return body("xhr", method, url, status, type, "", "binary", sent);
+              if ((rt !== "" && rt !== "text") || !textual(type)) return body("xhr", at, method, url, status, type, "", "binary", sent);
               const text = apply(xhrText, self, []);
-              body("xhr", method, url, status, type, text, text.length > BODY_MAX ? "over" : "", sent);
+              body("xhr", at, method, url, status, type, text, text.length > BODY_MAX ? "over" : "", sent);
             } catch (_) { /* an aborted or odd request */ }
           }, ONCE]);
         } catch (_) { /* not an XHR: send throws below */ }

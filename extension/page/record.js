@@ -1,5 +1,5 @@
-// The recorder's extension half, in the isolated world of a tab's top
-// frame: it takes the records of page/record-main.js (the page's own
+// The recorder's extension half, in the isolated world of each frame of
+// a tab: it takes the records of page/record-main.js (the page's own
 // world) over their private channel, checks and cuts every field — they
 // are the page's words, untrusted — adds the Content Security Policy
 // violations the browser reports (trusted DOM events only), and sends
@@ -82,7 +82,7 @@
     if (!r || typeof r !== "object" || !SOURCES.has(r.source)) return null;
     const time = Number.isFinite(r.time) ? r.time : Date.now();
     if (r.source === "body") {
-      return { source: "body", via: r.via === "fetch" ? "fetch" : "xhr", method: str(r.method, 16).toUpperCase() || "GET", url: str(r.url, URL_MAX),
+      return { source: "body", via: r.via === "fetch" ? "fetch" : "xhr", at: Number.isFinite(r.at) ? r.at : 0, method: str(r.method, 16).toUpperCase() || "GET", url: str(r.url, URL_MAX),
         status: int(r.status), mimeType: str(r.mimeType, 200), body: str(r.body, BODY_MAX), state: r.state === "over" || r.state === "binary" ? r.state : "", sent: str(r.sent, BODY_MAX), time };
     }
     const stack = [];
@@ -188,7 +188,8 @@
   // or null when the main half is not here or did not count from the
   // document's start (a page the bridge began to record later).
   function scheduled() {
-    if (!port) return null;
+    // The readiness rule counts the top frame's schedule only.
+    if (!port || window.top !== window) return null;
     answer = null;
     port.dispatchEvent(new CustomEvent("q"));
     let a = null;

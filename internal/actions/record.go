@@ -3,12 +3,14 @@ package actions
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/policy"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/redact"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -47,16 +49,34 @@ func readConsole(r *run) (*tool.ConsoleResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return shapeConsole(pageOf(tab), rec, keep), nil
+	return shapeConsole(pageOf(tab), offLimits(r.siteRules()), rec, keep), nil
+}
+
+// offLimits is the site rules' judgement of a recorded entry: its URL or
+// the page that made it is of a denied site. The extension keeps such
+// entries out as they come; this judges them again with the rules as
+// they are now, which may deny what was allowed when it was recorded.
+// (A function of the rules, not a method of run: see documentBody.)
+func offLimits(rules *policy.Rules) func(urls ...string) bool {
+	return func(urls ...string) bool {
+		if rules == nil {
+			return false
+		}
+		return slices.ContainsFunc(urls, func(u string) bool { return names(u) && !rules.Check(u).Allowed })
+	}
 }
 
 // shapeConsole is console's result: the messages of the keep most severe
 // levels, redacted.
-func shapeConsole(page tool.Page, rec protocol.RecordConsoleResult, keep int) *tool.ConsoleResult {
+func shapeConsole(page tool.Page, denied func(...string) bool, rec protocol.RecordConsoleResult, keep int) *tool.ConsoleResult {
 	page.URL = redact.URL(page.URL)
-	out := &tool.ConsoleResult{Page: page, Messages: []tool.ConsoleMessage{}, Dropped: rec.Dropped,
+	out := &tool.ConsoleResult{Page: page, Messages: []tool.ConsoleMessage{}, Dropped: rec.Dropped, LeftOut: rec.LeftOut,
 		NextSince: rec.NextSince, Note: recordNote(rec.RecordInfo, "messages")}
 	for _, m := range rec.Messages {
+		if denied(m.URL, m.FrameURL) {
+			out.LeftOut++
+			continue
+		}
 		if i := slices.Index(tool.Levels, m.Level); i < 0 || i >= keep {
 			continue
 		}
@@ -87,26 +107,38 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &tool.NetworkResult{Page: pageOf(tab), Dropped: rec.Dropped, NextSince: rec.NextSince,
+	out := &tool.NetworkResult{Page: pageOf(tab), Dropped: rec.Dropped, LeftOut: rec.LeftOut, NextSince: rec.NextSince,
 		Note: recordNote(rec.RecordInfo, "requests")}
 	out.Page.URL = redact.URL(out.Page.URL)
+	denied := offLimits(r.siteRules())
 	if r.in.RequestID != "" {
-		if rec.Missing || rec.Request == nil {
+		if rec.Missing || rec.Request == nil || denied(rec.Request.URL, rec.Request.FrameURL) {
 			return nil, invalid("requestId %q is not among tab %d's recorded requests: it is unknown, or it fell out of the tab's ring; call network without requestId for the current ones", r.in.RequestID, tab.TabID)
 		}
 		q := *rec.Request
 		if q.Type == "document" && q.ResponseBody != nil && q.ResponseBody.NotKept == "not_seen" && q.URL == tab.URL {
 			q.ResponseBody = documentBody(r.ctx, r.b, tab.TabID, q.URL)
+			if q.ResponseBody.NotKept == "not_seen" && noStore(q.ResponseHeaders) {
+				q.ResponseBody = &protocol.RecordBody{NotKept: "no_store"}
+			}
 		}
 		out.Request = requestDetail(q, maxChars)
 		return out, nil
 	}
 	out.Requests = []tool.Request{}
 	for _, q := range rec.Requests {
-		if r.in.URLContains != "" && !strings.Contains(q.URL, r.in.URLContains) {
+		if denied(q.URL, q.FrameURL) {
+			out.LeftOut++
 			continue
 		}
-		out.Requests = append(out.Requests, requestSummary(q))
+		// Matched against the URL as the agent sees it: matching the
+		// raw one would answer whether a redacted secret begins with a
+		// guess, and give the secret away a character at a time.
+		s := requestSummary(q)
+		if r.in.URLContains != "" && !strings.Contains(s.URL, r.in.URLContains) {
+			continue
+		}
+		out.Requests = append(out.Requests, s)
 	}
 	return out, nil
 }
@@ -144,6 +176,18 @@ func documentBody(ctx context.Context, b browser.Verbs, tabID int, url string) *
 	return &protocol.RecordBody{Text: res.Content}
 }
 
+// noStore says whether a response was sent Cache-Control: no-store: the
+// browser keeps no copy of such a document for Page.getResourceContent
+// (only a debugger attached before the load would have seen it).
+func noStore(hs []protocol.HTTPHeader) bool {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, "cache-control") && strings.Contains(strings.ToLower(h.Value), "no-store") {
+			return true
+		}
+	}
+	return false
+}
+
 // recordNote says what a record does not cover: the page's load, when
 // the bridge began to record the tab after it (of what: "messages").
 func recordNote(info protocol.RecordInfo, what string) string {
@@ -155,6 +199,15 @@ func recordNote(info protocol.RecordInfo, what string) string {
 		return fmt.Sprintf("recording of this tab starts now: the bridge had not touched it before, so earlier %s were not recorded; reload the tab to record its page from the load", what)
 	}
 	return fmt.Sprintf("this tab is recorded since the bridge first touched it (%s), after its page had loaded: earlier %s are not here; reload the tab to record its page from the load", started.UTC().Format(time.RFC3339), what)
+}
+
+// names says whether u names a place of its own for the rules: "", a
+// script without a URL ("<anonymous>") and an about:blank or
+// about:srcdoc frame (its creator's) do not, and are left to the page's
+// URL, which is judged with them.
+func names(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && p.Scheme != "" && !strings.EqualFold(p.Scheme, "about")
 }
 
 // requestSummary is a request as network lists it.
@@ -198,6 +251,7 @@ var notKept = map[string]string{
 	"before_recording": "made before recording of this tab began",
 	"evicted":          "dropped: newer bodies took the tab's body allowance",
 	"not_seen":         "not seen: the recorder keeps the bodies of fetch and XHR responses and of the tab's current document only",
+	"no_store":         "not kept: its server sent this document with Cache-Control: no-store, so the browser kept no copy of it to read back; the page as it is now is what extract reads",
 }
 
 // body redacts a kept body and cuts it at maxChars; a body not kept says

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/policy"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
@@ -25,7 +26,7 @@ func TestShapeConsoleKeepsLevelsAndRedacts(t *testing.T) {
 	rec := recorded(10)
 	rec.Messages[0].Text = `sent {"password":"hunter2"} with Bearer abcdefgh`
 	rec.Messages[0].URL = "https://a.test/?token=t0k3n"
-	out := shapeConsole(tool.Page{TabID: 1, URL: "https://a.test/cb#access_token=t0k3n"}, rec, 2) // error and warning
+	out := shapeConsole(tool.Page{TabID: 1, URL: "https://a.test/cb#access_token=t0k3n"}, noRules, rec, 2) // error and warning
 	if len(out.Messages) != 4 {
 		t.Fatalf("level warning kept %d of 10 messages, want 4", len(out.Messages))
 	}
@@ -40,6 +41,37 @@ func TestShapeConsoleKeepsLevelsAndRedacts(t *testing.T) {
 	}
 	if out.Note != "" {
 		t.Errorf("a record from the load has a note: %q", out.Note)
+	}
+}
+
+// noRules is the judgement of a daemon without site rules.
+func noRules(...string) bool { return false }
+
+// A message of a denied site, or said by a page of one, is left out and
+// counted, with the rules as they are when console reads the record.
+func TestShapeConsoleLeavesOutDeniedSites(t *testing.T) {
+	rules := policy.Rules{Deny: []string{"bank.test", "a.test/admin/*"}}
+	allowList := policy.Rules{Allow: []string{"a.test"}}
+	if offLimits(&allowList)("about:srcdoc", "https://a.test/") || offLimits(&allowList)("<anonymous>", "") {
+		t.Error("with an allow list, a srcdoc frame's or an evaluated script's entry on an allowed page is left out")
+	}
+	if !offLimits(&allowList)("https://b.test/") {
+		t.Error("with an allow list, an entry of a site off the list is kept")
+	}
+	rec := recorded(4)
+	rec.LeftOut = 2 // kept out by the extension as they came
+	rec.Messages[0].URL = "https://bank.test/app.js"
+	rec.Messages[1].FrameURL = "https://a.test/admin/users"
+	rec.Messages[2].FrameURL = "https://a.test/shop"
+	rec.Messages[3].URL = "<anonymous>" // an evaluated script's: no place to judge
+	out := shapeConsole(tool.Page{TabID: 1, URL: "https://a.test/"}, offLimits(&rules), rec, len(tool.Levels))
+	if len(out.Messages) != 2 || out.LeftOut != 4 {
+		t.Fatalf("kept %d messages with leftOut %d, want 2 and 4: %+v", len(out.Messages), out.LeftOut, out.Messages)
+	}
+	for _, m := range out.Messages {
+		if strings.Contains(m.URL, "bank") {
+			t.Errorf("a message of the denied site came through: %+v", m)
+		}
 	}
 }
 
@@ -69,6 +101,6 @@ func TestBodyIsRedactedBeforeItIsCut(t *testing.T) {
 func BenchmarkShapeConsole(b *testing.B) {
 	rec := recorded(1000)
 	for range b.N {
-		shapeConsole(tool.Page{TabID: 1, URL: "https://a.test/"}, rec, len(tool.Levels))
+		shapeConsole(tool.Page{TabID: 1, URL: "https://a.test/"}, noRules, rec, len(tool.Levels))
 	}
 }

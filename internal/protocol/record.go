@@ -24,6 +24,9 @@ type RecordInfo struct {
 	FromLoad bool `json:"fromLoad"`
 	// Dropped counts the entries that fell out of the ring.
 	Dropped int `json:"dropped"`
+	// LeftOut counts the entries the site rules kept out: those of a
+	// page or frame of a denied site, and requests to one.
+	LeftOut int `json:"leftOut,omitempty"`
 	// NextSince is the sequence number of the newest entry.
 	NextSince int `json:"nextSince"`
 }
@@ -38,6 +41,9 @@ type RecordConsoleResult struct {
 // its sequence number in the tab's record.
 type RecordMessage struct {
 	Seq int `json:"seq"`
+	// FrameURL is the page that said it, which the site rules judge with
+	// its URL.
+	FrameURL string `json:"frameUrl,omitempty"`
 	Message
 }
 
@@ -88,6 +94,9 @@ type RecordNetworkResult struct {
 type RecordRequest struct {
 	Seq  int     `json:"seq"`
 	Time float64 `json:"time"`
+	// FrameURL is the page of the frame that made the request ("" for a
+	// top-level load), which the site rules judge with its URL.
+	FrameURL string `json:"frameUrl,omitempty"`
 	RequestInfo
 
 	RequestHeaders  []HTTPHeader `json:"requestHeaders,omitempty"`

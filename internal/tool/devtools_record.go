@@ -39,6 +39,9 @@ type ConsoleResult struct {
 	// Dropped counts the messages that fell out of the tab's ring (the
 	// oldest go first) since recording began.
 	Dropped int `json:"dropped"`
+	// LeftOut counts the messages your site rules kept out: those of a
+	// page or frame of a denied site.
+	LeftOut int `json:"leftOut,omitempty"`
 	// NextSince is the since of a later call that wants only newer
 	// messages.
 	NextSince int `json:"nextSince"`
@@ -60,7 +63,10 @@ type NetworkResult struct {
 	Requests []Request      `json:"requests,omitzero" content:"page"`
 	Request  *RequestDetail `json:"request,omitempty" content:"page"`
 	// Dropped counts the requests that fell out of the tab's ring.
-	Dropped   int    `json:"dropped"`
+	Dropped int `json:"dropped"`
+	// LeftOut counts the requests your site rules kept out: those to a
+	// denied site, and those of a page or frame of one.
+	LeftOut   int    `json:"leftOut,omitempty"`
 	NextSince int    `json:"nextSince"`
 	Note      string `json:"note,omitempty"`
 }
@@ -88,6 +94,7 @@ type Body struct {
 	// TotalChars is the length of the whole text when Text was cut.
 	TotalChars int `json:"totalChars,omitempty"`
 	// NotKept says why there is no text: binary, over the cap, made
-	// before recording began, or not seen by the recorder.
+	// before recording began, not seen by the recorder, or a document
+	// served no-store, of which the browser kept no copy.
 	NotKept string `json:"notKept,omitempty"`
 }
