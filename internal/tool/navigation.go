@@ -127,8 +127,11 @@ type ViewportResult struct {
 	Page
 	Width             int     `json:"width"`
 	Height            int     `json:"height"`
-	DeviceScaleFactor float64 `json:"deviceScaleFactor,omitempty" jsonschema:"DPR."`
-	Mobile            bool    `json:"mobile,omitempty" jsonschema:"Phone."`
+	DeviceScaleFactor float64 `json:"deviceScaleFactor,omitempty" jsonschema:"Device pixels per CSS pixel, as the page sees it (devicePixelRatio)."`
+	Mobile            bool    `json:"mobile,omitempty" jsonschema:"The page is laid out as on a phone."`
+	// Touch says the page sees a touch screen (touch events, a coarse
+	// pointer), as a mobile viewport gives it.
+	Touch bool `json:"touch,omitempty" jsonschema:"The page sees a touch screen: touch events and a coarse pointer."`
 	// Emulated says an override is set (false after reset).
 	Emulated bool `json:"emulated"`
 	Outcome
