@@ -123,15 +123,6 @@ func TestTyposSuggest(t *testing.T) {
 	}
 }
 
-func TestClosest(t *testing.T) {
-	names := []string{"tabId", "text", "url", "urlContains", "maxChars", "click", "close", "clean"}
-	for typo, want := range map[string]string{"tab-id": "[tabId]", "URL": "[url]", "clik": "[click]", "tabid": "[tabId]", "zzzz": "[]", "clos": "[close]"} {
-		if got := closest(typo, names); strings.Join(got, " ") != strings.Trim(want, "[]") {
-			t.Errorf("closest(%q) = %v, want %s", typo, got, want)
-		}
-	}
-}
-
 // Every flag a command's help lists is in the README (issue 25: --help
 // and the README disagreed), and so is every command.
 func TestREADMENamesEveryCommandAndFlag(t *testing.T) {
