@@ -236,7 +236,11 @@ func TestViewportMobileHasTouch(t *testing.T) {
 	if res["deviceScaleFactor"] != 3.0 || res["touch"] != true {
 		t.Errorf("viewport answered %v, want deviceScaleFactor 3 and touch", res)
 	}
-	// Touch events are offered to documents made after the change.
+	// The pointer is coarse at once (the page checks it on resize);
+	// touch events are offered to documents made after the change.
+	if got, want := pageText(t, tab), "coarse=true dpr=3"; !strings.Contains(got, want) {
+		t.Errorf("the page shows %q, want %q before a reload", got, want)
+	}
 	call(t, map[string]any{"action": "open", "tabId": tab, "url": site + "/touch"})
 	if got, want := pageText(t, tab), "touch=true coarse=true dpr=3"; !strings.Contains(got, want) {
 		t.Errorf("a mobile viewport's page shows %q, want %q", got, want)

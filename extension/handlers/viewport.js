@@ -42,8 +42,10 @@ export async function set(msg) {
 // much as by width. The debugger must be attached. Mouse input is left as
 // mouse input: the bridge's clicks and hovers stay what they were.
 export async function emulateDevice(tabId, { width, height, deviceScaleFactor, mobile }) {
-  await sendCommand(tabId, "Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor, mobile });
+  // Touch first: the resize the new size fires then finds the pointer
+  // already coarse, for a page that checks it on resize.
   await sendCommand(tabId, "Emulation.setTouchEmulationEnabled", mobile ? { enabled: true, maxTouchPoints: 5 } : { enabled: false });
+  await sendCommand(tabId, "Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor, mobile });
 }
 
 // clearDevice undoes emulateDevice.
