@@ -346,8 +346,8 @@ func (c *Client) Scroll(ctx context.Context, p ScrollParams) (*ScrollResult, err
 type WaitParams struct {
 	Target
 	Locator
-	// URLContains is the urlContains parameter: Until the tab's URL contains
-	// this.
+	// URLContains is the urlContains parameter: wait: until the tab's URL
+	// contains this. network: list only the requests whose URL contains this.
 	URLContains string `json:"urlContains,omitempty"`
 	// Load is the load parameter: Until the page has loaded.
 	Load bool `json:"load,omitempty"`
@@ -420,8 +420,8 @@ func (c *Client) Console(ctx context.Context, p ConsoleParams) (*ConsoleResult, 
 // NetworkParams are network's parameters.
 type NetworkParams struct {
 	Target
-	// URLContains is the urlContains parameter: Until the tab's URL contains
-	// this.
+	// URLContains is the urlContains parameter: wait: until the tab's URL
+	// contains this. network: list only the requests whose URL contains this.
 	URLContains string `json:"urlContains,omitempty"`
 	// MaxChars is the maxChars parameter: Size budget of the result (default
 	// 20000).
@@ -506,7 +506,8 @@ type ReloadParams struct {
 	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
-	// BypassCache is the bypassCache parameter: No cache.
+	// BypassCache is the bypassCache parameter: reload: bypass the browser
+	// cache.
 	BypassCache bool `json:"bypassCache,omitempty"`
 }
 
@@ -549,15 +550,18 @@ func (c *Client) Activate(ctx context.Context, p ActivateParams) (*ActivateResul
 // ViewportParams are viewport's parameters; a call gives width or reset.
 type ViewportParams struct {
 	Target
-	// Width is the width parameter: 200-4000 px.
+	// Width is the width parameter: viewport: width in CSS px, 200-4000.
 	Width int `json:"width,omitempty"`
-	// Height is the height parameter: Px.
+	// Height is the height parameter: viewport: height in CSS px, 200-4000.
 	Height int `json:"height,omitempty"`
-	// DeviceScaleFactor is the deviceScaleFactor parameter: DPR.
+	// DeviceScaleFactor is the deviceScaleFactor parameter: viewport: device
+	// pixels per CSS pixel (above 0, at most 4).
 	DeviceScaleFactor *float64 `json:"deviceScaleFactor,omitempty"`
-	// Mobile is the mobile parameter: Phone.
+	// Mobile is the mobile parameter: viewport: lay out as a phone, with a
+	// touch screen.
 	Mobile bool `json:"mobile,omitempty"`
-	// Reset is the reset parameter: Undo.
+	// Reset is the reset parameter: viewport: remove the override, back to
+	// the window's size.
 	Reset bool `json:"reset,omitempty"`
 }
 
@@ -575,9 +579,11 @@ type PDFParams struct {
 	// action (default: accept alerts, dismiss others). One of accept,
 	// dismiss.
 	Dialog string `json:"dialog,omitempty"`
-	// Landscape is the landscape parameter: Landscape.
+	// Landscape is the landscape parameter: pdf: print in landscape
+	// orientation.
 	Landscape bool `json:"landscape,omitempty"`
-	// PrintBackground is the printBackground parameter: Backgrounds.
+	// PrintBackground is the printBackground parameter: pdf: print background
+	// colors and images.
 	PrintBackground bool `json:"printBackground,omitempty"`
 }
 

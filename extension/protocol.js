@@ -52,8 +52,8 @@ export const VERBS = {
   "tab.activate": ["tabId"],
   // Actions: one tab → tab info. Programs: → {id, tabId, url, title, groupId, active, windowId}, any tab (an incognito one not its own has url and title blanked).
   "tab.get": ["tabId"],
-  // Attaches the debugger; with settle (actions), first waits for a command a dialog interrupted → {ok, dialog}. Programs: its own tab, kept attached until cdp.detach, events on → {ok, attached}.
-  "cdp.attach": ["tabId", "settle"],
+  // Attaches the debugger; actions: waiting up to waitMs (at most, and by default, 5 s) for the tab to answer, and with settle first waiting for a command a dialog interrupted → {ok, dialog}. Programs: its own tab, kept attached until cdp.detach, events on → {ok, attached}.
+  "cdp.attach": ["tabId", "settle", "waitMs"],
   // Detaches the debugger → {ok}.
   "cdp.detach": ["tabId"],
   // One CDP command, if the door's policy allows the method (actions: handlers/cdp.js; programs: handlers/programs.js) → the CDP result.

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package faults holds the fault tests: each breaks one link of the chain
 // (the native host, the daemon, the tab, the page, the extension's service
 // worker, the browser itself, another debugger) while a command is in

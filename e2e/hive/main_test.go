@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package hive holds the end-to-end tests of the extension's WebSocket
 // transport and program door: the test plays Hive's bridge server
 // (protocol 6) on a loopback port, and the real extension, in a real

@@ -1,3 +1,5 @@
+//go:build unix
+
 package hive
 
 // A minimal RFC 6455 WebSocket, both ends, written for these tests with the

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package launch tests `browser-bridge launch` itself, with a Chromium of
 // its own: what it prints, that the first page of a fresh browser loads,
 // and that an interrupt stops the browser and removes its profile.

@@ -48,6 +48,11 @@ addEventListener("beforeunload", (e) => { e.preventDefault(); e.returnValue = ""
 const show = () => { document.getElementById("w").textContent = "innerWidth=" + innerWidth + " innerHeight=" + innerHeight; };
 show(); addEventListener("resize", show);
 </script></body>`,
+	"/touch": `<!doctype html><title>Touch</title><p id="t"></p><script>
+const show = () => { document.getElementById("t").textContent = "touch=" + ("ontouchstart" in window) +
+  " coarse=" + matchMedia("(pointer: coarse)").matches + " dpr=" + devicePixelRatio; };
+show(); addEventListener("resize", show);
+</script>`,
 	"/print": `<!doctype html><title>Print</title><body style="background:#fd0"><h1>A page to print</h1>` +
 		strings.Repeat("<p>Line of text to fill the paper.</p>", 120) + `</body>`,
 }

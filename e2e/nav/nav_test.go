@@ -223,6 +223,38 @@ func TestViewport(t *testing.T) {
 	}
 }
 
+// A mobile viewport is a phone's: the page sees touch events, a coarse
+// pointer and the pixel ratio asked for, and the answer reports that
+// ratio; reset takes the touch screen away again.
+func TestViewportMobileHasTouch(t *testing.T) {
+	ws := workspace(t)
+	tab := bridge.OpenIn(t, ws, site+"/touch")
+	if got := pageText(t, tab); !strings.Contains(got, "touch=false coarse=false") {
+		t.Fatalf("before viewport the page shows %q", got)
+	}
+	res := call(t, map[string]any{"action": "viewport", "tabId": tab, "width": 390, "height": 844, "mobile": true, "deviceScaleFactor": 3})
+	if res["deviceScaleFactor"] != 3.0 || res["touch"] != true {
+		t.Errorf("viewport answered %v, want deviceScaleFactor 3 and touch", res)
+	}
+	// The pointer is coarse at once (the page checks it on resize);
+	// touch events are offered to documents made after the change.
+	if got, want := pageText(t, tab), "coarse=true dpr=3"; !strings.Contains(got, want) {
+		t.Errorf("the page shows %q, want %q before a reload", got, want)
+	}
+	call(t, map[string]any{"action": "open", "tabId": tab, "url": site + "/touch"})
+	if got, want := pageText(t, tab), "touch=true coarse=true dpr=3"; !strings.Contains(got, want) {
+		t.Errorf("a mobile viewport's page shows %q, want %q", got, want)
+	}
+	res = call(t, map[string]any{"action": "viewport", "tabId": tab, "reset": true})
+	if res["touch"] == true {
+		t.Errorf("after reset viewport answered %v, want no touch", res)
+	}
+	call(t, map[string]any{"action": "open", "tabId": tab, "url": site + "/touch"})
+	if got := pageText(t, tab); !strings.Contains(got, "touch=false coarse=false") {
+		t.Errorf("after reset the page shows %q", got)
+	}
+}
+
 // Sizes outside 200–4,000 px are invalid_argument, and nothing changes.
 func TestViewportRefusesBadSizes(t *testing.T) {
 	ws := workspace(t)

@@ -90,6 +90,8 @@ func serveSearch(w http.ResponseWriter, r *http.Request) {
 		// The same ads, then without a results container (#search), then
 		// also with related searches above the results.
 		page = "serp-ads"
+	case "google ads please":
+		page = "serp-google-ads"
 	}
 	b, err := os.ReadFile("testdata/" + page + ".html")
 	if err != nil {

@@ -105,7 +105,21 @@ func TestSearchKeepsAdsWithHeadingTitles(t *testing.T) {
 	}
 }
 
+// Google's own ad markup, top (#tads) and bottom (#bottomads), comes back
+// as ads beside the organic results.
+func TestSearchKeepsGoogleTextAds(t *testing.T) {
+	t.Parallel()
+	checkAds(t, "google ads please", "AD-TOP Widgets at half price", "AD-BOTTOM Widget outlet", "ORG-ONE The widget handbook", "ORG-TWO Widgets explained")
+}
+
 func checkAdShapes(t *testing.T, q string) {
+	checkAds(t, q, "AD-ONE Widgets on sale", "AD-TWO Buy widgets", "AD-THREE Widget deals", "AD-FOUR Widgets direct", "ORG-ONE The widget handbook", "ORG-TWO Widgets explained")
+}
+
+// checkAds runs the search q and wants each of titles back once, as an ad
+// when it starts with AD-, else as organic, and no ad's text in an organic
+// hit.
+func checkAds(t *testing.T, q string, titles ...string) {
 	res, out := call(t, map[string]any{"action": "search", "query": q, "browserWorkspaceId": workspace(t)})
 	kinds := map[string]string{}
 	for _, h := range list(res, "results") {
@@ -118,7 +132,7 @@ func checkAdShapes(t *testing.T, q string) {
 			t.Errorf("%q came back as %s", title, str(h, "kind"))
 		}
 	}
-	for _, want := range []string{"AD-ONE Widgets on sale", "AD-TWO Buy widgets", "AD-THREE Widget deals", "AD-FOUR Widgets direct", "ORG-ONE The widget handbook", "ORG-TWO Widgets explained"} {
+	for _, want := range titles {
 		if _, ok := kinds[want]; !ok {
 			t.Errorf("%q is missing: %v", want, kinds)
 		}

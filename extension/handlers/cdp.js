@@ -224,7 +224,11 @@ export async function hold(tabId, fn) {
 // answering.
 export async function attach(msg) {
   const tabId = intArg(msg, "tabId");
-  await ensureAttached(tabId);
+  // waitMs shortens the wait for an answer from the tab: a caller that has
+  // already waited on the page (a page script it holds) spends only the
+  // rest of its bound here, never more than the usual wait.
+  const wait = Number.isInteger(msg.waitMs) && msg.waitMs > 0 ? Math.min(msg.waitMs, ENABLE_WAIT_MS) : ENABLE_WAIT_MS;
+  await ensureAttached(tabId, wait);
   // settle: a batch command interrupted by a dialog (a click whose handler
   // showed it) may show another as soon as that is answered (a loop of
   // alerts). Wait until the command finishes or the next dialog opens.
@@ -273,19 +277,19 @@ export async function debuggedByOthers() {
     .map((t) => t.tabId);
 }
 
-export async function ensureAttached(tabId) {
+export async function ensureAttached(tabId, wait = ENABLE_WAIT_MS) {
   await leftOver;
   if (attached.has(tabId)) {
     touch(tabId);
     return;
   }
   if (attaching.has(tabId)) return attaching.get(tabId);
-  const p = attachAndEnable(tabId).finally(() => attaching.delete(tabId));
+  const p = attachAndEnable(tabId, wait).finally(() => attaching.delete(tabId));
   attaching.set(tabId, p);
   return p;
 }
 
-async function attachAndEnable(tabId) {
+async function attachAndEnable(tabId, wait) {
   userCancelled.delete(tabId);
   await attachNoting(tabId);
   // Page events report dialogs (see untilDialog); a dialog already open
@@ -294,7 +298,7 @@ async function attachAndEnable(tabId) {
   const dialog = untilDialog(tabId);
   let timer;
   const enabled = chrome.debugger.sendCommand({ tabId }, "Page.enable").then(() => "enabled", () => "enabled");
-  const late = new Promise((resolve) => { timer = setTimeout(() => resolve("late"), ENABLE_WAIT_MS); });
+  const late = new Promise((resolve) => { timer = setTimeout(() => resolve("late"), wait); });
   const first = await Promise.race([enabled, dialog.promise, late]);
   clearTimeout(timer);
   dialog.cancel();

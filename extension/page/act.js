@@ -415,7 +415,12 @@
       const o = opts.find((o) => o.value === w) || opts.find((o) => bb.norm(o.label || o.text) === bb.norm(w)) ||
         opts.find((o) => bb.norm(o.label || o.text).toLowerCase() === bb.norm(w).toLowerCase());
       if (!o) throw fail("element_not_found", `no option ${JSON.stringify(w)}; the options are: ${opts.map((o) => JSON.stringify(bb.norm(o.label || o.text))).slice(0, 20).join(", ")}`);
-      if (o.disabled) throw fail("invalid_argument", `option ${JSON.stringify(w)} is disabled`);
+      // An option in a disabled <optgroup> is as unpickable for a person as
+      // a disabled option, though its own disabled property stays false.
+      const group = o.parentElement;
+      if (o.disabled || (group?.localName === "optgroup" && group.disabled)) {
+        throw fail("invalid_argument", `option ${JSON.stringify(w)} is disabled; pick an enabled one`);
+      }
       return o;
     });
     e.focus();

@@ -182,7 +182,9 @@
     // page, other engines' ads): every ad card of an ad block, or a block
     // a "Sponsored" label marks, gives its main link, titled by its first
     // text that is neither the label nor a shown URL.
-    const adBlocks = new Set(top.querySelectorAll(AD_BLOCKS));
+    // Ad blocks are looked for in the whole page: Google may place #tads
+    // and #bottomads outside the results column the titles are read from.
+    const adBlocks = new Set((docBody || top).querySelectorAll(AD_BLOCKS));
     for (const [sct, kind] of sections) if (kind === "ad") adBlocks.add(sct);
     for (const l of top.querySelectorAll("span, div")) {
       if (l.childElementCount === 0 && AD_LABEL.test(bb.norm(l.textContent)) && l.parentElement && !l.closest("a[href]")) adBlocks.add(l.parentElement);

@@ -71,16 +71,19 @@ type dialogAnswer struct {
 // bridge learns of a dialog) and answers the dialogs open on it, one after
 // another, until none is.
 func (r answerer) answerOpenDialogs(tabID int) error {
-	return r.answerDialogs(tabID, false)
+	return r.answerDialogs(tabID, false, 0)
 }
 
 // answerDialogsAfter answers the dialogs that the command a dialog
 // interrupted goes on to show (a loop of alerts), until it finishes.
 func (r answerer) answerDialogsAfter(tabID int) error {
-	return r.answerDialogs(tabID, true)
+	return r.answerDialogs(tabID, true, 0)
 }
 
-func (r answerer) answerDialogs(tabID int, settle bool) error {
+// answerDialogs answers the dialogs open on the tab; wait, when not 0,
+// bounds how long the attach waits for the tab to answer at all (a
+// dialog that opened unseen holds it), else the extension's 5 s apply.
+func (r answerer) answerDialogs(tabID int, settle bool, wait time.Duration) error {
 	// One at a time per call: a probe and the input's own preparation
 	// must not both answer one dialog.
 	r.answering.Lock()
@@ -88,7 +91,7 @@ func (r answerer) answerDialogs(tabID int, settle bool) error {
 	for i := range maxDialogs {
 		// After an answer, wait for the interrupted command to finish or
 		// show the next dialog (see attach in extension/handlers/cdp.js).
-		d, err := r.b.CDPAttach(r.ctx, protocol.CDPAttachParams{TabID: tabID, Settle: settle || i > 0})
+		d, err := r.b.CDPAttach(r.ctx, protocol.CDPAttachParams{TabID: tabID, Settle: settle || i > 0, WaitMs: int(wait.Milliseconds())})
 		if err != nil {
 			return err
 		}
@@ -113,6 +116,13 @@ func (r answerer) answerDialogs(tabID int, settle bool) error {
 // dialog holding the page.
 const dialogProbe = 2500 * time.Millisecond
 
+// unseenDialogWait is how long an action waits on a tab that does not
+// answer before it fails with a timeout naming a dialog the bridge could
+// not see (one that opened while its debugger was away). A page script
+// held that long spends the first dialogProbe of it; the probe's attach
+// gets only the rest, so the wait does not become the sum of both.
+const unseenDialogWait = 5 * time.Second
+
 // unheld runs call, a primitive on tab tabID that a dialog would hold up
 // (a page script, a navigation): when it has not answered within
 // dialogProbe, the dialogs open on the tab are answered, so it can
@@ -134,7 +144,7 @@ func (r answerer) unheld(tabID int, call func() error) error {
 			}
 			// Best effort (the call's own error says more), except for a
 			// page that shows dialog after dialog: that will not end.
-			if err := r.answerOpenDialogs(tabID); protocol.CodeOf(err) == protocol.CodeTimeout {
+			if err := r.answerDialogs(tabID, false, unseenDialogWait-dialogProbe); protocol.CodeOf(err) == protocol.CodeTimeout {
 				return err
 			}
 		}

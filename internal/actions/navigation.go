@@ -110,7 +110,7 @@ func setViewport(r *run) (*tool.ViewportResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &tool.ViewportResult{Page: pageOf(t), Width: got.Width, Height: got.Height, DeviceScaleFactor: got.DeviceScaleFactor, Mobile: n.Mobile, Emulated: !n.Reset}
+	res := &tool.ViewportResult{Page: pageOf(t), Width: got.Width, Height: got.Height, DeviceScaleFactor: got.DeviceScaleFactor, Mobile: n.Mobile, Touch: got.Touch, Emulated: !n.Reset}
 	if !n.Reset {
 		// The size asked for is the size the page has (the layout
 		// viewport the browser reports leaves a scrollbar out).

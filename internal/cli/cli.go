@@ -59,7 +59,7 @@ func init() {
 		"websocket":       {runWebSocket, "the opt-in WebSocket transport for Hive-compatible programs: enable [--url ws://127.0.0.1:14829/bridge] [--token T] | disable | status, each [--browser B]", true},
 		"pause":           {runPause, "pause the agent: every action but status fails with paused_by_user until resume", false},
 		"resume":          {runResume, "let the agent act again after pause", false},
-		"policy":          {runPolicy, "site rules: policy allow|deny PATTERN, policy remove PATTERN, policy list", false},
+		"policy":          {runPolicy, "site rules and script switches: policy allow|deny PATTERN, policy remove PATTERN, policy list, policy evaluate on|off, policy program-evaluate on|off", false},
 		"log":             {runLog, "the audit trail, one line per command: [--follow] [--session ID] [--json] [-n N]", true},
 		"uninstall":       {runUninstall, "stop the daemon and remove what install wrote (the manifests, the extension folder, the secret)", true},
 	}

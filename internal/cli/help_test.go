@@ -62,6 +62,8 @@ func TestCommandHelp(t *testing.T) {
 		{[]string{"launch", "-h"}, "--headless"},
 		{[]string{"write-extension", "--help"}, "Load unpacked"},
 		{[]string{"help", "policy"}, "policy allow"},
+		{[]string{"help", "policy"}, "policy evaluate on|off"},
+		{[]string{"network", "--help"}, "list only the requests whose URL contains this"},
 		{[]string{"websocket", "enable", "--help"}, "--token"},
 	} {
 		out, errOut, err := runBoth(t, c.args...)
@@ -119,15 +121,6 @@ func TestTyposSuggest(t *testing.T) {
 		}
 		if !errors.As(err, &exit) || exit.Code != 2 || json.Unmarshal([]byte(out), &e) != nil || e.Error.Code != "invalid_argument" || !strings.Contains(e.Error.Message, c.says) {
 			t.Errorf("%v: %v\nstdout %s\nstderr %s\nwant exit 2 and the JSON error saying %q", c.args, err, out, errOut, c.says)
-		}
-	}
-}
-
-func TestClosest(t *testing.T) {
-	names := []string{"tabId", "text", "url", "urlContains", "maxChars", "click", "close", "clean"}
-	for typo, want := range map[string]string{"tab-id": "[tabId]", "URL": "[url]", "clik": "[click]", "tabid": "[tabId]", "zzzz": "[]", "clos": "[close]"} {
-		if got := closest(typo, names); strings.Join(got, " ") != strings.Trim(want, "[]") {
-			t.Errorf("closest(%q) = %v, want %s", typo, got, want)
 		}
 	}
 }

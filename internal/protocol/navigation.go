@@ -42,11 +42,13 @@ type TabViewportParams struct {
 	Reset             bool    `json:"reset,omitempty"`
 }
 
-// TabViewportResult is the size the page reports afterwards (its
-// innerWidth, innerHeight and devicePixelRatio, measured by the
+// TabViewportResult is the size the page is laid out at afterwards, and
+// the devicePixelRatio and touch support the page sees (measured by the
 // extension in the page).
 type TabViewportResult struct {
 	Width             int     `json:"width"`
 	Height            int     `json:"height"`
 	DeviceScaleFactor float64 `json:"deviceScaleFactor"`
+	// Touch: the page sees a touch screen (a mobile viewport emulates one).
+	Touch bool `json:"touch,omitempty"`
 }

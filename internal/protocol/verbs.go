@@ -259,6 +259,9 @@ type CDPAttachParams struct {
 	// Settle waits (up to 5 s) for a batch command that a dialog
 	// interrupted to finish, or for its next dialog.
 	Settle bool `json:"settle,omitempty"`
+	// WaitMs bounds the wait for the tab to answer the debugger (a
+	// dialog that opened unseen holds it); 0 or more than 5 s is 5 s.
+	WaitMs int `json:"waitMs,omitempty"`
 }
 
 // CDPAttachResult carries the dialog open on the tab, if any.

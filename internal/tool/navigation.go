@@ -70,14 +70,14 @@ func init() {
 // Navigation is the parameters of the navigation family; Input embeds it,
 // so they are top-level parameters of the tool.
 type Navigation struct {
-	BypassCache       bool     `json:"bypassCache,omitempty" jsonschema:"No cache."`
-	Width             int      `json:"width,omitempty" jsonschema:"200-4000 px."`
-	Height            int      `json:"height,omitempty" jsonschema:"Px."`
-	DeviceScaleFactor *float64 `json:"deviceScaleFactor,omitempty" jsonschema:"DPR."`
-	Mobile            bool     `json:"mobile,omitempty" jsonschema:"Phone."`
-	Reset             bool     `json:"reset,omitempty" jsonschema:"Undo."`
-	Landscape         bool     `json:"landscape,omitempty" jsonschema:"Landscape."`
-	PrintBackground   bool     `json:"printBackground,omitempty" jsonschema:"Backgrounds."`
+	BypassCache       bool     `json:"bypassCache,omitempty" jsonschema:"reload: bypass the browser cache."`
+	Width             int      `json:"width,omitempty" jsonschema:"viewport: width in CSS px, 200-4000."`
+	Height            int      `json:"height,omitempty" jsonschema:"viewport: height in CSS px, 200-4000."`
+	DeviceScaleFactor *float64 `json:"deviceScaleFactor,omitempty" jsonschema:"viewport: device pixels per CSS pixel (above 0, at most 4)."`
+	Mobile            bool     `json:"mobile,omitempty" jsonschema:"viewport: lay out as a phone, with a touch screen."`
+	Reset             bool     `json:"reset,omitempty" jsonschema:"viewport: remove the override, back to the window's size."`
+	Landscape         bool     `json:"landscape,omitempty" jsonschema:"pdf: print in landscape orientation."`
+	PrintBackground   bool     `json:"printBackground,omitempty" jsonschema:"pdf: print background colors and images."`
 }
 
 // Bounds of viewport's size (CSS px) and scale.
@@ -127,8 +127,11 @@ type ViewportResult struct {
 	Page
 	Width             int     `json:"width"`
 	Height            int     `json:"height"`
-	DeviceScaleFactor float64 `json:"deviceScaleFactor,omitempty" jsonschema:"DPR."`
-	Mobile            bool    `json:"mobile,omitempty" jsonschema:"Phone."`
+	DeviceScaleFactor float64 `json:"deviceScaleFactor,omitempty" jsonschema:"Device pixels per CSS pixel, as the page sees it (devicePixelRatio)."`
+	Mobile            bool    `json:"mobile,omitempty" jsonschema:"The page is laid out as on a phone."`
+	// Touch says the page sees a touch screen (touch events, a coarse
+	// pointer), as a mobile viewport gives it.
+	Touch bool `json:"touch,omitempty" jsonschema:"The page sees a touch screen: touch events and a coarse pointer."`
 	// Emulated says an override is set (false after reset).
 	Emulated bool `json:"emulated"`
 	Outcome

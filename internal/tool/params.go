@@ -29,7 +29,7 @@ type Input struct {
 	Locator
 
 	WaitFor     *WaitFor `json:"waitFor,omitempty" jsonschema:"Wait first for one of selector, text, role+name, label, placeholder, ref (with frameId, nth, exact) or urlContains."`
-	URLContains string   `json:"urlContains,omitempty" jsonschema:"Until the tab's URL contains this."`
+	URLContains string   `json:"urlContains,omitempty" jsonschema:"wait: until the tab's URL contains this. network: list only the requests whose URL contains this."`
 	Load        bool     `json:"load,omitempty" jsonschema:"Until the page has loaded."`
 	Include     []string `json:"include,omitempty" jsonschema:"Return only these parts." enum:"markdown,reader,links,headings,text,frames,warnings"`
 	MaxChars    int      `json:"maxChars,omitempty" jsonschema:"Size budget of the result (default 20000)."`
@@ -71,12 +71,12 @@ type Input struct {
 // and Nth narrow it. Input and WaitFor embed it, so its fields are
 // top-level parameters of both.
 type Locator struct {
-	Selector    string   `json:"selector,omitempty" jsonschema:"CSS selector."`
+	Selector    string   `json:"selector,omitempty" jsonschema:"A CSS selector for the element."`
 	Text        string   `json:"text,omitempty" jsonschema:"Element's visible text (case-insensitive substring)."`
 	Role        string   `json:"role,omitempty" jsonschema:"ARIA role, with name."`
 	Name        string   `json:"name,omitempty" jsonschema:"Accessible name, with role."`
 	Label       string   `json:"label,omitempty" jsonschema:"A form control's label text."`
-	Placeholder string   `json:"placeholder,omitempty" jsonschema:"Placeholder text."`
+	Placeholder string   `json:"placeholder,omitempty" jsonschema:"A field's placeholder text."`
 	Ref         string   `json:"ref,omitempty" jsonschema:"Ref from inspect."`
 	X           *float64 `json:"x,omitempty" jsonschema:"Point x, with y."`
 	Y           *float64 `json:"y,omitempty" jsonschema:"Point y, with x."`

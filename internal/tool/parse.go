@@ -62,6 +62,9 @@ func Parse(raw []byte) (*Input, *Spec, error) {
 	}
 	spec, ok := Lookup(in.Action)
 	if !ok {
+		if near := Closest(in.Action, Names()); len(near) > 0 {
+			return nil, nil, invalid("unknown action %q; did you mean %q? The actions are: %s", Echo(in.Action), near[0], strings.Join(Names(), ", "))
+		}
 		return nil, nil, invalid("unknown action %q: use one of %s", Echo(in.Action), strings.Join(Names(), ", "))
 	}
 	given := givenParams(raw)
