@@ -55,7 +55,13 @@ func lastingHost(exe string, copy bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if install.InLastingPlace(exe, dir, os.Getenv(paths.EnvInstallDir)) {
+	lasting := []string{os.Getenv(paths.EnvInstallDir)}
+	// npm's binary is never on PATH itself (npm links a launcher there),
+	// and its folder goes with the package: always copy it.
+	if os.Getenv(envNPM) != "1" {
+		lasting = append(lasting, filepath.SplitList(os.Getenv("PATH"))...)
+	}
+	if install.InLastingPlace(exe, dir, lasting) {
 		return exe, nil
 	}
 	if copy {

@@ -11,18 +11,27 @@ import (
 )
 
 // InLastingPlace says whether exe already runs from a folder that stays:
-// binDir (where CopySelf puts it) or installDir (where an install script
-// put it, when set).
+// binDir (where CopySelf puts it) or one of lasting (the folder an
+// install script put it in, and the folders on PATH).
 //
-// Every other place counts as temporary. Telling a lasting folder from a
-// temporary one by its name (the npx cache, Downloads, /tmp, a build
-// folder of go run) is guesswork that differs per OS and per tool; a copy
-// is cheap and always safe, and it makes `install` the one step that
-// updates the host browsers start. So install copies unless the binary
-// is where a copy (or the install script) put it.
-func InLastingPlace(exe, binDir, installDir string) bool {
+// A folder on PATH is where the user keeps the programs they run by name,
+// and where go install or a package manager updates them in place; a copy
+// would then go stale at the next update. Any other folder (the npx cache,
+// Downloads, /tmp, go run's build folder) counts as temporary: telling a
+// lasting folder from a temporary one by its name is guesswork that differs
+// per OS and per tool, while a copy is cheap and always safe, and it makes
+// install the one step that updates the host browsers start.
+func InLastingPlace(exe, binDir string, lasting []string) bool {
 	dir := filepath.Dir(exe)
-	return sameDir(dir, binDir) || (installDir != "" && sameDir(dir, installDir))
+	if sameDir(dir, binDir) {
+		return true
+	}
+	for _, l := range lasting {
+		if l != "" && filepath.IsAbs(l) && sameDir(dir, l) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameDir compares two folders after resolving links (macOS's /tmp is a

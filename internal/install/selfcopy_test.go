@@ -47,16 +47,17 @@ func TestCopySelfOfAMissingBinarySaysWhich(t *testing.T) {
 func TestInLastingPlace(t *testing.T) {
 	bin, script, tmp := t.TempDir(), t.TempDir(), t.TempDir()
 	for _, c := range []struct {
-		exe, installDir string
-		want            bool
+		exe     string
+		lasting []string
+		want    bool
 	}{
-		{filepath.Join(bin, "browser-bridge"), "", true},
-		{filepath.Join(script, "browser-bridge"), script, true},
-		{filepath.Join(tmp, "browser-bridge"), script, false},
-		{filepath.Join(tmp, "browser-bridge"), "", false},
+		{filepath.Join(bin, "browser-bridge"), nil, true},
+		{filepath.Join(script, "browser-bridge"), []string{"", script}, true},
+		{filepath.Join(tmp, "browser-bridge"), []string{script, "relative/dir"}, false},
+		{filepath.Join(tmp, "browser-bridge"), nil, false},
 	} {
-		if got := InLastingPlace(c.exe, bin, c.installDir); got != c.want {
-			t.Errorf("InLastingPlace(%s, installDir %q) = %v, want %v", c.exe, c.installDir, got, c.want)
+		if got := InLastingPlace(c.exe, bin, c.lasting); got != c.want {
+			t.Errorf("InLastingPlace(%s, %q) = %v, want %v", c.exe, c.lasting, got, c.want)
 		}
 	}
 }
