@@ -46,6 +46,38 @@ func hostBinary() (string, error) {
 	return exe, nil
 }
 
+// lastingHost returns the binary browsers are to start: exe itself when it
+// runs from a lasting place, else the copy of it in paths.BinDir — made
+// when copy is set, used only if it exists when not (enable and uninstall
+// follow what install registered). See install.InLastingPlace for the rule.
+func lastingHost(exe string, copy bool) (string, error) {
+	dir, err := paths.BinDir()
+	if err != nil {
+		return "", err
+	}
+	lasting := []string{os.Getenv(paths.EnvInstallDir)}
+	// npm's binary is never on PATH itself (npm links a launcher there),
+	// and its folder goes with the package: always copy it.
+	if os.Getenv(envNPM) != "1" {
+		lasting = append(lasting, filepath.SplitList(os.Getenv("PATH"))...)
+	}
+	if install.InLastingPlace(exe, dir, lasting) {
+		return exe, nil
+	}
+	if copy {
+		return install.CopySelf(exe, dir)
+	}
+	if p := filepath.Join(dir, filepath.Base(exe)); fileExists(p) {
+		return p, nil
+	}
+	return exe, nil
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // runInstall writes the extension, registers the native host with every
 // Chromium browser found, creates the per-install secret and prints the
 // next step (loading the extension is for the user to do: Chrome does not
@@ -62,9 +94,17 @@ func runInstall(ctx context.Context, args []string) error {
 	if err := parseFlagSet(fs, args, 0); err != nil {
 		return err
 	}
-	exe, err := hostBinary()
+	ran, err := hostBinary()
 	if err != nil {
 		return err
+	}
+	exe, err := lastingHost(ran, true)
+	if err != nil {
+		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "%v", err), 1)
+	}
+	copiedFrom := ""
+	if exe != ran {
+		copiedFrom = ran
 	}
 	home, _ := os.UserHomeDir()
 	var extra []string
@@ -100,9 +140,10 @@ func runInstall(ctx context.Context, args []string) error {
 	}
 	return printJSON(struct {
 		*install.Result
-		Secret string `json:"secret"`
-		Next   string `json:"next"`
-	}{res, layout.Secret(),
+		CopiedFrom string `json:"copiedFrom,omitempty"`
+		Secret     string `json:"secret"`
+		Next       string `json:"next"`
+	}{res, copiedFrom, layout.Secret(),
 		"open chrome://extensions in your browser, turn on Developer mode, choose Load unpacked and pick " + res.ExtensionFolder +
 			"; keep the browser open, then run `browser-bridge status`"})
 }
@@ -123,6 +164,9 @@ func runUninstall(ctx context.Context, args []string) error {
 	}
 	exe, err := hostBinary()
 	if err != nil {
+		return err
+	}
+	if exe, err = lastingHost(exe, false); err != nil {
 		return err
 	}
 	// A daemon that does not go (an agent's MCP server restarted it) does
@@ -178,6 +222,9 @@ func runEnable(ctx context.Context, args []string) error {
 	}
 	exe, err := hostBinary()
 	if err != nil {
+		return err
+	}
+	if exe, err = lastingHost(exe, false); err != nil {
 		return err
 	}
 	if err := setDisabled(layout, false); err != nil {

@@ -52,6 +52,10 @@ func runMCP(ctx context.Context, args []string) error {
 	return srv.ServeStdio(ctx)
 }
 
+// envNPM is set to 1 by the npm package's launcher: the binary runs from
+// an npm package.
+const envNPM = "BROWSER_BRIDGE_NPM"
+
 // forwardVars point a server at a forwarded daemon socket.
 var forwardVars = []string{client.EnvSocket, client.EnvSecretFile}
 
@@ -85,13 +89,23 @@ func printMCPConfig(fs *flag.FlagSet, client string) error {
 			env[k] = v
 		}
 	}
-	snippet, where, err := mcpserver.ClientConfig(client, exe, args, env)
+	command := exe
+	fromNPM := os.Getenv(envNPM) == "1"
+	if fromNPM {
+		// The binary sits in npm's cache or a project's node_modules,
+		// neither a path to write into a client's config; npx finds (or
+		// fetches) the package wherever the client runs it.
+		command, args = "npx", append([]string{"-y", "browser-bridge"}, args...)
+	}
+	snippet, where, err := mcpserver.ClientConfig(client, command, args, env)
 	if err != nil {
 		return err
 	}
 	fmt.Fprint(Stdout, snippet)
 	fmt.Fprintln(Stderr, "# "+where)
-	if strings.HasPrefix(exe, os.TempDir()) {
+	if fromNPM {
+		fmt.Fprintln(Stderr, "# the browser side, once: npx -y browser-bridge install")
+	} else if strings.HasPrefix(exe, os.TempDir()) {
 		fmt.Fprintln(Stderr, "# note: "+strconv.Quote(exe)+" is a temporary build (go run?); build the binary to a lasting place first")
 	}
 	return nil
