@@ -121,7 +121,8 @@ fetch("/api/echo?bank=1", {method: "POST", headers: {"Content-Type": "applicatio
 		fmt.Fprintf(w, `<!doctype html><title>framed</title><p>shop</p><iframe src="http://localhost:%s/bank"></iframe>`, portOf(r.Host))
 	})
 	mux.Handle("/admin-reader", page(`<!doctype html><title>reader</title><p id="out">waiting</p><script>
-fetch("/admin/api").then((r) => r.text()).then((t) => { document.getElementById("out").textContent = "read " + t.length; });
+fetch("/admin/api").then((r) => r.text()).then((t) => { document.getElementById("out").textContent = "read " + t.length; },
+  () => { document.getElementById("out").textContent = "refused"; });
 </script>`))
 	mux.HandleFunc("/admin/api", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

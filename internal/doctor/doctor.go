@@ -6,6 +6,7 @@
 package doctor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -319,6 +320,11 @@ func checkManifests(exe string, browsers []paths.Browser) []Check {
 	return out
 }
 
+// sameFile says whether a and b are the same binary. install registers
+// a copy of a binary run from a temporary place (the
+// npx cache, Downloads, a build folder; install.InLastingPlace), so a
+// file with the same bytes counts as the same binary too: that copy is
+// this binary, not a host of another version.
 func sameFile(a, b string) (bool, error) {
 	fa, err := os.Stat(a)
 	if err != nil {
@@ -328,7 +334,21 @@ func sameFile(a, b string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return os.SameFile(fa, fb), nil
+	if os.SameFile(fa, fb) {
+		return true, nil
+	}
+	if fa.Size() != fb.Size() {
+		return false, nil
+	}
+	da, err := os.ReadFile(a)
+	if err != nil {
+		return false, err
+	}
+	db, err := os.ReadFile(b)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(da, db), nil
 }
 
 // checkStatus reads the daemon's status: the daemon itself, the extension
