@@ -67,7 +67,7 @@ export function record(msg, ctx, err, ms) {
   ask(TYPE_PROGRAM_DONE, { owner: ctx.door.owner, verb: msg.type, tabId: msg.tabId, method: msg.method, code, ms }, ADMIT_MS).catch(() => {});
 }
 
-// The program door's CDP allow-list (issue 26, F5): what Hive's server
+// The program door's CDP allow-list: what Hive's server
 // sends (its tools/src/gcu/browser/ in aden-hive/hive uses Accessibility,
 // DOM to find nodes and their boxes, Input, Page to navigate, reload,
 // answer dialogs and take screenshots, Runtime.evaluate and
@@ -87,7 +87,7 @@ export function record(msg, ctx, err, ms) {
 // removeNode, undo and redo, Page.setDocumentContent) or reads a
 // resource (Page.getResourceContent, getResourceTree, searchInResource,
 // captureSnapshot), and nothing turns the page's own defences off
-// (Page.setBypassCSP). SPEC §4.
+// (Page.setBypassCSP).
 const ALLOWED = new Map([
   ["Accessibility", null],
   ["DOM", new Set([
