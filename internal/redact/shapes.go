@@ -71,7 +71,10 @@ func multipartBody(contentType, body string) (string, bool) {
 		first, _, _ := strings.Cut(body[2:], "\n")
 		boundary = strings.TrimRight(first, "\r")
 	}
-	if boundary == "" || len(boundary) > 200 || !strings.Contains(body, "--"+boundary) {
+	// No cap on the boundary's length: a longer one than the standard's 70
+	// bytes is still what the server splits on, and splitting costs the
+	// body's length whatever the delimiter's.
+	if boundary == "" || !strings.Contains(body, "--"+boundary) {
 		return "", false
 	}
 	delim := "--" + boundary
