@@ -9,18 +9,21 @@
 // was opened onto — a property of the connection (ctx.door), never of the
 // message:
 //   - actionsDoor: the native link to the daemon, which drives the bridge's
-//     actions. Its verbs are the table `actions` below; its cdp is the
-//     actions' allow-list (handlers/cdp.js).
+//     actions. Its verbs are ACTIONS_HANDLERS (verbs.gen.js); its cdp is
+//     the actions' allow-list (handlers/cdp.js).
 //   - programDoor(owner): Hive's protocol for programs — the WebSocket
 //     transport, and program.call from the daemon's local programs. Its
-//     verbs are the table `programs`: Hive's, on the owner's own tabs, with
+//     verbs are PROGRAM_HANDLERS (verbs.gen.js): Hive's, on the owner's own tabs, with
 //     a cdp that refuses only SPEC §4's methods (handlers/programs.js). It
 //     cannot reach page.run, cdp.batch, dom.*, window.*, browser.state or
 //     the actions' cdp, whatever the message says.
-// Only types of VERBS (protocol.js) that the door's table has run; anything
-// else is refused with unknown_verb. extension/verbs_test.go checks that
-// these tables and VERBS name the same verbs, each in the right section.
-import { BridgeError, Codes, VERBS, toWireError } from "./protocol.js";
+// Only types of VERBS that the door's table has run; anything else is
+// refused with unknown_verb. The three tables are generated from
+// internal/protocol/verbs.go (go generate ./internal/protocol);
+// extension/verbs_test.go checks that each handler they name is a function
+// one of the modules below exports.
+import { BridgeError, Codes, toWireError } from "./protocol.js";
+import { ACTIONS_HANDLERS, PROGRAM_HANDLERS, VERBS } from "./verbs.gen.js";
 import * as tabs from "./handlers/tabs.js";
 import * as windows from "./handlers/windows.js";
 import * as groups from "./handlers/groups.js";
@@ -41,73 +44,31 @@ import * as viewport from "./handlers/viewport.js";
 import * as evaluate from "./handlers/evaluate.js";
 import * as record from "./handlers/record.js";
 
-// The actions door's verbs.
-const actions = {
-  // Hive-compatible verbs, as the bridge's primitives.
-  "context.create": groups.contextCreate,
-  "context.destroy": groups.contextDestroy,
-  "tab.create": tabs.create,
-  "tab.close": tabs.close,
-  "tab.list": tabs.list,
-  "tab.activate": tabs.activate,
-  "tab.get": tabs.get,
-  "cdp.attach": cdp.attach,
-  "cdp.detach": cdp.detach,
-  "cdp": cdp.send,
-  // The bridge's own verbs.
-  "program.call": programCall,
-  "websocket.configure": websocket.configure,
-  "websocket.status": websocket.report,
-  "cdp.batch": cdp.batch,
-  "dom.setFiles": files.setFiles,
-  "dom.chooseFiles": files.chooseFiles,
-  "bridge.ping": ping,
-  "browser.state": state.snapshot,
-  "tab.opened": tabs.opened,
-  "tab.navigate": tabs.navigate,
-  "tab.waitLoad": tabs.waitForLoad,
-  "tab.frames": tabs.frames,
-  "tab.group": groups.group,
-  "window.create": windows.create,
-  "window.close": windows.close,
-  "page.run": page.run,
-  "readiness.enable": readiness.enable,
-  "readiness.disable": readiness.disable,
-  "readiness.net": readiness.netState,
-  "command.cancel": cancel,
-  // The user's side.
-  "handoff.show": handoff.show,
-  "policy.set": policy.set,
-  "ask.show": ask.show,
-  "downloads.list": downloads.list,
-  "downloads.cancel": downloads.cancel,
-  "downloads.limit": downloads.limit,
-  // The navigation actions.
-  "tab.history": history.step,
-  "tab.viewport": viewport.set,
-  // The exec family.
-  "page.evaluate": evaluate.run,
-  // The developer tools' records.
-  "record.console": record.consoleRead,
-  "record.network": record.networkRead,
+// The modules of the handlers the generated tables name, by the name
+// they use ("tabs.create" is tabs.create); "local" is this file's own.
+const modules = {
+  tabs, windows, groups, cdp, files, state, page, readiness, programs, websocket,
+  handoff, policy, ask, downloads, history, viewport, evaluate, record,
+  local: { ping, cancel, programCall },
 };
 
-// The program door's verbs.
-const programVerbs = {
-  "context.create": programs.contextCreate,
-  "context.destroy": programs.contextDestroy,
-  "tab.create": programs.tabCreate,
-  "tab.close": programs.tabClose,
-  "tab.list": programs.tabList,
-  "tab.activate": programs.tabActivate,
-  "tab.get": programs.tabGet,
-  "cdp.attach": programs.cdpAttach,
-  "cdp.detach": programs.cdpDetach,
-  "cdp": programs.cdp,
-  "tab.listUngrouped": programs.tabListUngrouped,
-  "tabGroup.list": programs.tabGroupList,
-  "tab.audit": programs.tabAudit,
-};
+// handlerTable turns a generated table of "module.function" names into
+// the door's handlers; a name no module exports stops the worker at once
+// rather than at the verb's first use.
+function handlerTable(names) {
+  const table = {};
+  for (const [verb, name] of Object.entries(names)) {
+    const [mod, fn] = name.split(".");
+    const handler = modules[mod]?.[fn];
+    if (typeof handler !== "function") throw new Error(`dispatch.js: verb ${verb}: no handler ${name}`);
+    table[verb] = handler;
+  }
+  return table;
+}
+
+// The actions door's verbs, and the program door's.
+const actions = handlerTable(ACTIONS_HANDLERS);
+const programVerbs = handlerTable(PROGRAM_HANDLERS);
 
 export const actionsDoor = Object.freeze({
   name: "actions",

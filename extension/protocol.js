@@ -1,9 +1,8 @@
 // The wire protocol between the daemon and this extension, written down once
 // on this side. Its Go twin is internal/protocol (the verb list:
 // internal/protocol/verbs.go); both carry PROTOCOL_VERSION and the daemon
-// reports a mismatch as version_mismatch. A Go test compares VERBS below
-// with the Go list, and another one (extension/verbs_test.go) with the
-// handler tables of dispatch.js: change all three together, and bump the
+// reports a mismatch as version_mismatch. The verb table (verbs.gen.js) is
+// generated from the Go list by go generate ./internal/protocol; bump the
 // version when a verb or a parameter changes.
 //
 // Messages to the extension: {id, type, ...params}. Replies: {id, result} or
@@ -29,111 +28,9 @@
 export const PROTOCOL_VERSION = 6;
 
 
-// VERBS: every command type this extension runs, with the JSON names of
-// every parameter its handler reads (besides id and type). dispatch.js
-// refuses any other type with unknown_verb. One entry per line: a Go test
-// parses this table with a regexp.
-export const VERBS = {
-  // === Both doors: the Hive verbs. On the actions door they are the
-  // bridge's primitives (tab info results, no ownership: the daemon keeps
-  // its own registry); on the program door, Hive's shapes, on the
-  // caller's own tabs only. ===
-  // Actions: a new tab in a new group titled agentId → {groupId, tabId}. Programs: a tab in a new (or the caller's recycleGroupId) group titled displayName or agentId exactly as sent, in windowId or the caller's window or a new unfocused one → {groupId, tabId, windowId}.
-  "context.create": ["agentId", "displayName", "windowId", "recycleGroupId"],
-  // Closes every tab of the group → {ok, closedTabs}; programs: its own group only, + persistedGroup (Chrome kept the saved group).
-  "context.destroy": ["groupId"],
-  // Actions: a background tab, in windowId or groupId's window, made active in its window if active; waits waitMs for its load → tab info (+loaded). Programs: url in groupId (its own) → {tabId}.
-  "tab.create": ["url", "windowId", "groupId", "active", "waitMs"],
-  // Closes tabIds, or tabId → {ok}; programs: tabId, its own.
-  "tab.close": ["tabId", "tabIds"],
-  // The tabs, of groupId or all → {tabs: [tab info]}; programs: of its own groupId or all its own → {tabs: [{id, tabId, url, title, groupId, active, windowId}]}.
-  "tab.list": ["groupId"],
-  // Makes the tab the active one of its window, without focusing the window → {ok}; programs: its own tabs.
-  "tab.activate": ["tabId"],
-  // Actions: one tab → tab info. Programs: → {id, tabId, url, title, groupId, active, windowId}, any tab (an incognito one not its own has url and title blanked).
-  "tab.get": ["tabId"],
-  // Attaches the debugger; actions: waiting up to waitMs (at most, and by default, 5 s) for the tab to answer, and with settle first waiting for a command a dialog interrupted → {ok, dialog}. Programs: its own tab, kept attached until cdp.detach, events on → {ok, attached}.
-  "cdp.attach": ["tabId", "settle", "waitMs"],
-  // Detaches the debugger → {ok}.
-  "cdp.detach": ["tabId"],
-  // One CDP command, if the door's policy allows the method (actions: handlers/cdp.js; programs: handlers/programs.js) → the CDP result.
-  "cdp": ["tabId", "method", "params"],
-  // === Program door only (Hive protocol 6) ===
-  // The ungrouped tabs of every window (the user's own among them) → {tabs: [{id, windowId, url}]}, incognito ones with url blanked.
-  "tab.listUngrouped": [],
-  // The caller's own tab groups → {groups: [{id, title, color, collapsed, windowId}]}.
-  "tabGroup.list": [],
-  // What may block automation in the caller's tab → {tabId, url, incognito, ourExtensionId, fileAccess, targets, cdpFrames}.
-  "tab.audit": ["tabId"],
-  // === Actions door only: the bridge's own verbs ===
-  // Runs command {type, ...params} through the program door for the daemon's local programs (one owner, "daemon programs") → its result.
-  "program.call": ["command"],
-  // Turns the WebSocket transport on (url, default ws://127.0.0.1:14829/bridge; token) or off, kept in chrome.storage.local → {enabled, url, tokenSet, connected, lastError}.
-  "websocket.configure": ["enabled", "url", "token"],
-  // The WebSocket transport's setting and state → {enabled, url, tokenSet, connected, lastError}.
-  "websocket.status": [],
-  // CDP commands [{method, params}] in order in one round trip, stopping at a dialog; with check {before, files, fn, frames: [{frameId, args}]}, a page script in those frames before command before, the rest sent only if each answers {ok: true}; then (unless a dialog or the check stopped them) the page script then (page.run's params), net (the tab's readiness.net) and tab (its tab info) → {results, dialog?, interrupted?, check?, stopped?, navigated?, then?, net?, tab?, stale?, before?}; navigated: the page went away under a command that did not answer; expectURL: the URL the daemon judged the tab by, else nothing runs and the answer is {stale, tab}, with it before is the tab as judged; activate: make the tab active before the first command.
-  "cdp.batch": ["tabId", "commands", "check", "then", "net", "tab", "expectURL", "activate"],
-  // Sets files on the file input a page script marked with token → {ok}.
-  "dom.setFiles": ["tabId", "token", "files"],
-  // Clicks (Input.dispatchMouseEvent commands) an element that opens a file chooser and gives it files → {files, emptied?}.
-  "dom.chooseFiles": ["tabId", "files", "commands", "inFrame"],
-  // The extension answers → {pong: true}.
-  "bridge.ping": [],
-  // Every window and tab, incognito and file-URL access, the commands running → {windows, ...}.
-  "browser.state": [],
-  // The tabs the page of tabId opened that are still open → {tabs}.
-  "tab.opened": ["tabId"],
-  // Loads url in the tab; waits waitMs for the load → tab info (+loaded).
-  "tab.navigate": ["tabId", "url", "waitMs"],
-  // Waits up to waitMs for the tab to finish loading → tab info + loaded.
-  "tab.waitLoad": ["tabId", "waitMs"],
-  // The tab's frames → {frames: [{frameId, parentFrameId, url, errorOccurred}]}.
-  "tab.frames": ["tabId"],
-  // Adds tabIds (or tabId) to groupId, or to a new group in windowId, with title and color → {groupId}.
-  "tab.group": ["tabId", "tabIds", "groupId", "windowId", "title", "color"],
-  // A normal window, unfocused unless focused, optionally incognito, url, width and height; waits waitMs → tab info of its tab + windowId.
-  "window.create": ["url", "incognito", "focused", "width", "height", "waitMs"],
-  // Closes the window → {ok}.
-  "window.close": ["windowId"],
-  // Calls page function fn(args) of the extension's page scripts files in the tab's frames → {frames: [{frameId, documentId, value | error, code?}]}.
-  "page.run": ["tabId", "files", "fn", "args", "frameId", "allFrames"],
-  // Registers page/quiet.js as a content script and puts the action scripts in the bridge's tabs as their documents commit → {ok, registered}.
-  "readiness.enable": [],
-  // Undoes both → {ok}.
-  "readiness.disable": [],
-  // The tab's network and navigation activity → {watching, inflightMs, quietMs, navigatingMs?, watchedMs}.
-  "readiness.net": ["tabId"],
-  // Stops the command commandId of the same connection → {cancelled}.
-  "command.cancel": ["commandId"],
-  // --- The user's side (handlers/handoff.js, handlers/policy.js) ---
-  // Brings the tab's window forward, shows message over the page in an extension frame the page cannot read or click (and on the extension's page), waits up to timeoutMs for Done or Cancel → {outcome: done|cancelled|timeout, tabId, url, title}.
-  "handoff.show": ["tabId", "message", "timeoutMs"],
-  // The site rules, enforced on the bridge's own tabs before pages load, kept in chrome.storage.session → {ok}.
-  // refuseProgramEvaluate: the program door refuses Runtime.evaluate and callFunctionOn.
-  "policy.set": ["allow", "deny", "builtInDeny", "refuseProgramEvaluate"],
-  // Asks the user whether the agent may take a step it cannot take back (kind submit|payment|navigation; message, detail), over the tab's page in an extension frame (or, without tabId or a page to show it on, in a window of the extension's own), waiting up to timeoutMs → {outcome: allowed|declined|timeout, overlay} (handlers/ask.js).
-  "ask.show": ["tabId", "kind", "message", "detail", "timeoutMs"],
-  // Downloads with ids, or started since (ms since the epoch), newest first, at most limit; waitMs waits for one to start → {downloads}. Those asked for by id, and those actedOnTabId (a tab an action just acted on) starts in the next 10 s, are the bridge's: held to the cap (downloads.limit).
-  "downloads.list": ["ids", "since", "limit", "waitMs", "actedOnTabId"],
-  // Cancels the download downloadId in progress → {ok}.
-  "downloads.cancel": ["downloadId"],
-  // The cap on one download (the settings' downloadMaxBytes), which the extension holds every bridge download to by itself, to its end: cancelled past it while arriving, its file removed when it arrived whole past it → {ok}.
-  "downloads.limit": ["maxBytes"],
-  // --- The navigation actions (handlers/history.js, handlers/viewport.js) ---
-  // Goes back or forward in the tab's history, or reloads it (bypassCache), and waits up to waitMs for the page it leads to → tab info + loaded, started, sameDocument?, stayed? (a "leave page?" dialog was dismissed); no entry to go to: invalid_argument.
-  "tab.history": ["tabId", "step", "bypassCache", "waitMs"],
-  // Lays the tab's page out at width×height CSS px (deviceScaleFactor, mobile), keeping the debugger attached while set, or reset → {width, height, deviceScaleFactor} as laid out now.
-  "tab.viewport": ["tabId", "width", "height", "deviceScaleFactor", "mobile", "reset"],
-  // --- The exec family (handlers/evaluate.js) ---
-  // Runs expression in the page's own context (MAIN world) of frameId (default 0), awaits a promise, returns its JSON cut at maxChars → {frameId, url, type, json, total} or {frameId, url, error} (a throw, a rejection, a syntax error).
-  "page.evaluate": ["tabId", "frameId", "expression", "maxChars"],
-  // --- The developer tools' records (handlers/record.js) ---
-  // A tab's console messages and page errors after since, recording the tab from now on if it was not → {startedAt, fromLoad, dropped, nextSince, messages}.
-  "record.console": ["tabId", "since"],
-  // A tab's requests after since, or with requestId that one with headers and bodies → {startedAt, fromLoad, dropped, nextSince, requests | request | missing}.
-  "record.network": ["tabId", "since", "requestId"],
-};
+// VERBS, the verbs this extension runs and the parameters each handler
+// reads, is in verbs.gen.js, generated from internal/protocol/verbs.go
+// with the handler of each verb on each door.
 
 // The native messaging host registered by `browser-bridge install`/`launch`.
 export const NATIVE_HOST = "com.browser_bridge.host";

@@ -1,6 +1,7 @@
 package extension
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,46 +34,30 @@ func block(t *testing.T, file, start, end string) []string {
 
 var (
 	verbEntry    = regexp.MustCompile(`^  "([a-zA-Z]+(?:\.[a-zA-Z]+)*)": \[((?:"[a-zA-Z]+"(?:, "[a-zA-Z]+")*)?)\],$`)
-	handlerEntry = regexp.MustCompile(`^  "([a-zA-Z]+(?:\.[a-zA-Z]+)*)": [a-zA-Z]+(?:\.[a-zA-Z]+)?,$`)
+	handlerEntry = regexp.MustCompile(`^  "([a-zA-Z]+(?:\.[a-zA-Z]+)*)": "([a-zA-Z]+)\.([a-zA-Z]+)",$`)
 	comment      = regexp.MustCompile(`^\s*(//.*)?$`)
 )
 
-// Doors, as VERBS's section comments name them ("// === Both doors",
-// "// === Program door only", "// === Actions door only").
-const (
-	doorBoth    = "both"
-	doorProgram = "program"
-	doorActions = "actions"
-)
+// genFile is the verb table generated from internal/protocol/verbs.go.
+const genFile = "verbs.gen.js"
 
-var section = regexp.MustCompile(`^  // === (Both doors|Program door only|Actions door only)\b`)
-
-// jsVerbs parses protocol.js's VERBS: verb -> parameter names, and verb ->
-// the door its section says. Every line of the table is a comment or one
-// entry, so an entry this parser would miss fails instead.
-func jsVerbs(t *testing.T) (map[string][]string, map[string]string) {
+// jsVerbs parses VERBS of verbs.gen.js: verb -> parameter names. Every
+// line of the table is a comment or one entry, so an entry this parser
+// would miss fails instead.
+func jsVerbs(t *testing.T) map[string][]string {
 	t.Helper()
 	verbs := map[string][]string{}
-	doors := map[string]string{}
-	door := ""
-	for _, l := range block(t, "protocol.js", "export const VERBS = {", "};") {
-		if m := section.FindStringSubmatch(l); m != nil {
-			door = map[string]string{"Both doors": doorBoth, "Program door only": doorProgram, "Actions door only": doorActions}[m[1]]
-			continue
-		}
+	for _, l := range block(t, genFile, "export const VERBS = {", "};") {
 		if comment.MatchString(l) {
 			continue
 		}
 		m := verbEntry.FindStringSubmatch(l)
 		if m == nil {
-			t.Errorf("protocol.js VERBS: %q is not one entry on one line (\"verb\": [\"param\", ...],)", l)
+			t.Errorf("%s VERBS: %q is not one entry on one line (\"verb\": [\"param\", ...],)", genFile, l)
 			continue
 		}
 		if _, dup := verbs[m[1]]; dup {
-			t.Errorf("protocol.js VERBS lists %q twice", m[1])
-		}
-		if door == "" {
-			t.Errorf("protocol.js VERBS lists %q before any door section (// === Both doors ===, ...)", m[1])
+			t.Errorf("%s VERBS lists %q twice", genFile, m[1])
 		}
 		params := []string{}
 		for _, p := range strings.Split(m[2], ", ") {
@@ -81,61 +66,92 @@ func jsVerbs(t *testing.T) (map[string][]string, map[string]string) {
 			}
 		}
 		verbs[m[1]] = params
-		doors[m[1]] = door
 	}
 	if len(verbs) == 0 {
-		t.Fatal("protocol.js VERBS lists no verb")
+		t.Fatalf("%s VERBS lists no verb", genFile)
 	}
-	return verbs, doors
+	return verbs
 }
 
-// handlerTable parses one handler table of dispatch.js.
-func handlerTable(t *testing.T, start string) map[string]bool {
+// handlerTable parses one door's table of verbs.gen.js: verb -> its
+// handler as [module, function].
+func handlerTable(t *testing.T, name string) map[string][2]string {
 	t.Helper()
-	handlers := map[string]bool{}
-	for _, l := range block(t, "dispatch.js", start, "};") {
+	handlers := map[string][2]string{}
+	for _, l := range block(t, genFile, "export const "+name+" = {", "};") {
 		if comment.MatchString(l) {
 			continue
 		}
 		m := handlerEntry.FindStringSubmatch(l)
 		if m == nil {
-			t.Errorf("dispatch.js %s: %q is not one entry on one line (\"verb\": handler,)", start, l)
+			t.Errorf("%s %s: %q is not one entry on one line (\"verb\": \"module.function\",)", genFile, name, l)
 			continue
 		}
-		if handlers[m[1]] {
-			t.Errorf("dispatch.js %s has two handlers for %q", start, m[1])
+		if _, dup := handlers[m[1]]; dup {
+			t.Errorf("%s %s has two handlers for %q", genFile, name, m[1])
 		}
-		handlers[m[1]] = true
+		handlers[m[1]] = [2]string{m[2], m[3]}
 	}
 	return handlers
 }
 
-// Every verb the extension declares has a handler in dispatch.js on the
-// doors its section of VERBS names, and on no other; every handler is
-// declared: dispatch refuses what VERBS lacks, so a handler missing from
-// it would be dead, and a verb without a handler unknown. This is also
-// what keeps the program door from reaching the actions' verbs.
+var (
+	namespaceImport = regexp.MustCompile(`(?m)^import \* as ([a-zA-Z]+) from "\./(handlers/[a-zA-Z]+\.js)";$`)
+	exportedFunc    = `(?m)^export (?:async )?function %s\(`
+	localFunc       = `(?m)^(?:async )?function %s\(`
+)
+
+// Every verb the extension declares has a handler on at least one door,
+// and every handler is declared (dispatch refuses what VERBS lacks, so a
+// handler missing from it would be dead). Each handler the generated
+// tables name is a function that the module of that name exports, among
+// dispatch.js's modules ("local": a function of dispatch.js itself): a
+// wrong name in internal/protocol/verbs.go fails here, not in a browser.
 func TestVerbsHaveHandlers(t *testing.T) {
-	verbs, doors := jsVerbs(t)
-	tables := map[string]map[string]bool{
-		doorActions: handlerTable(t, "const actions = {"),
-		doorProgram: handlerTable(t, "const programVerbs = {"),
+	verbs := jsVerbs(t)
+	tables := map[string]map[string][2]string{
+		"ACTIONS_HANDLERS": handlerTable(t, "ACTIONS_HANDLERS"),
+		"PROGRAM_HANDLERS": handlerTable(t, "PROGRAM_HANDLERS"),
 	}
-	for v, door := range doors {
-		for name, table := range tables {
-			want := door == doorBoth || door == name
-			if table[v] && !want {
-				t.Errorf("the %s door handles %q, which VERBS lists under the %s door only", name, v, door)
-			}
-			if !table[v] && want {
-				t.Errorf("VERBS lists %q on the %s door, which has no handler for it in dispatch.js", v, name)
+	for v := range verbs {
+		if _, ok := tables["ACTIONS_HANDLERS"][v]; !ok {
+			if _, ok := tables["PROGRAM_HANDLERS"][v]; !ok {
+				t.Errorf("VERBS lists %q, which no door handles", v)
 			}
 		}
 	}
+	dispatch, err := fs.ReadFile(FS(), "dispatch.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, m := range namespaceImport.FindAllStringSubmatch(string(dispatch), -1) {
+		files[m[1]] = m[2]
+	}
+	modules := strings.Join(block(t, "dispatch.js", "const modules = {", "};"), "\n")
 	for name, table := range tables {
-		for v := range table {
+		for v, h := range table {
 			if _, ok := verbs[v]; !ok {
-				t.Errorf("dispatch.js's %s door handles %q, which VERBS in protocol.js does not list", name, v)
+				t.Errorf("%s handles %q, which VERBS does not list", name, v)
+			}
+			mod, fn := h[0], h[1]
+			src, pattern := dispatch, localFunc
+			if mod != "local" {
+				f, ok := files[mod]
+				if !ok {
+					t.Errorf("%s: %q's handler %s.%s: dispatch.js has no import * as %s", name, v, mod, fn, mod)
+					continue
+				}
+				if src, err = fs.ReadFile(FS(), f); err != nil {
+					t.Fatal(err)
+				}
+				pattern = exportedFunc
+			}
+			if !regexp.MustCompile(`\b` + mod + `\b`).MatchString(modules) {
+				t.Errorf("%s: %q's handler module %s is not in dispatch.js's modules", name, v, mod)
+			}
+			if !regexp.MustCompile(fmt.Sprintf(pattern, fn)).Match(src) {
+				t.Errorf("%s: %q's handler %s.%s is not a function of that module", name, v, mod, fn)
 			}
 		}
 	}
@@ -145,10 +161,15 @@ func TestVerbsHaveHandlers(t *testing.T) {
 // here would hand a WebSocket peer the bridge's page scripts, its file
 // setting or the whole browser's state.
 func TestProgramDoorStaysNarrow(t *testing.T) {
-	programs := handlerTable(t, "const programVerbs = {")
+	programs := handlerTable(t, "PROGRAM_HANDLERS")
 	for _, v := range []string{"page.run", "cdp.batch", "dom.setFiles", "dom.chooseFiles", "window.create", "window.close", "browser.state", "tab.navigate", "tab.group", "program.call", "websocket.configure", "websocket.status", "command.cancel", "readiness.enable"} {
-		if programs[v] {
+		if _, ok := programs[v]; ok {
 			t.Errorf("the program door handles %q", v)
+		}
+	}
+	for v, h := range programs {
+		if h[0] != "programs" {
+			t.Errorf("the program door's %q is handled by %s.%s, outside handlers/programs.js, which keeps programs to their own tabs", v, h[0], h[1])
 		}
 	}
 }

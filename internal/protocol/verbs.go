@@ -2,76 +2,288 @@ package protocol
 
 import "encoding/json"
 
-// The extension's verbs: one params type and one result type each, in the
-// order of extension/dispatch.js. A params type's json tags are exactly the
-// parameters the extension's handler reads (besides id and type); its twin
-// is VERBS in extension/protocol.js, and verbs_test.go fails when the two
-// lists differ. Change a parameter on both sides and bump Version.
+//go:generate go run ../verbgen/cmd/verbgen
+
+// The extension's verbs: one params type and one result type each. A
+// params type's json tags are exactly the parameters the extension's
+// handler reads (besides id and type). Verbs below is the one list: go
+// generate ./internal/protocol writes the extension's table and dispatch
+// registration (extension/verbs.gen.js) and the typed methods of
+// internal/browser (verbs_gen.go) from it, and a unit test fails when
+// either is stale. Change a parameter here and in its handler, regenerate,
+// and bump Version.
 //
 // Optional IDs are plain ints left out when 0: Chrome's tab and window IDs
 // start at 1. Where 0 or -1 means something to Chrome (frame 0 is the top
 // frame, tab group -1 is "no group"), the field is a pointer.
 
-// Verb names one extension verb with its params and result types.
+// Verb is one extension verb: its params and result types, its handler on
+// each of the extension's doors, and the typed method internal/browser
+// gives it.
 type Verb struct {
 	Name   string
 	Params any // the zero value of the params type
 	Result any // the zero value of the result type
+	// Actions is the verb's handler on the actions door (the daemon's
+	// native link), as "module.function": a module dispatch.js imports
+	// (import * as module), or "local" for dispatch.js's own functions.
+	// "" when that door does not run the verb.
+	Actions string
+	// Programs is its handler on the program door (Hive's protocol for
+	// programs), likewise; "" when that door does not run it.
+	Programs string
+	// Go shapes the verb's method of browser.Verbs; the zero value is a
+	// method named after the verb (tab.create: TabCreate) that takes the
+	// params and returns the whole result.
+	Go Method
+	// Doc says what the verb does and answers, on each door: the comment
+	// of its entry in the extension's table and of its Go method.
+	Doc string
+}
+
+// Method shapes the method of browser.Verbs generated for a verb that the
+// actions door runs.
+type Method struct {
+	// Name overrides the name derived from the verb; "-" for no method
+	// (command.cancel: the link sends it itself).
+	Name string
+	// Arg, when set, is the one params field the method takes, as an
+	// argument of its own (ReadinessNet(ctx, tabID)).
+	Arg string
+	// Return, when set, is the one result field the method returns; "-"
+	// returns only the error, and "out" decodes the result into the
+	// caller's out (cdp: its shape is the CDP method's).
+	Return string
+	// As is the internal/browser type the result decodes into, when it is
+	// not protocol's (browser.state: State, which has methods).
+	As string
 }
 
 // Verbs lists every verb the extension executes (its allow-list), with the
-// params the extension reads and the result it answers with.
+// params the extension reads and the result it answers with: first the
+// verbs of both doors, then the program door's own, then the actions
+// door's own, in the extension table's order.
 var Verbs = []Verb{
-	{"context.create", ContextCreateParams{}, ContextCreateResult{}},
-	{"context.destroy", ContextDestroyParams{}, ContextDestroyResult{}},
-	{"tab.create", TabCreateParams{}, TabInfo{}},
-	{"tab.close", TabCloseParams{}, OKResult{}},
-	{"tab.list", TabListParams{}, TabsResult{}},
-	{"tab.activate", TabActivateParams{}, OKResult{}},
-	{"cdp.attach", CDPAttachParams{}, CDPAttachResult{}},
-	{"cdp.detach", CDPDetachParams{}, OKResult{}},
-	{"cdp", CDPParams{}, json.RawMessage{}},
-	{"cdp.batch", CDPBatchParams{}, CDPBatchResult{}},
-	{"dom.setFiles", DOMSetFilesParams{}, OKResult{}},
-	{"dom.chooseFiles", DOMChooseFilesParams{}, DOMChooseFilesResult{}},
-	{"bridge.ping", BridgePingParams{}, BridgePingResult{}},
-	{"browser.state", BrowserStateParams{}, BrowserState{}},
-	{"tab.get", TabGetParams{}, TabInfo{}},
-	{"tab.opened", TabOpenedParams{}, TabsResult{}},
-	{"tab.navigate", TabNavigateParams{}, TabInfo{}},
-	{"tab.waitLoad", TabWaitLoadParams{}, TabInfo{}},
-	{"tab.frames", TabFramesParams{}, TabFramesResult{}},
-	{"tab.group", TabGroupParams{}, TabGroupResult{}},
-	{"window.create", WindowCreateParams{}, TabInfo{}},
-	{"window.close", WindowCloseParams{}, OKResult{}},
-	{"page.run", PageRunParams{}, PageRunResult{}},
-	{"readiness.enable", ReadinessEnableParams{}, ReadinessEnableResult{}},
-	{"readiness.disable", ReadinessDisableParams{}, OKResult{}},
-	{"readiness.net", ReadinessNetParams{}, ReadinessNet{}},
-	{"command.cancel", CommandCancelParams{}, CommandCancelResult{}},
-	// The program door's own (Hive protocol 6).
-	{"tab.listUngrouped", NoParams{}, json.RawMessage{}},
-	{"tabGroup.list", NoParams{}, json.RawMessage{}},
-	{"tab.audit", TabAuditParams{}, json.RawMessage{}},
-	// The daemon's door to the program door and the WebSocket setting.
-	{"program.call", ProgramCallParams{}, json.RawMessage{}},
-	{"websocket.configure", WebSocketConfig{}, WebSocketStatus{}},
-	{"websocket.status", NoParams{}, WebSocketStatus{}},
-	// The user's side.
-	{"handoff.show", HandoffShowParams{}, HandoffShowResult{}},
-	{"policy.set", PolicySetParams{}, OKResult{}},
-	{"ask.show", AskShowParams{}, AskShowResult{}},
-	{"downloads.list", DownloadsListParams{}, DownloadsListResult{}},
-	{"downloads.cancel", DownloadsCancelParams{}, OKResult{}},
-	{"downloads.limit", DownloadsLimitParams{}, OKResult{}},
-	// The navigation actions (navigation.go).
-	{"tab.history", TabHistoryParams{}, TabHistoryResult{}},
-	{"tab.viewport", TabViewportParams{}, TabViewportResult{}},
-	// The exec family.
-	{"page.evaluate", PageEvaluateParams{}, PageEvaluateResult{}},
-	// The developer tools' records (record.go).
-	{"record.console", RecordConsoleParams{}, RecordConsoleResult{}},
-	{"record.network", RecordNetworkParams{}, RecordNetworkResult{}},
+	{
+		Name: "context.create", Params: ContextCreateParams{}, Result: ContextCreateResult{},
+		Actions: "groups.contextCreate", Programs: "programs.contextCreate",
+		Doc: "Actions: a new tab in a new group titled agentId → {groupId, tabId}. Programs: a tab in a new (or the caller's recycleGroupId) group titled displayName or agentId exactly as sent, in windowId or the caller's window or a new unfocused one → {groupId, tabId, windowId}.",
+	},
+	{
+		Name: "context.destroy", Params: ContextDestroyParams{}, Result: ContextDestroyResult{},
+		Actions: "groups.contextDestroy", Programs: "programs.contextDestroy",
+		Doc: "Closes every tab of the group → {ok, closedTabs}; programs: its own group only, + persistedGroup (Chrome kept the saved group).",
+	},
+	{
+		Name: "tab.create", Params: TabCreateParams{}, Result: TabInfo{},
+		Actions: "tabs.create", Programs: "programs.tabCreate",
+		Doc: "Actions: a background tab, in windowId or groupId's window, made active in its window if active; waits waitMs for its load → tab info (+loaded). Programs: url in groupId (its own) → {tabId}.",
+	},
+	{
+		Name: "tab.close", Params: TabCloseParams{}, Result: OKResult{},
+		Actions: "tabs.close", Programs: "programs.tabClose", Go: Method{Return: "-"},
+		Doc: "Closes tabIds, or tabId → {ok}; programs: tabId, its own.",
+	},
+	{
+		Name: "tab.list", Params: TabListParams{}, Result: TabsResult{},
+		Actions: "tabs.list", Programs: "programs.tabList", Go: Method{Return: "Tabs"},
+		Doc: "The tabs, of groupId or all → {tabs: [tab info]}; programs: of its own groupId or all its own → {tabs: [{id, tabId, url, title, groupId, active, windowId}]}.",
+	},
+	{
+		Name: "tab.activate", Params: TabActivateParams{}, Result: OKResult{},
+		Actions: "tabs.activate", Programs: "programs.tabActivate", Go: Method{Return: "-"},
+		Doc: "Makes the tab the active one of its window, without focusing the window → {ok}; programs: its own tabs.",
+	},
+	{
+		Name: "cdp.attach", Params: CDPAttachParams{}, Result: CDPAttachResult{},
+		Actions: "cdp.attach", Programs: "programs.cdpAttach", Go: Method{Return: "Dialog"},
+		Doc: "Attaches the debugger; actions: waiting up to waitMs (at most, and by default, 5 s) for the tab to answer, and with settle first waiting for a command a dialog interrupted → {ok, dialog}. Programs: its own tab, kept attached until cdp.detach, events on → {ok, attached}.",
+	},
+	{
+		Name: "cdp.detach", Params: CDPDetachParams{}, Result: OKResult{},
+		Actions: "cdp.detach", Programs: "programs.cdpDetach", Go: Method{Return: "-"},
+		Doc: "Detaches the debugger → {ok}.",
+	},
+	{
+		Name: "cdp", Params: CDPParams{}, Result: json.RawMessage{},
+		Actions: "cdp.send", Programs: "programs.cdp", Go: Method{Return: "out"},
+		Doc: "One CDP command, if the door's policy allows the method (actions: handlers/cdp.js; programs: handlers/programs.js) → the CDP result.",
+	},
+	{
+		Name: "cdp.batch", Params: CDPBatchParams{}, Result: CDPBatchResult{},
+		Actions: "cdp.batch",
+		Doc:     "CDP commands [{method, params}] in order in one round trip, stopping at a dialog; with check {before, files, fn, frames: [{frameId, args}]}, a page script in those frames before command before, the rest sent only if each answers {ok: true}; then (unless a dialog or the check stopped them) the page script then (page.run's params), net (the tab's readiness.net) and tab (its tab info) → {results, dialog?, interrupted?, check?, stopped?, navigated?, then?, net?, tab?, stale?, before?}; navigated: the page went away under a command that did not answer; expectURL: the URL the daemon judged the tab by, else nothing runs and the answer is {stale, tab}, with it before is the tab as judged; activate: make the tab active before the first command.",
+	},
+	{
+		Name: "dom.setFiles", Params: DOMSetFilesParams{}, Result: OKResult{},
+		Actions: "files.setFiles", Go: Method{Return: "-"},
+		Doc: "Sets files on the file input a page script marked with token → {ok}.",
+	},
+	{
+		Name: "dom.chooseFiles", Params: DOMChooseFilesParams{}, Result: DOMChooseFilesResult{},
+		Actions: "files.chooseFiles",
+		Doc:     "Clicks (Input.dispatchMouseEvent commands) an element that opens a file chooser and gives it files → {files, emptied?}.",
+	},
+	{
+		Name: "bridge.ping", Params: BridgePingParams{}, Result: BridgePingResult{},
+		Actions: "local.ping", Go: Method{Return: "-"},
+		Doc: "The extension answers → {pong: true}.",
+	},
+	{
+		Name: "browser.state", Params: BrowserStateParams{}, Result: BrowserState{},
+		Actions: "state.snapshot", Go: Method{As: "State"},
+		Doc: "Every window and tab, incognito and file-URL access, the commands running → {windows, ...}.",
+	},
+	{
+		Name: "tab.get", Params: TabGetParams{}, Result: TabInfo{},
+		Actions: "tabs.get", Programs: "programs.tabGet",
+		Doc: "Actions: one tab → tab info. Programs: → {id, tabId, url, title, groupId, active, windowId}, any tab (an incognito one not its own has url and title blanked).",
+	},
+	{
+		Name: "tab.opened", Params: TabOpenedParams{}, Result: TabsResult{},
+		Actions: "tabs.opened", Go: Method{Return: "Tabs"},
+		Doc: "The tabs the page of tabId opened that are still open → {tabs}.",
+	},
+	{
+		Name: "tab.navigate", Params: TabNavigateParams{}, Result: TabInfo{},
+		Actions: "tabs.navigate",
+		Doc:     "Loads url in the tab; waits waitMs for the load → tab info (+loaded).",
+	},
+	{
+		Name: "tab.waitLoad", Params: TabWaitLoadParams{}, Result: TabInfo{},
+		Actions: "tabs.waitForLoad",
+		Doc:     "Waits up to waitMs for the tab to finish loading → tab info + loaded.",
+	},
+	{
+		Name: "tab.frames", Params: TabFramesParams{}, Result: TabFramesResult{},
+		Actions: "tabs.frames", Go: Method{Return: "Frames"},
+		Doc: "The tab's frames → {frames: [{frameId, parentFrameId, url, errorOccurred}]}.",
+	},
+	{
+		Name: "tab.group", Params: TabGroupParams{}, Result: TabGroupResult{},
+		Actions: "groups.group", Go: Method{Return: "GroupID"},
+		Doc: "Adds tabIds (or tabId) to groupId, or to a new group in windowId, with title and color → {groupId}.",
+	},
+	{
+		Name: "window.create", Params: WindowCreateParams{}, Result: TabInfo{},
+		Actions: "windows.create",
+		Doc:     "A normal window, unfocused unless focused, optionally incognito, url, width and height; waits waitMs → tab info of its tab + windowId.",
+	},
+	{
+		Name: "window.close", Params: WindowCloseParams{}, Result: OKResult{},
+		Actions: "windows.close", Go: Method{Return: "-"},
+		Doc: "Closes the window → {ok}.",
+	},
+	{
+		Name: "page.run", Params: PageRunParams{}, Result: PageRunResult{},
+		Actions: "page.run", Go: Method{Return: "Frames"},
+		Doc: "Calls page function fn(args) of the extension's page scripts files in the tab's frames → {frames: [{frameId, documentId, value | error, code?}]}.",
+	},
+	{
+		Name: "readiness.enable", Params: ReadinessEnableParams{}, Result: ReadinessEnableResult{},
+		Actions: "readiness.enable", Go: Method{Return: "-"},
+		Doc: "Registers page/quiet.js as a content script and puts the action scripts in the bridge's tabs as their documents commit → {ok, registered}.",
+	},
+	{
+		Name: "readiness.disable", Params: ReadinessDisableParams{}, Result: OKResult{},
+		Actions: "readiness.disable", Go: Method{Return: "-"},
+		Doc: "Undoes both → {ok}.",
+	},
+	{
+		Name: "readiness.net", Params: ReadinessNetParams{}, Result: ReadinessNet{},
+		Actions: "readiness.netState", Go: Method{Arg: "TabID"},
+		Doc: "The tab's network and navigation activity → {watching, inflightMs, quietMs, navigatingMs?, watchedMs}.",
+	},
+	{
+		Name: "command.cancel", Params: CommandCancelParams{}, Result: CommandCancelResult{},
+		Actions: "local.cancel", Go: Method{Name: "-"},
+		Doc: "Stops the command commandId of the same connection → {cancelled}.",
+	},
+	{
+		Name: "tab.listUngrouped", Params: NoParams{}, Result: json.RawMessage{},
+		Programs: "programs.tabListUngrouped",
+		Doc:      "The ungrouped tabs of every window (the user's own among them) → {tabs: [{id, windowId, url}]}, incognito ones with url blanked.",
+	},
+	{
+		Name: "tabGroup.list", Params: NoParams{}, Result: json.RawMessage{},
+		Programs: "programs.tabGroupList",
+		Doc:      "The caller's own tab groups → {groups: [{id, title, color, collapsed, windowId}]}.",
+	},
+	{
+		Name: "tab.audit", Params: TabAuditParams{}, Result: json.RawMessage{},
+		Programs: "programs.tabAudit",
+		Doc:      "What may block automation in the caller's tab → {tabId, url, incognito, ourExtensionId, fileAccess, targets, cdpFrames}.",
+	},
+	{
+		Name: "program.call", Params: ProgramCallParams{}, Result: json.RawMessage{},
+		Actions: "local.programCall", Go: Method{Arg: "Command"},
+		Doc: "Runs command {type, ...params} through the program door for the daemon's local programs (one owner, \"daemon programs\") → its result.",
+	},
+	{
+		Name: "websocket.configure", Params: WebSocketConfig{}, Result: WebSocketStatus{},
+		Actions: "websocket.configure",
+		Doc:     "Turns the WebSocket transport on (url, default ws://127.0.0.1:14829/bridge; token) or off, kept in chrome.storage.local → {enabled, url, tokenSet, connected, lastError}.",
+	},
+	{
+		Name: "websocket.status", Params: NoParams{}, Result: WebSocketStatus{},
+		Actions: "websocket.report",
+		Doc:     "The WebSocket transport's setting and state → {enabled, url, tokenSet, connected, lastError}.",
+	},
+	{
+		Name: "handoff.show", Params: HandoffShowParams{}, Result: HandoffShowResult{},
+		Actions: "handoff.show",
+		Doc:     "Brings the tab's window forward, shows message over the page in an extension frame the page cannot read or click (and on the extension's page), waits up to timeoutMs for Done or Cancel → {outcome: done|cancelled|timeout, tabId, url, title}.",
+	},
+	{
+		Name: "policy.set", Params: PolicySetParams{}, Result: OKResult{},
+		Actions: "policy.set", Go: Method{Return: "-"},
+		Doc: "The site rules, enforced on the bridge's own tabs before pages load, kept in chrome.storage.session → {ok}. refuseProgramEvaluate: the program door refuses Runtime.evaluate and callFunctionOn.",
+	},
+	{
+		Name: "ask.show", Params: AskShowParams{}, Result: AskShowResult{},
+		Actions: "ask.show",
+		Doc:     "Asks the user whether the agent may take a step it cannot take back (kind submit|payment|navigation; message, detail), over the tab's page in an extension frame (or, without tabId or a page to show it on, in a window of the extension's own), waiting up to timeoutMs → {outcome: allowed|declined|timeout, overlay} (handlers/ask.js).",
+	},
+	{
+		Name: "downloads.list", Params: DownloadsListParams{}, Result: DownloadsListResult{},
+		Actions: "downloads.list", Go: Method{Return: "Downloads"},
+		Doc: "Downloads with ids, or started since (ms since the epoch), newest first, at most limit; waitMs waits for one to start → {downloads}. Those asked for by id, and those actedOnTabId (a tab an action just acted on) starts in the next 10 s, are the bridge's: held to the cap (downloads.limit).",
+	},
+	{
+		Name: "downloads.cancel", Params: DownloadsCancelParams{}, Result: OKResult{},
+		Actions: "downloads.cancel", Go: Method{Return: "-"},
+		Doc: "Cancels the download downloadId in progress → {ok}.",
+	},
+	{
+		Name: "downloads.limit", Params: DownloadsLimitParams{}, Result: OKResult{},
+		Actions: "downloads.limit", Go: Method{Return: "-"},
+		Doc: "The cap on one download (the settings' downloadMaxBytes), which the extension holds every bridge download to by itself, to its end: cancelled past it while arriving, its file removed when it arrived whole past it → {ok}.",
+	},
+	{
+		Name: "tab.history", Params: TabHistoryParams{}, Result: TabHistoryResult{},
+		Actions: "history.step",
+		Doc:     "Goes back or forward in the tab's history, or reloads it (bypassCache), and waits up to waitMs for the page it leads to → tab info + loaded, started, sameDocument?, stayed? (a \"leave page?\" dialog was dismissed); no entry to go to: invalid_argument.",
+	},
+	{
+		Name: "tab.viewport", Params: TabViewportParams{}, Result: TabViewportResult{},
+		Actions: "viewport.set",
+		Doc:     "Lays the tab's page out at width×height CSS px (deviceScaleFactor, mobile), keeping the debugger attached while set, or reset → {width, height, deviceScaleFactor} as laid out now.",
+	},
+	{
+		Name: "page.evaluate", Params: PageEvaluateParams{}, Result: PageEvaluateResult{},
+		Actions: "evaluate.run",
+		Doc:     "Runs expression in the page's own context (MAIN world) of frameId (default 0), awaits a promise, returns its JSON cut at maxChars → {frameId, url, type, json, total} or {frameId, url, error} (a throw, a rejection, a syntax error).",
+	},
+	{
+		Name: "record.console", Params: RecordConsoleParams{}, Result: RecordConsoleResult{},
+		Actions: "record.consoleRead",
+		Doc:     "A tab's console messages and page errors after since, recording the tab from now on if it was not → {startedAt, fromLoad, dropped, nextSince, messages}.",
+	},
+	{
+		Name: "record.network", Params: RecordNetworkParams{}, Result: RecordNetworkResult{},
+		Actions: "record.networkRead",
+		Doc:     "A tab's requests after since, or with requestId that one with headers and bodies → {startedAt, fromLoad, dropped, nextSince, requests | request | missing}.",
+	},
 }
 
 // PageEvaluateParams: page.evaluate runs Expression in the page's own
