@@ -1,3 +1,4 @@
 // Package docs holds the user documentation beside the README; its only Go
-// is the test that every relative link in them resolves.
+// is tests: every relative link in them resolves, and the README names
+// every action.
 package docs

@@ -7,8 +7,8 @@
 // own, with the contract's doc comment, so the public package never shows
 // an internal package path.
 //
-// go generate ./bridge runs it (cmd/clientgen); bridge's tests fail when
-// the file it wrote is stale.
+// go generate ./bridge runs it (cmd/clientgen); this package's test fails
+// when the file it wrote is stale.
 package clientgen
 
 import (

@@ -119,3 +119,22 @@ func TestTypeExprSpellsOnlyWhatTheFileCanName(t *testing.T) {
 		t.Errorf("time.Duration: %v, want a refusal naming the import", err)
 	}
 }
+
+// The client's action methods are the contract's as it stands: a spec
+// added or changed in internal/tool without go generate ./bridge fails
+// here. (It lives here rather than in package bridge, whose test main
+// starts Chromium, so that the unit stage catches a stale file.)
+func TestGeneratedIsCurrent(t *testing.T) {
+	root := filepath.Join("..", "..")
+	want, err := Generate(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(root, "bridge", File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("bridge/%s is stale: run go generate ./bridge", File)
+	}
+}
