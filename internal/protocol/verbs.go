@@ -333,9 +333,11 @@ type OKResult struct {
 
 // TabInfo is a tab as the extension reports it (extension/handlers/tabinfo.js
 // info): the result of tab.get, tab.create, tab.navigate, tab.waitLoad and
-// window.create.
+// window.create, and the tab an action's result names (tool.Tab is this
+// type). Its tab IDs carry tab:"id", which tool.QualifyTabs rewrites
+// with the browser's slot on the way to the agent.
 type TabInfo struct {
-	TabID     int    `json:"tabId"`
+	TabID     int    `json:"tabId" tab:"id"`
 	WindowID  int    `json:"windowId"`
 	URL       string `json:"url"`
 	Title     string `json:"title"`
@@ -351,7 +353,7 @@ type TabInfo struct {
 	LoadError string `json:"loadError,omitempty"`
 	// OpenerTabID is the tab whose page opened this one (a link to
 	// _blank, window.open), 0 for none.
-	OpenerTabID int `json:"openerTabId,omitempty"`
+	OpenerTabID int `json:"openerTabId,omitempty" tab:"id"`
 	// Stopped is what the site rules stopped the tab from loading, while
 	// it shows the extension's blocked page: the extension's own record
 	// (extension/handlers/stops.js), never read from the page's URL,

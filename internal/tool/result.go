@@ -71,30 +71,10 @@ func (o *Outcome) Out() *Outcome { return o }
 // Outcomer is a result that embeds Outcome.
 type Outcomer interface{ Out() *Outcome }
 
-// Tab is a tab an action's page opened, as the extension describes it.
-type Tab struct {
-	TabID     int    `json:"tabId" tab:"id"`
-	WindowID  int    `json:"windowId"`
-	URL       string `json:"url"`
-	Title     string `json:"title"`
-	Active    bool   `json:"active"`
-	GroupID   int    `json:"groupId"`
-	Incognito bool   `json:"incognito"`
-	// Status is loading or complete.
-	Status string `json:"status"`
-	// Loaded is false when a wait for the tab's load ran out first.
-	Loaded *bool `json:"loaded,omitempty"`
-	// LoadError is the network error when the page could not be loaded.
-	LoadError string `json:"loadError,omitempty"`
-	// OpenerTabID is the tab whose page opened this one (0: none).
-	OpenerTabID int `json:"openerTabId,omitempty" tab:"id"`
-	// Stopped is what the site rules stopped the tab from loading, while
-	// it shows the extension's blocked page.
-	Stopped *Stop `json:"stopped,omitempty"`
-	// WorkspacePage says the tab is the extension's workspace page, the
-	// quiet tab that keeps a workspace's window and group open.
-	WorkspacePage bool `json:"workspacePage,omitempty"`
-}
+// Tab is a tab an action's page opened, as the extension describes it:
+// the wire's type itself (its tab IDs tagged for QualifyTabs), so the two
+// cannot drift.
+type Tab = protocol.TabInfo
 
 // Element is the element an action located.
 //
