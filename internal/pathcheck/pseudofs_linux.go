@@ -1,9 +1,6 @@
 package pathcheck
 
-import (
-	"os"
-	"syscall"
-)
+import "syscall"
 
 // pseudoRoots are where Linux mounts its pseudo-filesystems. /dev is here
 // for its regular files, chiefly /dev/shm: other programs' shared memory
@@ -30,25 +27,7 @@ var pseudoMagic = map[uint32]string{
 	0x42494e4d: "binfmt_misc",
 }
 
-// pseudoFSType returns the name of the pseudo-filesystem that holds path,
-// or "" for any other filesystem.
-func pseudoFSType(path string) (string, error) {
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(path, &st); err != nil {
-		return "", err
-	}
-	return pseudoName(&st), nil
-}
-
-// pseudoFSTypeOf is pseudoFSType of an open file.
-func pseudoFSTypeOf(f *os.File) (string, error) {
-	var st syscall.Statfs_t
-	if err := syscall.Fstatfs(int(f.Fd()), &st); err != nil {
-		return "", err
-	}
-	return pseudoName(&st), nil
-}
-
+// pseudoName names the Linux pseudo-filesystem of st's f_type.
 func pseudoName(st *syscall.Statfs_t) string {
 	// f_type is int64, int32 or uint32 depending on the architecture; every
 	// magic number fits in 32 bits, and truncating to uint32 keeps those
