@@ -4,7 +4,7 @@ import (
 	"context"
 )
 
-// The actions of the use_user_browser tool (SPEC §2), one method each,
+// The actions of the use_user_browser tool (docs/design.md#actions), one method each,
 // generated from the contract into actions_gen.go (but for Status). A
 // method's params struct marshals to the tool's parameters — its json
 // names are the contract's — and the daemon checks them, as it does for

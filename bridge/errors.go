@@ -23,7 +23,7 @@ type Code string
 // Error implements error, so a Code can be the target of errors.Is.
 func (c Code) Error() string { return string(c) }
 
-// The stable codes (SPEC §2 and the bridge's own).
+// The stable codes (docs/design.md#actions and the bridge's own).
 const (
 	ErrExtensionNotConnected Code = "extension_not_connected"          // no extension connected: install it and keep Chrome open
 	ErrBridgeDisabled        Code = "bridge_disabled"                  // turned off by `browser-bridge disable` or BROWSER_BRIDGE_DISABLE=1

@@ -7,7 +7,7 @@ import "github.com/browser-bridge/browser-bridge/internal/tool"
 // names: what the daemon sends and what a program decodes are one
 // declaration, so a field the engine adds is a field of the client at once
 // (TestResultsAreTheContracts checks every action's method against it).
-// Their json names are the tool's (SPEC §2).
+// Their json names are the tool's (docs/design.md#actions).
 
 // Locator names the element a page action targets: exactly one of
 // Selector, Text, Role (with Name), Label, Placeholder, Ref (from

@@ -8,7 +8,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
-// The Hive-compatible verbs (SPEC §4), relayed by the daemon to the
+// The Hive-compatible verbs (docs/design.md#wire-protocol), relayed by the daemon to the
 // extension's program door. A program works there only in tabs and tab
 // groups it created (ContextCreate, TabCreate); anything else is
 // ErrNotOwned. All programs connected to one daemon count as one owner.

@@ -232,7 +232,7 @@ func TestLocatorErrors(t *testing.T) {
 		msg  string
 	}{
 		{map[string]any{"action": "click", "tabId": tab, "text": "Trusted onyl"}, protocol.CodeElementNotFound, "Trusted only"},
-		// role+name lists the closest too (issue 25): a wrong role, a typo.
+		// role+name lists the closest too: a wrong role, a typo.
 		{map[string]any{"action": "click", "tabId": tab, "role": "button", "name": "Go next"}, protocol.CodeElementNotFound, `closest: link "Go next"`},
 		{map[string]any{"action": "click", "tabId": tab, "role": "link", "name": "Go nxet"}, protocol.CodeElementNotFound, `closest: link "Go next"`},
 		// A name that shares no word: the elements of that role are the closest.

@@ -175,7 +175,7 @@ func TestClickInTransformedFrames(t *testing.T) {
 	}
 }
 
-// Issue 11, finding 12: the page slides a cross-origin frame under the
+// The page slides a cross-origin frame under the
 // pointer on mousemove, after the point was measured. The point is checked
 // again just before the press, so nothing is pressed.
 func TestClickRechecksThePointBeforePressing(t *testing.T) {
@@ -192,7 +192,7 @@ func TestClickRechecksThePointBeforePressing(t *testing.T) {
 	}
 }
 
-// Issue 11, finding 5: a selector that tests the value of a password,
+// A selector that tests the value of a password,
 // one-time-code or card field never matches it, so a typed secret cannot
 // be read one character at a time; other fields' values still can be.
 func TestSensitiveFieldsNeverMatchValueSelectors(t *testing.T) {

@@ -67,8 +67,8 @@ func benchTall(h int) string {
 	return b.String()
 }
 
-// tallHeight is the full-page screenshot's page, as tall as the page of
-// issue 14's measurement.
+// tallHeight is the full-page screenshot's page, as tall as the page the
+// stitching's speed was first measured on.
 const tallHeight = 55000
 
 // BenchmarkActionVsRawCDP measures actions through the whole chain

@@ -51,11 +51,11 @@ func TestNoExtensionStatusGivesDiagnostics(t *testing.T) {
 	if r.JSON["connected"] != false {
 		t.Fatalf("status: %s", r.Stdout)
 	}
-	// SPEC §1: status has a 5 s deadline; allow for process start-up.
+	// docs/design.md#wire-protocol: status has a 5 s deadline; allow for process start-up.
 	if took > 8*time.Second {
 		t.Errorf("status took %s", took)
 	}
-	// One line on stderr says what the user must do (issue 25).
+	// One line on stderr says what the user must do.
 	if !strings.Contains(string(r.Stderr), "browser-bridge: no browser is connected: run `browser-bridge install`") || !strings.Contains(string(r.Stderr), "`browser-bridge launch`") {
 		t.Errorf("status does not say what to do: %q", r.Stderr)
 	}

@@ -208,7 +208,7 @@ func private(t *testing.T, path string, want os.FileMode) {
 	}
 }
 
-// The cap holds for a download nobody is waiting on (issue 26 F9): a
+// The cap holds for a download nobody is waiting on: a
 // server stalls past the click's wait, then sends more than the cap. The
 // extension watches the bridge's downloads to their end and stops each
 // at the cap — one still arriving is cancelled, one that arrived whole

@@ -11,8 +11,8 @@ import (
 )
 
 // The 10-step form task of BenchmarkActionVsRawCDP, through the CLI, with
-// the size of what each step gives back: what an agent's model is sent
-// (issue 24, item 7). Tokens are estimated at 4 bytes each, as the
+// the size of what each step gives back: what an agent's model is sent.
+// Tokens are estimated at 4 bytes each, as the
 // issue's count was. Before the results left out their defaults (frameId
 // 0, visible true, matches 1, rects to many decimals) and a small page's
 // reader view that repeats its markdown, it came to 2,821 bytes (about

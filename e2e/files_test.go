@@ -53,8 +53,8 @@ func TestUploadRefusesBadPathsBeforeChrome(t *testing.T) {
 	}{
 		{[]string{key}, "names secrets"},
 		{[]string{link}, "symlink"},
-		// The CLI resolves a relative path against its working directory
-		// (issue 25); the refusal then names the absolute form. (Over MCP
+		// The CLI resolves a relative path against its working directory;
+		// the refusal then names the absolute form. (Over MCP
 		// a relative path is refused: pathcheck's rule "absolute".)
 		{[]string{"relative.txt"}, filepath.Join(cwd, "relative.txt")},
 		{[]string{dir}, "folder"},

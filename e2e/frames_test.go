@@ -12,7 +12,7 @@ import (
 // A file: page may frame a file the bridge may not read (here a key under
 // .ssh): no page action reads that frame — wait, click and type find
 // nothing there and their errors carry none of its text — while the page's
-// own frame still works (issue 11, finding 1).
+// own frame still works.
 func TestRefusedFramesStayOutOfPageActions(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, ".ssh"), 0o700); err != nil {

@@ -15,7 +15,7 @@ import (
 
 // An open that runs out of time answers timeout soon after its deadline
 // and leaves nothing the user must clean up: no window, and no tab in a
-// workspace's window, that the bridge does not own (issue 27 QA: each
+// workspace's window, that the bridge does not own (each
 // timed-out open left a window with the workspace page and the page,
 // ungrouped and unowned, which close refused and closeWorkspace
 // ignored). Chrome makes the window whether or not the daemon still
@@ -59,7 +59,7 @@ func TestAnOpenThatTimesOutLeavesNothingBehind(t *testing.T) {
 }
 
 // Ctrl-C on the CLI while Chrome makes the open's window leaves nothing
-// behind either (issue 27 QA: Ctrl-C 120 ms into an open left a window).
+// behind either (Ctrl-C 120 ms into an open left a window).
 func TestAnOpenInterruptedAtTheCLILeavesNothingBehind(t *testing.T) {
 	srv := site(t)
 	status := func() map[string]any { return bridge.MustCall(t, map[string]any{"action": "status"}) }

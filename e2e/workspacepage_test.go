@@ -13,7 +13,7 @@ import (
 // A workspace's own page (ui/workspace.html, the quiet tab that keeps
 // its window and group open) is no action's target: loading another page
 // into it left the window, and a saved tab group, behind at
-// closeWorkspace (issue 27 QA, from any session, since no workspace owns
+// closeWorkspace (from any session, since no workspace owns
 // the page). Every action that would load, read, drive or close it is
 // refused with protected_page and a sentence saying what to do instead;
 // status still lists it; and closeWorkspace still closes the window.

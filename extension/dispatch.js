@@ -14,7 +14,8 @@
 //   - programDoor(owner): Hive's protocol for programs — the WebSocket
 //     transport, and program.call from the daemon's local programs. Its
 //     verbs are PROGRAM_HANDLERS (verbs.gen.js): Hive's, on the owner's own tabs, with
-//     a cdp that refuses only SPEC §4's methods (handlers/programs.js). It
+//     a cdp that refuses only the methods docs/design.md#wire-protocol
+//     names (handlers/programs.js). It
 //     cannot reach page.run, cdp.batch, dom.*, window.*, browser.state or
 //     the actions' cdp, whatever the message says.
 // Only types of VERBS that the door's table has run; anything else is

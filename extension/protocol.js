@@ -23,7 +23,8 @@
 //   - the program door: Hive's protocol for programs — the WebSocket
 //     transport (transport/websocket.js, Hive's protocol 6: string ids,
 //     errors as strings, events), and program.call from the daemon for
-//     local programs. Its cdp passes everything but SPEC §4's refusals,
+//     local programs. Its cdp passes everything but the refusals of
+//     docs/design.md#wire-protocol,
 //     and only on tabs the same program created (handlers/programs.js).
 export const PROTOCOL_VERSION = 6;
 

@@ -16,8 +16,8 @@ import (
 // A process of the same user opens 2,000 idle connections to the daemon's
 // socket and keeps opening more, never sending a handshake. Meanwhile a
 // plain status (the real CLI) must be served, promptly, by the running
-// daemon: before, it failed with "the daemon did not start: it exited"
-// (issue 24, item 5). The flood is bounded (2,000 connections, then 500 a
+// daemon: before, it failed with "the daemon did not start: it exited".
+// The flood is bounded (2,000 connections, then 500 a
 // second for the length of the calls) and ends with the test; nothing of
 // it may stay in the daemon.
 func TestIdleConnectionFlood(t *testing.T) {

@@ -55,7 +55,7 @@ type outcome struct {
 	Hung bool
 }
 
-// deadlineOf is the deadline the daemon gives in (SPEC §1), by the
+// deadlineOf is the deadline the daemon gives in (docs/design.md#wire-protocol), by the
 // contract's own parse.
 func deadlineOf(in map[string]any) time.Duration {
 	raw, _ := json.Marshal(in)

@@ -43,7 +43,7 @@ func checkHello(t *testing.T, p *peer) {
 		t.Errorf("hello extensionId = %q, want %q", id, bridge.Launch.ExtensionID)
 	}
 	// Hive writes labels into key=value log lines and keys by them, and
-	// its own look like keen-rose-moth: no spaces (issue 24, item 6).
+	// its own look like keen-rose-moth: no spaces.
 	if l := strOf(t, h, "profileLabel"); !regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)+$`).MatchString(l) {
 		t.Errorf("hello's profileLabel %q is not a label like chromium-88cc5fad", l)
 	}
@@ -290,7 +290,7 @@ func TestHiveVerbs(t *testing.T) {
 }
 
 // What keeps the user safe: the user's tabs are out of reach, the methods
-// of SPEC §4 are refused, and files need the daemon's check.
+// beyond the tab are refused (docs/design.md#wire-protocol), and files need the daemon's check.
 func TestProgramLimits(t *testing.T) {
 	_, p := connect(t, "127.0.0.1:14829", "/bridge")
 	// A tab the user has: opened by the bridge's own action, not by this
@@ -328,7 +328,7 @@ func TestProgramLimits(t *testing.T) {
 	}
 	p.refused(t, "cdp", map[string]any{"tabId": tabID, "method": "Page.navigate", "params": map[string]any{"url": "file:///etc/passwd"}}, "file:")
 	// Nor an extension's page: the bridge's blocked page once loaded the
-	// file: address after its # (issue 26, F1).
+	// file: address after its #.
 	p.refused(t, "cdp", map[string]any{"tabId": tabID, "method": "Page.navigate", "params": map[string]any{"url": "chrome-extension://" + strings.Repeat("a", 32) + "/ui/blocked.html?rule=x#file:///etc/passwd"}}, "extension pages")
 
 	// Files: the daemon checks every path first; a path it has not
@@ -659,7 +659,7 @@ func TestStatusAndDoctorShowTheWebSocket(t *testing.T) {
 	}
 }
 
-// The program door's CDP policy is an allow-list (issue 26, F5): what
+// The program door's CDP policy is an allow-list: what
 // Hive's server sends passes; loading with the user's cookies
 // (Network.loadNetworkResource, then IO.read), Fetch and the rest of
 // Network are refused; Page.navigate obeys the site rules; and the user

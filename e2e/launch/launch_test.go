@@ -128,8 +128,8 @@ func TestLaunchFailsClearlyWithoutABrowser(t *testing.T) {
 	if r.Exit == 0 || !strings.Contains(string(r.Stderr), "/nonexistent/chromium") {
 		t.Fatalf("launch with a missing browser: exit %d, stderr %s", r.Exit, r.Stderr)
 	}
-	// It stops what it started: the daemon too, as none ran before
-	// (issue 25). (The lock goes when the process has exited.)
+	// It stops what it started: the daemon too, as none ran before.
+	// (The lock goes when the process has exited.)
 	layout := paths.ForHome(e.Home)
 	for i := 0; client.Running(layout); i++ {
 		if i == 60 {

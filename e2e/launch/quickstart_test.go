@@ -17,7 +17,7 @@ import (
 )
 
 // TestQuickStartAsWritten runs the README's Quick start as a new user
-// would, from the commands in its code blocks (issue 25): go install into a
+// would, from the commands in its code blocks: go install into a
 // folder on PATH, install, launch, status, mcp --print-config, and then the
 // MCP server answers tools/list and a status that says connected. Only the
 // go install of the published module is left out (no network here); its

@@ -14,7 +14,7 @@ import (
 // An open the agent cancels (notifications/cancelled) while Chrome makes
 // its window, or its tab in the workspace's window, gets control back at
 // once and leaves nothing behind: the window or tab Chrome made after
-// the cancel is closed (issue 27 QA: a cancel 80 ms into an open left a
+// the cancel is closed (a cancel 80 ms into an open left a
 // window no workspace owned). Several delays, so that some fall while
 // the window is being made.
 func TestCancelledOpenLeavesNothingBehind(t *testing.T) {

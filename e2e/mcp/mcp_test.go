@@ -318,7 +318,7 @@ func TestExtractTextIsTheMarkdown(t *testing.T) {
 	}
 }
 
-// TestPageTextCannotPoseAsTheBridge is issue 26's F12 on a real page: a
+// TestPageTextCannotPoseAsTheBridge is a review's finding on a real page: a
 // page that prints the bridge's part headers, a line of instructions and
 // a guessed closing fence comes back whole inside one fence the page
 // could not close, and nothing of it is outside.

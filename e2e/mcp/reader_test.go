@@ -28,7 +28,7 @@ const smallArticle = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 // A small page's reader view that is its markdown again, give or take a
 // word, is left out of a default extract: on the demo page after its Go
 // button is clicked the reader view differs from the markdown only by
-// "Go clicked" against "clicked" (issue 24, item 7). The reader view of a
+// "Go clicked" against "clicked". The reader view of a
 // short article in a site's chrome is kept: it takes the chrome away.
 func TestNearRepeatReaderIsLeftOut(t *testing.T) {
 	demo, err := os.ReadFile("../../demo/index.html")

@@ -92,7 +92,7 @@ func TestExtractIncludeTakesEveryPart(t *testing.T) {
 }
 
 // Text hidden from people the ways pages hide text for machines is left
-// out and counted (issue 11, finding 6); text a person sees stays, also
+// out and counted; text a person sees stays, also
 // when marked aria-hidden; links give their visible text, never a title
 // or aria-label.
 func TestExtractLeavesOutHiddenText(t *testing.T) {
@@ -111,7 +111,7 @@ func TestExtractLeavesOutHiddenText(t *testing.T) {
 	}
 	// Every HIDDEN-TRICK-* of the page is one run, those moved before the
 	// page's start, clipped to nothing or of no size included, as inside a
-	// scrolling box (issue 24, item 2); the page's ordinary hiding
+	// scrolling box; the page's ordinary hiding
 	// (display: none, the screen-reader-only idiom, a skip link kept
 	// off-screen until it has focus) is not counted.
 	if !strings.Contains(fmt.Sprint(res["warnings"]), "18 hidden text runs left out") {
@@ -161,8 +161,8 @@ func TestExtractSeparatesCellsAndGridItems(t *testing.T) {
 }
 
 // Text only scrolled out of view inside a scrolling box is text a person
-// scrolls to: it is read, and the box is marked with how much of it shows
-// (issue 24, item 2). The tricks that hide text inside such a box stay out
+// scrolls to: it is read, and the box is marked with how much of it shows.
+// The tricks that hide text inside such a box stay out
 // and are counted.
 func TestExtractReadsTextScrolledOutOfItsBox(t *testing.T) {
 	t.Parallel()

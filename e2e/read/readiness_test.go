@@ -38,7 +38,7 @@ func TestExtractWaitsForDataFetchedOnLoad(t *testing.T) {
 
 // Pages whose own timers change them after the load are read once they
 // have finished: an extract issued right after open sees the final text,
-// every time (issue 24). Each page is opened and read trials times, in a
+// every time. Each page is opened and read trials times, in a
 // tab of its own.
 func TestExtractRightAfterOpenSeesTimerDrivenText(t *testing.T) {
 	t.Parallel()

@@ -17,7 +17,7 @@ func TestSearchClassifiesResults(t *testing.T) {
 	if res["incognito"] != true {
 		t.Errorf("search did not run incognito: %s", out)
 	}
-	// open joins the workspace's window, incognito now (SPEC §3), and
+	// open joins the workspace's window, incognito now (docs/design.md#workspaces), and
 	// says so.
 	if o, _ := call(t, map[string]any{"action": "open", "url": site + "/", "browserWorkspaceId": ws}); o["incognito"] != true {
 		t.Errorf("open after a search does not say it is incognito: %v", o)

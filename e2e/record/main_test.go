@@ -1,6 +1,6 @@
 // Package record tests the developer tools' records against a real
 // Chromium with the real extension, host and daemon: console and network
-// (SPEC §2b), and that no secret a page sends or receives reaches the
+// (docs/design.md#actions), and that no secret a page sends or receives reaches the
 // agent or the state folder.
 package record
 

@@ -11,7 +11,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
-// The extension's blocked page opens nothing (issue 26, F1): a page that
+// The extension's blocked page opens nothing: a page that
 // frames it or links to it with a file: address after the #, and a tab
 // sent to it with a forged rule, show neither the file nor the page's
 // words. Before the fix the page loaded whatever followed the # once the

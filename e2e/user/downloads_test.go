@@ -12,8 +12,7 @@ import (
 
 // A download that a click of the bridge's in the user's own tab (one the
 // bridge did not open) starts only after the click has returned — the
-// server holds back even its headers — is held to the cap too (issue 26
-// F9): the extension watches what that tab starts in the seconds after
+// server holds back even its headers — is held to the cap too: the extension watches what that tab starts in the seconds after
 // the action, with nobody polling. (A user's tab, so here, where the test
 // opens tabs of its own through DevTools.)
 func TestDownloadInAUsersTabHeldToTheCap(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 )
 
 // A tab of the user's own, at a page the rules allow, that frames the
-// denied site (issue 26, F4): the session rules cover only the bridge's
+// denied site: the session rules cover only the bridge's
 // tabs, so the frame loads, and the bridge must still neither read nor
 // drive it. extract leaves it out and names it in frames[]; a locator
 // that matches only in it finds nothing; a click aimed into it, by

@@ -222,7 +222,7 @@ func TestHandoffTimeout(t *testing.T) {
 }
 
 // A page that shows its own look-alike box over the bridge's, and fights
-// to keep it on top (issue 26 F11) — from its document, or from a closed
+// to keep it on top — from its document, or from a closed
 // shadow root whose events the bridge does not see — does not get it
 // there: the bridge's box stays what a click on it reaches, the
 // look-alike's Done ends nothing, and the user's press on the bridge's

@@ -1,5 +1,5 @@
-// Package user holds the end-to-end tests of the user's side of the bridge
-// (issue 12): the extension's page, the Pause switch, the hand-off and the
+// Package user holds the end-to-end tests of the user's side of the bridge:
+// the extension's page, the Pause switch, the hand-off and the
 // site rules, against a real Chromium with the real extension, host and
 // daemon. The test drives the extension's page and the hand-off's Done as
 // the user would — trusted input over a DevTools port of its own

@@ -12,7 +12,7 @@ import (
 // A page in the bridge's tab that opens the denied site in a new tab
 // without an opener — window.open(url, "_blank", "noopener") and a link
 // with target=_blank rel=noopener — never reaches it, ten tries each
-// (issue 26, F7: the extension put the new tab under the rules only once
+// (the extension put the new tab under the rules only once
 // Chrome told it of the tab, and the first request had gone by then, 5
 // times in 6). A tab of the user's own on the same site still opens it
 // in a new tab, both ways: the rules that cover the bridge's new tabs

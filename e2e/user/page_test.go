@@ -33,8 +33,7 @@ func TestExtensionPageShowsConnectionWorkspacesAndActions(t *testing.T) {
 	// A new action shows within the page's poll.
 	bridge.MustCall(t, map[string]any{"action": "scroll", "tabId": tab, "to": "bottom"})
 	waitPage(t, page, `document.querySelector("#actions li .what b")?.textContent === "scroll"`)
-	// Each line names the browser that ran it, as the audit trail does
-	// (issue 24, item 6).
+	// Each line names the browser that ran it, as the audit trail does.
 	waitPage(t, page, `/\b0 \(Chromium\)/.test(document.querySelector("#actions li .sub")?.textContent || "")`)
 
 	shot(t, page, "extension-page.png", 380)

@@ -161,8 +161,7 @@ func visibleTarget(t *testing.T, prefix string) string {
 	return ""
 }
 
-// A site rule holds whatever the spelling of the URL (issue 26, F2 and
-// F3). The daemon refuses to open the denied server as "localhost." or
+// A site rule holds whatever the spelling of the URL. The daemon refuses to open the denied server as "localhost." or
 // [::ffff:127.0.0.1] or by a path spelled another way, and a redirect
 // from an allowed page into any of those spellings is stopped by the
 // extension before a request reaches the server. A URL the rules allow on

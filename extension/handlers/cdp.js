@@ -4,7 +4,7 @@
 // door's cdpPolicy, see dispatch.js and transport/session.js). The
 // actions door — the daemon's actions — is an allow-list of exactly what
 // the actions send (actionsOnly below); anything else is refused with
-// method_not_allowed (SPEC §4: no cookies or storage, no file setting
+// method_not_allowed (docs/design.md#wire-protocol: no cookies or storage, no file setting
 // outside upload, nothing beyond the tab — and, more than that, nothing
 // the bridge has no action for). The handlers' own CDP calls in this folder (Page.enable on attach,
 // the DOM, Target and Runtime calls of upload in files.js) are code shipped

@@ -12,7 +12,7 @@
 // MV3 may stop the worker between events: what is kept here lasts only as
 // long as the worker, and the daemon asks within seconds of the action.
 //
-// The size cap (issue 26 F9) is held here, not only by the daemon: a
+// The size cap is held here, not only by the daemon: a
 // download may outlast the action that started it (a server that stalls,
 // then streams), and the daemon looks at downloads only while an action
 // waits on them. So every bridge download is watched to its end (see

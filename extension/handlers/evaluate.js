@@ -1,4 +1,4 @@
-// page.evaluate: the evaluate action (SPEC §2b) — an expression the agent
+// page.evaluate: the evaluate action (docs/design.md#actions) — an expression the agent
 // wrote, run in the page's own JavaScript context (the MAIN world) of one
 // frame. The daemon sends it only once the user has turned evaluate on
 // (browser-bridge policy evaluate on, or the switch on the extension's

@@ -147,7 +147,7 @@ function ruleList(scope, id, denyScope = scope) {
   return out;
 }
 
-// ---- New tabs (issue 26 F7) ----
+// ---- New tabs ----
 // A tab is named in a session rule only once Chrome has told us of it
 // (tabs.onCreated), and the first request of a tab a page opened has
 // gone by then. So the rules also hold, for top-level loads only, in
@@ -370,7 +370,7 @@ export function guardVerbs(handlers) {
   }
 }
 
-// ---- Frames (issue 26 F4) ----
+// ---- Frames ----
 // A page the rules allow may frame a site they deny: a user's own tab,
 // which the session rules do not cover (in the bridge's tabs they block
 // such a frame before it loads). The bridge's page scripts do not run in

@@ -1,4 +1,4 @@
-// The program door: Hive's browser-bridge verbs (SPEC §4, Hive's protocol
+// The program door: Hive's browser-bridge verbs (docs/design.md#wire-protocol, Hive's protocol
 // 6) for programs — a WebSocket server (transport/websocket.js) or the
 // daemon's local programs (program.call). Results keep Hive's shapes.
 //
@@ -191,7 +191,7 @@ function checkURL(url) {
     throw new BridgeError(Codes.blockedByPolicy, "programs may not open file: URLs (a local page could read the user's files); serve the page over http from 127.0.0.1 instead");
   }
   // An extension's own pages run with its powers (the bridge's blocked
-  // page once loaded whatever its URL named, file: included: issue 26 F1);
+  // page once loaded whatever its URL named, file: included);
   // a program has nothing to do there.
   if (schemeOf(url) === "chrome-extension:") {
     throw new BridgeError(Codes.blockedByPolicy, "programs may not open extension pages (chrome-extension: URLs); open a web page instead");
@@ -238,8 +238,8 @@ async function ownGroup(ctx, groupId) {
   throw new BridgeError(Codes.notOwned, `tab group ${groupId} was not created by this program: it works only in the groups it made with context.create`);
 }
 
-// hiveTab is a tab as Hive's server reads it (id) and as SPEC §4 names it
-// (tabId).
+// hiveTab is a tab as Hive's server reads it (id) and as Hive's protocol
+// names it (tabId).
 function hiveTab(t) {
   return {
     id: t.id,
@@ -291,7 +291,7 @@ async function homeWindow(key) {
   return null;
 }
 
-// newWindow opens url in a new unfocused window (SPEC §3's size) and
+// newWindow opens url in a new unfocused window (docs/design.md#workspaces's size) and
 // returns its tab: a program with no window of its own yet gets one
 // rather than a tab among the user's.
 async function newWindow(url) {

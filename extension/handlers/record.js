@@ -1,4 +1,4 @@
-// The developer tools' records (SPEC §2b): per tab, what its pages said
+// The developer tools' records (docs/design.md#actions): per tab, what its pages said
 // (console messages, uncaught exceptions, unhandled rejections, failed
 // loads, CSP violations) and the requests they made, kept in rings in the
 // service worker's memory — never on disk — and read by the daemon's

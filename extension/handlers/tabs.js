@@ -35,7 +35,7 @@ export async function create(msg, ctx) {
   }
   if (msg.waitMs > 0) return waitLoad(tab.id, msg.waitMs, ctx?.signal);
   // The tab as create/update gave it: asking Chrome again costs a round
-  // trip to its UI thread on the path of every open (see issue 14).
+  // trip to its UI thread on the path of every open.
   return info(tab);
 }
 

@@ -10,7 +10,7 @@ import { closedByBridge, ungroupFirst } from "./tabs.js";
 // A window that is not incognito opens with the workspace page first
 // (ui/workspace.html): the window then outlives the agent's last page,
 // so the next open reuses it and its group instead of making a new
-// window (issue 27: 80 new windows a round in a load run), and the group
+// window (80 new windows a round in a load run), and the group
 // outlives it too (groups.js), which is what keeps Chrome's saved tab
 // groups clean: Chrome deletes a tab's saved entry when the tab leaves a
 // group that keeps other tabs, but when a group's last tab leaves it

@@ -1,6 +1,6 @@
 //# allFunctionsCalledOnLoad
 // (The line above is V8's compile hint: see handlers/readiness.js.)
-// Injected DOM actions (SPEC §2): select, check, scroll, focus/clear before
+// Injected DOM actions (docs/design.md#actions): select, check, scroll, focus/clear before
 // typing, value read-back, the DOM-event click of inputMode "dom", and
 // marking a file input for upload. Each works on an element named by a
 // ref from page/locate.js and fires the events frameworks listen to.

@@ -100,7 +100,7 @@
   // before the page's start or outside what its container or the page
   // shows — the ways text is hidden from people and shown to machines;
   // these are counted in a warning, at the page's level as inside a
-  // scrolling box: issue 24, item 2). visibility: hidden is not here: children may
+  // scrolling box). visibility: hidden is not here: children may
   // turn visible again, so it only silences the element's own text. Nor
   // is aria-hidden: it hides from screen readers, not from eyes (code
   // editors draw their text that way). env carries the clip of the

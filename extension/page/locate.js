@@ -1,6 +1,6 @@
 //# allFunctionsCalledOnLoad
 // (The line above is V8's compile hint: see handlers/readiness.js.)
-// Locators (SPEC §2): find elements by selector, visible text, role + name,
+// Locators (docs/design.md#actions): find elements by selector, visible text, role + name,
 // label, placeholder, ref or a point; scroll one into view and give a point
 // to click; and the frame handshake that translates a point in a child
 // frame into its parent's coordinates. Builds on page/dom.js.
@@ -24,7 +24,7 @@
 
   const INTERACTIVE = "a[href],button,input,select,textarea,summary,label,[role=button],[role=link],[role=checkbox],[role=switch],[role=radio],[role=tab],[role=menuitem],[role=option],[contenteditable=''],[contenteditable=true],[tabindex]";
 
-  // What a person can click, for ranking several text matches (SPEC §2):
+  // What a person can click, for ranking several text matches (docs/design.md#actions):
   // controls, links, labels and ARIA widgets first (2), then elements
   // that look clickable — an onclick attribute, or cursor: pointer as a
   // hint (1) — then static text (0). A negative tabindex only makes an
@@ -162,7 +162,7 @@
     return out;
   }
 
-  // Sensitive fields and value selectors (issue 11, finding 5). Pages
+  // Sensitive fields and value selectors. Pages
   // mirror what is typed into the value attribute (React does), so
   // input[type=password][value^="a"] would tell a password one character
   // at a time. A selector's tests of the value attribute are rewritten so

@@ -97,7 +97,7 @@
     // and, for related searches, no result title at all. Without those
     // stops a page with no results container (#search, main) made one
     // wrapper of every result the section: each became an ad, or all were
-    // skipped as related searches (issue 24, item 3).
+    // skipped as related searches.
     const named = [];
     for (const h of headings(top)) {
       const label = text(h) || bb.norm(h.textContent);

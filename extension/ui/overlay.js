@@ -5,7 +5,7 @@
 // removes, hides or restyles it. The frame's content is cross-origin to
 // the page, so the page can neither read the message nor click Done.
 //
-// The page may also put its own look-alike over it (issue 26 F11): a
+// The page may also put its own look-alike over it: a
 // popover, a dialog or a full-screen element shown later goes above in the
 // top layer, and a click meant for the bridge's Done lands on the page's.
 // So the box is raised back to the top of the top layer:

@@ -159,7 +159,7 @@ func (lg *Log) Close() error {
 const maxExpression = 2000
 
 // RedactInput is Redact for the input of an action, where a top-level
-// expression is the evaluate action's: the trail records it (SPEC §2b:
+// expression is the evaluate action's: the trail records it (docs/design.md#actions:
 // the user sees what the agent ran in their pages), cut at 2,000
 // characters. An expression anywhere else (a program's Runtime.evaluate)
 // is redacted as Redact does.

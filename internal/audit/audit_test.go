@@ -134,7 +134,7 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// TestRedactSpelledChords is issue 26's F10: chords that type characters
+// TestRedactSpelledChords is a review's finding: chords that type characters
 // (Shift+H Shift+U …) are typing, kept out of the trail like type's value;
 // shortcuts and named keys say what the agent did and stay.
 func TestRedactSpelledChords(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 // workspace name from the environment, a URL. A newline in it would print
 // a forged line of its own in `browser-bridge log`, and an ESC or a C1
 // control (U+009B is CSI to many terminals) would drive the reader's
-// terminal (issue 26, F10). So both forms the trail is read in carry none:
+// terminal. So both forms the trail is read in carry none:
 // Printable escapes them for people, MarshalLine for JSON readers.
 
 // unsafeRune reports whether r must not reach a terminal raw: the C0 and

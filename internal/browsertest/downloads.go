@@ -13,7 +13,7 @@ import (
 )
 
 // StallingFiles serves downloads that hold back until release is closed,
-// for the tests of the download cap (issue 26 F9), and a page that links
+// for the tests of the download cap, and a page that links
 // to them ("Trickle", "Burst", "Late"). None has a Content-Length: the
 // size shows only as the bytes come. /trickle.bin and /burst.bin send
 // their headers and a first kilobyte (Chrome starts a download once it

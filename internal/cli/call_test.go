@@ -63,8 +63,8 @@ func TestEveryParameterIsAFlag(t *testing.T) {
 	}
 }
 
-// The CLI resolves upload's relative paths against the working directory
-// (issue 25); absolute ones and other actions are sent as given.
+// The CLI resolves upload's relative paths against the working directory;
+// absolute ones and other actions are sent as given.
 func TestUploadPathsResolved(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)

@@ -44,7 +44,7 @@ func TestRotatingLogOnlyForTheDaemonLog(t *testing.T) {
 }
 
 // Status with no browser says in one line what the user must do: the
-// step not yet taken (issue 25).
+// step not yet taken.
 func TestConnectHint(t *testing.T) {
 	for _, c := range []struct {
 		enabled    bool

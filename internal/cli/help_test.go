@@ -24,7 +24,7 @@ func runBoth(t *testing.T, args ...string) (string, string, error) {
 	return out, errOut.String(), err
 }
 
-// Issue 25: ACTION --help and help ACTION print what the action does and
+// ACTION --help and help ACTION print what the action does and
 // its own flags, on stdout, and exit 0.
 func TestActionHelp(t *testing.T) {
 	for _, args := range [][]string{{"click", "--help"}, {"click", "-h"}, {"help", "click"}, {"click", "--text", "Save", "--help"}} {

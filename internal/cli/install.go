@@ -134,7 +134,7 @@ func runInstall(ctx context.Context, args []string) error {
 	if _, err := secret.Ensure(layout.Secret()); err != nil {
 		return err
 	}
-	// install enables the bridge (SPEC §1), also after a disable.
+	// install enables the bridge (docs/design.md#wire-protocol), also after a disable.
 	if err := setDisabled(layout, false); err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func runLaunch(ctx context.Context, args []string) error {
 		return err
 	}
 	// A launch that fails stops what it started: the daemon too, when
-	// none ran before it (issue 25).
+	// none ran before it.
 	hadDaemon := client.Running(layout)
 	if err := client.EnsureDaemon(ctx, layout); err != nil {
 		return err

@@ -94,8 +94,7 @@ func TestLogPrintsTheTrail(t *testing.T) {
 	}
 }
 
-// TestLogEscapesControlCharacters is the forged-line finding of issue 26
-// (F10): a page's text, a workspace name from BROWSER_BRIDGE_WORKSPACE or
+// TestLogEscapesControlCharacters: a forged line in the log. A page's text, a workspace name from BROWSER_BRIDGE_WORKSPACE or
 // a URL with a newline, an ESC or a C1 control must not start a line of
 // its own or reach the terminal raw, in the readable form or in --json.
 func TestLogEscapesControlCharacters(t *testing.T) {

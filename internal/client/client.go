@@ -26,7 +26,7 @@ import (
 )
 
 // CallSlack is how much longer than a command's own deadline a client waits
-// for the daemon's answer (SPEC §1), so the daemon's own timeout error
+// for the daemon's answer (docs/design.md#wire-protocol), so the daemon's own timeout error
 // arrives before the client gives up.
 const CallSlack = 5 * time.Second
 
@@ -67,7 +67,7 @@ func Connect(ctx context.Context, layout paths.Layout, session string) (*Client,
 
 // ConnectAgent connects as an agent's session (an MCP connection): when
 // its last connection ends, the daemon closes the tabs of the session's
-// own workspace after a grace period (SPEC §3; a restarted client that
+// own workspace after a grace period (docs/design.md#workspaces; a restarted client that
 // reconnects in time keeps them).
 func ConnectAgent(ctx context.Context, layout paths.Layout, session string) (*Client, error) {
 	return connectAs(ctx, layout, protocol.Auth{Session: session, EndsWithConnection: true})

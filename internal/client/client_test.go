@@ -271,7 +271,7 @@ func TestCallGivesUpAfterItsDeadlinePlusSlack(t *testing.T) {
 	seen := make(chan protocol.Call, 4)
 	ipctest.Start(t, layout, calls(seen, nil)) // never replies
 	cl := connect(t, layout)
-	// The real slack is 5 s (SPEC §1: the command's deadline plus 5 s);
+	// The real slack is 5 s (docs/design.md#wire-protocol: the command's deadline plus 5 s);
 	// the rule is the same with a shorter one.
 	cl.slack = 60 * time.Millisecond
 	const deadline = 40 * time.Millisecond
@@ -635,7 +635,7 @@ func exitingDaemon(t *testing.T, layout paths.Layout) (stop, exit func()) {
 
 // A daemon that runs but does not answer is not started again: the client
 // retries within its deadline, then says the daemon is running but busy
-// (issue 24, item 5: under a flood of idle connections a status said "the
+// (under a flood of idle connections a status said "the
 // daemon did not start: it exited").
 func TestEnsureDaemonTellsBusyFromNotRunning(t *testing.T) {
 	layout := ipctest.Layout(t)

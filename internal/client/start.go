@@ -112,8 +112,8 @@ var errExited = errors.New("the daemon exited")
 // flood of connections fills its handshake slots, or it is stuck) until
 // it does (nil), it exits (errExited), or the caller's deadline (at most
 // busyWait) passes. Starting a second daemon while it runs would only fail
-// on its lock: that is what made "the daemon did not start: it exited"
-// (issue 24, item 5). The caller holds the start lock, so running's brief
+// on its lock: that is what made "the daemon did not start: it exited".
+// The caller holds the start lock, so running's brief
 // look at the daemon's lock races no starter.
 func waitBusy(ctx context.Context, layout paths.Layout) error {
 	began := time.Now()

@@ -13,7 +13,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// Several browsers may be connected at once (SPEC §3), each with its own
+// Several browsers may be connected at once (docs/design.md#workspaces), each with its own
 // extension instance and its own tab IDs. This file is the one place
 // where a call picks its browser and where tab IDs change between the
 // caller's (qualified by the browser's slot, package slots) and Chrome's:

@@ -61,8 +61,7 @@ type Daemon struct {
 	// handshakes caps the connections that have not shown the secret
 	// yet (a full gate closes the oldest), and drops rate-limits the line
 	// each dropped one logs: a flood of idle connections by the same user
-	// must neither starve honest clients nor fill the log (issue 11,
-	// finding 11; issue 24, item 5).
+	// must neither starve honest clients nor fill the log.
 	handshakes *ipc.Gate
 	drops      logfile.Every
 	stop       context.CancelFunc

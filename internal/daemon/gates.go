@@ -69,7 +69,7 @@ func siteRules(layout paths.Layout) policy.Rules {
 // driven or read either.
 //
 // The browser's own pages (chrome://, the new-tab page) are left to the
-// engine and Chrome, which refuse them with the codes SPEC gives them
+// engine and Chrome, which refuse them with the codes the reference gives them
 // (protected_page, full_page_screenshot_unavailable).
 func (d *Daemon) guardTab(ctx context.Context, action string, tab browser.TabInfo) error {
 	scheme, _, _ := strings.Cut(strings.ToLower(tab.URL), ":")

@@ -32,8 +32,8 @@ func TestPauseRefusesAllButStatus(t *testing.T) {
 	if n := len(fake.Calls("")); n != before {
 		t.Errorf("the extension got %d commands while paused", n-before)
 	}
-	// paused is a boolean, always there; the sentence has its own field
-	// (issue 24, item 6), and the Go client's type reads both.
+	// paused is a boolean, always there; the sentence has its own field,
+	// and the Go client's type reads both.
 	raw, err := c.Call(context.Background(), map[string]any{"action": "status"}, 5*time.Second, nil)
 	var st tool.StatusResult
 	if err != nil || !strings.Contains(string(raw), `"paused":true`) {

@@ -173,7 +173,7 @@ func enabling(params map[string]json.RawMessage) bool {
 
 // CheckWebSocketURL accepts only ws: and wss: URLs on the loopback
 // interface: the transport is a client the extension dials, and it must
-// never reach another machine (SPEC §4). The extension checks again.
+// never reach another machine (docs/design.md#wire-protocol). The extension checks again.
 func CheckWebSocketURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {

@@ -20,7 +20,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/version"
 )
 
-// This file is the daemon's side of the user's controls (issue 12): the
+// This file is the daemon's side of the user's controls: the
 // answers to the extension page's requests (ui.state, ui.pause,
 // ui.evaluate), the site
 // rules and the download cap it gives the extension (policy.set,
@@ -156,7 +156,7 @@ func pushPolicy(ctx context.Context, b browser.Caller, l paths.Layout) (protocol
 }
 
 // pushDownloadCap gives the extension the cap on one download of s,
-// which it holds every bridge download to by itself (issue 26 F9: a
+// which it holds every bridge download to by itself (a
 // download that outlasts the action that started it has nobody else to
 // stop it).
 func pushDownloadCap(ctx context.Context, b browser.Caller, s settings.Settings) error {

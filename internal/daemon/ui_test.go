@@ -248,7 +248,7 @@ func TestWatchPolicyPushesTheRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The cap, with each of those pushes, and again when only it changes
-	// (issue 26 F9: the extension holds downloads to it by itself).
+	// (the extension holds downloads to it by itself).
 	s.DownloadMaxBytes = 200000
 	settings.Save(d.layout, s)
 	calls, err = fake.WaitCalls(wctx, "downloads.limit", 4)

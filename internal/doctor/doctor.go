@@ -1,6 +1,6 @@
 // Package doctor checks every link of the chain — binary, state folder,
 // secret, daemon, host manifests, extension — and says which one is broken
-// and how to fix it (SPEC §6). Each check is a small function; Run runs
+// and how to fix it (docs/design.md#parts). Each check is a small function; Run runs
 // those of the files first, on the files as they are, and only then starts
 // the daemon and asks it.
 package doctor

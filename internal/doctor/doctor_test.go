@@ -65,7 +65,7 @@ func TestStatusChecks(t *testing.T) {
 	}{
 		{`{"connected":true,"daemon":{"pid":1,"version":"` + version.Version + `"},"extension":{"version":"` + version.Version + `","protocol":1,"incognitoAllowed":true,"fileAccess":true}}`,
 			map[string]string{"daemon": "ok", "extension": "ok", "file access": "ok", "incognito": "ok"}},
-		// An extension left behind by an update (issue 25).
+		// An extension left behind by an update.
 		{`{"connected":true,"daemon":{"pid":1,"version":"` + version.Version + `"},"extension":{"version":"0.0.1-old","protocol":1,"incognitoAllowed":true}}`,
 			map[string]string{"daemon": "ok", "extension": "warn"}},
 		{`{"connected":true,"daemon":{"pid":1,"version":"0.0.0-old"},"extension":{"incognitoAllowed":false,"fileAccess":false}}`,
@@ -135,7 +135,7 @@ func statusOK(started *bool, then func()) func(context.Context) (json.RawMessage
 	}
 }
 
-// Finding 9 of issue 11: doctor started the daemon first (which made the
+// Doctor started the daemon first (which made the
 // folder private) and then reported the folder as private. Now a loose
 // folder or secret is a failure with its fix, and the daemon is not
 // started, so the files stay as they were found.
@@ -244,7 +244,7 @@ func TestDoctorChecksTheHostBinary(t *testing.T) {
 	}
 }
 
-// A sticky folder's mode reads as chmod writes it (issue 25: doctor
+// A sticky folder's mode reads as chmod writes it (doctor
 // printed 04000777).
 func TestUnixMode(t *testing.T) {
 	for _, tt := range []struct {

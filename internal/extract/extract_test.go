@@ -362,7 +362,7 @@ func TestScrollingBoxIsMarked(t *testing.T) {
 }
 
 // A reader view that is a small page's markdown again adds nothing; one
-// that picks the article out of a longer page does (issue 24, item 7).
+// that picks the article out of a longer page does.
 func TestReaderRepeatsTheMarkdown(t *testing.T) {
 	md := "# Order\n\nName\n\nEmail\n\nCountry Denmark\n\nSend order"
 	for _, tt := range []struct {
@@ -382,7 +382,7 @@ func TestReaderRepeatsTheMarkdown(t *testing.T) {
 		}
 	}
 	// The demo page after its button is clicked: the reader view has
-	// "clicked" where the markdown has "Go clicked" (issue 24, item 7).
+	// "clicked" where the markdown has "Go clicked".
 	demo := "# Browser Bridge demo\n\nIf you can read this through `browser-bridge`, an agent can too: this page was opened by the bridge in its own window and tab group, through the extension and the native messaging host, with no remote-debugging port.\n\n- [A link](https://example.com/)\n- Name\n- Go clicked"
 	demoReader := "If you can read this through `browser-bridge`, an agent can too: this page was opened by the bridge in its own window and tab group, through the extension and the native messaging host, with no remote-debugging port.\n\n- [A link](https://example.com/)\n- Name\n- clicked"
 	if !Repeats(demoReader, demo) {

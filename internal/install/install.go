@@ -1,5 +1,5 @@
-// Package install registers the bridge with the user's own browsers (SPEC
-// §6): it writes the unpacked extension to a folder, registers the native
+// Package install registers the bridge with the user's own browsers
+// (docs/design.md#parts): it writes the unpacked extension to a folder, registers the native
 // messaging host for every Chromium browser it finds, and undoes all of it.
 // It only touches files it owns: host manifests named after the bridge's
 // host, and a folder that holds the bridge's extension.

@@ -41,7 +41,7 @@ func TestCheckHost(t *testing.T) {
 		{"0700 folder", 0o700, 0o755, "", ""},
 		{"0755 folder", 0o755, 0o755, "", ""},
 		{"0755 folder, 0500 binary", 0o755, 0o500, "", ""},
-		// Finding 10 of issue 11: registered without a word.
+		// Registered without a word.
 		{"0777 folder", 0o777, 0o755, "any user could replace", ""},
 		{"0757 folder", 0o757, 0o755, "any user could replace", ""},
 		{"1777 folder", 0o777 | os.ModeSticky, 0o755, "", "can add files beside it"},

@@ -9,7 +9,7 @@ import (
 // A connection costs the daemon a file descriptor and a goroutine until it
 // shows the secret or its ConnectTimeout passes; without a bound, a
 // process of the same user could open tens of thousands and starve the
-// honest ones (issue 11, finding 11). Honest peers handshake in a
+// honest ones. Honest peers handshake in a
 // millisecond, so 64 at once is far more than they ever need.
 const MaxHandshakes = 64
 
@@ -18,7 +18,7 @@ const MaxHandshakes = 64
 // taken, the connection that has waited longest is closed to make room.
 // An honest peer shows its secret within a millisecond of connecting, so
 // it is never the oldest for long, while idle connections are: a flood of
-// them only ever pushes out its own (issue 24, item 5). Before, a full
+// them only ever pushes out its own. Before, a full
 // gate closed the newcomer, and a flood held every slot against honest
 // callers until its connections timed out. The zero Gate is not usable:
 // NewGate.

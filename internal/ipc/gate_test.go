@@ -76,8 +76,8 @@ func TestGateUnderContention(t *testing.T) {
 // The accept loop the daemon runs, in small: with every slot held by a
 // silent peer, an honest client that connects is served at once, long
 // before the silent ones time out: the oldest silent one makes room.
-// Issue 11, finding 11 (24,000 idle connections starved an honest
-// client) and issue 24, item 5 (2,000 idle ones locked it out).
+// Two floods once got through: 24,000 idle connections starved an
+// honest client, and later 2,000 idle ones locked it out.
 func TestGateInAnAcceptLoop(t *testing.T) {
 	sock := filepath.Join(ipctest.Dir(t), "s")
 	l, err := net.Listen("unix", sock)

@@ -16,7 +16,7 @@ import (
 // accept plus ConnectTimeout). A Conn made with NewConn(nc, RequestRead)
 // would move the read deadline to RequestRead after the header as soon as
 // the 4-byte header arrived, so a header sent at 4.5 s stretched a 5 s
-// handshake to 14.5 s (issue 11, finding 11); here nothing moves it.
+// handshake to 14.5 s; here nothing moves it.
 //
 // It returns the connection framed for the rest of the session (frames up
 // to MaxFrame, each bounded by RequestRead once it has started) and the

@@ -54,7 +54,7 @@ func authFrame(t *testing.T) []byte {
 	return b
 }
 
-// Finding 11 of issue 11: a length header sent at 4.5 s moved the read
+// A length header sent at 4.5 s moved the read
 // deadline to 10 s after it, so a peer held a handshake slot for 14.5 s.
 // Here the header comes at 60% of the deadline and the body a byte at a
 // time after it: ReadAuth must give up at the deadline itself.

@@ -19,7 +19,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
-// Deadlines of SPEC §1.
+// Deadlines: docs/design.md#wire-protocol.
 const (
 	ConnectTimeout = 5 * time.Second  // dial + handshake
 	RequestRead    = 10 * time.Second // one frame, once it has started arriving

@@ -20,7 +20,7 @@ import (
 // each operation waited for on its own event, and a deadline cancels it
 // with CancelIoEx. Go's own poller (and go-winio, built on it) completes
 // pipe I/O through an I/O completion port, which under Wine 8 never
-// reports a ConnectNamedPipe as done (measured; see issue 23), and Wine is
+// reports a ConnectNamedPipe as done (measured), and Wine is
 // where CI runs the Windows tests. An event per operation works on both.
 
 // pipeBuffer is the size of each direction's buffer in the pipe.

@@ -30,7 +30,7 @@ func read(t *testing.T, p string) string {
 	return string(b)
 }
 
-// Finding 11 of issue 11: daemon.log was never rotated.
+// Daemon.log was never rotated.
 func TestWriterRotatesBySizeAndKeepsTwo(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "daemon.log")
 	var rotated []*os.File

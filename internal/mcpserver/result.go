@@ -101,7 +101,7 @@ func resultText(m map[string]any) string {
 // pageText is the headline, each content part as text inside a fence,
 // and the other fields as compact JSON.
 //
-// The fence marks the page's words as the page's (issue 26, F12): a page
+// The fence marks the page's words as the page's: a page
 // that prints "--- warnings ---" or "SYSTEM: …" must not read as the
 // bridge talking. Each part is wrapped as
 //

@@ -31,7 +31,7 @@ func DialDaemon(layout paths.Layout) DialFunc {
 }
 
 // session is one MCP connection's link to the daemon. The daemon resolves
-// the default workspace from its name (SPEC §3), so each MCP connection
+// the default workspace from its name (docs/design.md#workspaces), so each MCP connection
 // gets its own connection to the daemon, made on first use and remade
 // after the daemon restarts.
 type session struct {

@@ -155,7 +155,7 @@ func paren(flags []string) string {
 // oneLine keeps text from a page or an agent (a title, a URL, a
 // workspace name) on the line the bridge gives it: control characters and
 // line separators become spaces, so such text cannot start a line that
-// reads as the bridge's own (issue 26, F12).
+// reads as the bridge's own.
 func oneLine(s string) string {
 	if !strings.ContainsFunc(s, breaksLine) {
 		return s

@@ -8,7 +8,7 @@ import (
 	contract "github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// ToolName is the name of the single tool (SPEC §2).
+// ToolName is the name of the single tool (docs/design.md#actions).
 const ToolName = "use_user_browser"
 
 // Tool modes: one tool with an action parameter, or one tool per action.

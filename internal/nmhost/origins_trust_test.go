@@ -19,7 +19,7 @@ func captureStderr(t *testing.T) *bytes.Buffer {
 	return &b
 }
 
-// Finding 10 of issue 11: an origins file planted beside the binary made
+// An origins file planted beside the binary made
 // the host accept a foreign extension. Not parallel: it sets Stderr and
 // the environment.
 func TestAllowedOriginsIgnoresAnOriginsFileOthersCouldWrite(t *testing.T) {

@@ -1,5 +1,5 @@
 // Package pathcheck decides which local files the bridge may hand to a
-// page: the files an agent asks to upload (SPEC §2), and the files behind
+// page: the files an agent asks to upload (docs/design.md#actions), and the files behind
 // the file: URLs that open and extract read.
 //
 // An upload path must be absolute and, as written, free of any component

@@ -16,19 +16,19 @@ import (
 //
 // Each rule matches whole components, or a component's dot-separated
 // extensions, rather than raw substrings where that is more precise:
-// "server.key" is a key, "login.keyring" merely contains ".key". SPEC §2's
-// own list keeps its substring form, except ".key" and ".pem", which are
+// "server.key" is a key, "login.keyring" merely contains ".key". The first
+// list, of the well-known secrets, keeps its substring form, except ".key" and ".pem", which are
 // extensions by nature.
 
 // deniedSubstrings, found case-insensitively anywhere in a component, name
-// secrets: SPEC §2's list (without .key and .pem, see deniedExtensions),
+// secrets: the well-known ones (without .key and .pem, see deniedExtensions),
 // then private SSH keys of every type (id_ed25519, id_ecdsa_sk, …; their
 // .pub halves too, see below), credential stores (.git-credentials, AWS's
 // and gcloud's credentials files, credentials.json of OAuth clients) and
 // kubeconfigs.
 //
-// Public keys (id_ed25519.pub) are refused with their private halves: SPEC's
-// "id_rsa" already refuses id_rsa.pub, one rule for every key type is
+// Public keys (id_ed25519.pub) are refused with their private halves: the
+// rule "id_rsa" already refuses id_rsa.pub, one rule for every key type is
 // simpler to trust than an exception, a public key links the user's
 // accounts across sites, and a file named like a key is not read to see
 // which half it holds.

@@ -11,11 +11,11 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
-// secretPaths name secrets, relative to a home folder: SPEC §2's list and
-// the additions of issue 11. Each is refused by upload and by file: URLs,
+// secretPaths name secrets, relative to a home folder: the well-known ones
+// and those added when a review found them missing. Each is refused by upload and by file: URLs,
 // whether it exists or not.
 var secretPaths = []string{
-	// SPEC §2.
+	// The well-known ones.
 	".ssh/config", ".SSH/known_hosts", ".gnupg/pubring.kbx", "Library/Keychains/login.keychain-db",
 	"Cookies", "id_rsa", "id_rsa.pub", "app/.env", "app/.env.local", "prod.env", "certs/server.pem",
 	"certs/server.key", "certs/SERVER.KEY", "private_key.txt", "client_secret.json", "token.json", "api-tokens.txt",

@@ -1,4 +1,4 @@
-// Package policy is the user's site rules (SPEC §5, `browser-bridge
+// Package policy is the user's site rules (docs/cli.md, `browser-bridge
 // policy`): URL patterns the bridge may or may not touch. The daemon checks
 // every navigation and every page action against them, and the extension
 // checks again before it acts, so a redirect or a link into a denied site

@@ -17,7 +17,7 @@ import (
 // written another way — "localhost." for localhost, [::ffff:127.0.0.1] or
 // 2130706433 for 127.0.0.1, "/%61dmin" or "//admin" for "/admin", user info
 // in front of the host — gives the same site, so a rule cannot be passed by
-// spelling (issue 26, F2 and F3). handlers/siterules.js makes the same
+// spelling. handlers/siterules.js makes the same
 // site from the browser's own URL parser.
 type site struct {
 	scheme string

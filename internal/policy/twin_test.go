@@ -12,7 +12,7 @@ import (
 
 // The extension's twin (extension/handlers/siterules.js, run under node)
 // decides as Check does on thousands of spellings built from the parts
-// that F2 and F3 of issue 26 were about, beyond the shared cases: the same
+// of a URL that a rule once missed, beyond the shared cases: the same
 // URL with its host, port, user info, path and query written the ways a
 // browser accepts, against deny and allow rules of each kind.
 func TestTwinAgreesOnSpellings(t *testing.T) {

@@ -1,6 +1,6 @@
 package protocol
 
-// The verbs of the navigation actions (SPEC §2b): a step in a tab's
+// The verbs of the navigation actions (docs/design.md#actions): a step in a tab's
 // history, and the size its page is laid out at.
 
 // TabHistoryParams: tab.history takes Step ("back", "forward" or

@@ -11,7 +11,8 @@ import "encoding/json"
 //     answers with a Reply. Only ProgramVerbs are relayed; the context,
 //     tab and cdp verbs run through the extension's program door
 //     (extension verb "program.call"), where a program works only in tabs
-//     it created and cdp refuses the SPEC §4 methods.
+//     it created and cdp refuses the methods of
+//     docs/design.md#wire-protocol.
 //   - extension → daemon (native link): a request {id, type:
 //     "paths.check", paths}; the daemon answers {id, result: PathsChecked}
 //     or {id, error}. Its ids start with "ext-", so they never collide

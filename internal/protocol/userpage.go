@@ -2,7 +2,7 @@ package protocol
 
 import "time"
 
-// The user's side of the bridge (issue 12), on the existing wires:
+// The user's side of the bridge, on the existing wires:
 //
 //   - extension → daemon (native link), the extension's page asking
 //     through the service worker: {id: "ext-<n>", type: "ui.state"} →

@@ -23,7 +23,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/atomicfile"
 )
 
-// TTL is how long an owned-tab entry lives without use (SPEC §1).
+// TTL is how long an owned-tab entry lives without use (docs/design.md#wire-protocol).
 const TTL = 30 * time.Minute
 
 // Tab is one tab the bridge opened.

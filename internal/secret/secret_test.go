@@ -84,7 +84,7 @@ func TestPrepareKeepsAPrivateSecret(t *testing.T) {
 	}
 }
 
-// Finding 9 of issue 11: a 0755 state folder was chmod-ed to 0700 without a
+// A 0755 state folder was chmod-ed to 0700 without a
 // word and its secret kept.
 func TestPrepareReplacesTheSecretOfAnOpenFolder(t *testing.T) {
 	for _, dm := range []os.FileMode{0o755, 0o750, 0o711, 0o777} {

@@ -11,7 +11,7 @@ import (
 
 // Limits of a full-page capture, in device pixels.
 const (
-	// Quality is the JPEG quality of every screenshot (SPEC §2).
+	// Quality is the JPEG quality of every screenshot (docs/design.md#actions).
 	Quality = 70
 	// TileHeight: GPU textures stop near 16,384 px, so a taller page is
 	// captured in tiles of this height and joined. It is a whole number

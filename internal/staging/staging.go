@@ -41,7 +41,7 @@ import (
 
 // MaxBytes is the most the staging folder holds at once: one upload's
 // files together, and the copies of recent uploads still kept for their
-// pages. SPEC §2 sets no byte limit on uploads; this one guards the disk
+// pages. The design sets no byte limit on uploads; this one guards the disk
 // (copies are written under the user's cache, often the system disk)
 // while staying far above what web forms take — 2 GiB is the size limit
 // of many upload services and more than most pages will read into memory.
@@ -49,7 +49,7 @@ const MaxBytes int64 = 2 << 30
 
 // Keep is how long the copies of an upload stay after it, for the page to
 // read them (see the package comment): as long as an unused owned-tab
-// entry lives (SPEC §1, deadlines).
+// entry lives (docs/design.md#wire-protocol).
 const Keep = 30 * time.Minute
 
 // minAge is how old kept copies must be before they may be removed early

@@ -2,7 +2,7 @@ package tool
 
 import "github.com/browser-bridge/browser-bridge/internal/protocol"
 
-// The developer tools' records (SPEC §2b): what a page said and the
+// The developer tools' records (docs/design.md#actions): what a page said and the
 // requests it made, as the extension recorded them.
 func init() {
 	declare(

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// The exec family (SPEC §2b): running a developer's expression in the
+// The exec family (docs/design.md#actions): running a developer's expression in the
 // page, filling a form in one call, and finding text in the rendered page.
 func init() {
 	declare(

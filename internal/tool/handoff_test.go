@@ -41,7 +41,7 @@ func TestHandoffDeadline(t *testing.T) {
 			t.Errorf("%s: deadline %s, want %s", tt.in, got, tt.want)
 		}
 	}
-	// The other actions keep SPEC §1's cap.
+	// The other actions keep the 60 s cap (docs/design.md#wire-protocol).
 	s, _ := Lookup("open")
 	if got := s.DeadlineFor(600000); got != DefaultDeadline {
 		t.Errorf("open with timeoutMs 600000: %s, want %s", got, DefaultDeadline)

@@ -2,7 +2,7 @@ package tool
 
 import "time"
 
-// HandoffDeadline is the longest a hand-off waits for the user (SPEC §2):
+// HandoffDeadline is the longest a hand-off waits for the user (docs/design.md#actions):
 // time to sign in, solve a CAPTCHA or find a second factor.
 const HandoffDeadline = 10 * time.Minute
 

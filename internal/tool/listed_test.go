@@ -33,7 +33,7 @@ func count(list []string, s string) int {
 }
 
 // The results that carry a page's words say so on their fields, which the
-// MCP server fences (issue 26, F12); a result of the bridge's own words
+// MCP server fences; a result of the bridge's own words
 // (type's value read back) does not.
 func TestPageParts(t *testing.T) {
 	for name, want := range map[string][]string{

@@ -10,7 +10,7 @@ import (
 // exactNames refuses a parameter named but for its case ("URL" for
 // "url"), at the top level and inside object parameters (waitFor, clip,
 // to). encoding/json matches names without regard to case, so without
-// this such a key was quietly taken (issue 25); it is refused the way an
+// this such a key was quietly taken; it is refused the way an
 // unknown key is, naming the parameter it is close to.
 func exactNames(raw []byte, t reflect.Type, path string) error {
 	var obj map[string]json.RawMessage

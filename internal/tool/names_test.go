@@ -6,7 +6,7 @@ import (
 )
 
 // A key that differs from a parameter only in case is refused like an
-// unknown key, naming the parameter (issue 25), at any depth.
+// unknown key, naming the parameter, at any depth.
 func TestKeysDifferingInCaseAreRefused(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"action":"open","URL":"https://example.com/"}`:                    `unknown parameter "URL"; did you mean "url"?`,

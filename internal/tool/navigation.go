@@ -2,7 +2,7 @@ package tool
 
 import "math"
 
-// The navigation family (SPEC §2b): a tab's history, which tab of its
+// The navigation family (docs/design.md#actions): a tab's history, which tab of its
 // window is shown, the size its page is laid out at, and the page printed.
 func init() {
 	declare(

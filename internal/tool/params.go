@@ -7,7 +7,7 @@ import (
 )
 
 // Input is the tool input: one object with an action and its parameters
-// (SPEC §2; the names are the contract). It is flat on purpose — one MCP
+// (docs/design.md#actions; the names are the contract). It is flat on purpose — one MCP
 // tool takes every parameter — and its tags are the schema: json names
 // the parameter, jsonschema is the description a model reads, enum lists
 // the accepted values of a string (or of a list's items). The order of the
@@ -66,7 +66,7 @@ type Input struct {
 	RequestID string `json:"requestId,omitempty" jsonschema:"One request in full."`
 }
 
-// Locator is the element a page action targets (SPEC §2): exactly one of
+// Locator is the element a page action targets (docs/design.md#actions): exactly one of
 // Selector, Text, Role (+ Name), Label, Placeholder, Ref, or X+Y; FrameID
 // and Nth narrow it. Input and WaitFor embed it, so its fields are
 // top-level parameters of both.
@@ -94,7 +94,7 @@ type WaitFor struct {
 	URLContains string `json:"urlContains,omitempty"`
 }
 
-// To is the to parameter, which two actions read differently (SPEC §2):
+// To is the to parameter, which two actions read differently (docs/design.md#actions):
 // scroll's edge, "top" or "bottom" (a JSON string), or drag's drop target,
 // a locator or a point (a JSON object). The schema gives it no type of
 // its own; Parse takes either and each action checks it has its kind.

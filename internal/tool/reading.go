@@ -183,5 +183,5 @@ type ScreenshotResult struct {
 // runs out, to answer with its own timeout naming the condition rather
 // than the generic deadline error. It is added to the call's deadline,
 // not taken from the condition's time: a deadline the agent asks for is
-// the time the condition gets (issue 25).
+// the time the condition gets.
 const WaitWrapup = 300 * time.Millisecond

@@ -14,7 +14,7 @@ import (
 // action set off (Outcome). The engine fills them, the daemon qualifies
 // their tab IDs by their tag, and the public Go client re-exports them,
 // so what the engine sends and what a program reads are one declaration.
-// Their json names are the contract (SPEC §2).
+// Their json names are the contract (docs/design.md#actions).
 
 // A result's tab IDs are in fields tagged tab:"id" (an int, or a list of
 // them): the daemon finds them by that tag (see QualifyTabs), so that with
@@ -24,7 +24,7 @@ import (
 // browser; TestEveryTabIDIsTagged keeps them tagged.
 
 // Page is the tab a result concerns: every result that concerns a tab has
-// tabId, url and title (SPEC §2).
+// tabId, url and title (docs/design.md#actions).
 type Page struct {
 	TabID int    `json:"tabId" tab:"id"`
 	URL   string `json:"url"`
@@ -78,8 +78,8 @@ type Tab = protocol.TabInfo
 
 // Element is the element an action located.
 //
-// On the wire it leaves out what carries no information for the next step
-// (issue 24, item 7): frameId 0 (the top frame), visible true and matches 1
+// On the wire it leaves out what carries no information for the next step:
+// frameId 0 (the top frame), visible true and matches 1
 // are the defaults an absent field stands for, and its rect is in whole
 // CSS pixels. Decoding restores the defaults, so the Go value is the same.
 type Element struct {

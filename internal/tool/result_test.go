@@ -69,7 +69,7 @@ func TestQualifyTabs(t *testing.T) {
 }
 
 // An element on the wire leaves out its defaults and rounds its rect, and
-// reads back as the same value (issue 24, item 7).
+// reads back as the same value.
 func TestElementLeavesOutItsDefaults(t *testing.T) {
 	e := Element{Ref: "e1", Tag: "button", Name: "Send", Visible: true, Matches: 1, Rect: &Rect{X: 20.4, Y: 280.875, Width: 81.953125, Height: 21}}
 	b, err := json.Marshal(e)

@@ -197,7 +197,7 @@ type OpenResult struct {
 	GroupID   *int   `json:"groupId,omitempty"`
 	Owned     bool   `json:"owned"`
 	// Incognito says the tab is incognito (after a search, the
-	// workspace's window is; SPEC §3).
+	// workspace's window is; docs/design.md#workspaces).
 	Incognito bool `json:"incognito,omitempty"`
 	// LoadError is the network error when the page could not be loaded
 	// (the tab shows the browser's error page).

@@ -1,4 +1,4 @@
-// Package tool is the contract of the use_user_browser tool (SPEC §2): one
+// Package tool is the contract of the use_user_browser tool (docs/design.md#actions): one
 // Spec per action — its name, the summary a model reads, the parameters it
 // takes, its kind, its deadline and its traits — one Input type whose json
 // and jsonschema tags are the schema, one Parse, and one reflection walker
@@ -19,7 +19,7 @@ import (
 	"time"
 )
 
-// Deadlines of SPEC §1.
+// Deadlines: docs/design.md#wire-protocol.
 const (
 	DefaultDeadline = 60 * time.Second
 	StatusDeadline  = 5 * time.Second
@@ -73,7 +73,7 @@ type Spec struct {
 	Deadline time.Duration
 	// Wrapup is time the call has after its deadline (and timeoutMs) to
 	// answer: handoff gives the user all of timeoutMs, then takes its
-	// overlay down and says "timeout" (issue 24, item 4).
+	// overlay down and says "timeout".
 	Wrapup time.Duration
 	// ChangesPage: the action changes what a tab shows, so such actions
 	// take turns on a tab. Reading does not wait for them: a wait for an
@@ -90,7 +90,7 @@ type Spec struct {
 	RunsWhenOff bool
 }
 
-// CommonParams apply to every action (SPEC §2).
+// CommonParams apply to every action (docs/design.md#actions).
 var CommonParams = []string{"action", "tabId", "browser", "browserWorkspaceId", "runId", "timeoutMs"}
 
 // LocatorParams are the ways to name one element; a call gives one.
