@@ -14,6 +14,22 @@ import (
 // site serves the fixture pages of the examples.
 var site string
 
+// unitOnly is set by the unit stage (scripts/test unit runs this package
+// with BROWSER_BRIDGE_UNIT=1 and -run '^Test', which leaves the examples
+// out): no real bridge starts, the tests against fake daemons run, and
+// those that need the harness skip (needsHarness).
+var unitOnly = os.Getenv("BROWSER_BRIDGE_UNIT") == "1"
+
+// needsHarness skips, in the unit stage, a test that needs what TestMain
+// starts (the real bridge, or the built binary on PATH); the end-to-end
+// stage runs it.
+func needsHarness(t *testing.T) {
+	t.Helper()
+	if unitOnly {
+		t.Skip("needs the real bridge's harness: the end-to-end stage runs it")
+	}
+}
+
 // TestMain starts the real bridge (Chromium with the extension, the host
 // and a daemon) for the examples, and gives this process the environment
 // the harness gives its own commands — BROWSER_BRIDGE_HOME and the rest,
@@ -21,6 +37,9 @@ var site string
 // that daemon, as a program run in that environment would. The unit tests
 // use fake daemons of their own (WithHome, WithSocket).
 func TestMain(m *testing.M) {
+	if unitOnly {
+		os.Exit(m.Run())
+	}
 	srv := httptest.NewServer(browsertest.Pages(pages))
 	site = srv.URL
 	code := run(m)
