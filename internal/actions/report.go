@@ -29,11 +29,17 @@ var reported = map[string]bool{
 var navigations = map[string]bool{"reload": true, "back": true, "forward": true, "open": true}
 
 const (
-	// reportFlush is the youngest an action is when its report is read:
-	// the page's half of the recorder sends what it heard in batches at
-	// most 150 ms apart, so an exception thrown by a click that settled
-	// at once would otherwise come too late.
-	reportFlush = 200 * time.Millisecond
+	// reportMin is the youngest an action is when its report is read
+	// for the last time: an error the page threw as it took the input
+	// reaches the record at the end of the page's task
+	// (extension/page/record.js), which a click that settled at once
+	// may beat.
+	reportMin = 100 * time.Millisecond
+	// reportInflight is how long after its settle an action waits for
+	// the requests it started to come back (a failed one is the point of
+	// the report), reportPoll how often it looks.
+	reportInflight = 300 * time.Millisecond
+	reportPoll     = 25 * time.Millisecond
 	// reportMaxFailed is how many failed requests a report names.
 	reportMaxFailed = 3
 	// reportErrorChars cuts the first error's text.
@@ -77,13 +83,19 @@ func (rep *report) finish(res any) *tool.Events {
 	if v, ok := reportMarks.Load(key); ok {
 		mark = v.([2]int)
 	}
-	ev, next, err := rep.read(page.TabID, mark)
-	if wait := reportFlush - time.Since(rep.started); err == nil && wait > 0 {
+	settled := time.Now()
+	ev, next, pending, err := rep.read(page.TabID, mark)
+	for err == nil && (pending || time.Since(rep.started) < reportMin) && time.Since(settled) < reportInflight {
+		wait := reportPoll
+		if !pending {
+			wait = reportMin - time.Since(rep.started)
+		}
 		select {
 		case <-time.After(wait):
-			ev, next, err = rep.read(page.TabID, mark)
 		case <-rep.r.ctx.Done():
+			return nil
 		}
+		ev, next, pending, err = rep.read(page.TabID, mark)
 	}
 	if err != nil {
 		return nil
@@ -101,22 +113,22 @@ func (rep *report) finish(res any) *tool.Events {
 // read gathers the tab's errors and failed requests since the action
 // began: those after mark (where the last report left the record) that
 // were recorded since the action's start. next is where the record
-// stands now.
-func (rep *report) read(tabID int, mark [2]int) (ev *tool.Events, next [2]int, err error) {
+// stands now; pending says a request the action started is under way.
+func (rep *report) read(tabID int, mark [2]int) (ev *tool.Events, next [2]int, pending bool, err error) {
 	r := rep.r
 	c, err := r.b.RecordConsole(r.ctx, protocol.RecordConsoleParams{TabID: tabID, Since: mark[0]})
 	if err == nil && c.NextSince < mark[0] { // a new record under the same tab ID
 		c, err = r.b.RecordConsole(r.ctx, protocol.RecordConsoleParams{TabID: tabID})
 	}
 	if err != nil {
-		return nil, next, err
+		return nil, next, false, err
 	}
 	n, err := r.b.RecordNetwork(r.ctx, protocol.RecordNetworkParams{TabID: tabID, Since: mark[1]})
 	if err == nil && n.NextSince < mark[1] {
 		n, err = r.b.RecordNetwork(r.ctx, protocol.RecordNetworkParams{TabID: tabID})
 	}
 	if err != nil {
-		return nil, next, err
+		return nil, next, false, err
 	}
 	next = [2]int{c.NextSince, n.NextSince}
 	from := float64(rep.started.UnixMilli())
@@ -135,16 +147,19 @@ func (rep *report) read(tabID int, mark [2]int) (ev *tool.Events, next [2]int, e
 	for _, q := range n.Requests {
 		// A request the page gave up on (a navigation cancels the
 		// fetches under way) failed no one.
+		if q.Status == 0 && q.Error == "" && q.Time >= from && q.Type != "websocket" && !denied(q.URL, q.FrameURL) {
+			pending = true
+		}
 		if (q.Status < 400 && q.Error == "") || q.Error == "net::ERR_ABORTED" || q.Time < from || denied(q.URL, q.FrameURL) {
 			continue
 		}
 		if len(ev.FailedRequests) == reportMaxFailed {
-			break
+			continue
 		}
 		ev.FailedRequests = append(ev.FailedRequests, tool.FailedRequest{RequestID: q.RequestID, Method: q.Method,
 			URL: redact.URL(q.URL), Status: q.Status, Error: q.Error})
 	}
-	return ev, next, nil
+	return ev, next, pending, nil
 }
 
 // cut is s at most n characters long, marked with … when cut.

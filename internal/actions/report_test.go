@@ -125,7 +125,34 @@ func TestReportOfAnUnreadableRecordIsNone(t *testing.T) {
 	if ev := rep.finish(&tool.FillResult{Page: tool.Page{TabID: 7}}); ev != nil {
 		t.Errorf("events %+v from no record", ev)
 	}
-	if d := time.Since(start); d >= reportFlush {
+	if d := time.Since(start); d >= reportMin {
 		t.Errorf("an unreadable record cost %v", d)
+	}
+}
+
+// TestReportWaitsForARequestUnderWay: a request the action started that
+// is still out when the action settles is waited for, within
+// reportInflight, and reported once it failed.
+func TestReportWaitsForARequestUnderWay(t *testing.T) {
+	fake := fakebrowser.New()
+	env := engine(t, fake)
+	r := newRun(context.Background(), env, nil, "session:test", input(t, `{"action":"reload","tabId":7}`), nil)
+	r.in.Action = "click"
+	rep := startReport(r)
+	at := float64(time.Now().UnixMilli() + 1)
+	reads := 0
+	fake.Handle("record.console", fakebrowser.Reply(protocol.RecordConsoleResult{}))
+	fake.Handle("record.network", fakebrowser.Typed(func(_ context.Context, p protocol.RecordNetworkParams) (any, error) {
+		reads++
+		q := req("30", "GET", "https://app.test/api/slow", 0, "")
+		if reads >= 3 {
+			q.Status = 502
+		}
+		q.Time = at
+		return protocol.RecordNetworkResult{RecordInfo: protocol.RecordInfo{NextSince: 1}, Requests: []protocol.RecordRequest{q}}, nil
+	}))
+	ev := rep.finish(&tool.FillResult{Page: tool.Page{TabID: 7}})
+	if ev == nil || len(ev.FailedRequests) != 1 || ev.FailedRequests[0].Status != 502 {
+		t.Fatalf("events %+v after %d reads, want the slow request's 502", ev, reads)
 	}
 }
