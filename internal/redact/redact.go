@@ -62,12 +62,16 @@ func Header(name, value string) string {
 		case "cookie":
 			return cookies(value)
 		case "set-cookie", "set-cookie2":
-			pair, attrs, _ := strings.Cut(value, ";")
-			out := cookies(pair)
-			if attrs != "" || strings.Contains(value, ";") {
-				out += ";" + attrs
+			// One cookie a line (a browser may join several so).
+			lines := strings.Split(value, "\n")
+			for i, l := range lines {
+				pair, attrs, hasAttrs := strings.Cut(l, ";")
+				lines[i] = cookies(pair)
+				if hasAttrs {
+					lines[i] += ";" + attrs
+				}
 			}
-			return out
+			return strings.Join(lines, "\n")
 		}
 		return markCred(value)
 	}
