@@ -12,6 +12,18 @@ import (
 // or why it is not here.
 type Body = tool.Body
 
+// Events is what a page action set off in its tab between its start and
+// its settle (docs/cli.md, "What an action set off"): console errors
+// (exceptions, rejections, console.error), failed requests (status 400 or
+// more, or a network error) and, for an action that is not itself a
+// navigation, the load it led to. A result carries it only when something
+// happened.
+type Events = tool.Events
+
+// FailedRequest is a request that failed during an action: its status, or
+// the browser's error when no response came.
+type FailedRequest = tool.FailedRequest
+
 // Header is one HTTP header.
 type Header = tool.Header
 

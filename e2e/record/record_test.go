@@ -256,7 +256,7 @@ func TestNoSecretReachesTheAgentOrTheStateFolder(t *testing.T) {
 		t.Helper()
 		for _, h := range headers {
 			if strings.EqualFold(h["name"].(string), name) {
-				if h["value"] != "[redacted]" {
+				if v, _ := h["value"].(string); !strings.Contains(v, "[redacted, ") {
 					t.Errorf("header %s is %q", name, h["value"])
 				}
 				return
@@ -266,10 +266,10 @@ func TestNoSecretReachesTheAgentOrTheStateFolder(t *testing.T) {
 	}
 	redacted(list(req, "requestHeaders"), "Authorization")
 	redacted(list(req, "responseHeaders"), "Set-Cookie")
-	if b := bodyText(req, "requestBody"); !strings.Contains(b, `"password":"[redacted]"`) || !strings.Contains(b, `"user":"ann"`) {
+	if b := bodyText(req, "requestBody"); !strings.Contains(b, `"password":"[redacted, `) || !strings.Contains(b, `"user":"ann"`) {
 		t.Errorf("request body: %s", b)
 	}
-	if b := bodyText(req, "responseBody"); !strings.Contains(b, `"access_token":"[redacted]"`) || !strings.Contains(b, `"expires_in":3600`) {
+	if b := bodyText(req, "responseBody"); !strings.Contains(b, `"access_token":"[redacted, `) || !strings.Contains(b, `"expires_in":3600`) {
 		t.Errorf("response body: %s", b)
 	}
 	keep(call(t, map[string]any{"action": "console", "tabId": tab}))

@@ -104,7 +104,12 @@
     queue.push(rec);
     if (!recording) return;
     if (queue.length >= BATCH) flush();
-    else if (!timer) timer = setTimeout(flush, FLUSH_MS);
+    else if (rec.level === "error") {
+      // An error goes at the end of the page's task, not FLUSH_MS later:
+      // the action that set it off reports it (internal/actions/report.go).
+      clearTimeout(timer);
+      timer = setTimeout(flush, 0);
+    } else if (!timer) timer = setTimeout(flush, FLUSH_MS);
   }
 
   function flush() {

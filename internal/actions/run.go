@@ -131,6 +131,7 @@ func RunOn(ctx context.Context, env *Env, b Browser, session string, in *tool.In
 		}
 	}()
 	started := time.Now()
+	rep := startReport(r) // what the action set off (report.go)
 	res, err := handlers[in.Action](r)
 	if err != nil {
 		return nil, err
@@ -138,6 +139,7 @@ func RunOn(ctx context.Context, env *Env, b Browser, session string, in *tool.In
 	// What every page action reports goes into the result's Outcome.
 	if o, ok := res.(tool.Outcomer); ok {
 		out := o.Out()
+		out.Events = rep.finish(res)
 		if p, ok := res.(tool.Paged); ok && r.spec().StartsDownloads {
 			out.Downloads = r.reportDownloads(*p.PageOf(), started) // downloads.go
 		}

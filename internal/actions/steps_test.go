@@ -342,9 +342,10 @@ func TestClickBatchInterruptedByADialogSendsTheRestAfterTheAnswer(t *testing.T) 
 		t.Fatal(err)
 	}
 	// page.run notes what is at the point (the fake has no page: the
-	// click goes ahead unchecked); last, whether the click started a
-	// download (downloads.go).
-	want := []string{"tab.get", "cdp.attach", "page.run", "cdp.batch", "cdp", "cdp.batch", "tab.get", "downloads.list"}
+	// click goes ahead unchecked); then what the click set off (the
+	// fake keeps no record: report.go asks once) and whether it started
+	// a download (downloads.go).
+	want := []string{"tab.get", "cdp.attach", "page.run", "cdp.batch", "cdp", "cdp.batch", "tab.get", "record.console", "downloads.list"}
 	if v := verbs(fake); !slices.Equal(v, want) {
 		t.Fatalf("verbs %v, want %v", v, want)
 	}

@@ -42,6 +42,7 @@ func (sh shaper) result(action string, raw json.RawMessage) *mcp.CallToolResult 
 		res.Content = []mcp.Content{&mcp.TextContent{Text: string(raw)}}
 		return res
 	}
+	events := eventsLine(m) // what a page action set off (events.go)
 	var text string
 	switch parts := partsOf(action, m); {
 	case action == "status":
@@ -56,6 +57,9 @@ func (sh shaper) result(action string, raw json.RawMessage) *mcp.CallToolResult 
 		res.StructuredContent = pageMeta(m, parts)
 	default:
 		text = resultText(m)
+	}
+	if events != "" {
+		text += "\n" + events
 	}
 	img, note := sh.image(action, raw)
 	if note != "" {

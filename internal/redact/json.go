@@ -55,7 +55,7 @@ func parseJSON(dec *json.Decoder) (*node, bool) {
 var pairNames = []string{"name", "key", "field", "param"}
 
 // redactNode replaces, in n, the value of every secret-named member (a
-// scalar, or a whole object or array) with Mark, except values plainly no
+// scalar, or a whole object or array) with its mark, except values plainly no
 // secret (null, "", "undefined"); the "value" of an object whose name
 // member names a secret; and the secrets inside strings (JSON held in a
 // string, name: value pairs, a GraphQL query's inline arguments, tokens).
@@ -71,7 +71,7 @@ func redactNode(n *node) {
 		for i, k := range n.keys {
 			if SecretName(k) || (valueSecret && strings.EqualFold(k, "value")) {
 				if !notSecretNode(n.kids[i]) {
-					n.kids[i] = &node{scalar: Mark}
+					n.kids[i] = &node{scalar: markNode(n.kids[i])}
 				}
 				continue
 			}
@@ -86,6 +86,17 @@ func redactNode(n *node) {
 			n.scalar = redactString(s)
 		}
 	}
+}
+
+// markNode is the mark of a secret value: of a string's characters, or
+// of the JSON text of anything else.
+func markNode(n *node) string {
+	if s, ok := n.scalar.(string); ok && n.kind == 0 {
+		return markCred(s)
+	}
+	var buf bytes.Buffer
+	writeNode(&buf, n)
+	return mark(buf.String())
 }
 
 func isPairName(k string) bool {

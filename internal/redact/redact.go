@@ -3,7 +3,11 @@
 // of fields named like a password, token, secret, key, card number or CVC
 // in query strings, URL-encoded, multipart and JSON bodies, and values
 // shaped like credentials (a JWT, a live API key) under any name, become
-// "[redacted]". The extension records requests as the browser made them;
+// "[redacted, N chars]" (an Authorization value keeps its scheme:
+// "Bearer [redacted, 40 chars]"), and a credential header's value that is
+// plainly no secret ("Bearer undefined") is shown, flagged Suspicious.
+// docs/cli.md's "Secrets never reach the agent" says exactly what is
+// redacted. The extension records requests as the browser made them;
 // the daemon redacts on the way out, so every result that shows a request
 // (console's network lines too) goes through here.
 //
@@ -21,28 +25,30 @@ import (
 	"strings"
 )
 
-// Mark replaces a secret value.
-const Mark = "[redacted]"
-
 // secretHeaders are header names whose values are credentials, lower case.
 var secretHeaders = map[string]bool{
 	"cookie": true, "set-cookie": true, "set-cookie2": true,
 	"authorization": true, "proxy-authorization": true,
 }
 
-// apiKeyHeader matches header names of API keys and tokens: x-api-key,
-// api-key, x-auth-token, x-csrf-token, x-amz-security-token, private-token …
-var apiKeyHeader = regexp.MustCompile(`(?i)(api[-_]?key|token|secret|auth|session|password|signature|credential|jwt|(^|[-_])key$)`)
+// apiKeyHeader matches the names of custom headers of credentials: those
+// that say auth, token, secret, key, session, signature, password,
+// credential or jwt (x-api-key, x-auth-token, x-csrf-token,
+// x-amz-security-token, private-token, x-session-id, x-hub-signature …).
+var apiKeyHeader = regexp.MustCompile(`(?i)(api[-_]?key|token|secret|auth|session|password|signature|credential|jwt|(^|[-_])key([-_]|$))`)
 
 // urlHeaders are header names whose value is a URL, lower case: the page's
 // own URL (Referer) or where it sends the browser (an OAuth redirect's
 // Location carries ?code=…), redacted as a URL is.
 var urlHeaders = map[string]bool{"referer": true, "location": true, "content-location": true}
 
-// Header returns value with its secrets taken out: Mark for a credential
-// header (unless the value is plainly no secret, such as "Bearer
-// undefined", which shows the bug), the URL rules for a URL-bearing one,
-// and credential-shaped values (a JWT, a live API key) in any other.
+// Header returns value with its secrets taken out. A credential header's
+// value keeps its shape: its scheme ("Bearer [redacted, 40 chars]"), a
+// cookie's names ("sid=[redacted, 32 chars]; theme=[redacted, 4 chars]"),
+// a Set-Cookie's attributes; a value plainly no secret, such as "Bearer
+// undefined", is shown as it is and flagged Suspicious, since it is the
+// bug. A URL-bearing header is redacted as a URL, and any other has its
+// credential-shaped values (a JWT, a live API key) taken out.
 func Header(name, value string) string {
 	n := strings.ToLower(strings.TrimSpace(name))
 	switch {
@@ -50,11 +56,43 @@ func Header(name, value string) string {
 		return URL(value)
 	case secretHeaders[n] || apiKeyHeader.MatchString(n):
 		if plainlyNotSecret(value) {
-			return value
+			return strings.TrimRight(value+" ", " ") + " " + Suspicious
 		}
-		return Mark
+		switch n {
+		case "cookie":
+			return cookies(value)
+		case "set-cookie", "set-cookie2":
+			// One cookie a line (a browser may join several so).
+			lines := strings.Split(value, "\n")
+			for i, l := range lines {
+				pair, attrs, hasAttrs := strings.Cut(l, ";")
+				lines[i] = cookies(pair)
+				if hasAttrs {
+					lines[i] += ";" + attrs
+				}
+			}
+			return strings.Join(lines, "\n")
+		}
+		return markCred(value)
 	}
 	return tokens(value)
+}
+
+// cookies redacts the values of a Cookie header's name=value pairs,
+// keeping their names: which cookies were sent is often the bug.
+func cookies(value string) string {
+	pairs := strings.Split(value, ";")
+	for i, p := range pairs {
+		name, v, ok := strings.Cut(p, "=")
+		switch {
+		case !ok:
+			pairs[i] = mark(p)
+		case plainlyNotSecret(v):
+		default:
+			pairs[i] = name + "=" + mark(v)
+		}
+	}
+	return strings.Join(pairs, ";")
 }
 
 // secretField matches field names whose values are secrets: password,
@@ -115,8 +153,14 @@ func Query(q string) string {
 		if err != nil {
 			dec = name
 		}
-		if hasValue && queryName(dec) && !plainlyNotSecret(p[len(name)+1:]) {
-			parts[i] = name + "=" + url.QueryEscape(Mark)
+		if !hasValue || !queryName(dec) {
+			continue
+		}
+		if v := p[len(name)+1:]; !plainlyNotSecret(v) {
+			if u, err := url.QueryUnescape(v); err == nil {
+				v = u
+			}
+			parts[i] = name + "=" + url.QueryEscape(mark(v))
 		}
 	}
 	return strings.Join(parts, "&")
@@ -152,11 +196,11 @@ func pathParams(s string) string {
 		return s
 	}
 	return pathParam.ReplaceAllStringFunc(s, func(m string) string {
-		name, _, _ := strings.Cut(m[1:], "=")
+		name, v, _ := strings.Cut(m[1:], "=")
 		if !SecretName(name) {
 			return m
 		}
-		return ";" + name + "=" + url.QueryEscape(Mark)
+		return ";" + name + "=" + url.QueryEscape(mark(v))
 	})
 }
 
@@ -171,11 +215,11 @@ func userinfo(s string) string {
 	if at < 0 {
 		return s
 	}
-	user, _, hasPass := strings.Cut(auth[:at], ":")
+	user, pass, hasPass := strings.Cut(auth[:at], ":")
 	if !hasPass {
 		return s
 	}
-	out := scheme + "://" + user + ":" + Mark + auth[at:]
+	out := scheme + "://" + user + ":" + mark(pass) + auth[at:]
 	if len(rest) > len(auth) {
 		out += "/" + path
 	}
@@ -252,19 +296,21 @@ var bearer = regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)([A-Za-z0-9._~+/
 var hints = []string{"pass", "pw", "token", "secret", "key", "auth", "card", "cc", "cvc", "cvv", "csc", "pin", "otp", "credential", "sess", "sid", "sig", "jwt", "cookie", "ssn", "bearer", "basic"}
 
 func loose(body string) string {
-	body = tokens(body)
 	lower := strings.ToLower(body)
 	if !slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(lower, h) }) {
-		return body
+		return tokens(body)
 	}
+	// Pairs first, so that a mark counts the characters of the value as
+	// it was; then what is left: an Authorization value, and tokens.
+	body = pairs(body)
 	body = bearer.ReplaceAllStringFunc(body, func(m string) string {
 		g := bearer.FindStringSubmatch(m)
-		if plainlyNotSecret(g[3]) {
+		if plainlyNotSecret(g[3]) || strings.HasPrefix(g[3], Mark) {
 			return m
 		}
-		return g[1] + g[2] + Mark
+		return g[1] + g[2] + mark(g[3])
 	})
-	return pairs(body)
+	return tokens(body)
 }
 
 // pairs replaces the values of the secret-named pairs of text. A value
@@ -284,11 +330,15 @@ func pairs(text string) string {
 		} else {
 			end = phraseEnd(text, end)
 		}
-		if plainlyNotSecret(text[start:end]) {
+		v := text[start:end]
+		if plainlyNotSecret(v) || strings.HasPrefix(strings.TrimLeft(v, `"'`), Mark) {
 			continue
 		}
+		if quote != "" {
+			v = strings.TrimSuffix(v[1:], quote)
+		}
 		b.WriteString(text[last:start])
-		b.WriteString(quote + Mark + quote)
+		b.WriteString(quote + markCred(v) + quote)
 		last = end
 	}
 	if last == 0 {

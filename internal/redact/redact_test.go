@@ -15,10 +15,11 @@ func TestHeader(t *testing.T) {
 	}{
 		{"Cookie", true}, {"set-cookie", true}, {"Authorization", true}, {"Proxy-Authorization", true},
 		{"X-API-Key", true}, {"api_key", true}, {"X-Auth-Token", true}, {"X-CSRF-Token", true}, {"x-amz-security-token", true},
-		{"Content-Type", false}, {"Accept", false}, {"Content-Length", false}, {"Cache-Control", false}, {"User-Agent", false},
+		{"X-Session-Id", true}, {"X-Hub-Signature-256", true}, {"X-Key-Id", true}, {"X-Client-Secret", true}, {"X-My-Auth", true},
+		{"Content-Type", false}, {"X-Debug", false}, {"Keep-Alive", false}, {"X-Monkey", false}, {"Accept", false}, {"Content-Length", false}, {"Cache-Control", false}, {"User-Agent", false},
 	} {
 		got := Header(c.name, "v4lue")
-		if (got == Mark) != c.secret {
+		if (got == "[redacted, 5 chars]") != c.secret {
 			t.Errorf("Header(%q) = %q, want secret=%v", c.name, got, c.secret)
 		}
 	}
@@ -45,11 +46,14 @@ func TestSecretName(t *testing.T) {
 func TestURL(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"https://a.test/x?q=shoes&page=2", "https://a.test/x?q=shoes&page=2"},
-		{"https://a.test/x?token=abc&q=1", "https://a.test/x?token=%5Bredacted%5D&q=1"},
-		{"https://a.test/cb#access_token=xyz&state=s", "https://a.test/cb#access_token=%5Bredacted%5D&state=s"},
-		{"https://u:pw@a.test/p?api_key=k", "https://u:[redacted]@a.test/p?api_key=%5Bredacted%5D"},
+		{"https://a.test/x?token=abc&q=1", "https://a.test/x?token=%5Bredacted%2C+3+chars%5D&q=1"},
+		{"https://a.test/cb#access_token=xyz&state=s", "https://a.test/cb#access_token=%5Bredacted%2C+3+chars%5D&state=s"},
+		{"https://u:pw@a.test/p?api_key=k", "https://u:[redacted, 2 chars]@a.test/p?api_key=%5Bredacted%2C+1+chars%5D"},
 		{"https://u@a.test/p", "https://u@a.test/p"},
-		{"https://a.test/x?pass%77ord=zz", "https://a.test/x?pass%77ord=%5Bredacted%5D"},
+		{"https://a.test/x?pass%77ord=zz", "https://a.test/x?pass%77ord=%5Bredacted%2C+2+chars%5D"},
+		{"https://a.test/x?token=a%20b", "https://a.test/x?token=%5Bredacted%2C+3+chars%5D"},
+		{"https://a.test/x?token&q=1", "https://a.test/x?token&q=1"},
+		{"https://a.test/x?token=undefined", "https://a.test/x?token=undefined"},
 		{"", ""},
 	} {
 		if got := URL(c.in); got != c.want {
@@ -60,17 +64,19 @@ func TestURL(t *testing.T) {
 
 func TestBody(t *testing.T) {
 	for _, c := range []struct{ ct, in, want string }{
-		{"application/json", `{"user":"ann","password":"hunter2"}`, `{"user":"ann","password":"[redacted]"}`},
+		{"application/json", `{"user":"ann","password":"hunter2"}`, `{"user":"ann","password":"[redacted, 7 chars]"}`},
 		{"application/json", `{"access_token":"eyJ","expires_in":3600,"nested":{"refresh_token":"r1","ok":true}}`,
-			`{"access_token":"[redacted]","expires_in":3600,"nested":{"refresh_token":"[redacted]","ok":true}}`},
-		{"application/json", `{"card":{"number":"4111","cvc":"123"},"items":[1,2]}`, `{"card":"[redacted]","items":[1,2]}`},
-		{"application/json", `[{"token":null},{"x":[{"secret":1}]}]`, `[{"token":null},{"x":[{"secret":"[redacted]"}]}]`},
+			`{"access_token":"[redacted, 3 chars]","expires_in":3600,"nested":{"refresh_token":"[redacted, 2 chars]","ok":true}}`},
+		{"application/json", `{"card":{"number":"4111","cvc":"123"},"items":[1,2]}`, `{"card":"[redacted, 29 chars]","items":[1,2]}`},
+		{"application/json", `[{"token":null},{"x":[{"secret":1}]}]`, `[{"token":null},{"x":[{"secret":"[redacted, 1 chars]"}]}]`},
 		{"application/json", `{"error":"boom","code":500}`, `{"error":"boom","code":500}`},
-		{"text/plain", `{"password":"p`, `{"password":"[redacted]"`},
-		{"application/x-www-form-urlencoded", "user=ann&password=hunter2&cvc=1", "user=ann&password=%5Bredacted%5D&cvc=%5Bredacted%5D"},
-		{"text/plain", "password=hunter2 and token: abc", "password=[redacted]"},
+		{"text/plain", `{"password":"p`, `{"password":"[redacted, 1 chars]"`},
+		{"application/x-www-form-urlencoded", "user=ann&password=hunter2&cvc=1", "user=ann&password=%5Bredacted%2C+7+chars%5D&cvc=%5Bredacted%2C+1+chars%5D"},
+		{"text/plain", "password=hunter2 and token: abc", "password=[redacted, 22 chars]"},
 		{"text/html", "<p>hello</p>", "<p>hello</p>"},
-		{"text/plain", "sent Authorization: Bearer eyJhbGciOi.x-y", "sent Authorization: [redacted]"}, {"text/plain", "use Bearer eyJhbGciOi.x-y", "use Bearer [redacted]"},
+		{"text/plain", "sent Authorization: Bearer eyJhbGciOi.x-y", "sent Authorization: Bearer [redacted, 14 chars]"},
+		{"text/plain", "use Bearer eyJhbGciOi.x-y", "use Bearer [redacted, 14 chars]"},
+		{"text/plain", `{"auth": "Bearer abc123"}`, `{"auth":"Bearer [redacted, 6 chars]"}`}, {"text/plain", `auth: "Bearer abc123"`, `auth: "Bearer [redacted, 6 chars]"`},
 		{"", "", ""},
 	} {
 		if got := Body(c.ct, c.in); got != c.want {
@@ -90,6 +96,9 @@ func FuzzBody(f *testing.F) {
 	f.Add("multipart/form-data; boundary=XyZ", "--XyZ\r\nContent-Disposition: form-data; name=\"pw\"\r\n\r\ns3cr3t\r\n--XyZ--\r\n")
 	f.Add("text/plain", "p\x00a\x00s\x00s\x00w\x00o\x00r\x00d\x00=\x00x\x00")
 	f.Add("text/html", `<meta name="csrf-token" content="abc"><input name='x' value=y>`)
+	f.Add("text/plain", "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY----- -----BEGIN PRIVATE KEY-----")
+	f.Add("application/json", `{"a":"sk_live_51HxYzAB npm_config glpat-xYz0123456789abcdefGH xoxb-1-2 AKIAIOSFODNN7EXAMPLE"}`)
+	f.Add("text/plain", "auth: 'Bearer  ' token=Basic%20x")
 	f.Fuzz(func(t *testing.T, ct, body string) {
 		out := Body(ct, body)
 		if json.Valid([]byte(body)) && strings.Contains(ct, "json") && !json.Valid([]byte(out)) {
@@ -98,7 +107,7 @@ func FuzzBody(f *testing.F) {
 		_ = URL(body)
 		_ = Query(body)
 		planted := Body("application/json", `{"password":`+mustJSON(body)+`}`)
-		if planted != `{"password":"[redacted]"}` && !plainlyNotSecret(body) {
+		if want := `{"password":"` + mark(body) + `"}`; planted != want && !plainlyNotSecret(body) {
 			t.Fatalf("planted secret %q came out: %s", body, planted)
 		}
 	})
@@ -123,6 +132,29 @@ func FuzzMultipart(f *testing.F) {
 		out := Body("multipart/form-data; boundary=\""+boundary+"\"", form)
 		if strings.Count(out, secret) > strings.Count(body, secret) {
 			t.Fatalf("the planted secret came out: %q", out)
+		}
+	})
+}
+
+// FuzzHeader feeds a page's header values through Header: it never
+// panics, and a credential header's value comes out either marked or,
+// when it is plainly no secret, flagged as it was sent.
+func FuzzHeader(f *testing.F) {
+	f.Add("Authorization", "Bearer abc")
+	f.Add("Cookie", "a=1; b; =c;;")
+	f.Add("Set-Cookie", "sid=x; Path=/")
+	f.Add("X-Debug", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 eyJa.eyJb.c")
+	f.Add("Referer", "https://u:p@a.test/?token=x#code=y")
+	f.Fuzz(func(t *testing.T, name, value string) {
+		out := Header(name, value)
+		if strings.EqualFold(name, "Authorization") && !strings.Contains(out, Mark) && !strings.HasSuffix(out, Suspicious) {
+			t.Fatalf("Header(Authorization, %q) = %q: neither marked nor flagged", value, out)
+		}
+		const secret = "s3cr3tv4lue"
+		if !strings.Contains(value, secret) {
+			if got := Header("Authorization", "Bearer "+secret+value); strings.Contains(got, secret) {
+				t.Fatalf("the planted secret came out: %q", got)
+			}
 		}
 	})
 }

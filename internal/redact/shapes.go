@@ -45,7 +45,7 @@ func htmlTags(body string) string {
 				continue
 			}
 			b.WriteString(tag[last:a[4]])
-			b.WriteString(`"` + Mark + `"`)
+			b.WriteString(`"` + mark(strings.Trim(val, `"'`)) + `"`)
 			last = a[5]
 		}
 		b.WriteString(tag[last:])
@@ -112,7 +112,7 @@ func multipartPart(p string) string {
 		name = strings.Trim(m[1], `"`)
 	}
 	if SecretName(name) && !plainlyNotSecret(content) {
-		return head + Mark + tail
+		return head + mark(content) + tail
 	}
 	return head + loose(content) + tail
 }

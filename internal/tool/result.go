@@ -62,6 +62,8 @@ type Outcome struct {
 	// Warnings are things the caller should know: several matches, a page
 	// still loading, a dialog answered while reading.
 	Warnings []string `json:"warnings,omitempty"`
+	// Events is what the action set off in its tab (see Events).
+	Events *Events `json:"events,omitempty"`
 }
 
 // Out returns the outcome, for the engine to add what every action
