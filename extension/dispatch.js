@@ -38,6 +38,7 @@ import * as ask from "./handlers/ask.js";
 import * as downloads from "./handlers/downloads.js";
 import * as history from "./handlers/history.js";
 import * as viewport from "./handlers/viewport.js";
+import * as emulate from "./handlers/emulate.js";
 import * as evaluate from "./handlers/evaluate.js";
 import * as record from "./handlers/record.js";
 
@@ -85,6 +86,7 @@ const actions = {
   // The navigation actions.
   "tab.history": history.step,
   "tab.viewport": viewport.set,
+  "tab.emulate": emulate.set,
   // The exec family.
   "page.evaluate": evaluate.run,
   // The developer tools' records.

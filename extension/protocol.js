@@ -125,6 +125,8 @@ export const VERBS = {
   "tab.history": ["tabId", "step", "bypassCache", "waitMs"],
   // Lays the tab's page out at width×height CSS px (deviceScaleFactor, mobile), keeping the debugger attached while set, or reset → {width, height, deviceScaleFactor} as laid out now.
   "tab.viewport": ["tabId", "width", "height", "deviceScaleFactor", "mobile", "reset"],
+  // Emulates a device (metrics, touch, user agent), cpuThrottling, network conditions, colorScheme and reducedMotion, each kept until reset (which undoes tab.viewport's size too) or the tab closes; a field left out keeps what is set → {width, height, deviceScaleFactor, touch, userAgent} as the page sees them, and what is set (handlers/emulate.js).
+  "tab.emulate": ["tabId", "device", "cpuThrottling", "network", "colorScheme", "reducedMotion", "reset"],
   // --- The exec family (handlers/evaluate.js) ---
   // Runs expression in the page's own context (MAIN world) of frameId (default 0), awaits a promise, returns its JSON cut at maxChars → {frameId, url, type, json, total} or {frameId, url, error} (a throw, a rejection, a syntax error).
   "page.evaluate": ["tabId", "frameId", "expression", "maxChars"],

@@ -67,6 +67,7 @@ var Verbs = []Verb{
 	// The navigation actions (navigation.go).
 	{"tab.history", TabHistoryParams{}, TabHistoryResult{}},
 	{"tab.viewport", TabViewportParams{}, TabViewportResult{}},
+	{"tab.emulate", TabEmulateParams{}, TabEmulateResult{}},
 	// The exec family.
 	{"page.evaluate", PageEvaluateParams{}, PageEvaluateResult{}},
 	// The developer tools' records (record.go).
