@@ -33,11 +33,12 @@ show(); addEventListener("resize", show);
 document.getElementById("m").textContent = "dark=" + matchMedia("(prefers-color-scheme: dark)").matches +
   " reduce=" + matchMedia("(prefers-reduced-motion: reduce)").matches;
 </script>`,
-	// /busy times a fixed busy loop on load.
-	"/busy": `<!doctype html><title>Busy</title><p id="b"></p><script>
-const t0 = performance.now(); let x = 0;
-for (let i = 0; i < 3e7; i++) x = (x + i * 7) % 1000003;
-document.getElementById("b").textContent = "loopMs=" + Math.round(performance.now() - t0) + " x=" + x;
+	// /busy times a fixed busy loop when its button is pressed.
+	"/busy": `<!doctype html><title>Busy</title><button id="run">run</button><p id="b"></p><script>
+document.getElementById("run").onclick = () => {
+  const t0 = performance.now(); let x = 0;
+  for (let i = 0; i < 3e7; i++) x = (x + i * 7) % 1000003;
+  document.getElementById("b").textContent = "loopMs=" + Math.round(performance.now() - t0) + " x=" + x; };
 </script>`,
 	// /fetch fetches /data when its button is pressed and shows what
 	// came of it.

@@ -28,13 +28,16 @@ chrome.tabs.onRemoved.addListener((tabId) => states.delete(tabId));
 
 // The parts of a state, each set by its own commands.
 const PARTS = ["device", "cpu", "network", "media"];
+// EVERYTHING stands for "all may be set" to a reset, which clears every
+// part whatever the state says: the debugger session may hold an
+// emulation the state does not know of (the service worker restarted).
+const EVERYTHING = { device: { userAgent: "?" }, cpu: 20, network: {}, colorScheme: "?", reducedMotion: "?" };
 
 export async function set(msg) {
   const tabId = intArg(msg, "tabId");
   await ensureAttached(tabId);
   if (msg.reset) {
-    const was = states.get(tabId) || {};
-    await update(tabId, {}, PARTS, was);
+    await update(tabId, {}, PARTS, EVERYTHING);
     return report(tabId);
   }
   const s = { ...(states.get(tabId) || {}) };
@@ -68,9 +71,8 @@ export async function set(msg) {
 // mobile and touch: viewport's part of the state, which replaces a
 // device preset's (user agent included), and leaves the rest as it is.
 export async function setDevice(tabId, device) {
-  const was = states.get(tabId) || {};
-  const s = { ...was, device: device ? checkDevice(device) : undefined };
-  await update(tabId, s, ["device"], was);
+  const s = { ...(states.get(tabId) || {}), device: device ? checkDevice(device) : undefined };
+  await update(tabId, s, ["device"], device ? states.get(tabId) || {} : EVERYTHING);
 }
 
 // update sends the commands of the parts named, from the state was to s,
