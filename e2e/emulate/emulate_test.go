@@ -146,6 +146,24 @@ func TestEmulateOffline(t *testing.T) {
 	}
 }
 
+// Custom conditions hold the page's requests back by their latency.
+func TestEmulateCustomNetworkLatency(t *testing.T) {
+	ws := workspace(t)
+	tab := bridge.OpenIn(t, ws, site+"/fetch")
+	res := call(t, map[string]any{"action": "emulate", "tabId": tab, "network": map[string]any{"latencyMs": 1500, "downloadKbps": 1000}})
+	if n, _ := res["network"].(map[string]any); n == nil || n["name"] != "custom" || n["latencyMs"] != 1500.0 {
+		t.Fatalf("emulate answered %v, want the custom network", res)
+	}
+	got := fetchOutcome(t, tab)
+	m := regexp.MustCompile(`fetched=ok ms=(\d+)`).FindStringSubmatch(got)
+	if m == nil {
+		t.Fatalf("with 1,500 ms of latency the page shows %q", got)
+	}
+	if ms, _ := strconv.Atoi(m[1]); ms < 1400 {
+		t.Errorf("with 1,500 ms of latency the fetch took %d ms", ms)
+	}
+}
+
 // colorScheme and reducedMotion are what the page's media queries see.
 func TestEmulateMedia(t *testing.T) {
 	ws := workspace(t)

@@ -41,10 +41,12 @@ document.getElementById("run").onclick = () => {
   document.getElementById("b").textContent = "loopMs=" + Math.round(performance.now() - t0) + " x=" + x; };
 </script>`,
 	// /fetch fetches /data when its button is pressed and shows what
-	// came of it.
+	// came of it, and how long it took.
 	"/fetch": `<!doctype html><title>Fetch</title><button id="go">fetch</button><p id="f">pending</p><script>
 document.getElementById("go").onclick = () => { const f = document.getElementById("f"); f.textContent = "pending";
-  fetch("/data?" + Date.now()).then((r) => r.text()).then((t) => { f.textContent = "fetched=" + t; }, (e) => { f.textContent = "failed=" + e.name; }); };
+  const t0 = performance.now();
+  fetch("/data?" + Date.now()).then((r) => r.text()).then((t) => { f.textContent = "fetched=" + t + " ms=" + Math.round(performance.now() - t0); },
+    (e) => { f.textContent = "failed=" + e.name; }); };
 </script>`,
 	"/data": `ok`,
 	// /tall is a long page with a coloured top and bottom.
