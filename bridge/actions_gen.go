@@ -12,6 +12,10 @@ import (
 // or why it is not here.
 type Body = tool.Body
 
+// EmulateResult is what is emulated in the tab once the call is done: the
+// device (or viewport) as the page sees it, and the conditions set.
+type EmulateResult = tool.EmulateResult
+
 // Events is what a page action set off in its tab between its start and
 // its settle (docs/cli.md, "What an action set off"): console errors
 // (exceptions, rejections, console.error), failed requests (status 400 or
@@ -27,6 +31,10 @@ type FailedRequest = tool.FailedRequest
 // Header is one HTTP header.
 type Header = tool.Header
 
+// NetworkCondition is a network condition: offline, or a round trip's
+// latency and the throughput each way (0: not limited).
+type NetworkCondition = tool.NetworkCondition
+
 // StackFrame is one of an exception's top stack frames.
 type StackFrame = tool.StackFrame
 
@@ -40,7 +48,7 @@ type Stop = tool.Stop
 type SearchParams struct {
 	Target
 	// Incognito is the incognito parameter: true: an incognito window; false:
-	// a normal one (for logged-in work).
+	// a normal one (logged-in work).
 	Incognito *bool `json:"incognito,omitempty"`
 	// Query is the query parameter: What to search for.
 	Query string `json:"query"`
@@ -61,11 +69,10 @@ type OpenParams struct {
 	// instead of a new one. One of new, current.
 	Where string `json:"target,omitempty"`
 	// Incognito is the incognito parameter: true: an incognito window; false:
-	// a normal one (for logged-in work).
+	// a normal one (logged-in work).
 	Incognito *bool `json:"incognito,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -85,7 +92,7 @@ type ExtractParams struct {
 	// instead of a new one. One of new, current.
 	Where string `json:"target,omitempty"`
 	// Incognito is the incognito parameter: true: an incognito window; false:
-	// a normal one (for logged-in work).
+	// a normal one (logged-in work).
 	Incognito *bool `json:"incognito,omitempty"`
 	// WaitFor is the waitFor parameter: Wait first for one of selector, text,
 	// role+name, label, placeholder, ref (with frameId, nth, exact) or
@@ -97,12 +104,11 @@ type ExtractParams struct {
 	// MaxChars is the maxChars parameter: Size budget of the result (default
 	// 20000).
 	MaxChars int `json:"maxChars,omitempty"`
-	// Offset is the offset parameter: Continue at a previous result's
-	// nextOffset (same tabId).
+	// Offset is the offset parameter: A previous result's nextOffset (same
+	// tabId).
 	Offset int `json:"offset,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -119,12 +125,11 @@ type InspectParams struct {
 	// MaxChars is the maxChars parameter: Size budget of the result (default
 	// 20000).
 	MaxChars int `json:"maxChars,omitempty"`
-	// Offset is the offset parameter: Continue at a previous result's
-	// nextOffset (same tabId).
+	// Offset is the offset parameter: A previous result's nextOffset (same
+	// tabId).
 	Offset int `json:"offset,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -138,13 +143,12 @@ func (c *Client) Inspect(ctx context.Context, p InspectParams) (*InspectResult, 
 type ClickParams struct {
 	Target
 	Locator
-	// InputMode is the inputMode parameter: cdp: real input events (default);
-	// dom: DOM events; paste (type): as a paste, verbatim (the default into
-	// code editors). One of cdp, dom, paste.
+	// InputMode is the inputMode parameter: cdp: real input (default); dom:
+	// DOM events; paste (type): verbatim, the default into code editors. One
+	// of cdp, dom, paste.
 	InputMode string `json:"inputMode,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Button is the button parameter: Mouse button (default left). One of
 	// left, right, middle.
@@ -162,9 +166,8 @@ func (c *Client) Click(ctx context.Context, p ClickParams) (*ActResult, error) {
 type HoverParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -178,13 +181,12 @@ func (c *Client) Hover(ctx context.Context, p HoverParams) (*HoverResult, error)
 type TypeParams struct {
 	Target
 	Locator
-	// InputMode is the inputMode parameter: cdp: real input events (default);
-	// dom: DOM events; paste (type): as a paste, verbatim (the default into
-	// code editors). One of cdp, dom, paste.
+	// InputMode is the inputMode parameter: cdp: real input (default); dom:
+	// DOM events; paste (type): verbatim, the default into code editors. One
+	// of cdp, dom, paste.
 	InputMode string `json:"inputMode,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Value is the value parameter: Text to type; for date, time, color,
 	// range… inputs their value (2026-05-17, 14:30, #ff8800, 40).
@@ -202,9 +204,8 @@ func (c *Client) Type(ctx context.Context, p TypeParams) (*TypeResult, error) {
 // FillParams are fill's parameters; a call gives fields.
 type FillParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Fields is the fields parameter: Each: a locator plus value, option(s)
 	// or checked.
@@ -221,13 +222,12 @@ func (c *Client) Fill(ctx context.Context, p FillParams) (*FillResult, error) {
 type PressParams struct {
 	Target
 	Locator
-	// InputMode is the inputMode parameter: cdp: real input events (default);
-	// dom: DOM events; paste (type): as a paste, verbatim (the default into
-	// code editors). One of cdp, dom, paste.
+	// InputMode is the inputMode parameter: cdp: real input (default); dom:
+	// DOM events; paste (type): verbatim, the default into code editors. One
+	// of cdp, dom, paste.
 	InputMode string `json:"inputMode,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Keys is the keys parameter: Keys such as Enter, Tab, Control+A.
 	Keys string `json:"keys"`
@@ -243,9 +243,8 @@ func (c *Client) Press(ctx context.Context, p PressParams) (*ActResult, error) {
 type SelectParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Option is the option parameter: Option value or label.
 	Option string `json:"option,omitempty"`
@@ -263,9 +262,8 @@ func (c *Client) Select(ctx context.Context, p SelectParams) (*SelectResult, err
 type CheckParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Checked is the checked parameter: Wanted state (default true).
 	Checked *bool `json:"checked,omitempty"`
@@ -280,13 +278,12 @@ func (c *Client) Check(ctx context.Context, p CheckParams) (*CheckResult, error)
 // DragParams are drag's parameters; a call gives from, and to.
 type DragParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
-	// From is the from parameter: drag: what to drag, one locator: selector,
+	// From is the from parameter: drag: what to drag, a locator: selector,
 	// text, role+name, label, placeholder, ref, or x, y (coordinates);
-	// frameId, nth, exact as usual.
+	// frameId, nth, exact.
 	From Locator `json:"from"`
 	// To is the to parameter: scroll: "top" or "bottom". drag: where to drop,
 	// like from.
@@ -304,9 +301,8 @@ func (c *Client) Drag(ctx context.Context, p DragParams) (*DragResult, error) {
 type UploadParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Paths is the paths parameter: Absolute local file paths (at most 20).
 	Paths []string `json:"paths"`
@@ -335,9 +331,8 @@ func (c *Client) Downloads(ctx context.Context, p DownloadsParams) (*DownloadsRe
 type ScrollParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// To is the to parameter: scroll: "top" or "bottom". drag: where to drop,
 	// like from.
@@ -363,9 +358,8 @@ type WaitParams struct {
 	URLContains string `json:"urlContains,omitempty"`
 	// Load is the load parameter: Until the page has loaded.
 	Load bool `json:"load,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -380,9 +374,8 @@ type FindParams struct {
 	Target
 	// Query is the query parameter: What to search for.
 	Query string `json:"query"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -394,15 +387,13 @@ func (c *Client) Find(ctx context.Context, p FindParams) (*FindResult, error) {
 // ScreenshotParams are screenshot's parameters.
 type ScreenshotParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Mode is the mode parameter: full page (default) or viewport. One of
 	// full, viewport.
 	Mode string `json:"mode,omitempty"`
-	// Clip is the clip parameter: Rectangle {x, y, width, height} in CSS px
-	// of the document.
+	// Clip is the clip parameter: {x, y, width, height}, CSS px.
 	Clip *Clip `json:"clip,omitempty"`
 }
 
@@ -459,9 +450,8 @@ type EvaluateParams struct {
 	// MaxChars is the maxChars parameter: Size budget of the result (default
 	// 20000).
 	MaxChars int `json:"maxChars,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Expression is the expression parameter: JavaScript to evaluate.
 	Expression string `json:"expression"`
@@ -514,12 +504,10 @@ func (c *Client) CloseTabs(ctx context.Context, p CloseParams) (*CloseResult, er
 // ReloadParams are reload's parameters.
 type ReloadParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
-	// BypassCache is the bypassCache parameter: reload: bypass the browser
-	// cache.
+	// BypassCache is the bypassCache parameter: reload: skip the cache.
 	BypassCache bool `json:"bypassCache,omitempty"`
 }
 
@@ -531,9 +519,8 @@ func (c *Client) Reload(ctx context.Context, p ReloadParams) (*NavResult, error)
 // HistoryParams are the parameters of back and forward.
 type HistoryParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -562,18 +549,16 @@ func (c *Client) Activate(ctx context.Context, p ActivateParams) (*ActivateResul
 // ViewportParams are viewport's parameters; a call gives width or reset.
 type ViewportParams struct {
 	Target
-	// Width is the width parameter: viewport: width in CSS px, 200-4000.
+	// Width is the width parameter: viewport: CSS px, 200-4000.
 	Width int `json:"width,omitempty"`
-	// Height is the height parameter: viewport: height in CSS px, 200-4000.
+	// Height is the height parameter: viewport: CSS px, as width.
 	Height int `json:"height,omitempty"`
-	// DeviceScaleFactor is the deviceScaleFactor parameter: viewport: device
-	// pixels per CSS pixel (above 0, at most 4).
+	// DeviceScaleFactor is the deviceScaleFactor parameter: viewport: pixel
+	// ratio, up to 4.
 	DeviceScaleFactor *float64 `json:"deviceScaleFactor,omitempty"`
-	// Mobile is the mobile parameter: viewport: lay out as a phone, with a
-	// touch screen.
+	// Mobile is the mobile parameter: viewport: a phone, with touch.
 	Mobile bool `json:"mobile,omitempty"`
-	// Reset is the reset parameter: viewport: remove the override, back to
-	// the window's size.
+	// Reset is the reset parameter: viewport, emulate: undo them.
 	Reset bool `json:"reset,omitempty"`
 }
 
@@ -584,18 +569,46 @@ func (c *Client) Viewport(ctx context.Context, p ViewportParams) (*ViewportResul
 	return do[ViewportResult](ctx, c, "viewport", p)
 }
 
+// EmulateParams are emulate's parameters; a call gives device,
+// cpuThrottling, network, colorScheme, reducedMotion or reset.
+type EmulateParams struct {
+	Target
+	// Reset is the reset parameter: viewport, emulate: undo them.
+	Reset bool `json:"reset,omitempty"`
+	// Device is the device parameter: emulate: iphone-15, pixel-8,
+	// galaxy-s24, ipad, laptop, desktop.
+	Device string `json:"device,omitempty"`
+	// CPUThrottling is the cpuThrottling parameter: emulate: CPU slowdown,
+	// 1-20.
+	CPUThrottling *float64 `json:"cpuThrottling,omitempty"`
+	// Network is the network parameter: emulate: offline, slow-3g, fast-3g,
+	// slow-4g, none or {latencyMs, downloadKbps, uploadKbps}.
+	Network interface{} `json:"network,omitempty"`
+	// ColorScheme is the colorScheme parameter: emulate: light or dark.
+	ColorScheme string `json:"colorScheme,omitempty"`
+	// ReducedMotion is the reducedMotion parameter: emulate: reduce or
+	// no-preference.
+	ReducedMotion string `json:"reducedMotion,omitempty"`
+}
+
+// Emulate emulates a Device preset (size, scale, touch and user agent),
+// CPUThrottling, Network conditions, ColorScheme and ReducedMotion in the
+// tab until Reset or the tab closes; each call changes what it names and
+// keeps the rest. The debugger stays attached to the tab meanwhile.
+func (c *Client) Emulate(ctx context.Context, p EmulateParams) (*EmulateResult, error) {
+	return do[EmulateResult](ctx, c, "emulate", p)
+}
+
 // PDFParams are pdf's parameters.
 type PDFParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
-	// Landscape is the landscape parameter: pdf: print in landscape
-	// orientation.
+	// Landscape is the landscape parameter: pdf: landscape orientation.
 	Landscape bool `json:"landscape,omitempty"`
-	// PrintBackground is the printBackground parameter: pdf: print background
-	// colors and images.
+	// PrintBackground is the printBackground parameter: pdf: print
+	// backgrounds too.
 	PrintBackground bool `json:"printBackground,omitempty"`
 }
 

@@ -42,6 +42,7 @@ import * as ask from "./handlers/ask.js";
 import * as downloads from "./handlers/downloads.js";
 import * as history from "./handlers/history.js";
 import * as viewport from "./handlers/viewport.js";
+import * as emulate from "./handlers/emulate.js";
 import * as evaluate from "./handlers/evaluate.js";
 import * as record from "./handlers/record.js";
 
@@ -49,7 +50,7 @@ import * as record from "./handlers/record.js";
 // they use ("tabs.create" is tabs.create); "local" is this file's own.
 const modules = {
   tabs, windows, groups, cdp, files, state, page, readiness, programs, websocket,
-  handoff, policy, ask, downloads, history, viewport, evaluate, record,
+  handoff, policy, ask, downloads, history, viewport, emulate, evaluate, record,
   local: { ping, cancel, programCall },
 };
 

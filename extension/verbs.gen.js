@@ -90,6 +90,8 @@ export const VERBS = {
   "tab.history": ["tabId", "step", "bypassCache", "waitMs"],
   // Lays the tab's page out at width×height CSS px (deviceScaleFactor, mobile), keeping the debugger attached while set, or reset → {width, height, deviceScaleFactor} as laid out now.
   "tab.viewport": ["tabId", "width", "height", "deviceScaleFactor", "mobile", "reset"],
+  // Emulates a device (metrics, touch, user agent), cpuThrottling, network conditions, colorScheme and reducedMotion, each kept until reset (which undoes tab.viewport's size too) or the tab closes; a field left out keeps what is set → {width, height, deviceScaleFactor, touch, userAgent} as the page sees them, and what is set.
+  "tab.emulate": ["tabId", "device", "cpuThrottling", "network", "colorScheme", "reducedMotion", "reset"],
   // Runs expression in the page's own context (MAIN world) of frameId (default 0), awaits a promise, returns its JSON cut at maxChars → {frameId, url, type, json, total} or {frameId, url, error} (a throw, a rejection, a syntax error).
   "page.evaluate": ["tabId", "frameId", "expression", "maxChars"],
   // A tab's console messages and page errors after since, recording the tab from now on if it was not → {startedAt, fromLoad, dropped, nextSince, messages}.
@@ -140,6 +142,7 @@ export const ACTIONS_HANDLERS = {
   "downloads.limit": "downloads.limit",
   "tab.history": "history.step",
   "tab.viewport": "viewport.set",
+  "tab.emulate": "emulate.set",
   "page.evaluate": "evaluate.run",
   "record.console": "record.consoleRead",
   "record.network": "record.networkRead",

@@ -59,6 +59,8 @@ func TestEveryResultIsItsType(t *testing.T) {
 		on(map[string]any{"action": "activate"}),
 		on(map[string]any{"action": "viewport", "width": 800, "height": 600}),
 		on(map[string]any{"action": "viewport", "reset": true}),
+		on(map[string]any{"action": "emulate", "device": "pixel-8", "network": "fast-3g", "colorScheme": "dark"}),
+		on(map[string]any{"action": "emulate", "reset": true}),
 		on(map[string]any{"action": "pdf"}),
 		{"action": "search", "query": "results", "browserWorkspaceId": ws},
 		{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws},

@@ -30,7 +30,9 @@
       el.style.setProperty("-webkit-text-security", "disc", "important");
       n++;
     });
-    return { masked: n };
+    // The pixel ratio, for the screenshot's scale (read here, in the
+    // isolated world, where the page cannot redefine it).
+    return { masked: n, ratio: devicePixelRatio };
   };
 
   bb.unmaskSensitive = () => {

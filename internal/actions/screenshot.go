@@ -3,6 +3,7 @@ package actions
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"image/jpeg"
@@ -47,20 +48,23 @@ func screenshot(r *run) (*tool.ScreenshotResult, error) {
 	}
 	// Sensitive fields (passwords, card numbers a browser autofilled) are
 	// masked in every frame for the capture, and put back after.
-	if _, err := r.runPage(t.TabID, frames{all: true}, maskScript("maskSensitive"), nil); err != nil {
+	masked, err := r.runPage(t.TabID, frames{all: true}, maskScript("maskSensitive"), nil)
+	if err != nil {
 		return nil, err
 	}
+	ratio := pixelRatio(masked)
 	defer r.runPage(t.TabID, frames{all: true}, maskScript("unmaskSensitive"), nil)
 	var data []byte
 	var scale float64
 	switch mode {
 	case "viewport":
+		scale = ratio
 		data, err = r.camera().capture(t.TabID, nil)
 	case "clip":
 		c := r.in.Clip
 		data, err = r.camera().capture(t.TabID, &viewport{X: c.X, Y: c.Y, Width: c.Width, Height: c.Height, Scale: 1})
 	default:
-		data, scale, err = r.camera().captureFull(t.TabID)
+		data, scale, err = r.camera().captureFull(t.TabID, ratio)
 	}
 	if err != nil {
 		return nil, err
@@ -73,6 +77,9 @@ func screenshot(r *run) (*tool.ScreenshotResult, error) {
 	cfg, err := jpeg.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("the browser returned an image that does not decode: %w", err)
+	}
+	if mode == "clip" {
+		scale = float64(cfg.Width) / r.in.Clip.Width
 	}
 	path, err := r.env.Screenshots.Write(data, ".jpg")
 	if err != nil {
@@ -147,20 +154,39 @@ func (r camera) capture(tabID int, clip *viewport) ([]byte, error) {
 	return b, nil
 }
 
+// pixelRatio is the image px a capture takes per CSS px of the page,
+// the device scale factor (an emulated one included) times the page's
+// zoom: the top frame's devicePixelRatio, as the mask script read it in
+// the extension's isolated world, where the page's scripts cannot
+// redefine it (the browser's layout metrics give CSS px for both sizes
+// under an emulated device). Bounded, so that no page makes a capture
+// huge.
+func pixelRatio(frames []protocol.PageFrameResult) float64 {
+	for _, f := range frames {
+		var v struct {
+			Ratio float64 `json:"ratio"`
+		}
+		if f.FrameID != 0 || json.Unmarshal(f.Value, &v) != nil {
+			continue
+		}
+		if v.Ratio > 0 && v.Ratio <= 8 {
+			return math.Round(v.Ratio*1000) / 1000
+		}
+	}
+	return 1
+}
+
 // captureFull captures the whole document: one shot when it fits in a GPU
 // texture, else tiles joined together. It also returns the image's px per
 // CSS px.
-func (r camera) captureFull(tabID int) ([]byte, float64, error) {
-	// The size in CSS and in device pixels, from the browser: the ratio
-	// of the two is the scale (the page's own devicePixelRatio is the
-	// page's to say, and it could lie to make a capture huge).
+func (r camera) captureFull(tabID int, ratio float64) ([]byte, float64, error) {
+	// The size in CSS pixels, from the browser.
 	type size struct {
 		Width  float64 `json:"width"`
 		Height float64 `json:"height"`
 	}
 	var m struct {
 		CSSContentSize size `json:"cssContentSize"`
-		ContentSize    size `json:"contentSize"`
 	}
 	if err := r.b.CDP(r.ctx, protocol.CDPParams{TabID: tabID, Method: "Page.getLayoutMetrics"}, &m); err != nil {
 		return nil, 0, err
@@ -170,10 +196,6 @@ func (r camera) captureFull(tabID int) ([]byte, float64, error) {
 		return nil, 0, protocol.Errorf(protocol.CodeFullPageUnavailable, "the page reports no size to capture; try mode \"viewport\"")
 	}
 	// Limits are in device pixels: on a 2x screen a CSS pixel is four.
-	ratio := m.ContentSize.Width / m.CSSContentSize.Width
-	if m.ContentSize.Width <= 0 || math.IsNaN(ratio) || ratio > 8 {
-		ratio = 1
-	}
 	plan := shots.PlanFull(w, h, ratio)
 	if len(plan.Tiles) > 1 {
 		r.progress(fmt.Sprintf("capturing a %.0f px tall page in %d tiles", h, len(plan.Tiles)))

@@ -288,6 +288,16 @@ func (v Verbs) TabViewport(ctx context.Context, p protocol.TabViewportParams) (p
 	return call[protocol.TabViewportResult](ctx, v, "tab.viewport", p)
 }
 
+// TabEmulate sends tab.emulate. Emulates a device (metrics, touch, user
+// agent), cpuThrottling, network conditions, colorScheme and reducedMotion,
+// each kept until reset (which undoes tab.viewport's size too) or the tab
+// closes; a field left out keeps what is set → {width, height,
+// deviceScaleFactor, touch, userAgent} as the page sees them, and what is
+// set.
+func (v Verbs) TabEmulate(ctx context.Context, p protocol.TabEmulateParams) (protocol.TabEmulateResult, error) {
+	return call[protocol.TabEmulateResult](ctx, v, "tab.emulate", p)
+}
+
 // PageEvaluate sends page.evaluate. Runs expression in the page's own
 // context (MAIN world) of frameId (default 0), awaits a promise, returns
 // its JSON cut at maxChars → {frameId, url, type, json, total} or

@@ -334,6 +334,14 @@ func TestVerbsSendTheirParams(t *testing.T) {
 			answer: protocol.TabViewportResult{Width: 400, Height: 300, DeviceScaleFactor: 1},
 		},
 		{
+			verb: "tab.emulate",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.TabEmulate(ctx, protocol.TabEmulateParams{TabID: 7, CPUThrottling: 4, ColorScheme: "dark"})
+			},
+			frame:  `{"tabId":7,"cpuThrottling":4,"colorScheme":"dark"}`,
+			answer: protocol.TabEmulateResult{Width: 400, Height: 300, DeviceScaleFactor: 1, CPUThrottling: 4, ColorScheme: "dark"},
+		},
+		{
 			verb: "record.console",
 			call: func(ctx context.Context, v browser.Verbs) (any, error) {
 				return v.RecordConsole(ctx, protocol.RecordConsoleParams{TabID: 7, Since: 41})

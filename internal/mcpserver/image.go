@@ -73,6 +73,13 @@ func isScreenshot(path, dir string) bool {
 // at most maxSide px. A file that already fits (in size and bytes) goes
 // as it is.
 func makeThumbnail(path string, maxSide int) (*thumbnail, error) {
+	return makeThumbnailOf(path, maxSide, false)
+}
+
+// makeThumbnailOf is makeThumbnail; whole: a tall image is never cut to
+// its top (a phone's viewport is more than twice as tall as wide, and
+// its screenshot is one screen, shown whole).
+func makeThumbnailOf(path string, maxSide int, whole bool) (*thumbnail, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -94,7 +101,7 @@ func makeThumbnail(path string, maxSide int) (*thumbnail, error) {
 	}
 	t := &thumbnail{srcW: cfg.Width, srcH: cfg.Height, topH: cfg.Height}
 	var img image.Image
-	if cfg.Height > tallRatio*cfg.Width {
+	if cfg.Height > tallRatio*cfg.Width && !whole {
 		t.topH = int(topRatio * float64(cfg.Width))
 		// A JPEG's top is cut from its coded data without decoding the
 		// rest (a 32,000 px page would take ~50 MB and half a second);

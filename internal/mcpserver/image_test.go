@@ -235,3 +235,30 @@ func BenchmarkThumbnailFullPage(b *testing.B) {
 		}
 	}
 }
+
+// A viewport screenshot of a phone (more than twice as tall as wide)
+// goes whole, downscaled, never as its top.
+func TestPhoneViewportGoesWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "phone.jpg")
+	writeImage(t, path, 1179, 2556, 255)
+	fake := &fakeDaemon{answer: func(context.Context, map[string]any, func(string)) (json.RawMessage, error) {
+		return json.Marshal(map[string]any{"tabId": 4, "url": "https://a/", "title": "A", "path": path, "width": 1179, "height": 2556, "bytes": 1, "mode": "viewport", "scale": 3})
+	}}
+	cs := connect(t, Options{Dial: fake.dial, Screenshots: dir, ImageMax: 1280}, nil)
+	res := call(t, cs, ToolName, `{"action":"screenshot","tabId":4,"mode":"viewport"}`)
+	ic := imageOf(res)
+	if ic == nil {
+		t.Fatalf("no image: %s", text(res))
+	}
+	img, err := jpeg.Decode(bytes.NewReader(ic.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dy() != 1280 || b.Dx() < 589 || b.Dx() > 591 {
+		t.Errorf("image is %v, want the whole phone screen downscaled to 590×1280", b.Size())
+	}
+	if strings.Contains(text(res), "top") {
+		t.Errorf("the note speaks of a top part: %s", text(res))
+	}
+}

@@ -302,7 +302,7 @@ func (sh shaper) image(action string, raw json.RawMessage) (*mcp.ImageContent, s
 	if sh.imageMax <= 0 || !isScreenshot(path, sh.screenshots) {
 		return nil, ""
 	}
-	t, err := makeThumbnail(path, sh.imageMax)
+	t, err := makeThumbnailOf(path, sh.imageMax, shot.Mode == "viewport")
 	if err != nil {
 		return nil, fmt.Sprintf("Screenshot saved to %s (no image attached: %v).", path, err)
 	}

@@ -270,6 +270,11 @@ var Verbs = []Verb{
 		Doc:     "Lays the tab's page out at width×height CSS px (deviceScaleFactor, mobile), keeping the debugger attached while set, or reset → {width, height, deviceScaleFactor} as laid out now.",
 	},
 	{
+		Name: "tab.emulate", Params: TabEmulateParams{}, Result: TabEmulateResult{},
+		Actions: "emulate.set",
+		Doc:     "Emulates a device (metrics, touch, user agent), cpuThrottling, network conditions, colorScheme and reducedMotion, each kept until reset (which undoes tab.viewport's size too) or the tab closes; a field left out keeps what is set → {width, height, deviceScaleFactor, touch, userAgent} as the page sees them, and what is set.",
+	},
+	{
 		Name: "page.evaluate", Params: PageEvaluateParams{}, Result: PageEvaluateResult{},
 		Actions: "evaluate.run",
 		Doc:     "Runs expression in the page's own context (MAIN world) of frameId (default 0), awaits a promise, returns its JSON cut at maxChars → {frameId, url, type, json, total} or {frameId, url, error} (a throw, a rejection, a syntax error).",

@@ -48,7 +48,7 @@ func init() {
 			Name:        "viewport",
 			After:       "activate",
 			Result:      ViewportResult{},
-			Summary:     "lay the page out at width×height until reset.",
+			Summary:     "lay out at width×height until reset.",
 			Doc:         "lays the tab's page out at Width×Height (CSS px, 200 to 4000, optionally with DeviceScaleFactor and Mobile) until Reset or the tab closes; the debugger stays attached to the tab meanwhile.",
 			Kind:        KindNavigate,
 			Params:      []string{"width", "height", "deviceScaleFactor", "mobile", "reset"},
@@ -70,14 +70,14 @@ func init() {
 // Navigation is the parameters of the navigation family; Input embeds it,
 // so they are top-level parameters of the tool.
 type Navigation struct {
-	BypassCache       bool     `json:"bypassCache,omitempty" jsonschema:"reload: bypass the browser cache."`
-	Width             int      `json:"width,omitempty" jsonschema:"viewport: width in CSS px, 200-4000."`
-	Height            int      `json:"height,omitempty" jsonschema:"viewport: height in CSS px, 200-4000."`
-	DeviceScaleFactor *float64 `json:"deviceScaleFactor,omitempty" jsonschema:"viewport: device pixels per CSS pixel (above 0, at most 4)."`
-	Mobile            bool     `json:"mobile,omitempty" jsonschema:"viewport: lay out as a phone, with a touch screen."`
-	Reset             bool     `json:"reset,omitempty" jsonschema:"viewport: remove the override, back to the window's size."`
-	Landscape         bool     `json:"landscape,omitempty" jsonschema:"pdf: print in landscape orientation."`
-	PrintBackground   bool     `json:"printBackground,omitempty" jsonschema:"pdf: print background colors and images."`
+	BypassCache       bool     `json:"bypassCache,omitempty" jsonschema:"reload: skip the cache."`
+	Width             int      `json:"width,omitempty" jsonschema:"viewport: CSS px, 200-4000."`
+	Height            int      `json:"height,omitempty" jsonschema:"viewport: CSS px, as width."`
+	DeviceScaleFactor *float64 `json:"deviceScaleFactor,omitempty" jsonschema:"viewport: pixel ratio, up to 4."`
+	Mobile            bool     `json:"mobile,omitempty" jsonschema:"viewport: a phone, with touch."`
+	Reset             bool     `json:"reset,omitempty" jsonschema:"viewport, emulate: undo them."`
+	Landscape         bool     `json:"landscape,omitempty" jsonschema:"pdf: landscape orientation."`
+	PrintBackground   bool     `json:"printBackground,omitempty" jsonschema:"pdf: print backgrounds too."`
 }
 
 // Bounds of viewport's size (CSS px) and scale.

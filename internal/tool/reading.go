@@ -9,7 +9,7 @@ func init() {
 			Name:    "extract",
 			After:   "open",
 			Result:  ExtractResult{},
-			Summary: "read the rendered page as markdown, links, headings (optional url, waitFor); long pages continue with offset.",
+			Summary: "read the rendered page: markdown, links, headings (url, waitFor optional); more with offset.",
 			Doc:     "reads a page once it is loaded and quiet: markdown, reader view, links, headings and frames; a URL is opened first, else the tab of Target is read.",
 			Kind:    KindRead,
 			Params:  []string{"url", "target", "incognito", "waitFor", "include", "maxChars", "offset", "dialog"},
@@ -40,7 +40,7 @@ func init() {
 			Name:    "screenshot",
 			After:   "find",
 			Result:  ScreenshotResult{},
-			Summary: "save a JPEG of the page: a file path plus a downscaled image.",
+			Summary: "save a JPEG: file path plus a downscaled image.",
 			Doc:     "saves a JPEG of the page: the whole page by default, Mode \"viewport\", or Clip. A page that cannot be captured whole is ErrFullPageUnavailable, never a silent viewport image.",
 			Kind:    KindRead,
 			Params:  []string{"mode", "clip", "dialog"},
@@ -172,9 +172,9 @@ type ScreenshotResult struct {
 	Height int    `json:"height"`
 	Bytes  int    `json:"bytes"`
 	Mode   string `json:"mode"`
-	// Scale is, for the whole page, the image's px per CSS px of the page
-	// (below the screen's ratio when a long page was scaled down to fit
-	// the bounds): a clip of another part is in CSS px.
+	// Scale is the image's px per CSS px of the page: the device scale
+	// factor (an emulated one included), or below it when a long page was
+	// scaled down to fit the bounds. A clip of another part is in CSS px.
 	Scale float64 `json:"scale,omitempty"`
 	Outcome
 }

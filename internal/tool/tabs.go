@@ -8,7 +8,7 @@ func init() {
 		Spec{
 			Name:        "status",
 			Result:      StatusResult{},
-			Summary:     "windows, tabs (tabId, url, title), workspaces and connected browsers (label, slot); diagnostics when Chrome is not connected.",
+			Summary:     "windows, tabs (tabId, url, title), workspaces, browsers (label, slot); diagnostics if Chrome is not connected.",
 			Kind:        KindStatus,
 			Deadline:    StatusDeadline,
 			RunsWhenOff: true,
@@ -17,7 +17,7 @@ func init() {
 			Name:    "search",
 			After:   "status",
 			Result:  SearchResult{},
-			Summary: "web search in a visible tab; returns results (kind, title, url, snippet).",
+			Summary: "web search in a visible tab: results (kind, title, url, snippet).",
 			Doc:     "runs a web search in a visible tab of the workspace. A consent wall or an \"unusual traffic\" page is an error, not zero results.",
 			Kind:    KindNavigate,
 			Params:  []string{"query", "incognito"},
