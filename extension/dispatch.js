@@ -40,6 +40,7 @@ import * as history from "./handlers/history.js";
 import * as viewport from "./handlers/viewport.js";
 import * as evaluate from "./handlers/evaluate.js";
 import * as record from "./handlers/record.js";
+import * as trace from "./handlers/trace.js";
 
 // The actions door's verbs.
 const actions = {
@@ -90,6 +91,10 @@ const actions = {
   // The developer tools' records.
   "record.console": record.consoleRead,
   "record.network": record.networkRead,
+  // performance.
+  "trace.record": trace.record,
+  "trace.read": trace.read,
+  "trace.nodes": trace.nodes,
 };
 
 // The program door's verbs.

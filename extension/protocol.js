@@ -133,6 +133,13 @@ export const VERBS = {
   "record.console": ["tabId", "since"],
   // A tab's requests after since, or with requestId that one with headers and bodies → {startedAt, fromLoad, dropped, nextSince, requests | request | missing}.
   "record.network": ["tabId", "since", "requestId"],
+  // --- performance (handlers/trace.js) ---
+  // Traces the tab (Tracing, as DevTools' Performance panel records): its reload (reload, default true) until loaded within waitMs and settled, or the next durationMs → {stream, loaded}.
+  "trace.record": ["tabId", "reload", "durationMs", "waitMs"],
+  // The next chunk of a trace's stream (IO.read), or close → {data, eof}.
+  "trace.read": ["tabId", "handle", "close"],
+  // DOM nodes by backend ID (the trace's) → {nodes: [{nodeId, role, name, tag, id, text}]}.
+  "trace.nodes": ["tabId", "nodeIds"],
 };
 
 // The native messaging host registered by `browser-bridge install`/`launch`.

@@ -221,3 +221,18 @@ func (v Verbs) RecordConsole(ctx context.Context, p protocol.RecordConsoleParams
 func (v Verbs) RecordNetwork(ctx context.Context, p protocol.RecordNetworkParams) (protocol.RecordNetworkResult, error) {
 	return call[protocol.RecordNetworkResult](ctx, v, "record.network", p)
 }
+
+// TraceRecord traces a tab (performance).
+func (v Verbs) TraceRecord(ctx context.Context, p protocol.TraceRecordParams) (protocol.TraceRecordResult, error) {
+	return call[protocol.TraceRecordResult](ctx, v, "trace.record", p)
+}
+
+// TraceRead reads the next chunk of a trace.
+func (v Verbs) TraceRead(ctx context.Context, p protocol.TraceReadParams) (protocol.TraceReadResult, error) {
+	return call[protocol.TraceReadResult](ctx, v, "trace.read", p)
+}
+
+// TraceNodes describes DOM nodes a trace names.
+func (v Verbs) TraceNodes(ctx context.Context, p protocol.TraceNodesParams) (protocol.TraceNodesResult, error) {
+	return call[protocol.TraceNodesResult](ctx, v, "trace.nodes", p)
+}

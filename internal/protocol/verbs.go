@@ -72,6 +72,10 @@ var Verbs = []Verb{
 	// The developer tools' records (record.go).
 	{"record.console", RecordConsoleParams{}, RecordConsoleResult{}},
 	{"record.network", RecordNetworkParams{}, RecordNetworkResult{}},
+	// performance (trace.go).
+	{"trace.record", TraceRecordParams{}, TraceRecordResult{}},
+	{"trace.read", TraceReadParams{}, TraceReadResult{}},
+	{"trace.nodes", TraceNodesParams{}, TraceNodesResult{}},
 }
 
 // PageEvaluateParams: page.evaluate runs Expression in the page's own

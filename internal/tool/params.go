@@ -16,7 +16,7 @@ import (
 type Input struct {
 	Action             string `json:"action" jsonschema:"What to do; see the tool description."`
 	TabID              *int   `json:"tabId,omitempty" jsonschema:"Tab to use (from status, open or search). Page actions default to the active tab."`
-	Browser            string `json:"browser,omitempty" jsonschema:"Which connected browser, by label or slot from status. Default: the one the user focused last; a tabId picks its own."`
+	Browser            string `json:"browser,omitempty" jsonschema:"Connected browser, by label or slot (status). Default: the one focused last; a tabId picks its own."`
 	BrowserWorkspaceID string `json:"browserWorkspaceId,omitempty" jsonschema:"Named workspace: its own window and tab group. Default: run:<runId>, else this MCP session."`
 	RunID              string `json:"runId,omitempty" jsonschema:"Your task's ID: its tabs share one workspace. Also read from _meta.runId."`
 	TimeoutMs          int    `json:"timeoutMs,omitempty" jsonschema:"Deadline in ms, 1 or more (max and default 60000; status 5000; handoff 600000)."`
@@ -56,7 +56,8 @@ type Input struct {
 
 	CloseWorkspace bool `json:"closeWorkspace,omitempty" jsonschema:"Close the workspace's tabs and its window."`
 
-	Navigation // navigation.go
+	Navigation  // navigation.go
+	Performance // performance.go
 
 	Message string `json:"message,omitempty" jsonschema:"What the user should do, then press Done (handoff)."`
 

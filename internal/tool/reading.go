@@ -9,7 +9,7 @@ func init() {
 			Name:    "extract",
 			After:   "open",
 			Result:  ExtractResult{},
-			Summary: "read the rendered page as markdown, links, headings (optional url, waitFor); long pages continue with offset.",
+			Summary: "read the rendered page as markdown, links, headings (optional url, waitFor); continue with offset.",
 			Doc:     "reads a page once it is loaded and quiet: markdown, reader view, links, headings and frames; a URL is opened first, else the tab of Target is read.",
 			Kind:    KindRead,
 			Params:  []string{"url", "target", "incognito", "waitFor", "include", "maxChars", "offset", "dialog"},

@@ -8,7 +8,7 @@ func init() {
 		Spec{
 			Name:        "status",
 			Result:      StatusResult{},
-			Summary:     "windows, tabs (tabId, url, title), workspaces and connected browsers (label, slot); diagnostics when Chrome is not connected.",
+			Summary:     "windows, tabs, workspaces and connected browsers; diagnostics when Chrome is not connected.",
 			Kind:        KindStatus,
 			Deadline:    StatusDeadline,
 			RunsWhenOff: true,
