@@ -48,6 +48,7 @@ func performance(r *run) (*tool.PerformanceResult, error) {
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, "the browser's trace could not be read: %v", err)
 	}
+	data = trace.Annotate(data, rep)
 	path, err := r.env.Screenshots.Write(data, ".json")
 	if err != nil {
 		return nil, err

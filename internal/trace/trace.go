@@ -10,6 +10,7 @@
 package trace
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,6 +44,16 @@ type Report struct {
 	// Navigated: the trace holds a load of the tab's top frame.
 	Navigated bool
 	Warnings  []string
+
+	top top // the top frame's load, for Annotate
+}
+
+// top is where the tab's top frame loaded: its frame ID and URL, and the
+// renderer's main thread.
+type top struct {
+	frame, url string
+	pid, tid   int64
+	ts         float64
 }
 
 // Metrics of the load; nil: not in the trace.
@@ -214,12 +225,6 @@ func analyze(events []Event) *Report {
 			}
 		}
 	}
-	for t := range rendererMain {
-		if len(framePids) == 0 || framePids[t.pid] {
-			mainThreads[t] = true
-		}
-	}
-
 	// The navigation: the last start of a load of the top frame.
 	origin, navigated := traceStart, false
 	for i := range events {
@@ -243,8 +248,17 @@ func analyze(events []Event) *Report {
 			mainFrame = a.Frame
 		}
 		origin, navigated = e.Ts, true
+		r.top = top{frame: mainFrame, url: a.Data.URL, pid: e.Pid, tid: e.Tid, ts: traceStart}
+		if rendererMain[thread{e.Pid, e.Tid}] {
+			framePids[e.Pid] = true
+		}
 	}
 	r.Navigated = navigated
+	for t := range rendererMain {
+		if len(framePids) == 0 || framePids[t.pid] {
+			mainThreads[t] = true
+		}
+	}
 	ms := func(ts float64) float64 { return round1((ts - origin) / 1000) }
 	inFrame := func(frame string) bool { return mainFrame == "" || frame == mainFrame }
 
@@ -437,11 +451,12 @@ func analyze(events []Event) *Report {
 		if clipped := (t.Ts + t.Dur - max(t.Ts, blockFrom)) / 1000; clipped > longTaskMs {
 			r.Metrics.TBTMs += clipped - longTaskMs
 		}
-		r.LongTasks = append(r.LongTasks, Task{StartMs: ms(t.Ts), DurationMs: round1(t.Dur / 1000), URL: cut(scriptOf(events, t))})
 	}
 	r.Metrics.TBTMs = round1(r.Metrics.TBTMs)
-	sort.SliceStable(r.LongTasks, func(i, j int) bool { return r.LongTasks[i].DurationMs > r.LongTasks[j].DurationMs })
-	r.LongTasks = r.LongTasks[:min(len(r.LongTasks), maxTasks)]
+	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].Dur > tasks[j].Dur })
+	for _, t := range tasks[:min(len(tasks), maxTasks)] {
+		r.LongTasks = append(r.LongTasks, Task{StartMs: ms(t.Ts), DurationMs: round1(t.Dur / 1000), URL: cut(scriptOf(events, t))})
+	}
 
 	// Render-blocking requests (of the top frame, before the first
 	// paint) and the largest ones.
@@ -528,4 +543,44 @@ func sign(v float64) float64 {
 		return -1
 	}
 	return 1
+}
+
+// Annotate returns data, a trace in the object format, with the
+// TracingStartedInBrowser event DevTools' Performance panel reads the
+// page's top frame and renderer from, when the trace lacks one and r
+// found a load. A trace a debugger records on a tab holds only the tab's
+// renderer process, so Chrome's browser process never writes that event.
+func Annotate(data []byte, r *Report) []byte {
+	t := r.top
+	if t.frame == "" || bytes.Contains(data, []byte(`"TracingStartedInBrowser"`)) {
+		return data
+	}
+	i := bytes.Index(data, []byte(`"traceEvents"`))
+	if i < 0 {
+		return data
+	}
+	j := bytes.IndexByte(data[i:], '[')
+	if j < 0 {
+		return data
+	}
+	at := i + j + 1
+	ev, err := json.Marshal(map[string]any{
+		"name": "TracingStartedInBrowser", "cat": "disabled-by-default-devtools.timeline", "ph": "I", "s": "t",
+		"pid": t.pid, "tid": t.tid, "ts": t.ts,
+		"args": map[string]any{"data": map[string]any{
+			"frameTreeNodeId": 1, "persistentIds": true,
+			"frames": []map[string]any{{"frame": t.frame, "url": t.url, "name": "", "processId": t.pid}},
+		}},
+	})
+	if err != nil {
+		return data
+	}
+	rest := bytes.TrimLeft(data[at:], " \t\r\n")
+	if len(rest) > 0 && rest[0] != ']' {
+		ev = append(ev, ',')
+	}
+	out := make([]byte, 0, len(data)+len(ev))
+	out = append(out, data[:at]...)
+	out = append(out, ev...)
+	return append(out, data[at:]...)
 }
