@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
 // result is the performance action's answer, as the CLI prints it.
@@ -145,5 +147,21 @@ func TestPerformanceRefusesBadParameters(t *testing.T) {
 		if r.Err == nil || !strings.Contains(string(r.Stdout)+string(r.Stderr), "invalid_argument") {
 			t.Errorf("performance %v answered %s %s (err %v), want invalid_argument", in, r.Stdout, r.Stderr, r.Err)
 		}
+	}
+}
+
+// A page of a site the user denied is not traced: blocked_by_policy,
+// as every other action on it, and no trace is recorded.
+func TestPerformanceRefusesADeniedPage(t *testing.T) {
+	ws := workspace(t)
+	local := strings.Replace(site, "127.0.0.1", "localhost", 1)
+	tab := bridge.OpenIn(t, ws, local+"/plain")
+	t.Cleanup(func() { bridge.Run(t, "policy", "remove", "localhost") })
+	if r := bridge.Run(t, "policy", "deny", "localhost"); r.Err != nil {
+		t.Fatalf("policy deny: %s", r.Stdout)
+	}
+	r := bridge.Call(t, map[string]any{"action": "performance", "tabId": tab, "timeoutMs": 10000})
+	if r.Err == nil || r.Err.Code != protocol.CodeBlockedByPolicy || strings.Contains(string(r.Stdout), "tracePath") {
+		t.Fatalf("performance on a denied page answered %s (err %v), want blocked_by_policy", r.Stdout, r.Err)
 	}
 }
