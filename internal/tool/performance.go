@@ -50,11 +50,11 @@ func (p Performance) CheckPerformance() error {
 type PerformanceResult struct {
 	Page
 	Metrics         PerfMetrics   `json:"metrics"`
-	LCP             *PerfElement  `json:"lcp,omitempty"`
-	LayoutShifts    []PerfShift   `json:"layoutShifts,omitempty"`
-	LongTasks       []PerfTask    `json:"longTasks,omitempty"`
-	RenderBlocking  []PerfRequest `json:"renderBlocking,omitempty"`
-	LargestRequests []PerfRequest `json:"largestRequests,omitempty"`
+	LCP             *PerfElement  `json:"lcp,omitempty" content:"page"`
+	LayoutShifts    []PerfShift   `json:"layoutShifts,omitempty" content:"page"`
+	LongTasks       []PerfTask    `json:"longTasks,omitempty" content:"page"`
+	RenderBlocking  []PerfRequest `json:"renderBlocking,omitempty" content:"page"`
+	LargestRequests []PerfRequest `json:"largestRequests,omitempty" content:"page"`
 	// TracePath is the trace file (JSON trace format, mode 0600), which
 	// DevTools' Performance panel opens.
 	TracePath  string `json:"tracePath"`
