@@ -117,6 +117,9 @@ func TestPerformanceNamesWhatSlowedTheLoad(t *testing.T) {
 	if err := json.Unmarshal(data, &file); err != nil || len(file.TraceEvents) == 0 {
 		t.Errorf("the trace file is not {\"traceEvents\": [...]} with events: %v", err)
 	}
+	if !strings.Contains(string(data), `"TracingStartedInBrowser"`) {
+		t.Errorf("the trace file lacks the TracingStartedInBrowser event DevTools finds the page by")
+	}
 	if p := os.Getenv("PERF_KEEP_TRACE"); p != "" {
 		os.WriteFile(p, data, 0o600)
 	}

@@ -54,11 +54,19 @@ export async function record(msg) {
     return await hold(tabId, async () => {
       await ensureAttached(tabId);
       const done = new Promise((resolve) => complete.set(tabId, resolve));
-      await sendCommand(tabId, "Tracing.start", {
-        traceConfig: { includedCategories: CATEGORIES, recordMode: "recordAsMuchAsPossible" },
-        transferMode: "ReturnAsStream", streamFormat: "json", streamCompression: "none",
-      });
+      try {
+        await sendCommand(tabId, "Tracing.start", {
+          traceConfig: { includedCategories: CATEGORIES, recordMode: "recordAsMuchAsPossible" },
+          transferMode: "ReturnAsStream", streamFormat: "json", streamCompression: "none",
+        });
+      } catch (err) {
+        if (/already/i.test(String(err && err.message))) {
+          throw new BridgeError(Codes.blockedByPolicy, "another debugger (DevTools' Performance panel, say) is recording a trace of this tab: stop that recording and try again");
+        }
+        throw err;
+      }
       let didLoad = null;
+      let failure = null;
       try {
         if (reload) {
           const onLoad = new Promise((resolve) => loaded.set(tabId, () => resolve(true)));
@@ -69,10 +77,16 @@ export async function record(msg) {
         } else {
           await sleep(duration);
         }
-      } finally {
-        await sendCommand(tabId, "Tracing.end").catch(() => {});
+      } catch (err) {
+        failure = err;
       }
-      const end = await Promise.race([done, sleep(COMPLETE_WAIT_MS).then(() => null)]);
+      const ended = await sendCommand(tabId, "Tracing.end").then(() => true, (err) => { failure = failure || err; return false; });
+      const end = ended ? await Promise.race([done, sleep(COMPLETE_WAIT_MS).then(() => null)]) : null;
+      if (failure) {
+        // The trace nobody will read is let go.
+        if (end && end.stream) await sendCommand(tabId, "IO.close", { handle: end.stream }).catch(() => {});
+        throw failure;
+      }
       if (!end || !end.stream) throw new BridgeError(Codes.timeout, "the browser did not hand over the trace");
       return { stream: end.stream, loaded: didLoad };
     });
