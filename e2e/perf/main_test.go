@@ -6,6 +6,8 @@
 package perf
 
 import (
+	"image"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -41,6 +43,8 @@ addEventListener("load", () => setTimeout(() => {
 </script>
 </body></html>`,
 	"/plain": `<!doctype html><title>Plain</title><p>Nothing slow here.</p>`,
+	// /image: its largest paint is a picture.
+	"/image": `<!doctype html><title>Picture</title><p>small words</p><img id="hero" src="/hero.png" width="900" height="600" alt="a hero picture">`,
 }
 
 func TestMain(m *testing.M) {
@@ -60,6 +64,15 @@ func TestMain(m *testing.M) {
 		w.Header().Set("Content-Type", "text/javascript")
 		w.Header().Set("Cache-Control", "no-store")
 		w.Write([]byte("(function busy() { const end = performance.now() + 300; while (performance.now() < end) {} })();\n"))
+	})
+	mux.HandleFunc("/hero.png", func(w http.ResponseWriter, r *http.Request) {
+		img := image.NewRGBA(image.Rect(0, 0, 900, 600))
+		for i := range img.Pix {
+			img.Pix[i] = byte(i * 7)
+		}
+		w.Header().Set("Content-Type", "image/png")
+		w.Header().Set("Cache-Control", "no-store")
+		png.Encode(w, img)
 	})
 	srv := httptest.NewServer(mux)
 	site = srv.URL

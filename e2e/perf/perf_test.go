@@ -168,3 +168,17 @@ func TestPerformanceRefusesADeniedPage(t *testing.T) {
 		t.Fatalf("performance on a denied page answered %s (err %v), want blocked_by_policy", r.Stdout, r.Err)
 	}
 }
+
+// A picture as the largest paint is named by its URL.
+func TestPerformanceNamesAnImageLCP(t *testing.T) {
+	ws := workspace(t)
+	tab := bridge.OpenIn(t, ws, site+"/image")
+	res := perf(t, map[string]any{"action": "performance", "tabId": tab})
+	if res.LCP == nil || !strings.HasSuffix(res.LCP.URL, "/hero.png") {
+		t.Errorf("the LCP is %+v, want the picture /hero.png", res.LCP)
+	}
+	if p := os.Getenv("PERF_KEEP_IMAGE_TRACE"); p != "" {
+		data, _ := os.ReadFile(res.TracePath)
+		os.WriteFile(p, data, 0o600)
+	}
+}

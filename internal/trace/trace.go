@@ -330,7 +330,30 @@ func analyze(events []Event) *Report {
 		}
 	}
 
-	// Paints.
+	// Paints. The URL of an image painted, by node: an LCP candidate of
+	// type image names only its node.
+	imageURL := map[int64]string{}
+	for i := range events {
+		e := &events[i]
+		if e.Name != "LargestImagePaint::Candidate" && e.Name != "PaintImage" {
+			continue
+		}
+		var a struct {
+			Data struct {
+				DOMNodeID int64  `json:"DOMNodeId"`
+				NodeID    int64  `json:"nodeId"`
+				ImageURL  string `json:"imageUrl"`
+				URL       string `json:"url"`
+			} `json:"data"`
+		}
+		if args(e, &a) {
+			if a.Data.DOMNodeID > 0 && a.Data.ImageURL != "" {
+				imageURL[a.Data.DOMNodeID] = a.Data.ImageURL
+			} else if a.Data.NodeID > 0 && a.Data.URL != "" && imageURL[a.Data.NodeID] == "" {
+				imageURL[a.Data.NodeID] = a.Data.URL
+			}
+		}
+	}
 	var fcp float64
 	var lcp *Event
 	var lcpData LCP
@@ -363,6 +386,9 @@ func analyze(events []Event) *Report {
 				u := a.Data.ImageURL
 				if u == "" {
 					u = a.Data.URL
+				}
+				if u == "" {
+					u = imageURL[a.Data.NodeID]
 				}
 				lcpData = LCP{NodeID: a.Data.NodeID, Type: a.Data.Type, URL: cut(u)}
 			}

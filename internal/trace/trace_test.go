@@ -203,3 +203,19 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	})
 }
+
+// An image LCP candidate names only its node: its URL is the image's
+// paint of that node.
+func TestImageLCP(t *testing.T) {
+	r, err := Analyze(synthetic(
+		ev("LargestImagePaint::Candidate", 50, 0, `{"frame":"F","data":{"DOMNodeId":15,"imageUrl":"http://a.test/hero.png"}}`),
+		ev("largestContentfulPaint::Candidate", 40, 0, `{"frame":"F","data":{"nodeId":13,"type":"text"}}`),
+		ev("largestContentfulPaint::Candidate", 60, 0, `{"frame":"F","data":{"nodeId":15,"type":"image"}}`),
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.LCP == nil || r.LCP.NodeID != 15 || r.LCP.URL != "http://a.test/hero.png" || r.Metrics.LCPMs == nil || *r.Metrics.LCPMs != 60 {
+		t.Errorf("LCP %+v at %v, want node 15, /hero.png, at 60 ms", r.LCP, r.Metrics.LCPMs)
+	}
+}
