@@ -615,6 +615,10 @@ func (c *Client) PDF(ctx context.Context, p PDFParams) (*PDFResult, error) {
 // PerformanceParams are performance's parameters.
 type PerformanceParams struct {
 	Target
+	// Dialog is the dialog parameter: Answer to the page's dialogs during the
+	// action (default: accept alerts, dismiss others). One of accept,
+	// dismiss.
+	Dialog string `json:"dialog,omitempty"`
 	// Reload is the reload parameter: performance: trace a reload (default).
 	Reload *bool `json:"reload,omitempty"`
 	// DurationMs is the durationMs parameter: performance: trace the next ms,

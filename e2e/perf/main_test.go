@@ -43,6 +43,8 @@ addEventListener("load", () => setTimeout(() => {
 </script>
 </body></html>`,
 	"/plain": `<!doctype html><title>Plain</title><p>Nothing slow here.</p>`,
+	// /alert: an alert holds its load.
+	"/alert": `<!doctype html><title>Alert</title><p>before</p><script>if (sessionStorage.getItem("seen")) alert("loading"); sessionStorage.setItem("seen", "1")</script><p>after</p>`,
 	// /image: its largest paint is a picture.
 	"/image": `<!doctype html><title>Picture</title><p>small words</p><img id="hero" src="/hero.png" width="900" height="600" alt="a hero picture">`,
 }

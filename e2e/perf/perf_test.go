@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
@@ -180,5 +181,20 @@ func TestPerformanceNamesAnImageLCP(t *testing.T) {
 	if p := os.Getenv("PERF_KEEP_IMAGE_TRACE"); p != "" {
 		data, _ := os.ReadFile(res.TracePath)
 		os.WriteFile(p, data, 0o600)
+	}
+}
+
+// An alert that holds the reload is answered, as reload answers it, and
+// the trace goes on: the result says so.
+func TestPerformanceAnswersADialog(t *testing.T) {
+	ws := workspace(t)
+	tab := bridge.OpenIn(t, ws, site+"/alert")
+	start := time.Now()
+	r := bridge.Call(t, map[string]any{"action": "performance", "tabId": tab})
+	if r.Err != nil || !strings.Contains(string(r.Stdout), `alert dialog (\"loading\")`) || !strings.Contains(string(r.Stdout), `"fcpMs"`) {
+		t.Fatalf("performance of a page that alerts answered %s (err %v), want the trace and the alert named", r.Stdout, r.Err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("it took %v", d)
 	}
 }

@@ -29,13 +29,22 @@ func performance(r *run) (*tool.PerformanceResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.answerer().answerOpenDialogs(t.TabID); err != nil {
+		return nil, err
+	}
 	reload := r.in.DurationMs == 0
 	what := "the reload"
 	if !reload {
 		what = fmt.Sprintf("the next %d ms", r.in.DurationMs)
 	}
 	stop := r.keepTelling("recording a performance trace of "+what+" (the browser shows its debugging bar meanwhile)", 5*time.Second)
-	rec, err := r.b.TraceRecord(r.ctx, protocol.TraceRecordParams{TabID: t.TabID, Reload: &reload, DurationMs: r.in.DurationMs, WaitMs: min(r.loadWait(), 30000)})
+	// A dialog the page opens meanwhile (an alert while it loads) is
+	// answered as the call's dialog parameter says, as reload does.
+	var rec protocol.TraceRecordResult
+	err = r.answerer().unheld(t.TabID, func() (err error) {
+		rec, err = r.b.TraceRecord(r.ctx, protocol.TraceRecordParams{TabID: t.TabID, Reload: &reload, DurationMs: r.in.DurationMs, WaitMs: min(r.loadWait(), 30000)})
+		return err
+	})
 	stop()
 	if err != nil {
 		return nil, err

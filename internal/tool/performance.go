@@ -12,7 +12,7 @@ func init() {
 		Summary:     "trace a reload: load metrics and what slowed it.",
 		Doc:         "records a performance trace of the tab's reload (or of the next DurationMs) and returns its metrics, LCP element, layout shifts, long tasks, render-blocking and largest requests, and the trace file's path.",
 		Kind:        KindNavigate,
-		Params:      []string{"reload", "durationMs"},
+		Params:      []string{"reload", "durationMs", "dialog"},
 		Deadline:    PerformanceDeadline,
 		ChangesPage: true,
 	})
