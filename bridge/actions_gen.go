@@ -35,6 +35,26 @@ type Header = tool.Header
 // latency and the throughput each way (0: not limited).
 type NetworkCondition = tool.NetworkCondition
 
+// PerfElement is an element of the page: its role and name, or its tag
+// and text; URL for an image.
+type PerfElement = tool.PerfElement
+
+// PerfMetrics are the load's metrics; absent: not in the trace.
+type PerfMetrics = tool.PerfMetrics
+
+// PerfRequest is one request.
+type PerfRequest = tool.PerfRequest
+
+// PerfShift is one layout shift and the elements it moved.
+type PerfShift = tool.PerfShift
+
+// PerfTask is one long task of the page's main thread.
+type PerfTask = tool.PerfTask
+
+// PerformanceResult is what a trace of the tab says: times in ms from the
+// navigation's start. Element names and URLs are the page's.
+type PerformanceResult = tool.PerformanceResult
+
 // StackFrame is one of an exception's top stack frames.
 type StackFrame = tool.StackFrame
 
@@ -615,4 +635,25 @@ type PDFParams struct {
 // PDF prints the tab's page to a PDF file.
 func (c *Client) PDF(ctx context.Context, p PDFParams) (*PDFResult, error) {
 	return do[PDFResult](ctx, c, "pdf", p)
+}
+
+// PerformanceParams are performance's parameters.
+type PerformanceParams struct {
+	Target
+	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
+	// accept alerts, dismiss others). One of accept, dismiss.
+	Dialog string `json:"dialog,omitempty"`
+	// Reload is the reload parameter: performance: trace a reload (default).
+	Reload *bool `json:"reload,omitempty"`
+	// DurationMs is the durationMs parameter: performance: trace the next ms,
+	// not a reload (max 30000).
+	DurationMs int `json:"durationMs,omitempty"`
+}
+
+// Performance records a performance trace of the tab's reload (or of the
+// next DurationMs) and returns its metrics, LCP element, layout shifts,
+// long tasks, render-blocking and largest requests, and the trace file's
+// path.
+func (c *Client) Performance(ctx context.Context, p PerformanceParams) (*PerformanceResult, error) {
+	return do[PerformanceResult](ctx, c, "performance", p)
 }

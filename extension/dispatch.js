@@ -45,12 +45,13 @@ import * as viewport from "./handlers/viewport.js";
 import * as emulate from "./handlers/emulate.js";
 import * as evaluate from "./handlers/evaluate.js";
 import * as record from "./handlers/record.js";
+import * as trace from "./handlers/trace.js";
 
 // The modules of the handlers the generated tables name, by the name
 // they use ("tabs.create" is tabs.create); "local" is this file's own.
 const modules = {
   tabs, windows, groups, cdp, files, state, page, readiness, programs, websocket,
-  handoff, policy, ask, downloads, history, viewport, emulate, evaluate, record,
+  handoff, policy, ask, downloads, history, viewport, emulate, evaluate, record, trace,
   local: { ping, cancel, programCall },
 };
 

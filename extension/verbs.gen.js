@@ -92,6 +92,12 @@ export const VERBS = {
   "tab.viewport": ["tabId", "width", "height", "deviceScaleFactor", "mobile", "reset"],
   // Emulates a device (metrics, touch, user agent), cpuThrottling, network conditions, colorScheme and reducedMotion, each kept until reset (which undoes tab.viewport's size too) or the tab closes; a field left out keeps what is set → {width, height, deviceScaleFactor, touch, userAgent} as the page sees them, and what is set.
   "tab.emulate": ["tabId", "device", "cpuThrottling", "network", "colorScheme", "reducedMotion", "reset"],
+  // Traces the tab (Tracing, as DevTools' Performance panel records): its reload (reload, default true) until loaded within waitMs and settled, or the next durationMs → {stream, loaded}.
+  "trace.record": ["tabId", "reload", "durationMs", "waitMs"],
+  // The next chunk of a trace's stream (IO.read), or close → {data, eof}.
+  "trace.read": ["tabId", "handle", "close"],
+  // DOM nodes by backend ID (the trace's) → {nodes: [{nodeId, role, name, tag, id, text}]}.
+  "trace.nodes": ["tabId", "nodeIds"],
   // Runs expression in the page's own context (MAIN world) of frameId (default 0), awaits a promise, returns its JSON cut at maxChars → {frameId, url, type, json, total} or {frameId, url, error} (a throw, a rejection, a syntax error).
   "page.evaluate": ["tabId", "frameId", "expression", "maxChars"],
   // A tab's console messages and page errors after since, recording the tab from now on if it was not → {startedAt, fromLoad, dropped, nextSince, messages}.
@@ -143,6 +149,9 @@ export const ACTIONS_HANDLERS = {
   "tab.history": "history.step",
   "tab.viewport": "viewport.set",
   "tab.emulate": "emulate.set",
+  "trace.record": "trace.record",
+  "trace.read": "trace.read",
+  "trace.nodes": "trace.nodes",
   "page.evaluate": "evaluate.run",
   "record.console": "record.consoleRead",
   "record.network": "record.networkRead",

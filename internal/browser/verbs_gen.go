@@ -298,6 +298,26 @@ func (v Verbs) TabEmulate(ctx context.Context, p protocol.TabEmulateParams) (pro
 	return call[protocol.TabEmulateResult](ctx, v, "tab.emulate", p)
 }
 
+// TraceRecord sends trace.record. Traces the tab (Tracing, as DevTools'
+// Performance panel records): its reload (reload, default true) until
+// loaded within waitMs and settled, or the next durationMs → {stream,
+// loaded}.
+func (v Verbs) TraceRecord(ctx context.Context, p protocol.TraceRecordParams) (protocol.TraceRecordResult, error) {
+	return call[protocol.TraceRecordResult](ctx, v, "trace.record", p)
+}
+
+// TraceRead sends trace.read. The next chunk of a trace's stream (IO.read),
+// or close → {data, eof}.
+func (v Verbs) TraceRead(ctx context.Context, p protocol.TraceReadParams) (protocol.TraceReadResult, error) {
+	return call[protocol.TraceReadResult](ctx, v, "trace.read", p)
+}
+
+// TraceNodes sends trace.nodes. DOM nodes by backend ID (the trace's) →
+// {nodes: [{nodeId, role, name, tag, id, text}]}.
+func (v Verbs) TraceNodes(ctx context.Context, p protocol.TraceNodesParams) (protocol.TraceNodesResult, error) {
+	return call[protocol.TraceNodesResult](ctx, v, "trace.nodes", p)
+}
+
 // PageEvaluate sends page.evaluate. Runs expression in the page's own
 // context (MAIN world) of frameId (default 0), awaits a promise, returns
 // its JSON cut at maxChars → {frameId, url, type, json, total} or

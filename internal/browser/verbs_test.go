@@ -358,6 +358,30 @@ func TestVerbsSendTheirParams(t *testing.T) {
 			answer: protocol.RecordNetworkResult{Missing: true},
 		},
 		{
+			verb: "trace.record",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.TraceRecord(ctx, protocol.TraceRecordParams{TabID: 7, DurationMs: 500})
+			},
+			frame:  `{"tabId":7,"durationMs":500}`,
+			answer: protocol.TraceRecordResult{Stream: "3"},
+		},
+		{
+			verb: "trace.read",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.TraceRead(ctx, protocol.TraceReadParams{TabID: 7, Handle: "3"})
+			},
+			frame:  `{"tabId":7,"handle":"3"}`,
+			answer: protocol.TraceReadResult{Data: "{}", EOF: true},
+		},
+		{
+			verb: "trace.nodes",
+			call: func(ctx context.Context, v browser.Verbs) (any, error) {
+				return v.TraceNodes(ctx, protocol.TraceNodesParams{TabID: 7, NodeIDs: []int64{12}})
+			},
+			frame:  `{"tabId":7,"nodeIds":[12]}`,
+			answer: protocol.TraceNodesResult{Nodes: []protocol.TraceNode{{NodeID: 12, Tag: "img"}}},
+		},
+		{
 			verb: "page.evaluate",
 			call: func(ctx context.Context, v browser.Verbs) (any, error) {
 				return v.PageEvaluate(ctx, protocol.PageEvaluateParams{TabID: 7, Expression: "1+1", MaxChars: 500})

@@ -161,8 +161,8 @@ func renderPart(name string, v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
-	case map[string]any: // reader, or network's one request
-		if name == "request" {
+	case map[string]any: // reader, network's one request, performance's lcp
+		if name == "request" || name == "lcp" {
 			// Its bodies are cut at the call's maxChars already.
 			return compactJSON(x, 1<<22)
 		}

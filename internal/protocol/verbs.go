@@ -275,6 +275,21 @@ var Verbs = []Verb{
 		Doc:     "Emulates a device (metrics, touch, user agent), cpuThrottling, network conditions, colorScheme and reducedMotion, each kept until reset (which undoes tab.viewport's size too) or the tab closes; a field left out keeps what is set → {width, height, deviceScaleFactor, touch, userAgent} as the page sees them, and what is set.",
 	},
 	{
+		Name: "trace.record", Params: TraceRecordParams{}, Result: TraceRecordResult{},
+		Actions: "trace.record",
+		Doc:     "Traces the tab (Tracing, as DevTools' Performance panel records): its reload (reload, default true) until loaded within waitMs and settled, or the next durationMs → {stream, loaded}.",
+	},
+	{
+		Name: "trace.read", Params: TraceReadParams{}, Result: TraceReadResult{},
+		Actions: "trace.read",
+		Doc:     "The next chunk of a trace's stream (IO.read), or close → {data, eof}.",
+	},
+	{
+		Name: "trace.nodes", Params: TraceNodesParams{}, Result: TraceNodesResult{},
+		Actions: "trace.nodes",
+		Doc:     "DOM nodes by backend ID (the trace's) → {nodes: [{nodeId, role, name, tag, id, text}]}.",
+	},
+	{
 		Name: "page.evaluate", Params: PageEvaluateParams{}, Result: PageEvaluateResult{},
 		Actions: "evaluate.run",
 		Doc:     "Runs expression in the page's own context (MAIN world) of frameId (default 0), awaits a promise, returns its JSON cut at maxChars → {frameId, url, type, json, total} or {frameId, url, error} (a throw, a rejection, a syntax error).",

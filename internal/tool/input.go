@@ -121,7 +121,7 @@ func init() {
 			Name:     "handoff",
 			After:    "evaluate",
 			Result:   HandoffResult{},
-			Summary:  "hand the tab to the user (sign-in, CAPTCHA, 2FA) with message and Done/Cancel; waits for done, cancelled or timeout.",
+			Summary:  "hand the tab to the user (sign-in, CAPTCHA, 2FA) with message; waits for Done or Cancel.",
 			Doc:      "hands a tab to the user for what the program must not do (a sign-in, a CAPTCHA, a second factor) and waits for their Done or Cancel; Message is what the user reads, such as \"Please sign in, then press Done\", and Target.TimeoutMs may be up to 600000 (10 minutes, the default) for this action alone. The tab's window comes forward and the message shows over the page, where the page cannot read or press it; meanwhile every other action on the tab is ErrHandoffInProgress. Nothing the user types comes back.",
 			Kind:     KindInput,
 			Params:   []string{"message"},

@@ -56,8 +56,9 @@ type Input struct {
 
 	CloseWorkspace bool `json:"closeWorkspace,omitempty" jsonschema:"Close the workspace's tabs and its window."`
 
-	Navigation // navigation.go
-	Emulation  // emulate.go
+	Navigation  // navigation.go
+	Emulation   // emulate.go
+	Performance // performance.go
 
 	Message string `json:"message,omitempty" jsonschema:"What the user should do, then press Done (handoff)."`
 

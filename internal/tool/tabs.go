@@ -8,7 +8,7 @@ func init() {
 		Spec{
 			Name:        "status",
 			Result:      StatusResult{},
-			Summary:     "windows, tabs (tabId, url, title), workspaces, browsers (label, slot); diagnostics if Chrome is not connected.",
+			Summary:     "windows, tabs, workspaces and connected browsers; diagnostics when Chrome is not connected.",
 			Kind:        KindStatus,
 			Deadline:    StatusDeadline,
 			RunsWhenOff: true,
