@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -55,7 +56,7 @@ func (sh shaper) result(action string, raw json.RawMessage) *mcp.CallToolResult 
 		text = pageText(m, parts)
 		res.StructuredContent = pageMeta(m, parts)
 	default:
-		text = resultText(m)
+		text = actText(action, m)
 	}
 	img, note := sh.image(action, raw)
 	if note != "" {
@@ -77,7 +78,9 @@ func partsOf(action string, m map[string]any) []string {
 	}
 	var parts []string
 	for _, k := range spec.PageParts() {
-		if v, ok := m[k]; ok && v != nil {
+		// An empty part (a page without links, say) is left out: its
+		// fence would say nothing.
+		if v, ok := m[k]; ok && v != nil && renderPart(k, v) != "" {
 			parts = append(parts, k)
 		}
 	}
@@ -185,7 +188,7 @@ func renderPart(name string, v any) string {
 				level, _ := o["level"].(json.Number).Int64()
 				fmt.Fprintf(&b, "%s %v", strings.Repeat("#", int(min(max(level, 1), 6))), o["text"])
 			default:
-				b.WriteString(compactJSON(e, maxRestChars))
+				b.WriteString(compactJSON(lean(e), maxRestChars))
 			}
 		}
 		return b.String()
@@ -202,6 +205,7 @@ func restJSON(m map[string]any, skip []string) string {
 			rest[k] = v
 		}
 	}
+	rest, _ = lean(rest).(map[string]any)
 	if len(rest) == 0 {
 		return ""
 	}
@@ -318,4 +322,140 @@ func (sh shaper) image(action string, raw json.RawMessage) (*mcp.ImageContent, s
 	css := func(px int) int { return int(float64(px)/scale + 0.5) }
 	return img, note + fmt.Sprintf(" For another part of the page, take a screenshot with a clip in its CSS px, e.g. the next part: "+
 		`{"clip":{"x":0,"y":%d,"width":%d,"height":%d}}; or read the page with extract.`, css(t.topH), css(t.srcW), css(t.topH))
+}
+
+// actText is resultText for the result of action, leaner for the actions
+// that act on a page (click, type, …): the headline leaves out the title
+// unless the action led to another page, the element acted on is one line
+// (what it is, its ref to act on it again, and only the details that are
+// not the defaults), and the input's bookkeeping that the agent does not
+// use is left out. The whole result is in structuredContent.
+func actText(action string, m map[string]any) string {
+	spec, ok := tool.Lookup(action)
+	if !ok || spec.Kind != tool.KindInput {
+		return resultText(m)
+	}
+	var out []string
+	head := maps.Clone(m)
+	if nav, _ := m["navigated"].(bool); !nav {
+		delete(head, "title")
+	}
+	if h := headline(head, fenceName(nil)); h != "" {
+		out = append(out, h)
+	}
+	rest := maps.Clone(m)
+	delete(rest, "title")
+	if el, ok := m["element"].(map[string]any); ok {
+		out = append(out, "element: "+elementLine(el))
+		delete(rest, "element")
+	}
+	// How long the page took to settle after typing, and that the text
+	// was typed (the default way) say nothing the next step needs; the
+	// labels of the selected options, when they are their values, repeat
+	// them.
+	delete(rest, "settledMs")
+	if rest["inserted"] == "typed" {
+		delete(rest, "inserted")
+	}
+	if slices.Equal(toStrings(rest["selected"]), toStrings(rest["selectedLabels"])) {
+		delete(rest, "selectedLabels")
+	}
+	if s := restJSON(rest, nil); s != "" {
+		out = append(out, s)
+	}
+	return strings.Join(out, "\n\n")
+}
+
+// elementLine names an element in one short line: its role (or tag) and
+// its name (or, without one, its text), its ref, and what is not the
+// default: another frame, several matches, hidden, covered. The page's
+// words in it are JSON strings, quoted and escaped.
+func elementLine(el map[string]any) string {
+	str := func(k string) string { s, _ := el[k].(string); return s }
+	what := str("role")
+	if what == "" {
+		what = str("tag")
+	}
+	parts := []string{what}
+	name := str("name")
+	if name == "" {
+		name = str("text")
+	}
+	if name != "" {
+		parts = append(parts, compactJSON(shorten(name, 80), maxRestChars))
+	}
+	if r := str("ref"); r != "" {
+		parts = append(parts, "ref "+r)
+	}
+	if f, ok := el["frameId"].(json.Number); ok && f.String() != "0" {
+		parts = append(parts, "frame "+f.String())
+	}
+	if n, ok := el["matches"].(json.Number); ok {
+		parts = append(parts, n.String()+" matches")
+	}
+	if v, ok := el["visible"].(bool); ok && !v {
+		parts = append(parts, "hidden")
+	}
+	if o := str("obscuredBy"); o != "" {
+		parts = append(parts, "covered by "+compactJSON(shorten(o, 80), maxRestChars))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shorten cuts s to at most n runes, marking the cut.
+func shorten(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func toStrings(v any) []string {
+	l, _ := v.([]any)
+	out := make([]string, 0, len(l))
+	for _, e := range l {
+		s, _ := e.(string)
+		out = append(out, s)
+	}
+	return out
+}
+
+// lean is v without what says nothing: null, "", empty lists and
+// objects, and the placeholder -1 (an unknown size, say), at any depth.
+func lean(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if e = lean(e); !isEmpty(e) {
+				out[k] = e
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, 0, len(x))
+		for _, e := range x {
+			out = append(out, lean(e))
+		}
+		return out
+	}
+	return v
+}
+
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case json.Number:
+		return x.String() == "-1"
+	case float64:
+		return x == -1
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
 }
