@@ -162,7 +162,7 @@ func measureEconomy(t testing.TB) economy {
 
 	// The list task: read, then tick three items and read after each, in
 	// full and with changes: true.
-	for _, changes := range []bool{false} {
+	for _, changes := range []bool{false, true} {
 		res, _ := call(map[string]any{"action": "open", "url": srv.URL + "/list"})
 		list := num(t, structured(t, res), "tabId")
 		sum := 0

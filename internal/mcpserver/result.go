@@ -80,6 +80,11 @@ func partsOf(action string, m map[string]any) []string {
 	for _, k := range spec.PageParts() {
 		// An empty part (a page without links, say) is left out: its
 		// fence would say nothing.
+		// extract's changes is a part when it lists changes ("full" is
+		// the bridge's word, not the page's).
+		if _, list := m[k].([]any); k == "changes" && !list {
+			continue
+		}
 		if v, ok := m[k]; ok && v != nil && renderPart(k, v) != "" {
 			parts = append(parts, k)
 		}
@@ -160,6 +165,12 @@ func renderPart(name string, v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
+	case []any:
+		if name == "changes" {
+			return renderChanges(x)
+		}
+	}
+	switch x := v.(type) {
 	case map[string]any: // reader, or network's one request
 		if name == "request" {
 			// Its bodies are cut at the call's maxChars already.
@@ -194,6 +205,43 @@ func renderPart(name string, v any) string {
 		return b.String()
 	}
 	return compactJSON(v, maxRestChars)
+}
+
+// renderChanges writes extract's changes as a diff: "- " before a block
+// removed, "+ " before a block added (a changed block is both), and
+// "@ " before the heading they are under, or the part they are in, when
+// it is not that of the change before.
+func renderChanges(list []any) string {
+	var b strings.Builder
+	last := "\x00"
+	line := func(prefix, s string) {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(prefix + s)
+	}
+	for _, e := range list {
+		c, _ := e.(map[string]any)
+		str := func(k string) string { s, _ := c[k].(string); return s }
+		where := str("context")
+		if p := str("part"); p != "" {
+			where = p
+		}
+		if where != last && where != "" {
+			line("@ ", where)
+		}
+		last = where
+		switch str("op") {
+		case "added":
+			line("+ ", str("text"))
+		case "removed":
+			line("- ", str("text"))
+		default:
+			line("- ", str("before"))
+			line("+ ", str("after"))
+		}
+	}
+	return b.String()
 }
 
 // restJSON is the fields of m but the headline's and skip, as compact
