@@ -1,6 +1,6 @@
 // Package changes compares two reads of a page: which blocks were added,
 // removed and changed, in page order, each with its nearest heading (see
-// docs/reference.md, "Extract": changes).
+// docs/reference.md, "Extract: what changed since the last read").
 package changes
 
 import "strings"

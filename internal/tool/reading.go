@@ -71,7 +71,7 @@ type ExtractResult struct {
 	// (the first, or the first since the tab went to another page).
 	// Unchanged says nothing did. In a list of changes, totalChars,
 	// offset and nextOffset count the changes' characters (see
-	// docs/reference.md, "Extract").
+	// docs/reference.md, "Extract: what changed since the last read").
 	Changes   *Changes `json:"changes,omitempty" content:"page"`
 	Unchanged bool     `json:"unchanged,omitempty"`
 	Outcome
