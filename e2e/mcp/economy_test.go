@@ -15,7 +15,8 @@ import (
 // `browser-bridge mcp` with the official SDK's client. A result's size is
 // the bytes of its text content (what the model reads; structuredContent
 // holds the same metadata for programs), and tokens are estimated at 4
-// bytes each, the same count throughout (docs/reference.md, "What a result costs the model").
+// bytes each, the same count throughout (docs/reference.md, "What a
+// result costs the model").
 
 // econForm is the 10-step task's form (e2e/bench_test.go's benchForm).
 const econForm = `<!doctype html><title>Order form</title>
@@ -204,11 +205,11 @@ func abbreviate(s string) string {
 // tok estimates tokens at 4 bytes each.
 func tok(n int) int { return (n + 3) / 4 }
 
-// The targets of docs/reference.md, "What a result costs the model": the 10-step task
-// in at most 700 tokens, a click in at most 120 bytes, the form's read in
-// at most 600, the large page read to its end in at most 150 KB, and the
-// list task with changes: true in at most 40 % of its tokens with full
-// reads.
+// The targets (docs/reference.md, "What a result costs the model"): the
+// 10-step task in at most 700 tokens, a click in at most 120 bytes, the
+// form's read in at most 600, the large page read to its end in at most
+// 150 KB, and the list task with changes: true in at most 40 % of its
+// tokens with full reads.
 func TestMCPResultsAreLean(t *testing.T) {
 	e := measureEconomy(t)
 	t.Logf("results:\n%s", strings.Join(e.log, "\n"))

@@ -14,10 +14,10 @@ import (
 )
 
 // extract with changes: true answers with what changed since the
-// session's last read of the tab (docs/reference.md, "Extract: what changed since the last read"). The
-// daemon keeps each session's last read of each tab of each browser here
-// — apart from the reads kept for continuations, which are the tab's,
-// whoever read it.
+// session's last read of the tab (docs/reference.md, "Extract: what
+// changed since the last read"). The daemon keeps each session's last
+// read of each tab of each browser here — apart from the reads kept for
+// continuations, which are the tab's, whoever read it.
 
 // keptKey is whose read of which tab: the caller's session, the browser
 // (its extension instance) and the tab.

@@ -468,8 +468,9 @@ func toStrings(v any) []string {
 	return out
 }
 
-// lean is v without what says nothing: null, "", empty lists and
-// objects, and the placeholder -1 (an unknown size, say), at any depth.
+// lean is v without what says nothing: null, empty lists and objects,
+// and the placeholder -1 (an unknown size, say), at any depth. An empty
+// string stays: a field's value read back as "" is news.
 func lean(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -494,8 +495,6 @@ func isEmpty(v any) bool {
 	switch x := v.(type) {
 	case nil:
 		return true
-	case string:
-		return x == ""
 	case json.Number:
 		return x.String() == "-1"
 	case float64:
