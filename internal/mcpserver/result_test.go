@@ -363,3 +363,18 @@ func TestEmptyPartsAndPlaceholdersAreLeftOut(t *testing.T) {
 		t.Errorf("the placeholder is in the text:\n%s", got)
 	}
 }
+
+// extract's changes come as a diff inside the page's fence, under their
+// heading; "full" is the bridge's word, outside it.
+func TestChangesAreAFencedDiff(t *testing.T) {
+	raw := `{"tabId":1,"url":"https://t/","title":"T","changes":[{"op":"changed","before":"- Task 7","after":"- Done 7","context":"## Week"},{"op":"added","text":"- Task 8","context":"## Week"},{"op":"removed","part":"links","text":"[a](https://a/)"}],"totalChars":90}`
+	got := regexp.MustCompile(`page-[a-z2-7]{12}`).ReplaceAllString(text(shaper{}.result("extract", json.RawMessage(raw))), "F")
+	want := "tab 1 · <F part=\"title\">T</F> · https://t/\n\n<F part=\"changes\">\n@ ## Week\n- - Task 7\n+ - Done 7\n+ - Task 8\n@ links\n- [a](https://a/)\n</F>\n\n{\"totalChars\":90}"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	got = text(shaper{}.result("extract", json.RawMessage(`{"tabId":1,"url":"https://t/","title":"T","markdown":"# T","changes":"full","totalChars":3}`)))
+	if strings.Contains(got, `part="changes"`) || !strings.Contains(got, `"changes":"full"`) {
+		t.Errorf("a full read's changes:\n%s", got)
+	}
+}
