@@ -12,6 +12,15 @@ import (
 // or why it is not here.
 type Body = tool.Body
 
+// Change is one block of a page that differs from the last read: op
+// added, removed or changed; text, or before and after; context, its
+// nearest heading; part, links, headings or frames (none: the markdown).
+type Change = tool.Change
+
+// Changes is extract's changes: the list, or on the wire "full" for a
+// full read.
+type Changes = tool.Changes
+
 // EmulateResult is what is emulated in the tab once the call is done: the
 // device (or viewport) as the page sees it, and the conditions set.
 type EmulateResult = tool.EmulateResult
@@ -118,14 +127,14 @@ type ExtractParams struct {
 	// role+name, label, placeholder, ref (with frameId, nth, exact) or
 	// urlContains.
 	WaitFor *WaitFor `json:"waitFor,omitempty"`
-	// Include is the include parameter: Return only these parts. One of
-	// markdown, reader, links, headings, text, frames, warnings.
+	// Include is the include parameter: Only these parts. One of markdown,
+	// reader, links, headings, text, frames, warnings.
 	Include []string `json:"include,omitempty"`
-	// MaxChars is the maxChars parameter: Size budget of the result (default
-	// 20000).
+	// Changes is the changes parameter: Only changes since your last read.
+	Changes bool `json:"changes,omitempty"`
+	// MaxChars is the maxChars parameter: Result size budget (default 20000).
 	MaxChars int `json:"maxChars,omitempty"`
-	// Offset is the offset parameter: A previous result's nextOffset (same
-	// tabId).
+	// Offset is the offset parameter: Continue at a result's nextOffset.
 	Offset int `json:"offset,omitempty"`
 	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
 	// accept alerts, dismiss others). One of accept, dismiss.
@@ -142,11 +151,9 @@ func (c *Client) Extract(ctx context.Context, p ExtractParams) (*ExtractResult, 
 // InspectParams are inspect's parameters.
 type InspectParams struct {
 	Target
-	// MaxChars is the maxChars parameter: Size budget of the result (default
-	// 20000).
+	// MaxChars is the maxChars parameter: Result size budget (default 20000).
 	MaxChars int `json:"maxChars,omitempty"`
-	// Offset is the offset parameter: A previous result's nextOffset (same
-	// tabId).
+	// Offset is the offset parameter: Continue at a result's nextOffset.
 	Offset int `json:"offset,omitempty"`
 	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
 	// accept alerts, dismiss others). One of accept, dismiss.
@@ -446,8 +453,7 @@ type NetworkParams struct {
 	// URLContains is the urlContains parameter: wait: until the tab's URL
 	// contains this. network: list only the requests whose URL contains this.
 	URLContains string `json:"urlContains,omitempty"`
-	// MaxChars is the maxChars parameter: Size budget of the result (default
-	// 20000).
+	// MaxChars is the maxChars parameter: Result size budget (default 20000).
 	MaxChars int `json:"maxChars,omitempty"`
 	// Since is the since parameter: Only after this nextSince.
 	Since int `json:"since,omitempty"`
@@ -467,8 +473,7 @@ type EvaluateParams struct {
 	// FrameID is the frameId parameter: Frame to look in (from extract or
 	// inspect).
 	FrameID *int `json:"frameId,omitempty"`
-	// MaxChars is the maxChars parameter: Size budget of the result (default
-	// 20000).
+	// MaxChars is the maxChars parameter: Result size budget (default 20000).
 	MaxChars int `json:"maxChars,omitempty"`
 	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
 	// accept alerts, dismiss others). One of accept, dismiss.

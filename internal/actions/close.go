@@ -43,6 +43,7 @@ func closeTabs(r *run) (*tool.CloseResult, error) {
 		return nil, err
 	}
 	r.reg().RemoveTab(id)
+	lastReads.forgetTab(r.instance, id) // changes.go
 	return &tool.CloseResult{TabID: id, URL: t.URL, Title: t.Title, ClosedTabs: []int{id}}, nil
 }
 
@@ -124,6 +125,7 @@ func (r *run) closeWorkspace(onlyExpired bool) (*tool.CloseResult, error) {
 		for _, t := range owned {
 			res.ClosedTabs = append(res.ClosedTabs, t)
 			reg.RemoveTab(t)
+			lastReads.forgetTab(r.instance, t) // changes.go
 		}
 	}
 	reg.RemoveWorkspace(id)

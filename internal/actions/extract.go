@@ -83,6 +83,11 @@ func extractPage(r *run) (*tool.ExtractResult, error) {
 	if asked {
 		key.parts = partsKey(include)
 	}
+	if offset > 0 && r.in.Changes {
+		if res, ok := moreChanges(r, tab, offset, maxChars); ok { // changes.go
+			return res, nil
+		}
+	}
 	if offset > 0 {
 		if v, ok := reads.get(key, tab.URL); ok {
 			rd := v.(aRead)
@@ -123,7 +128,7 @@ func extractPage(r *run) (*tool.ExtractResult, error) {
 	}
 	res := shapeExtract(tab, rd.c, rd.include, offset, maxChars, warnings)
 	res.Omitted = rd.omitted
-	return res, nil
+	return sinceLastRead(r, tab, rd.c, include, res, offset, maxChars), nil // changes.go
 }
 
 // buildRead builds the parts a read returns. Asked (include given), they

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -56,7 +57,7 @@ func (sh shaper) result(action string, raw json.RawMessage) *mcp.CallToolResult 
 		text = pageText(m, parts)
 		res.StructuredContent = pageMeta(m, parts)
 	default:
-		text = resultText(m)
+		text = actText(action, m)
 	}
 	if events != "" {
 		text += "\n" + events
@@ -81,7 +82,14 @@ func partsOf(action string, m map[string]any) []string {
 	}
 	var parts []string
 	for _, k := range spec.PageParts() {
-		if v, ok := m[k]; ok && v != nil {
+		// An empty part (a page without links, say) is left out: its
+		// fence would say nothing.
+		// extract's changes is a part when it lists changes ("full" is
+		// the bridge's word, not the page's).
+		if _, list := m[k].([]any); k == "changes" && !list {
+			continue
+		}
+		if v, ok := m[k]; ok && v != nil && renderPart(k, v) != "" {
 			parts = append(parts, k)
 		}
 	}
@@ -161,6 +169,12 @@ func renderPart(name string, v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
+	case []any:
+		if name == "changes" {
+			return renderChanges(x)
+		}
+	}
+	switch x := v.(type) {
 	case map[string]any: // reader, network's one request, performance's lcp
 		if name == "request" || name == "lcp" {
 			// Its bodies are cut at the call's maxChars already.
@@ -189,12 +203,49 @@ func renderPart(name string, v any) string {
 				level, _ := o["level"].(json.Number).Int64()
 				fmt.Fprintf(&b, "%s %v", strings.Repeat("#", int(min(max(level, 1), 6))), o["text"])
 			default:
-				b.WriteString(compactJSON(e, maxRestChars))
+				b.WriteString(compactJSON(lean(e), maxRestChars))
 			}
 		}
 		return b.String()
 	}
 	return compactJSON(v, maxRestChars)
+}
+
+// renderChanges writes extract's changes as a diff: "- " before a block
+// removed, "+ " before a block added (a changed block is both), and
+// "@ " before the heading they are under, or the part they are in, when
+// it is not that of the change before.
+func renderChanges(list []any) string {
+	var b strings.Builder
+	last := "\x00"
+	line := func(prefix, s string) {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(prefix + s)
+	}
+	for _, e := range list {
+		c, _ := e.(map[string]any)
+		str := func(k string) string { s, _ := c[k].(string); return s }
+		where := str("context")
+		if p := str("part"); p != "" {
+			where = p
+		}
+		if where != last && where != "" {
+			line("@ ", where)
+		}
+		last = where
+		switch str("op") {
+		case "added":
+			line("+ ", str("text"))
+		case "removed":
+			line("- ", str("text"))
+		default:
+			line("- ", str("before"))
+			line("+ ", str("after"))
+		}
+	}
+	return b.String()
 }
 
 // restJSON is the fields of m but the headline's and skip, as compact
@@ -206,6 +257,7 @@ func restJSON(m map[string]any, skip []string) string {
 			rest[k] = v
 		}
 	}
+	rest, _ = lean(rest).(map[string]any)
 	if len(rest) == 0 {
 		return ""
 	}
@@ -322,4 +374,139 @@ func (sh shaper) image(action string, raw json.RawMessage) (*mcp.ImageContent, s
 	css := func(px int) int { return int(float64(px)/scale + 0.5) }
 	return img, note + fmt.Sprintf(" For another part of the page, take a screenshot with a clip in its CSS px, e.g. the next part: "+
 		`{"clip":{"x":0,"y":%d,"width":%d,"height":%d}}; or read the page with extract.`, css(t.topH), css(t.srcW), css(t.topH))
+}
+
+// actText is resultText for the result of action, leaner for the actions
+// that act on a page (click, type, …): the headline leaves out the title
+// unless the action led to another page, the element acted on is one line
+// (what it is, its ref to act on it again, and only the details that are
+// not the defaults), and the input's bookkeeping that the agent does not
+// use is left out. The whole result is in structuredContent.
+func actText(action string, m map[string]any) string {
+	spec, ok := tool.Lookup(action)
+	if !ok || spec.Kind != tool.KindInput {
+		return resultText(m)
+	}
+	var out []string
+	head := maps.Clone(m)
+	if nav, _ := m["navigated"].(bool); !nav {
+		delete(head, "title")
+	}
+	if h := headline(head, fenceName(nil)); h != "" {
+		out = append(out, h)
+	}
+	rest := maps.Clone(m)
+	delete(rest, "title")
+	if el, ok := m["element"].(map[string]any); ok {
+		out = append(out, "element: "+elementLine(el))
+		delete(rest, "element")
+	}
+	// How long the page took to settle after typing, and that the text
+	// was typed (the default way) say nothing the next step needs; the
+	// labels of the selected options, when they are their values, repeat
+	// them.
+	delete(rest, "settledMs")
+	if rest["inserted"] == "typed" {
+		delete(rest, "inserted")
+	}
+	if slices.Equal(toStrings(rest["selected"]), toStrings(rest["selectedLabels"])) {
+		delete(rest, "selectedLabels")
+	}
+	if s := restJSON(rest, nil); s != "" {
+		out = append(out, s)
+	}
+	return strings.Join(out, "\n\n")
+}
+
+// elementLine names an element in one short line: its role (or tag) and
+// its name (or, without one, its text), its ref, and what is not the
+// default: another frame, several matches, hidden, covered. The page's
+// words in it are JSON strings, quoted and escaped.
+func elementLine(el map[string]any) string {
+	str := func(k string) string { s, _ := el[k].(string); return s }
+	what := str("role")
+	if what == "" {
+		what = str("tag")
+	}
+	parts := []string{what}
+	name := str("name")
+	if name == "" {
+		name = str("text")
+	}
+	if name != "" {
+		parts = append(parts, compactJSON(shorten(name, 80), maxRestChars))
+	}
+	if r := str("ref"); r != "" {
+		parts = append(parts, "ref "+r)
+	}
+	if f, ok := el["frameId"].(json.Number); ok && f.String() != "0" {
+		parts = append(parts, "frame "+f.String())
+	}
+	if n, ok := el["matches"].(json.Number); ok {
+		parts = append(parts, n.String()+" matches")
+	}
+	if v, ok := el["visible"].(bool); ok && !v {
+		parts = append(parts, "hidden")
+	}
+	if o := str("obscuredBy"); o != "" {
+		parts = append(parts, "covered by "+compactJSON(shorten(o, 80), maxRestChars))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shorten cuts s to at most n runes, marking the cut.
+func shorten(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func toStrings(v any) []string {
+	l, _ := v.([]any)
+	out := make([]string, 0, len(l))
+	for _, e := range l {
+		s, _ := e.(string)
+		out = append(out, s)
+	}
+	return out
+}
+
+// lean is v without what says nothing: null, empty lists and objects,
+// and the placeholder -1 (an unknown size, say), at any depth. An empty
+// string stays: a field's value read back as "" is news.
+func lean(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if e = lean(e); !isEmpty(e) {
+				out[k] = e
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, 0, len(x))
+		for _, e := range x {
+			out = append(out, lean(e))
+		}
+		return out
+	}
+	return v
+}
+
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case json.Number:
+		return x.String() == "-1"
+	case float64:
+		return x == -1
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
 }

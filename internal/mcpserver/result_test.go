@@ -328,3 +328,53 @@ func TestStatusTextLeadsWithWhatBlocks(t *testing.T) {
 		}
 	}
 }
+
+// A click's result names what it hit in one short line, with its ref to
+// act on it again; its rect, its text again, and the page's title (the
+// click did not lead anywhere) are left out of the text.
+func TestClickResultIsOneShortLine(t *testing.T) {
+	raw := `{"tabId":957797260,"url":"http://127.0.0.1:35679/form","title":"Order form","element":{"name":"Send order","rect":{"height":21,"width":82,"x":20,"y":281},"ref":"e716386262","role":"button","tag":"button","text":"Send order"}}`
+	got := text(shaper{}.result("click", json.RawMessage(raw)))
+	want := "tab 957797260 · http://127.0.0.1:35679/form\n\nelement: button \"Send order\" ref e716386262"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if len(got) > 120 {
+		t.Errorf("%d bytes, over 120", len(got))
+	}
+	// Led elsewhere, it says where; what is not the default is kept.
+	raw = `{"tabId":1,"url":"https://t/b","title":"B","navigated":true,"element":{"text":"` + strings.Repeat("x", 100) + `","tag":"a","frameId":3,"matches":2,"visible":false,"obscuredBy":"div#cookie"},"warnings":["w"]}`
+	got = regexp.MustCompile(`page-[a-z2-7]{12}`).ReplaceAllString(text(shaper{}.result("click", json.RawMessage(raw))), "F")
+	want = "tab 1 · <F part=\"title\">B</F> · https://t/b\n\nelement: a \"" + strings.Repeat("x", 79) + "…\" frame 3 2 matches hidden covered by \"div#cookie\"\n\n{\"navigated\":true,\"warnings\":[\"w\"]}"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Empty parts and placeholder values are left out of the text: a page
+// without links has no links fence, a request of unknown size no bytes.
+func TestEmptyPartsAndPlaceholdersAreLeftOut(t *testing.T) {
+	got := text(shaper{}.result("extract", json.RawMessage(`{"tabId":1,"url":"https://t/","title":"T","markdown":"# T","links":[],"headings":[{"level":1,"text":"T"}],"frames":[],"totalChars":3}`)))
+	if strings.Contains(got, `part="links"`) || strings.Contains(got, "frames") || !strings.Contains(got, `part="headings"`) {
+		t.Errorf("empty parts are in the text:\n%s", got)
+	}
+	got = text(shaper{}.result("network", json.RawMessage(`{"tabId":1,"url":"https://t/","title":"T","requests":[{"requestId":"1","url":"https://t/x","bytes":-1,"status":200}],"dropped":0,"nextSince":1}`)))
+	if strings.Contains(got, "-1") || !strings.Contains(got, `"status":200`) {
+		t.Errorf("the placeholder is in the text:\n%s", got)
+	}
+}
+
+// extract's changes come as a diff inside the page's fence, under their
+// heading; "full" is the bridge's word, outside it.
+func TestChangesAreAFencedDiff(t *testing.T) {
+	raw := `{"tabId":1,"url":"https://t/","title":"T","changes":[{"op":"changed","before":"- Task 7","after":"- Done 7","context":"## Week"},{"op":"added","text":"- Task 8","context":"## Week"},{"op":"removed","part":"links","text":"[a](https://a/)"}],"totalChars":90}`
+	got := regexp.MustCompile(`page-[a-z2-7]{12}`).ReplaceAllString(text(shaper{}.result("extract", json.RawMessage(raw))), "F")
+	want := "tab 1 · <F part=\"title\">T</F> · https://t/\n\n<F part=\"changes\">\n@ ## Week\n- - Task 7\n+ - Done 7\n+ - Task 8\n@ links\n- [a](https://a/)\n</F>\n\n{\"totalChars\":90}"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	got = text(shaper{}.result("extract", json.RawMessage(`{"tabId":1,"url":"https://t/","title":"T","markdown":"# T","changes":"full","totalChars":3}`)))
+	if strings.Contains(got, `part="changes"`) || !strings.Contains(got, `"changes":"full"`) {
+		t.Errorf("a full read's changes:\n%s", got)
+	}
+}

@@ -37,7 +37,7 @@ func count(list []string, s string) int {
 // (type's value read back) does not.
 func TestPageParts(t *testing.T) {
 	for name, want := range map[string][]string{
-		"extract":  {"markdown", "reader", "links", "headings", "text"},
+		"extract":  {"markdown", "reader", "links", "headings", "text", "changes"},
 		"inspect":  {"elements"},
 		"search":   {"results"},
 		"find":     {"matches"},

@@ -31,9 +31,10 @@ type Input struct {
 	WaitFor     *WaitFor `json:"waitFor,omitempty" jsonschema:"Wait first for one of selector, text, role+name, label, placeholder, ref (with frameId, nth, exact) or urlContains."`
 	URLContains string   `json:"urlContains,omitempty" jsonschema:"wait: until the tab's URL contains this. network: list only the requests whose URL contains this."`
 	Load        bool     `json:"load,omitempty" jsonschema:"Until the page has loaded."`
-	Include     []string `json:"include,omitempty" jsonschema:"Return only these parts." enum:"markdown,reader,links,headings,text,frames,warnings"`
-	MaxChars    int      `json:"maxChars,omitempty" jsonschema:"Size budget of the result (default 20000)."`
-	Offset      int      `json:"offset,omitempty" jsonschema:"A previous result's nextOffset (same tabId)."`
+	Include     []string `json:"include,omitempty" jsonschema:"Only these parts." enum:"markdown,reader,links,headings,text,frames,warnings"`
+	Changes     bool     `json:"changes,omitempty" jsonschema:"Only changes since your last read."`
+	MaxChars    int      `json:"maxChars,omitempty" jsonschema:"Result size budget (default 20000)."`
+	Offset      int      `json:"offset,omitempty" jsonschema:"Continue at a result's nextOffset."`
 
 	InputMode  string   `json:"inputMode,omitempty" jsonschema:"cdp: real input (default); dom: DOM events; paste (type): verbatim, the default into code editors." enum:"cdp,dom,paste"`
 	Dialog     string   `json:"dialog,omitempty" jsonschema:"Answer to the page's dialogs (default: accept alerts, dismiss others)." enum:"accept,dismiss"`

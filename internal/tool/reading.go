@@ -1,6 +1,11 @@
 package tool
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/changes"
+)
 
 // The reading family: actions that look at a page and change nothing.
 func init() {
@@ -9,10 +14,10 @@ func init() {
 			Name:    "extract",
 			After:   "open",
 			Result:  ExtractResult{},
-			Summary: "read the rendered page: markdown, links, headings (url, waitFor optional); more with offset.",
+			Summary: "read the page: markdown, links, headings (url, waitFor optional); more with offset; changes: only what changed since your last read.",
 			Doc:     "reads a page once it is loaded and quiet: markdown, reader view, links, headings and frames; a URL is opened first, else the tab of Target is read.",
 			Kind:    KindRead,
-			Params:  []string{"url", "target", "incognito", "waitFor", "include", "maxChars", "offset", "dialog"},
+			Params:  []string{"url", "target", "incognito", "waitFor", "include", "changes", "maxChars", "offset", "dialog"},
 		},
 		Spec{
 			Name:    "inspect",
@@ -61,6 +66,14 @@ type ExtractResult struct {
 	Headings []Heading   `json:"headings,omitzero" content:"page"`
 	Text     *string     `json:"text,omitempty" content:"page"`
 	Frames   []FrameInfo `json:"frames,omitzero"`
+	// Changes answers a read with changes: true: what changed since the
+	// session's last read of the tab, or "full" when this is a full read
+	// (the first, or the first since the tab went to another page).
+	// Unchanged says nothing did. In a list of changes, totalChars,
+	// offset and nextOffset count the changes' characters (see
+	// docs/reference.md, "Extract: what changed since the last read").
+	Changes   *Changes `json:"changes,omitempty" content:"page"`
+	Unchanged bool     `json:"unchanged,omitempty"`
 	Outcome
 	TotalChars int  `json:"totalChars"`
 	Offset     int  `json:"offset,omitempty"`
@@ -68,6 +81,40 @@ type ExtractResult struct {
 	// Omitted names the parts a read without include left out because
 	// the page is larger than the budget (include asks for them).
 	Omitted []string `json:"omitted,omitempty"`
+}
+
+// Change is one block of a page that differs from the last read: op
+// added, removed or changed; text, or before and after; context, its
+// nearest heading; part, links, headings or frames (none: the markdown).
+type Change = changes.Change
+
+// Changes is extract's changes: the list, or on the wire "full" for a
+// full read.
+type Changes struct {
+	Full bool
+	List []Change
+}
+
+// MarshalJSON writes "full" or the list.
+func (c Changes) MarshalJSON() ([]byte, error) {
+	if c.Full {
+		return []byte(`"full"`), nil
+	}
+	if c.List == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal(c.List)
+}
+
+// UnmarshalJSON reads "full" or a list.
+func (c *Changes) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*c = Changes{Full: s == "full"}
+		return nil
+	}
+	*c = Changes{}
+	return json.Unmarshal(b, &c.List)
 }
 
 // Reader is the main content of a page.
