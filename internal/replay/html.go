@@ -76,11 +76,11 @@ body{font:14px system-ui,sans-serif;margin:0;display:flex;height:100vh;color:#22
 `))
 
 type htmlStep struct {
-	N                                    int
-	Action, Target, Outcome, Time, Page  string
-	Caption                              string
-	Failed                               bool
-	Img                                  template.URL
+	N                                   int
+	Action, Target, Outcome, Time, Page string
+	Caption                             string
+	Failed                              bool
+	Img                                 template.URL
 }
 
 // WriteHTML writes t as one self-contained page: every capture inline as
