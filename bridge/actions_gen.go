@@ -28,7 +28,7 @@ type Stop = tool.Stop
 type SearchParams struct {
 	Target
 	// Incognito is the incognito parameter: true: an incognito window; false:
-	// a normal one (for logged-in work).
+	// a normal one (logged-in work).
 	Incognito *bool `json:"incognito,omitempty"`
 	// Query is the query parameter: What to search for.
 	Query string `json:"query"`
@@ -49,11 +49,10 @@ type OpenParams struct {
 	// instead of a new one. One of new, current.
 	Where string `json:"target,omitempty"`
 	// Incognito is the incognito parameter: true: an incognito window; false:
-	// a normal one (for logged-in work).
+	// a normal one (logged-in work).
 	Incognito *bool `json:"incognito,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -73,7 +72,7 @@ type ExtractParams struct {
 	// instead of a new one. One of new, current.
 	Where string `json:"target,omitempty"`
 	// Incognito is the incognito parameter: true: an incognito window; false:
-	// a normal one (for logged-in work).
+	// a normal one (logged-in work).
 	Incognito *bool `json:"incognito,omitempty"`
 	// WaitFor is the waitFor parameter: Wait first for one of selector, text,
 	// role+name, label, placeholder, ref (with frameId, nth, exact) or
@@ -88,9 +87,8 @@ type ExtractParams struct {
 	// Offset is the offset parameter: Continue at a previous result's
 	// nextOffset (same tabId).
 	Offset int `json:"offset,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -110,9 +108,8 @@ type InspectParams struct {
 	// Offset is the offset parameter: Continue at a previous result's
 	// nextOffset (same tabId).
 	Offset int `json:"offset,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -130,9 +127,8 @@ type ClickParams struct {
 	// dom: DOM events; paste (type): as a paste, verbatim (the default into
 	// code editors). One of cdp, dom, paste.
 	InputMode string `json:"inputMode,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Button is the button parameter: Mouse button (default left). One of
 	// left, right, middle.
@@ -150,9 +146,8 @@ func (c *Client) Click(ctx context.Context, p ClickParams) (*ActResult, error) {
 type HoverParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -170,9 +165,8 @@ type TypeParams struct {
 	// dom: DOM events; paste (type): as a paste, verbatim (the default into
 	// code editors). One of cdp, dom, paste.
 	InputMode string `json:"inputMode,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Value is the value parameter: Text to type; for date, time, color,
 	// range… inputs their value (2026-05-17, 14:30, #ff8800, 40).
@@ -190,9 +184,8 @@ func (c *Client) Type(ctx context.Context, p TypeParams) (*TypeResult, error) {
 // FillParams are fill's parameters; a call gives fields.
 type FillParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Fields is the fields parameter: Each: a locator plus value, option(s)
 	// or checked.
@@ -213,9 +206,8 @@ type PressParams struct {
 	// dom: DOM events; paste (type): as a paste, verbatim (the default into
 	// code editors). One of cdp, dom, paste.
 	InputMode string `json:"inputMode,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Keys is the keys parameter: Keys such as Enter, Tab, Control+A.
 	Keys string `json:"keys"`
@@ -231,9 +223,8 @@ func (c *Client) Press(ctx context.Context, p PressParams) (*ActResult, error) {
 type SelectParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Option is the option parameter: Option value or label.
 	Option string `json:"option,omitempty"`
@@ -251,9 +242,8 @@ func (c *Client) Select(ctx context.Context, p SelectParams) (*SelectResult, err
 type CheckParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Checked is the checked parameter: Wanted state (default true).
 	Checked *bool `json:"checked,omitempty"`
@@ -268,13 +258,12 @@ func (c *Client) Check(ctx context.Context, p CheckParams) (*CheckResult, error)
 // DragParams are drag's parameters; a call gives from, and to.
 type DragParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// From is the from parameter: drag: what to drag, one locator: selector,
 	// text, role+name, label, placeholder, ref, or x, y (coordinates);
-	// frameId, nth, exact as usual.
+	// frameId, nth, exact.
 	From Locator `json:"from"`
 	// To is the to parameter: scroll: "top" or "bottom". drag: where to drop,
 	// like from.
@@ -292,9 +281,8 @@ func (c *Client) Drag(ctx context.Context, p DragParams) (*DragResult, error) {
 type UploadParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Paths is the paths parameter: Absolute local file paths (at most 20).
 	Paths []string `json:"paths"`
@@ -323,9 +311,8 @@ func (c *Client) Downloads(ctx context.Context, p DownloadsParams) (*DownloadsRe
 type ScrollParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// To is the to parameter: scroll: "top" or "bottom". drag: where to drop,
 	// like from.
@@ -351,9 +338,8 @@ type WaitParams struct {
 	URLContains string `json:"urlContains,omitempty"`
 	// Load is the load parameter: Until the page has loaded.
 	Load bool `json:"load,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -368,9 +354,8 @@ type FindParams struct {
 	Target
 	// Query is the query parameter: What to search for.
 	Query string `json:"query"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -382,9 +367,8 @@ func (c *Client) Find(ctx context.Context, p FindParams) (*FindResult, error) {
 // ScreenshotParams are screenshot's parameters.
 type ScreenshotParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Mode is the mode parameter: full page (default) or viewport. One of
 	// full, viewport.
@@ -447,9 +431,8 @@ type EvaluateParams struct {
 	// MaxChars is the maxChars parameter: Size budget of the result (default
 	// 20000).
 	MaxChars int `json:"maxChars,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Expression is the expression parameter: JavaScript to evaluate.
 	Expression string `json:"expression"`
@@ -490,6 +473,8 @@ type CloseParams struct {
 	// CloseWorkspace is the closeWorkspace parameter: Close the workspace's
 	// tabs and its window.
 	CloseWorkspace bool `json:"closeWorkspace,omitempty"`
+	// KeepReplays is the keepReplays parameter: Keep the replay.
+	KeepReplays bool `json:"keepReplays,omitempty"`
 }
 
 // CloseTabs closes a tab the bridge opened (Target.TabID), or a
@@ -502,9 +487,8 @@ func (c *Client) CloseTabs(ctx context.Context, p CloseParams) (*CloseResult, er
 // ReloadParams are reload's parameters.
 type ReloadParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// BypassCache is the bypassCache parameter: reload: bypass the browser
 	// cache.
@@ -519,9 +503,8 @@ func (c *Client) Reload(ctx context.Context, p ReloadParams) (*NavResult, error)
 // HistoryParams are the parameters of back and forward.
 type HistoryParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -575,9 +558,8 @@ func (c *Client) Viewport(ctx context.Context, p ViewportParams) (*ViewportResul
 // PDFParams are pdf's parameters.
 type PDFParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs during the
-	// action (default: accept alerts, dismiss others). One of accept,
-	// dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs during the action
+	// (default: accept alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Landscape is the landscape parameter: pdf: print in landscape
 	// orientation.

@@ -15,15 +15,15 @@ import (
 // Which actions take which parameters is each Spec's Params.
 type Input struct {
 	Action             string `json:"action" jsonschema:"What to do; see the tool description."`
-	TabID              *int   `json:"tabId,omitempty" jsonschema:"Tab to use (from status, open or search). Page actions default to the active tab."`
-	Browser            string `json:"browser,omitempty" jsonschema:"Which connected browser, by label or slot from status. Default: the one the user focused last; a tabId picks its own."`
+	TabID              *int   `json:"tabId,omitempty" jsonschema:"Tab to use (from status, open or search); default: the active tab."`
+	Browser            string `json:"browser,omitempty" jsonschema:"Browser label or slot from status. Default: the one focused last; a tabId picks its own."`
 	BrowserWorkspaceID string `json:"browserWorkspaceId,omitempty" jsonschema:"Named workspace: its own window and tab group. Default: run:<runId>, else this MCP session."`
-	RunID              string `json:"runId,omitempty" jsonschema:"Your task's ID: its tabs share one workspace. Also read from _meta.runId."`
+	RunID              string `json:"runId,omitempty" jsonschema:"Your task's ID: its tabs share a workspace. Also read from _meta.runId."`
 	TimeoutMs          int    `json:"timeoutMs,omitempty" jsonschema:"Deadline in ms, 1 or more (max and default 60000; status 5000; handoff 600000)."`
 
 	URL       string `json:"url,omitempty" jsonschema:"http(s) or file URL, or about:blank."`
 	Target    string `json:"target,omitempty" jsonschema:"\"current\": load in the active tab instead of a new one." enum:"new,current"`
-	Incognito *bool  `json:"incognito,omitempty" jsonschema:"true: an incognito window; false: a normal one (for logged-in work)."`
+	Incognito *bool  `json:"incognito,omitempty" jsonschema:"true: an incognito window; false: a normal one (logged-in work)."`
 	Query     string `json:"query,omitempty" jsonschema:"What to search for."`
 
 	Locator
@@ -36,7 +36,7 @@ type Input struct {
 	Offset      int      `json:"offset,omitempty" jsonschema:"Continue at a previous result's nextOffset (same tabId)."`
 
 	InputMode  string   `json:"inputMode,omitempty" jsonschema:"cdp: real input events (default); dom: DOM events; paste (type): as a paste, verbatim (the default into code editors)." enum:"cdp,dom,paste"`
-	Dialog     string   `json:"dialog,omitempty" jsonschema:"Answer to the page's dialogs during the action (default: accept alerts, dismiss others)." enum:"accept,dismiss"`
+	Dialog     string   `json:"dialog,omitempty" jsonschema:"Answer to dialogs during the action (default: accept alerts, dismiss others)." enum:"accept,dismiss"`
 	Button     string   `json:"button,omitempty" jsonschema:"Mouse button (default left)." enum:"left,right,middle"`
 	ClickCount int      `json:"clickCount,omitempty" jsonschema:"2 for a double click."`
 	Value      string   `json:"value,omitempty" jsonschema:"Text to type; for date, time, color, range… inputs their value (2026-05-17, 14:30, #ff8800, 40)."`
@@ -46,7 +46,7 @@ type Input struct {
 	Options    []string `json:"options,omitempty" jsonschema:"Several options (multiple select)."`
 	Checked    *bool    `json:"checked,omitempty" jsonschema:"Wanted state (default true)."`
 	Paths      []string `json:"paths,omitempty" jsonschema:"Absolute local file paths (at most 20)."`
-	From       *Locator `json:"from,omitempty" jsonschema:"drag: what to drag, one locator: selector, text, role+name, label, placeholder, ref, or x, y (coordinates); frameId, nth, exact as usual."`
+	From       *Locator `json:"from,omitempty" jsonschema:"drag: what to drag, one locator: selector, text, role+name, label, placeholder, ref, or x, y (coordinates); frameId, nth, exact."`
 	To         To       `json:"to,omitzero" jsonschema:"scroll: \"top\" or \"bottom\". drag: where to drop, like from."`
 	DeltaX     *float64 `json:"deltaX,omitempty" jsonschema:"Scroll by px."`
 	DeltaY     *float64 `json:"deltaY,omitempty" jsonschema:"Scroll by px."`
@@ -55,6 +55,7 @@ type Input struct {
 	Clip *Clip  `json:"clip,omitempty" jsonschema:"Rectangle {x, y, width, height} in CSS px of the document."`
 
 	CloseWorkspace bool `json:"closeWorkspace,omitempty" jsonschema:"Close the workspace's tabs and its window."`
+	KeepReplays    bool `json:"keepReplays,omitempty" jsonschema:"Keep the replay."`
 
 	Navigation // navigation.go
 
