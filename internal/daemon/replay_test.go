@@ -2,9 +2,13 @@ package daemon
 
 import (
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/replay"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -31,5 +35,27 @@ func TestReplayTarget(t *testing.T) {
 		if c.never != "" && strings.Contains(got, c.never) {
 			t.Errorf("%s: the target keeps %q: %s", c.in, c.never, got)
 		}
+	}
+}
+
+// A full queue drops the step at once: the caller, whose reply is
+// already out, never waits for the recorder.
+func TestNoteStepDropsRatherThanBlocks(t *testing.T) {
+	d := &Daemon{log: slog.New(slog.DiscardHandler), replays: newRecorder(replay.NewIn(t.TempDir()))}
+	call := protocol.Call{ID: "1", Input: json.RawMessage(`{"action":"open","url":"about:blank"}`)}
+	done := make(chan struct{})
+	go func() {
+		for i := 0; i < replayQueue+5; i++ {
+			d.noteStep("session:t", call, protocol.Reply{ID: "1"}, time.Now())
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("noteStep blocked on a full queue")
+	}
+	if n := d.replays.dropped.Load(); n != 5 {
+		t.Errorf("dropped %d steps, want 5", n)
 	}
 }
