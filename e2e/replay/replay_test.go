@@ -74,13 +74,17 @@ func TestFiveStepsMakeAReplay(t *testing.T) {
 	ws := "replay-five"
 	store().Delete(ws)
 	tab := bridge.OpenIn(t, ws, url)
-	for _, in := range []map[string]any{
+	// Pictures are taken while the agent pauses (an agent thinks between
+	// its steps): each step waits for the last one's.
+	waitPictured(t, ws, 1)
+	for i, in := range []map[string]any{
 		{"action": "type", "tabId": tab, "label": "Name", "value": "Ada"},
 		{"action": "click", "tabId": tab, "role": "button", "name": "Send"},
 		{"action": "press", "tabId": tab, "keys": "Tab"},
 		{"action": "scroll", "tabId": tab, "to": "bottom"},
 	} {
 		bridge.MustCall(t, in)
+		waitPictured(t, ws, i+2)
 	}
 	es := steps(t, ws, 5)
 	var actions []string
@@ -199,6 +203,22 @@ func TestKeepReplaysAndClear(t *testing.T) {
 	}
 	if sums, _ := store().List(); len(sums) != 0 {
 		t.Fatalf("left after --clear: %+v", sums)
+	}
+}
+
+// waitPictured waits until workspace ws has n steps, the last pictured.
+func waitPictured(t *testing.T, ws string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		es := steps(t, ws, n)
+		if es[n-1].Image != "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("step %d of %s was not pictured: %+v", n, ws, es[n-1])
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

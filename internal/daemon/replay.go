@@ -32,6 +32,16 @@ const thumbWidth = 480
 // captureTimeout bounds one capture.
 const captureTimeout = 10 * time.Second
 
+// A picture is taken once the agent has paused: no call running and none
+// waiting to be recorded for settleQuiet. A step followed at once by
+// another is not pictured (the later one is), and the recorder gives up
+// a picture after waitQuiet of calls: a capture takes the tab's turn, so
+// one taken while the agent works would make its next action wait.
+const (
+	settleQuiet = 100 * time.Millisecond
+	waitQuiet   = 3 * time.Second
+)
+
 // replayStep is a step sent and not yet recorded.
 type replayStep struct {
 	session string
@@ -45,6 +55,8 @@ type recorder struct {
 	store   *replay.Store
 	steps   chan replayStep
 	dropped atomic.Int64
+	// busy counts the calls running now.
+	busy atomic.Int64
 }
 
 func newRecorder(store *replay.Store) *recorder {
@@ -59,6 +71,32 @@ func (d *Daemon) noteStep(session string, call protocol.Call, reply protocol.Rep
 	default:
 		if n := d.replays.dropped.Add(1); n == 1 || n%100 == 0 {
 			d.log.Warn("replay: steps dropped, the recorder is behind", "dropped", n)
+		}
+	}
+}
+
+// quiet waits until no call has run for settle, within limit; false
+// when a newer step is queued (it gets the picture) or calls go on.
+func (r *recorder) quiet(ctx context.Context, settle, limit time.Duration) bool {
+	start := time.Now()
+	since := start
+	for {
+		if len(r.steps) > 0 {
+			return false
+		}
+		if r.busy.Load() > 0 {
+			since = time.Now()
+		}
+		if time.Since(since) >= settle {
+			return true
+		}
+		if time.Since(start) > limit {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
 }
@@ -132,7 +170,7 @@ func (d *Daemon) recordStep(ctx context.Context, s replayStep) error {
 		e.Code = s.reply.Error.Code
 	}
 	var shot []byte
-	if owned && (capturing[in.Action] || in.Action == "extract" && in.URL != "") {
+	if owned && (capturing[in.Action] || in.Action == "extract" && in.URL != "") && d.replays.quiet(ctx, settleQuiet, waitQuiet) {
 		shot = d.capture(ctx, s.session, tabIn)
 	}
 	_, err = d.replays.store.Append(e, shot)
