@@ -197,7 +197,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}()
 	go d.sweep(ctx)
 	go d.watchPolicy(ctx)
-	go d.recordSteps(ctx)
+	// The recorder finishes the step it is on before Run returns: nothing
+	// writes to the state folder after the daemon has stopped.
+	recorded := make(chan struct{})
+	go func() { d.recordSteps(ctx); close(recorded) }()
+	defer func() { d.stop(); <-recorded }()
 	defer wg.Wait()
 	for {
 		nc, err := l.Accept()
