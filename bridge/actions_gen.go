@@ -517,6 +517,8 @@ type CloseParams struct {
 	// CloseWorkspace is the closeWorkspace parameter: Close the workspace's
 	// tabs and its window.
 	CloseWorkspace bool `json:"closeWorkspace,omitempty"`
+	// KeepReplays is the keepReplays parameter: Keep the replay.
+	KeepReplays bool `json:"keepReplays,omitempty"`
 }
 
 // CloseTabs closes a tab the bridge opened (Target.TabID), or a

@@ -30,6 +30,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/policy"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
+	"github.com/browser-bridge/browser-bridge/internal/replay"
 	"github.com/browser-bridge/browser-bridge/internal/secret"
 	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/shots"
@@ -57,6 +58,7 @@ type Daemon struct {
 	started time.Time
 	env     *actions.Env
 	audit   *audit.Log
+	replays *recorder // replay.go
 	agents  agentSessions
 	// handshakes caps the connections that have not shown the secret
 	// yet (a full gate closes the oldest), and drops rate-limits the line
@@ -91,7 +93,7 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 	}
 	d := &Daemon{layout: layout, log: log, link: browser.NewLink(), reg: reg, slots: numbers, started: time.Now(),
 		handshakes: ipc.NewGate(ipc.MaxHandshakes), drops: logfile.Every{Interval: time.Second}, sweepEvery: sweepEvery,
-		audit: audit.Open(layout, func(err error) { log.Warn("audit trail", "err", err) })}
+		audit: audit.Open(layout, func(err error) { log.Warn("audit trail", "err", err) }), replays: newRecorder(replay.New(layout))}
 	d.link.OnHello = d.reconcile
 	d.link.OnRequest = d.answerExtension
 	d.env = &actions.Env{
@@ -194,6 +196,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}()
 	go d.sweep(ctx)
 	go d.watchPolicy(ctx)
+	// The recorder finishes the step it is on before Run returns: nothing
+	// writes to the state folder after the daemon has stopped.
+	recorded := make(chan struct{})
+	go func() { d.recordSteps(ctx); close(recorded) }()
+	defer func() { d.stop(); <-recorded }()
 	defer wg.Wait()
 	for {
 		nc, err := l.Accept()
@@ -418,6 +425,8 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 				progress := func(msg string) {
 					c.SendJSON(protocol.Progress{ID: call.ID, Type: protocol.TypeProgress, Message: msg})
 				}
+				at := time.Now()
+				d.replays.busy.Add(1)
 				reply := d.handleCall(cctx, session, call, progress)
 				if err := c.SendJSON(reply); err != nil {
 					d.log.Warn("sending reply", "err", err)
@@ -426,6 +435,9 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 						c.SendJSON(protocol.Reply{ID: call.ID, Error: protocol.Errorf(protocol.CodeInvalidArgument, "the result is too large to send (%v); ask for less, e.g. a smaller maxChars or include", err)})
 					}
 				}
+				// Its timeline gets the step once the reply is out (replay.go).
+				d.noteStep(session, call, reply, at)
+				d.replays.busy.Add(-1)
 			}()
 		case protocol.TypeVerb:
 			var v protocol.VerbCall

@@ -56,6 +56,7 @@ type Input struct {
 	Clip *Clip  `json:"clip,omitempty" jsonschema:"{x, y, width, height}, CSS px."`
 
 	CloseWorkspace bool `json:"closeWorkspace,omitempty" jsonschema:"Close the workspace's tabs and its window."`
+	KeepReplays    bool `json:"keepReplays,omitempty" jsonschema:"Keep the replay."`
 
 	Navigation  // navigation.go
 	Emulation   // emulate.go

@@ -41,7 +41,7 @@ func init() {
 			Summary: "close a tab the bridge opened (tabId) or your workspace.",
 			Doc:     "closes a tab the bridge opened (Target.TabID), or a workspace's tabs and its window (CloseWorkspace); a tab the user opened is ErrNotOwned. (Close ends the connection.)",
 			Kind:    KindNavigate,
-			Params:  []string{"closeWorkspace"},
+			Params:  []string{"closeWorkspace", "keepReplays"},
 			Needs:   [][]string{{"tabId", "closeWorkspace"}},
 		},
 	)

@@ -1,0 +1,304 @@
+package replay
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/gif"
+	"image/jpeg"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testJPEG is a w×h JPEG of one colour.
+func testJPEG(t testing.TB, w, h int, c color.Color) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.Set(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestAppendKeepsOrderAndIsPrivate(t *testing.T) {
+	s := NewIn(filepath.Join(t.TempDir(), "replays"))
+	shot := testJPEG(t, 40, 30, color.White)
+	for i := 0; i < 3; i++ {
+		var img []byte
+		if i != 1 {
+			img = shot
+		}
+		if _, err := s.Append(Entry{Workspace: "ws/../1", Session: "session:a", Action: fmt.Sprint("a", i), Time: time.Now()}, img); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tl, err := s.Read("ws/../1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.Entries) != 3 || tl.Entries[0].Action != "a0" || tl.Entries[2].Action != "a2" || tl.Entries[2].Seq != 2 {
+		t.Fatalf("entries: %+v", tl.Entries)
+	}
+	if s.Image(tl.Entries[0]) == nil || s.Image(tl.Entries[1]) != nil {
+		t.Fatalf("images: %q %q", tl.Entries[0].Image, tl.Entries[1].Image)
+	}
+	if runtime.GOOS == "windows" {
+		return
+	}
+	filepath.Walk(s.Dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := os.FileMode(0o600)
+		if info.IsDir() {
+			want = 0o700
+		}
+		if info.Mode().Perm() != want {
+			t.Errorf("%s is %v, want %v", p, info.Mode().Perm(), want)
+		}
+		return nil
+	})
+	sums, err := s.List()
+	if err != nil || len(sums) != 1 || sums[0].Steps != 3 || sums[0].Captures != 2 || sums[0].Workspace != "ws/../1" {
+		t.Fatalf("list: %+v %v", sums, err)
+	}
+}
+
+func TestBoundsDropTheOldest(t *testing.T) {
+	s := NewIn(filepath.Join(t.TempDir(), "replays"))
+	s.MaxCaptures, s.MaxEntries = 3, 4
+	shot := testJPEG(t, 40, 30, color.White)
+	for i := 0; i < 6; i++ {
+		if _, err := s.Append(Entry{Workspace: "w", Action: fmt.Sprint("a", i)}, shot); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tl, _ := s.Read("w")
+	var actions, kept []string
+	for _, e := range tl.Entries {
+		actions = append(actions, e.Action)
+		if s.Image(e) != nil {
+			kept = append(kept, e.Action)
+		}
+	}
+	if fmt.Sprint(actions) != "[a2 a3 a4 a5]" || fmt.Sprint(kept) != "[a3 a4 a5]" {
+		t.Fatalf("entries %v, with captures %v", actions, kept)
+	}
+
+	// The bytes in all: another workspace's newer captures push out the
+	// oldest of both.
+	s2 := NewIn(filepath.Join(t.TempDir(), "replays"))
+	s2.MaxBytes = int64(len(shot))*3 + 1
+	for i := 0; i < 4; i++ {
+		ws := []string{"x", "y"}[i%2]
+		s2.Append(Entry{Workspace: ws, Action: fmt.Sprint("b", i)}, shot)
+		time.Sleep(20 * time.Millisecond) // distinct modification times
+	}
+	var left []string
+	for _, ws := range []string{"x", "y"} {
+		tl, _ := s2.Read(ws)
+		for _, e := range tl.Entries {
+			if s2.Image(e) != nil {
+				left = append(left, e.Action)
+			}
+		}
+	}
+	if fmt.Sprint(left) != "[b2 b1 b3]" {
+		t.Fatalf("captures left: %v, want b1 b2 b3 (b0 the oldest dropped)", left)
+	}
+}
+
+func TestDeleteAndClear(t *testing.T) {
+	s := NewIn(filepath.Join(t.TempDir(), "replays"))
+	for _, ws := range []string{"a", "b", "c"} {
+		s.Append(Entry{Workspace: ws, Action: "open"}, nil)
+	}
+	if err := s.Delete("b"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Read("b"); err != ErrNoTimeline {
+		t.Fatalf("after delete: %v", err)
+	}
+	if _, err := s.Read("a"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.Clear(); n != 2 || err != nil {
+		t.Fatalf("clear: %d %v", n, err)
+	}
+	if sums, _ := s.List(); len(sums) != 0 {
+		t.Fatalf("left: %v", sums)
+	}
+	// Numbering starts again after a clear, and the steps are new.
+	e, _ := s.Append(Entry{Workspace: "a", Action: "open"}, nil)
+	if e.Seq != 0 {
+		t.Fatalf("seq %d", e.Seq)
+	}
+}
+
+func TestOffSwitch(t *testing.T) {
+	s := NewIn(filepath.Join(t.TempDir(), "replays"))
+	if s.Off() {
+		t.Fatal("off by default")
+	}
+	s.SetOff(true)
+	if !s.Off() {
+		t.Fatal("not off")
+	}
+	s.SetOff(false)
+	if s.Off() {
+		t.Fatal("still off")
+	}
+}
+
+func TestSessionMergesWorkspaces(t *testing.T) {
+	s := NewIn(filepath.Join(t.TempDir(), "replays"))
+	t0 := time.Now()
+	s.Append(Entry{Workspace: "w1", Session: "session:s", Action: "open", Time: t0}, nil)
+	s.Append(Entry{Workspace: "w2", Session: "session:s", Action: "click", Time: t0.Add(time.Second)}, nil)
+	s.Append(Entry{Workspace: "w2", Session: "session:other", Action: "type", Time: t0.Add(2 * time.Second)}, nil)
+	s.Append(Entry{Workspace: "w1", Session: "session:s", Action: "press", Time: t0.Add(3 * time.Second)}, nil)
+	tl, err := s.Session("session:s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tl.Entries {
+		got = append(got, e.Action)
+	}
+	if fmt.Sprint(got) != "[open click press]" {
+		t.Fatalf("%v", got)
+	}
+	if _, err := s.Session("session:none"); err != ErrNoTimeline {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestHTMLEscapesAndLoadsNothing(t *testing.T) {
+	shot := testJPEG(t, 40, 30, color.White)
+	tl := Timeline{Workspace: `<script>alert(1)</script>`, Entries: []Entry{
+		{Workspace: "w", Action: "click", Target: `text "<img src=http://evil.example/x onerror=alert(1)>"`, Image: "00000000.jpg", URL: "https://example.com/?token=abc", Title: "</title><script>"},
+		{Workspace: "w", Action: "open", Code: "timeout", Image: "00000001.jpg"},
+	}}
+	var b bytes.Buffer
+	err := WriteHTML(&b, tl, func(e Entry) []byte {
+		if e.Image == "00000000.jpg" {
+			return shot
+		}
+		return []byte("<svg onload=alert(1)>") // not a JPEG: never an image
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, bad := range []string{"<script>alert", "<img src=http", "</title><script>", "token=abc", "<svg"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the page holds %q unescaped", bad)
+		}
+	}
+	if n := strings.Count(out, `src="data:image/jpeg;base64,`); n != 1 {
+		t.Errorf("%d images, want 1", n)
+	}
+	if !strings.Contains(out, `content="default-src &#39;none&#39;; img-src data:;`) {
+		t.Errorf("no strict policy: %s", out[:400])
+	}
+	// Nothing the page loads comes from anywhere but itself.
+	for _, m := range regexp.MustCompile(`(?i)(src|href|action)\s*=\s*"([^"]*)"`).FindAllStringSubmatch(out, -1) {
+		if !strings.HasPrefix(m[2], "data:image/jpeg;base64,") {
+			t.Errorf("the page loads %q", m[0])
+		}
+	}
+}
+
+func TestGIFOneFramePerStep(t *testing.T) {
+	shot := testJPEG(t, 1280, 900, color.RGBA{0, 0, 255, 255})
+	tl := Timeline{Workspace: "w"}
+	for i := 0; i < 5; i++ {
+		tl.Entries = append(tl.Entries, Entry{Workspace: "w", Action: "click", Target: "label \"Name\" ü", Image: "x"})
+	}
+	tl.Entries[4].Code = "element_not_found"
+	var b bytes.Buffer
+	if err := WriteGIF(&b, tl, func(e Entry) []byte { return shot }); err != nil {
+		t.Fatal(err)
+	}
+	g, err := gif.DecodeAll(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Image) != 5 || len(g.Delay) != 5 {
+		t.Fatalf("%d frames", len(g.Image))
+	}
+	// The capture is drawn (blue), and the caption is written on its band.
+	f := g.Image[0]
+	if _, _, b, _ := f.At(frameW/2, frameH/2).RGBA(); b < 0x8000 {
+		t.Errorf("the middle of the frame is not the capture's blue")
+	}
+	white := 0
+	for y := frameH; y < frameH+bandH; y++ {
+		for x := 0; x < frameW; x++ {
+			if r, g, b, _ := f.At(x, y).RGBA(); r > 0xe000 && g > 0xe000 && b > 0xe000 {
+				white++
+			}
+		}
+	}
+	if white < 100 {
+		t.Errorf("no caption drawn (%d white pixels)", white)
+	}
+	if err := WriteGIF(&b, Timeline{}, nil); err != ErrNoTimeline {
+		t.Errorf("empty: %v", err)
+	}
+}
+
+func TestThumbnailIsSmaller(t *testing.T) {
+	big := testJPEG(t, 1280, 900, color.RGBA{200, 10, 10, 255})
+	small := Thumbnail(big, 480)
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(small))
+	if err != nil || cfg.Width != 480 || cfg.Height != 337 {
+		t.Fatalf("%+v %v", cfg, err)
+	}
+	if got := Thumbnail([]byte("not a jpeg"), 480); string(got) != "not a jpeg" {
+		t.Fatal("changed bytes it could not read")
+	}
+}
+
+func TestParseIndexSkipsWhatItCannotTrust(t *testing.T) {
+	data := []byte(`{"seq":0,"workspace":"w","action":"open","image":"00000000.jpg"}
+not json
+{"seq":1,"workspace":"w","action":"click","image":"../../secret.jpg"}
+{"seq":2,"workspace":"w"}
+
+{"seq":3,"workspace":"w","action":"type","image":"0000000a.jpg"}`)
+	es := ParseIndex(data)
+	if len(es) != 3 || es[0].Image != "00000000.jpg" || es[1].Image != "" || es[2].Image != "" {
+		t.Fatalf("%+v", es)
+	}
+}
+
+func FuzzParseIndex(f *testing.F) {
+	f.Add([]byte(`{"seq":0,"workspace":"w","action":"open","image":"00000000.jpg"}` + "\n"))
+	f.Add([]byte("{\"seq\":1,\"workspace\":\"w\",\"action\":\"x\",\"image\":\"../a.jpg\"}\n\xff\n"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, e := range ParseIndex(data) {
+			if e.Action == "" || e.Workspace == "" {
+				t.Fatalf("kept an entry without action or workspace: %+v", e)
+			}
+			if e.Image != "" {
+				if _, ok := imageSeq(e.Image); !ok || strings.ContainsAny(e.Image, `/\`) {
+					t.Fatalf("kept image name %q", e.Image)
+				}
+			}
+		}
+	})
+}

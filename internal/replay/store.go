@@ -1,0 +1,425 @@
+// Package replay keeps each workspace's timeline: its actions in order,
+// each with a small JPEG of the tab after the action settled when the
+// action changes or loads a page, and writes it out as a self-contained
+// HTML page or an animated GIF (docs/cli.md, "replay").
+//
+// The timelines live in the state folder like the audit trail: folders
+// 0700, files 0600, bounded per workspace and in all, oldest dropped
+// first.
+package replay
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/browser-bridge/browser-bridge/internal/atomicfile"
+	"github.com/browser-bridge/browser-bridge/internal/paths"
+)
+
+// The bounds of what is kept (docs/cli.md, "replay").
+const (
+	// MaxCaptures is the most captures kept per workspace.
+	MaxCaptures = 200
+	// MaxBytes is the most bytes of captures kept in all.
+	MaxBytes = 100 << 20
+	// MaxEntries is the most timeline entries kept per workspace (the
+	// entries of steps without a capture are small, but not free).
+	MaxEntries = 1000
+)
+
+// indexName is a timeline's index file: one JSON line per entry.
+const indexName = "index.jsonl"
+
+// offName is the file whose presence turns recording off.
+const offName = "off"
+
+// Entry is one step of a timeline.
+type Entry struct {
+	Seq       int       `json:"seq"`
+	Time      time.Time `json:"time"`
+	Session   string    `json:"session,omitempty"`
+	Workspace string    `json:"workspace"`
+	Action    string    `json:"action"`
+	Target    string    `json:"target,omitempty"`
+	// Code is the error code of a failed step; empty: it succeeded.
+	Code  string `json:"code,omitempty"`
+	TabID int    `json:"tabId,omitempty"`
+	URL   string `json:"url,omitempty"`
+	Title string `json:"title,omitempty"`
+	// Image is the capture's file name in the timeline's folder (empty:
+	// none was taken, or it was dropped by the bounds).
+	Image string `json:"image,omitempty"`
+}
+
+// Outcome is the entry's outcome in a word or two: "ok" or its code.
+func (e Entry) Outcome() string {
+	if e.Code == "" {
+		return "ok"
+	}
+	return e.Code
+}
+
+// Store is the folder of every timeline.
+type Store struct {
+	Dir string
+	// The bounds; New sets the package's, tests set smaller ones.
+	MaxCaptures int
+	MaxBytes    int64
+	MaxEntries  int
+
+	mu  sync.Mutex
+	seq map[string]int // next Seq per workspace, once read
+}
+
+// New is the store of layout's state folder.
+func New(l paths.Layout) *Store { return NewIn(filepath.Join(l.State, "replays")) }
+
+// NewIn is a store in dir.
+func NewIn(dir string) *Store {
+	return &Store{Dir: dir, MaxCaptures: MaxCaptures, MaxBytes: MaxBytes, MaxEntries: MaxEntries, seq: map[string]int{}}
+}
+
+// folder is workspace's folder: its ID in hex, so that any ID is a safe
+// file name.
+func (s *Store) folder(workspace string) string {
+	return filepath.Join(s.Dir, hex.EncodeToString([]byte(workspace)))
+}
+
+// Off says whether recording is turned off (replay --off).
+func (s *Store) Off() bool {
+	_, err := os.Stat(filepath.Join(s.Dir, offName))
+	return err == nil
+}
+
+// SetOff turns recording off or back on.
+func (s *Store) SetOff(off bool) error {
+	p := filepath.Join(s.Dir, offName)
+	if !off {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	if err := paths.EnsurePrivateDir(s.Dir); err != nil {
+		return err
+	}
+	return atomicfile.Write(p, nil, 0o600)
+}
+
+// Append adds e to its workspace's timeline, with capture (a JPEG; nil:
+// none), then applies the bounds. It sets e's Seq and Image.
+func (s *Store) Append(e Entry, capture []byte) (Entry, error) {
+	if e.Workspace == "" {
+		return e, errors.New("a timeline entry needs a workspace")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	dir := s.folder(e.Workspace)
+	if err := paths.EnsurePrivateDir(s.Dir); err != nil {
+		return e, err
+	}
+	if err := paths.EnsurePrivateDir(dir); err != nil {
+		return e, err
+	}
+	next, ok := s.seq[e.Workspace]
+	if !ok {
+		entries, _ := readIndex(dir)
+		for _, old := range entries {
+			next = max(next, old.Seq+1)
+		}
+	}
+	e.Seq = next
+	s.seq[e.Workspace] = next + 1
+	e.Image = ""
+	if capture != nil {
+		name := fmt.Sprintf("%08d.jpg", e.Seq)
+		if err := writePrivate(filepath.Join(dir, name), capture); err != nil {
+			return e, err
+		}
+		e.Image = name
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return e, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, indexName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return e, err
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return e, err
+	}
+	return e, s.bound(e.Workspace)
+}
+
+// writePrivate creates a new 0600 file holding data (never through a
+// link left at its name).
+func writePrivate(path string, data []byte) error {
+	os.Remove(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// capture is one image file of a timeline.
+type capture struct {
+	dir, name string
+	seq       int
+	time      time.Time
+	size      int64
+}
+
+// bound drops the oldest captures of workspace beyond MaxCaptures, its
+// oldest entries beyond MaxEntries, and the oldest captures of any
+// timeline beyond MaxBytes in all.
+func (s *Store) bound(workspace string) error {
+	dir := s.folder(workspace)
+	own := s.captures(dir)
+	for len(own) > s.MaxCaptures {
+		os.Remove(filepath.Join(dir, own[0].name))
+		own = own[1:]
+	}
+	if entries, err := readIndex(dir); err == nil && len(entries) > s.MaxEntries {
+		entries = entries[len(entries)-s.MaxEntries:]
+		if err := writeIndex(dir, entries); err != nil {
+			return err
+		}
+	}
+	var all []capture
+	var total int64
+	folders, _ := os.ReadDir(s.Dir)
+	for _, f := range folders {
+		if f.IsDir() {
+			for _, c := range s.captures(filepath.Join(s.Dir, f.Name())) {
+				all = append(all, c)
+				total += c.size
+			}
+		}
+	}
+	if total <= s.MaxBytes {
+		return nil
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].time.Before(all[j].time) })
+	for _, c := range all {
+		if total <= s.MaxBytes {
+			break
+		}
+		os.Remove(filepath.Join(c.dir, c.name))
+		total -= c.size
+	}
+	return nil
+}
+
+// captures lists the image files of a timeline's folder, oldest first.
+func (s *Store) captures(dir string) []capture {
+	ents, _ := os.ReadDir(dir)
+	var out []capture
+	for _, e := range ents {
+		seq, ok := imageSeq(e.Name())
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		out = append(out, capture{dir: dir, name: e.Name(), seq: seq, time: info.ModTime(), size: info.Size()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	return out
+}
+
+// writeIndex replaces a timeline's index with entries.
+func writeIndex(dir string, entries []Entry) error {
+	var b strings.Builder
+	for _, e := range entries {
+		line, err := json.Marshal(e)
+		if err != nil {
+			return err
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return atomicfile.Write(filepath.Join(dir, indexName), []byte(b.String()), 0o600)
+}
+
+// readIndex reads a timeline's index file.
+func readIndex(dir string) ([]Entry, error) {
+	data, err := os.ReadFile(filepath.Join(dir, indexName))
+	if err != nil {
+		return nil, err
+	}
+	return ParseIndex(data), nil
+}
+
+// Timeline is a workspace's entries, in order, with what is left of
+// their captures.
+type Timeline struct {
+	Workspace string
+	Entries   []Entry
+}
+
+// Image is the capture of e (nil: none is kept).
+func (s *Store) Image(e Entry) []byte {
+	if _, ok := imageSeq(e.Image); !ok {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(s.folder(e.Workspace), e.Image))
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// Read is workspace's timeline; ErrNoTimeline when none is kept.
+func (s *Store) Read(workspace string) (Timeline, error) {
+	dir := s.folder(workspace)
+	entries, err := readIndex(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return Timeline{}, ErrNoTimeline
+	}
+	if err != nil {
+		return Timeline{}, err
+	}
+	var kept []Entry
+	for _, e := range entries {
+		if e.Workspace == workspace {
+			kept = append(kept, e)
+		}
+	}
+	return Timeline{Workspace: workspace, Entries: kept}, nil
+}
+
+// ErrNoTimeline means no timeline is kept for what was asked.
+var ErrNoTimeline = errors.New("no timeline is kept for it")
+
+// Summary describes one kept timeline for replay --list.
+type Summary struct {
+	Workspace string    `json:"workspace"`
+	Sessions  []string  `json:"sessions,omitempty"`
+	Steps     int       `json:"steps"`
+	Captures  int       `json:"captures"`
+	Bytes     int64     `json:"bytes"`
+	First     time.Time `json:"first"`
+	Last      time.Time `json:"last"`
+}
+
+// List describes every kept timeline, the most recently used first.
+func (s *Store) List() ([]Summary, error) {
+	folders, err := os.ReadDir(s.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return []Summary{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := []Summary{}
+	for _, f := range folders {
+		id, err := hex.DecodeString(f.Name())
+		if !f.IsDir() || err != nil {
+			continue
+		}
+		t, err := s.Read(string(id))
+		if err != nil || len(t.Entries) == 0 {
+			continue
+		}
+		sum := Summary{Workspace: t.Workspace, Steps: len(t.Entries), First: t.Entries[0].Time, Last: t.Entries[len(t.Entries)-1].Time}
+		seen := map[string]bool{}
+		for _, e := range t.Entries {
+			if e.Session != "" && !seen[e.Session] {
+				seen[e.Session] = true
+				sum.Sessions = append(sum.Sessions, e.Session)
+			}
+		}
+		for _, c := range s.captures(s.folder(t.Workspace)) {
+			sum.Captures++
+			sum.Bytes += c.size
+		}
+		out = append(out, sum)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Last.After(out[j].Last) })
+	return out, nil
+}
+
+// Session is every step a session took, across its workspaces, in time
+// order, as one timeline.
+func (s *Store) Session(session string) (Timeline, error) {
+	sums, err := s.List()
+	if err != nil {
+		return Timeline{}, err
+	}
+	merged := Timeline{Workspace: session}
+	for _, sum := range sums {
+		t, err := s.Read(sum.Workspace)
+		if err != nil {
+			continue
+		}
+		var mine []Entry
+		for _, e := range t.Entries {
+			if e.Session == session {
+				mine = append(mine, e)
+			}
+		}
+		merged.Entries = append(merged.Entries, mine...)
+	}
+	if len(merged.Entries) == 0 {
+		return Timeline{}, ErrNoTimeline
+	}
+	sort.SliceStable(merged.Entries, func(i, j int) bool { return merged.Entries[i].Time.Before(merged.Entries[j].Time) })
+	return merged, nil
+}
+
+// Delete removes workspace's timeline.
+func (s *Store) Delete(workspace string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.seq, workspace)
+	return os.RemoveAll(s.folder(workspace))
+}
+
+// Clear removes every timeline (recording stays on or off as it was);
+// it returns how many it removed.
+func (s *Store) Clear() (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seq = map[string]int{}
+	folders, err := os.ReadDir(s.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, f := range folders {
+		if !f.IsDir() {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(s.Dir, f.Name())); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
