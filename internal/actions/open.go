@@ -3,7 +3,6 @@ package actions
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -264,23 +263,4 @@ func (r opening) result(t browser.TabInfo, workspace string, group *int, owned b
 	}
 	return &tool.OpenResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Incognito: t.Incognito, LoadError: t.LoadError,
 		Outcome: tool.Outcome{Warnings: warnings}}
-}
-
-// workspaceLocks serialise the window and group bookkeeping of one
-// workspace: a channel of one slot each, held while it is full.
-var workspaceLocks sync.Map // workspace ID -> chan struct{}
-
-// lockWorkspace takes workspace id's lock, or gives up with ctx's error
-// when ctx ends first: a call waits for the lock within its own deadline,
-// not past it (an open given up during its grouping holds the lock until
-// its caller's deadline plus afterGivenUp at most, givenUpBound).
-func lockWorkspace(ctx context.Context, id string) (unlock func(), err error) {
-	m, _ := workspaceLocks.LoadOrStore(id, make(chan struct{}, 1))
-	slot := m.(chan struct{})
-	select {
-	case slot <- struct{}{}:
-		return func() { <-slot }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 }
