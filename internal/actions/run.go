@@ -258,3 +258,11 @@ func (r *run) settling() settling { return settling{r} }
 func (r *run) observer() observer { return observer{r} }
 func (r *run) opening() opening   { return opening{r} }
 func (r *run) camera() camera     { return camera{r} }
+
+// browserInstance is the extension instance the call talks to (see reg).
+func (r *run) browserInstance() string {
+	if inst := r.browser.Info().Instance; inst != "" {
+		return inst
+	}
+	return r.instance
+}
