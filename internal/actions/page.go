@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -218,4 +219,22 @@ func randomToken() string {
 	var b [12]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// domTarget locates the element of an injected DOM action (no debugger,
+// so no debugging bar), once it is enabled.
+func (r *run) domTarget() (browser.TabInfo, Element, error) {
+	loc, err := r.needLocator()
+	if err != nil {
+		return browser.TabInfo{}, Element{}, err
+	}
+	if loc.IsPoint() {
+		return browser.TabInfo{}, Element{}, invalid("%s needs an element locator, not a point", r.in.Action)
+	}
+	t, err := r.guards().pageTarget()
+	if err != nil {
+		return browser.TabInfo{}, Element{}, err
+	}
+	el, err := r.locator().locateEnabled(t, loc)
+	return t, el, err
 }

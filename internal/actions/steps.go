@@ -480,3 +480,15 @@ func resultElement(el *Element) *tool.Element {
 	}
 	return &el.Element
 }
+
+// both runs a and b at the same time and returns a's error, else b's.
+func both(a, b func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- b() }()
+	errA := a()
+	errB := <-done
+	if errA != nil {
+		return errA
+	}
+	return errB
+}
