@@ -38,9 +38,6 @@ import (
 // act: askBeforeClick (click.go), askBeforePress (press.go),
 // askBeforeLoad and askBeforeOpen (open.go).
 
-// handoffAsk is the Kind of a Handoffs entry that is a question.
-const handoffAsk = "ask"
-
 // askSwitches holds each Env's switch (Env's fields are run.go's; the
 // daemon sets it with SetAskBeforeIrreversible).
 var askSwitches sync.Map // *Env → func() bool

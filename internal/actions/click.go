@@ -1,7 +1,6 @@
 package actions
 
 import (
-	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -74,15 +73,4 @@ func (r *run) clickButton() (string, int, error) {
 		return "", 0, invalid("clickCount must be 1, 2 or 3")
 	}
 	return button, count, nil
-}
-
-// pressCmds are the button events of a click where the mouse is.
-func pressCmds(x, y float64, button string, count int) []protocol.CDPCommand {
-	var cmds []protocol.CDPCommand
-	for i := 1; i <= count; i++ {
-		for _, typ := range []string{"mousePressed", "mouseReleased"} {
-			cmds = append(cmds, cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: typ, X: x, Y: y, Button: button, ClickCount: i}))
-		}
-	}
-	return cmds
 }

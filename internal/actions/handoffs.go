@@ -161,3 +161,6 @@ func (e *Env) Handoffs() *Handoffs {
 	v, _ := handoffSets.LoadOrStore(e, &Handoffs{})
 	return v.(*Handoffs)
 }
+
+// handoffAsk is the Kind of a Handoffs entry that is a question.
+const handoffAsk = "ask"

@@ -151,3 +151,14 @@ func (r actor) pressKeys(tabID int, names string) error {
 	}
 	return r.cdpBatch(tabID, cmds...)
 }
+
+// pressCmds are the button events of a click where the mouse is.
+func pressCmds(x, y float64, button string, count int) []protocol.CDPCommand {
+	var cmds []protocol.CDPCommand
+	for i := 1; i <= count; i++ {
+		for _, typ := range []string{"mousePressed", "mouseReleased"} {
+			cmds = append(cmds, cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: typ, X: x, Y: y, Button: button, ClickCount: i}))
+		}
+	}
+	return cmds
+}
