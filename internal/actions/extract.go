@@ -67,12 +67,13 @@ func extractPage(r *run) (*tool.ExtractResult, error) {
 	}
 
 	asked := len(r.in.Include) > 0
-	key := readKey{tabID: tab.TabID, kind: "extract", parts: "default"}
+	parts := "default"
 	if asked {
-		key.parts = partsKey(include)
+		parts = partsKey(include)
 	}
+	key := readKey{browser: r.browserInstance(), tabID: tab.TabID, kind: "extract", parts: parts}
 	if offset > 0 {
-		if v, ok := reads.get(key, tab.URL); ok {
+		if v, ok := r.env.reads.get(key, tab.URL); ok {
 			rd := v.(aRead)
 			res := shapeExtract(tab, rd.c, rd.include, offset, maxChars, nil)
 			res.Omitted = rd.omitted
@@ -104,7 +105,7 @@ func extractPage(r *run) (*tool.ExtractResult, error) {
 	if t, err := r.tabInfo(tab.TabID); err == nil {
 		tab = t
 	}
-	reads.put(key, tab.URL, rd)
+	r.env.reads.put(key, tab.URL, rd)
 	warnings = append(warnings, rd.c.Warnings...)
 	if len(rd.omitted) > 0 {
 		warnings = append(warnings, omittedNote(rd.c, rd.omitted, maxChars))

@@ -27,20 +27,19 @@ func (r *run) tabInfo(tabID int) (browser.TabInfo, error) {
 	return r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: tabID})
 }
 
-// reads keeps the latest full reads of tabs for a while, so that a
-// continuation (offset) cuts the same text the first call cut from:
-// nothing lost or repeated even when the page moves on meanwhile.
-var reads = &readCache{m: map[readKey]readEntry{}}
-
 const (
 	readTTL     = 10 * time.Minute
 	readEntries = 32
 )
 
+// readKey names a read: the tab by its browser's extension instance and
+// Chrome's ID (tab IDs are only unique within one browser, and several
+// may be connected), what read it (extract, inspect) and which parts.
 type readKey struct {
-	tabID int
-	kind  string
-	parts string
+	browser string
+	tabID   int
+	kind    string
+	parts   string
 }
 
 type readEntry struct {
@@ -49,6 +48,10 @@ type readEntry struct {
 	v   any
 }
 
+// readCache keeps the latest full reads of tabs for a while, so that a
+// continuation (offset) cuts the same text the first call cut from:
+// nothing lost or repeated even when the page moves on meanwhile. The
+// zero value is ready; Env holds the daemon's.
 type readCache struct {
 	mu sync.Mutex
 	m  map[readKey]readEntry
@@ -69,6 +72,9 @@ func (c *readCache) get(k readKey, url string) (any, bool) {
 func (c *readCache) put(k readKey, url string, v any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[readKey]readEntry{}
+	}
 	for key, e := range c.m {
 		if time.Since(e.at) > readTTL {
 			delete(c.m, key)

@@ -83,6 +83,7 @@ type Env struct {
 	tabs      tabLocks     // one page action at a time per tab
 	seen      tabsSeen     // each tab as the last action saw it
 	downloads downloadBook // the downloads the bridge's actions started
+	reads     readCache    // the latest full reads of tabs, for continued reads (reads.go)
 }
 
 // run is one action being carried out.
