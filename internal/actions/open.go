@@ -85,7 +85,7 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 	id := r.workspaceID()
 	reg := r.reg()
 	// Two opens in one workspace at once must not both make a window.
-	unlock, err := lockWorkspace(r.ctx, id)
+	unlock, err := r.env.workspaces.lock(r.ctx, id)
 	if err != nil {
 		return nil, err
 	}

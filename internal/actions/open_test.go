@@ -76,7 +76,7 @@ func TestAnOpenWaitsForItsWorkspaceWithinItsDeadline(t *testing.T) {
 	fake := fakebrowser.New()
 	fake.Handle("window.create", fakebrowser.Reply(browser.TabInfo{TabID: 7, WindowID: 3}))
 	env := engine(t, fake)
-	unlock, err := lockWorkspace(context.Background(), "busy-ws")
+	unlock, err := env.workspaces.lock(context.Background(), "busy-ws")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,10 +80,11 @@ type Env struct {
 	// download (the settings may change); nil: the default cap.
 	DownloadCap func() int64
 
-	tabs      tabLocks     // one page action at a time per tab
-	seen      tabsSeen     // each tab as the last action saw it
-	downloads downloadBook // the downloads the bridge's actions started
-	reads     readCache    // the latest full reads of tabs, for continued reads (reads.go)
+	tabs       tabLocks       // one page action at a time per tab
+	seen       tabsSeen       // each tab as the last action saw it
+	downloads  downloadBook   // the downloads the bridge's actions started
+	reads      readCache      // the latest full reads of tabs, for continued reads (reads.go)
+	workspaces workspaceLocks // one open at a time per workspace (workspacelock.go)
 }
 
 // run is one action being carried out.
