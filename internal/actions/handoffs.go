@@ -151,16 +151,8 @@ func (o Handoff) busy(action string) error {
 		action, protocol.Tab(o.TabID), o.Message, time.Since(o.Since).Round(time.Second))
 }
 
-// handoffSets holds each Env's Handoffs. Env's fields are run.go's; this
-// side table keeps the hand-off's state in this file until Env has a
-// field for it.
-var handoffSets sync.Map // *Env → *Handoffs
-
 // Handoffs is the set of tabs handed to the user by this Env's actions.
-func (e *Env) Handoffs() *Handoffs {
-	v, _ := handoffSets.LoadOrStore(e, &Handoffs{})
-	return v.(*Handoffs)
-}
+func (e *Env) Handoffs() *Handoffs { return &e.handoffs }
 
 // handoffAsk is the Kind of a Handoffs entry that is a question.
 const handoffAsk = "ask"

@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
@@ -85,6 +86,11 @@ type Env struct {
 	downloads  downloadBook   // the downloads the bridge's actions started
 	reads      readCache      // the latest full reads of tabs, for continued reads (reads.go)
 	workspaces workspaceLocks // one open at a time per workspace (workspacelock.go)
+	handoffs   Handoffs       // the tabs in the user's hands (handoffs.go)
+	// askSwitch is the user's switch to be asked before an irreversible
+	// step (SetAskBeforeIrreversible, ask.go); it may be set while
+	// actions run.
+	askSwitch atomic.Pointer[func() bool]
 }
 
 // run is one action being carried out.
