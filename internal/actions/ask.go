@@ -12,8 +12,8 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// "Ask before irreversible steps" (issue 12; settings.json
-// askBeforeIrreversible, off by default). When it is on, the bridge asks
+// "Ask before irreversible steps" (settings.json askBeforeIrreversible,
+// off by default). When it is on, the bridge asks
 // the user before
 //   - a click, or Enter or Space in press, that submits a form, or on a
 //     control whose label looks like a payment or an order ("Pay", "Place

@@ -1,4 +1,4 @@
-// Files out (SPEC §2, downloads). Chrome decides where a download goes:
+// Files out (the downloads of docs/controls.md). Chrome decides where a download goes:
 // the user's download folder (an extension may only choose a name inside
 // it), or a prompt when the user asked for one. So the bridge lets Chrome
 // save the file, and once it is complete the daemon moves it — the bytes
@@ -103,7 +103,7 @@ func (r *run) reportDownloads(page tool.Page, started time.Time) []Download {
 	}
 	book.mu.Unlock()
 	// ActedOnTabID: the extension holds what the tab starts next to the
-	// cap by itself, with nobody polling (issue 26 F9).
+	// cap by itself, with nobody polling.
 	items, err := r.b.DownloadsList(r.ctx, protocol.DownloadsListParams{Since: started.Add(-50 * time.Millisecond).UnixMilli(), Limit: 20, ActedOnTabID: tabID})
 	if err != nil {
 		return nil

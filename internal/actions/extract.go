@@ -150,7 +150,7 @@ func buildRead(page extract.Page, include map[string]bool, asked bool, maxChars 
 		}
 		if fits(c) {
 			// A small page's reader view is mostly the markdown again: it
-			// is left out when it adds nothing (issue 24, item 7).
+			// is left out when it adds nothing.
 			if include[extract.PartReader] && extract.Repeats(c.Reader.Markdown, c.Markdown) {
 				include = maps.Clone(include)
 				delete(include, extract.PartReader)

@@ -8,7 +8,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// handoff hands a tab to the user and takes it back (SPEC §2): for a
+// handoff hands a tab to the user and takes it back: for a
 // sign-in, a CAPTCHA, a second factor — what the agent must not or
 // cannot do. The extension brings the tab's window forward (the one
 // action that takes the user's focus), shows the message in an overlay

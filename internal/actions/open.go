@@ -14,7 +14,7 @@ import (
 
 func init() { register("open", open) }
 
-// Size of a workspace window (SPEC §3).
+// Size of a workspace window (docs/design.md#workspaces).
 const (
 	windowWidth  = 1280
 	windowHeight = 900
@@ -102,9 +102,9 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 	var t browser.TabInfo
 	var warnings []string
 	if ok && ws.Incognito && r.in.Incognito == nil {
-		// A search opens its workspace incognito (SPEC §3), and the
+		// A search opens its workspace incognito, and the
 		// workspace's later opens follow it: say so, for logged-in work
-		// (issue 25).
+		// fails there (the user is not signed in).
 		warnings = append(warnings, "opened in the workspace's incognito window (a search made it incognito), where the user is not signed in; pass incognito: false for a normal window")
 	}
 	if ok {
@@ -214,7 +214,7 @@ func (r opening) givenUpBound() (context.Context, context.CancelFunc) {
 // chrome.windows.create when the command.cancel comes, or the reply is
 // on its way), and an answer nobody waits for left the user a window, or
 // a tab in the workspace's window, that no workspace owned and the
-// bridge would not close (issue 27 QA). When the caller gives up first,
+// bridge would not close. When the caller gives up first,
 // the open answers at once with its context's error (timeout or
 // cancelled), and what Chrome makes is closed (undo) when it comes: a
 // given-up open leaves nothing behind. (Past afterGivenUp the Link

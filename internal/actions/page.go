@@ -58,9 +58,8 @@ func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]protoc
 // touch fails the action; a child frame it may not touch answers only an
 // error naming why, so no locate, wait or read ever carries its text and
 // no action finds an element there to act on. Not to be touched: a
-// refused file: URL (a file: page framing ~/.ssh/id_rsa, issue 11 finding
-// 1) and a site the user's rules deny (an allowed page framing it, issue
-// 26 F4).
+// refused file: URL (a file: page framing ~/.ssh/id_rsa) and a site the
+// user's rules deny (an allowed page framing it).
 func (r *run) refuseFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, error) {
 	for i, f := range res {
 		why := r.frameRefused(f.URL)

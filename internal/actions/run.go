@@ -66,7 +66,7 @@ type Env struct {
 	Guard func(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error
 	// SiteRules, if set, gives the user's site rules as they are now. Guard
 	// judges the page an action works on; a frame inside that page (a
-	// user's tab that frames a denied site, issue 26 F4) is only seen by
+	// user's tab that frames a denied site) is only seen by
 	// the engine, which judges every frame a page script reads or acts in,
 	// and every frame a screenshot would show, by these rules: such a frame
 	// is left out and named, as a frame showing a refused file: is. Read
@@ -194,7 +194,8 @@ func (r *run) reg() *registry.Registry {
 	return r.env.Registries.For(inst)
 }
 
-// workspaceID resolves the workspace of the call (SPEC §3): an explicit
+// workspaceID resolves the workspace of the call
+// (docs/design.md#workspaces): an explicit
 // browserWorkspaceId, else run:<runId>, else the caller's session.
 func (r *run) workspaceID() string {
 	switch {

@@ -12,7 +12,7 @@ import (
 func init() { register("search", search) }
 
 // search opens a results page for the query in the workspace (incognito
-// unless the call says incognito: false, SPEC §3) and reads its hits.
+// unless the call says incognito: false) and reads its hits.
 func search(r *run) (*tool.SearchResult, error) {
 	q := strings.TrimSpace(r.in.Query)
 	if q == "" {
@@ -46,8 +46,7 @@ func search(r *run) (*tool.SearchResult, error) {
 	}
 	if o.LoadError != "" {
 		// The engine could not be reached: say which URL was tried and
-		// where it came from (a stale setting, a typo), not "no results"
-		// (issue 25).
+		// where it came from (a stale setting, a typo), not "no results".
 		return nil, protocol.Errorf(protocol.CodeProtectedPage, "the search engine could not be reached (%s): the bridge tried %s, from %s (tab %d shows the browser's error page); fix the search URL or try again when it is reachable",
 			o.LoadError, target, from, protocol.Tab(o.TabID))
 	}
