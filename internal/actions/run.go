@@ -102,14 +102,9 @@ type run struct {
 	b        browser.Verbs // the extension's verbs, over browser
 	session  string
 	progress func(string)
-	// dialogs are the dialogs the bridge answered during the action, and
-	// dialogsReported how many of them the result already reports; both
-	// under dialogMu (a dialog probe runs beside the call it watches).
-	dialogMu        sync.Mutex
-	dialogs         []Dialog
-	dialogsReported int
-	// answering serialises the answering of dialogs within the call.
-	answering sync.Mutex
+	// dialogs are the dialogs the bridge answered during the action
+	// (answerer, dialogs.go).
+	dialogs dialogBook
 	// unlockTab releases the tab the action holds (see takeTurn).
 	unlockTab func()
 	// instance is the extension instance connected when the action
@@ -242,9 +237,6 @@ type (
 	// typing is type's way into a field: at once, in one trip, or
 	// focused, then inserted (type.go).
 	typing struct{ *run }
-	// answerer answers the dialogs a page opens and keeps them for the
-	// result (dialogs.go).
-	answerer struct{ *run }
 	// settling waits for a page to load, to be quiet, to react to input,
 	// or for a condition (readiness.go, react.go).
 	settling struct{ *run }
@@ -258,11 +250,14 @@ type (
 	camera struct{ *run }
 )
 
-func (r *run) guards() guards     { return guards{r} }
-func (r *run) locator() locator   { return locator{r} }
-func (r *run) actor() actor       { return actor{r} }
-func (r *run) typing() typing     { return typing{r} }
-func (r *run) answerer() answerer { return answerer{r} }
+func (r *run) guards() guards   { return guards{r} }
+func (r *run) locator() locator { return locator{r} }
+func (r *run) actor() actor     { return actor{r} }
+func (r *run) typing() typing   { return typing{r} }
+func (r *run) answerer() answerer {
+	return answerer{ctx: r.ctx, b: r.b, choice: r.in.Dialog, book: &r.dialogs,
+		owned: func(tabID int) bool { return r.reg().IsOwned(tabID) }}
+}
 func (r *run) settling() settling { return settling{r} }
 func (r *run) observer() observer { return observer{r} }
 func (r *run) opening() opening   { return opening{r} }

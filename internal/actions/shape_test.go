@@ -28,7 +28,6 @@ var overMaxMethods = map[string]int{
 	"actions.locator":  63,
 	"actions.actor":    48,
 	"actions.typing":   53,
-	"actions.answerer": 47,
 	"actions.settling": 49,
 	"actions.observer": 45,
 	"actions.opening":  47,
