@@ -12,7 +12,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// Actionability (SPEC §2): trusted input waits, within the call's
+// Actionability: trusted input waits, within the call's
 // deadline, until its target exists, is visible, enabled, on top at a
 // point inside its own boxes, and stable — and is checked once more with
 // the mouse already on it, just before the press (recheck). What it

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
@@ -13,8 +12,8 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// "Ask before irreversible steps" (issue 12; settings.json
-// askBeforeIrreversible, off by default). When it is on, the bridge asks
+// "Ask before irreversible steps" (settings.json askBeforeIrreversible,
+// off by default). When it is on, the bridge asks
 // the user before
 //   - a click, or Enter or Space in press, that submits a form, or on a
 //     control whose label looks like a payment or an order ("Pay", "Place
@@ -38,21 +37,14 @@ import (
 // act: askBeforeClick (click.go), askBeforePress (press.go),
 // askBeforeLoad and askBeforeOpen (open.go).
 
-// handoffAsk is the Kind of a Handoffs entry that is a question.
-const handoffAsk = "ask"
-
-// askSwitches holds each Env's switch (Env's fields are run.go's; the
-// daemon sets it with SetAskBeforeIrreversible).
-var askSwitches sync.Map // *Env → func() bool
-
 // SetAskBeforeIrreversible gives the Env the user's switch, asked before
 // every action that may take such a step (the daemon reads settings.json).
-func (e *Env) SetAskBeforeIrreversible(on func() bool) { askSwitches.Store(e, on) }
+func (e *Env) SetAskBeforeIrreversible(on func() bool) { e.askSwitch.Store(&on) }
 
 // asksBeforeIrreversible says whether the user wants to be asked.
 func (e *Env) asksBeforeIrreversible() bool {
-	v, ok := askSwitches.Load(e)
-	return ok && v.(func() bool)()
+	on := e.askSwitch.Load()
+	return on != nil && (*on)()
 }
 
 // askMargin is what is kept of the call's deadline (a quarter of it, for

@@ -1,7 +1,6 @@
 package actions
 
 import (
-	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -74,53 +73,4 @@ func (r *run) clickButton() (string, int, error) {
 		return "", 0, invalid("clickCount must be 1, 2 or 3")
 	}
 	return button, count, nil
-}
-
-// mouseClick clicks el at its point (el.X, el.Y, top-level viewport
-// coordinates), in one command to the extension. When the locate step
-// measured the point (el.aim, handed over with the element), the click
-// is checked: the mouse moves there, what is under it is checked again
-// in every frame down to the element, and only then do the button events
-// go out (moveOnto). A page that slides something under the pointer on
-// mousemove gets no press. It returns the element as clicked, with what
-// the wait for it took.
-func (r actor) mouseClick(tabID int, el Element, button string, count int) (Element, error) {
-	if el.aim != nil {
-		return r.locator().moveOnto(tabID, el, true, func(x, y float64) []protocol.CDPCommand {
-			return pressCmds(x, y, button, count)
-		})
-	}
-	return el, r.cdpBatch(tabID, clickCmds(el.X, el.Y, button, count)...)
-}
-
-// clickCmds are the CDP mouse events of a click at x, y (top-level
-// viewport coordinates): moved, then pressed and released count times.
-func clickCmds(x, y float64, button string, count int) []protocol.CDPCommand {
-	return append([]protocol.CDPCommand{mouseMove(x, y)}, pressCmds(x, y, button, count)...)
-}
-
-// pressCmds are the button events of a click where the mouse is.
-func pressCmds(x, y float64, button string, count int) []protocol.CDPCommand {
-	var cmds []protocol.CDPCommand
-	for i := 1; i <= count; i++ {
-		for _, typ := range []string{"mousePressed", "mouseReleased"} {
-			cmds = append(cmds, cdpCmd("Input.dispatchMouseEvent", mouseEvent{Type: typ, X: x, Y: y, Button: button, ClickCount: i}))
-		}
-	}
-	return cmds
-}
-
-// inputMode checks the input mode of click, type and press: "cdp"
-// (default) or "dom" (which needs an element, not a point).
-func (r *run) inputMode(loc tool.Locator) (string, error) {
-	switch r.in.InputMode {
-	case "", "cdp":
-		return "cdp", nil
-	case "dom":
-		if loc.X != nil {
-			return "", invalid("inputMode \"dom\" needs an element locator, not a point")
-		}
-		return "dom", nil
-	}
-	return "", invalid("inputMode must be \"cdp\" (default) or \"dom\"")
 }

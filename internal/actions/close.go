@@ -66,7 +66,7 @@ func CloseExpired(ctx context.Context, env *Env, b Browser, id string) (closed b
 func (r *run) closeWorkspace(onlyExpired bool) (*tool.CloseResult, error) {
 	id := r.workspaceID()
 	reg := r.reg()
-	unlock, err := lockWorkspace(r.ctx, id)
+	unlock, err := r.env.workspaces.lock(r.ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ func TestCloseExpiredKeepsAWorkspaceOpenedInto(t *testing.T) {
 		t.Fatalf("expired %v, want [named]", ex)
 	}
 
-	unlock, _ := lockWorkspace(context.Background(), "named") // an open in progress
+	unlock, _ := env.workspaces.lock(context.Background(), "named") // an open in progress
 	done := make(chan bool)
 	go func() {
 		closed, err := CloseExpired(context.Background(), env, nil, "named")

@@ -1,10 +1,13 @@
 package actions
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
@@ -15,6 +18,32 @@ import (
 // in the result: one its input opens (cdpBatch), one left open when an
 // action comes to the tab (prepareInput), and one holding a page script
 // or a navigation (unheld).
+
+// answerer answers the dialogs a page opens during one call and keeps
+// them for the result. It sees of the call only what answering needs.
+type answerer struct {
+	ctx context.Context
+	b   browser.Verbs
+	// choice is the call's dialog parameter: "accept", "dismiss", or ""
+	// for the safe default.
+	choice string
+	// owned says whether the bridge opened tab tabID: only its own tabs
+	// are probed for dialogs, and only there is an unseen dialog answered
+	// without the caller's choice.
+	owned func(tabID int) bool
+	book  *dialogBook
+}
+
+// dialogBook is what a call's answerers share: the dialogs answered, and
+// how many of them the result already reports, both under mu (a dialog
+// probe runs beside the call it watches); answering serialises the
+// answering within the call.
+type dialogBook struct {
+	mu        sync.Mutex
+	dialogs   []Dialog
+	reported  int
+	answering sync.Mutex
+}
 
 // Dialog is a JavaScript dialog the page opened, and how the bridge
 // answered it.
@@ -31,10 +60,10 @@ func tooManyDialogs() error {
 // answerDialog answers a dialog open on the tab — as the call's dialog
 // parameter says, else an alert is accepted and anything else (confirm,
 // prompt, leave page) dismissed, the safe choice — and records it in
-// r.dialogs for the result.
+// the call's dialogBook for the result.
 func (r answerer) answerDialog(tabID int, d *protocol.Dialog) error {
 	accept := d.Type == "alert"
-	switch r.in.Dialog {
+	switch r.choice {
 	case "accept":
 		accept = true
 	case "dismiss":
@@ -54,9 +83,9 @@ func (r answerer) answerDialog(tabID int, d *protocol.Dialog) error {
 	if accept {
 		answered.Answer = "accepted"
 	}
-	r.dialogMu.Lock()
-	r.dialogs = append(r.dialogs, answered)
-	r.dialogMu.Unlock()
+	r.book.mu.Lock()
+	r.book.dialogs = append(r.book.dialogs, answered)
+	r.book.mu.Unlock()
 	return nil
 }
 
@@ -86,8 +115,8 @@ func (r answerer) answerDialogsAfter(tabID int) error {
 func (r answerer) answerDialogs(tabID int, settle bool, wait time.Duration) error {
 	// One at a time per call: a probe and the input's own preparation
 	// must not both answer one dialog.
-	r.answering.Lock()
-	defer r.answering.Unlock()
+	r.book.answering.Lock()
+	defer r.book.answering.Unlock()
 	for i := range maxDialogs {
 		// After an answer, wait for the interrupted command to finish or
 		// show the next dialog (see attach in extension/handlers/cdp.js).
@@ -98,7 +127,7 @@ func (r answerer) answerDialogs(tabID int, settle bool, wait time.Duration) erro
 		if d == nil {
 			return nil
 		}
-		if i == 0 && !settle && r.in.Dialog == "" && !r.reg().IsOwned(tabID) {
+		if i == 0 && !settle && r.choice == "" && !r.owned(tabID) {
 			// A dialog on the user's own tab that the action did not
 			// open: the user may be answering it. Say so rather than
 			// answer for them.
@@ -133,7 +162,7 @@ func (r answerer) unheld(tabID int, call func() error) error {
 	// Only the bridge's own tabs are probed: attaching the debugger shows
 	// Chrome's debugging bar on every window, and the user's own tab may
 	// simply be slow.
-	probe := r.reg().IsOwned(tabID)
+	probe := r.owned(tabID)
 	for {
 		select {
 		case err := <-done:
@@ -153,10 +182,10 @@ func (r answerer) unheld(tabID int, call func() error) error {
 
 // lastDialog is the last dialog the call answered, or nil.
 func (r answerer) lastDialog() *Dialog {
-	r.dialogMu.Lock()
-	defer r.dialogMu.Unlock()
-	if n := len(r.dialogs); n > 0 {
-		d := r.dialogs[n-1]
+	r.book.mu.Lock()
+	defer r.book.mu.Unlock()
+	if n := len(r.book.dialogs); n > 0 {
+		d := r.book.dialogs[n-1]
 		return &d
 	}
 	return nil
@@ -165,18 +194,18 @@ func (r answerer) lastDialog() *Dialog {
 // dialogWarnings says which dialogs the call answered, and how, that the
 // result has not reported yet; they count as reported from now on.
 func (r answerer) dialogWarnings() []string {
-	r.dialogMu.Lock()
-	defer r.dialogMu.Unlock()
+	r.book.mu.Lock()
+	defer r.book.mu.Unlock()
 	var out []string
-	fresh := r.dialogs[r.dialogsReported:]
-	r.dialogsReported = len(r.dialogs)
+	fresh := r.book.dialogs[r.book.reported:]
+	r.book.reported = len(r.book.dialogs)
 	for _, d := range fresh {
 		article := "a"
 		if d.Type == "alert" {
 			article = "an"
 		}
 		w := fmt.Sprintf("the page showed %s %s dialog (%q) and the bridge %s it", article, d.Type, d.Message, d.Answer)
-		if r.in.Dialog == "" {
+		if r.choice == "" {
 			w += `; pass dialog: "accept" or "dismiss" to choose`
 		}
 		out = append(out, w)

@@ -1,7 +1,6 @@
 package actions
 
 import (
-	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -9,24 +8,6 @@ func init() {
 	register("select", selectOption)
 	register("check", check)
 	register("scroll", scroll)
-}
-
-// domTarget locates the element of an injected DOM action (no debugger,
-// so no debugging bar), once it is enabled.
-func (r *run) domTarget() (browser.TabInfo, Element, error) {
-	loc, err := r.needLocator()
-	if err != nil {
-		return browser.TabInfo{}, Element{}, err
-	}
-	if loc.IsPoint() {
-		return browser.TabInfo{}, Element{}, invalid("%s needs an element locator, not a point", r.in.Action)
-	}
-	t, err := r.guards().pageTarget()
-	if err != nil {
-		return browser.TabInfo{}, Element{}, err
-	}
-	el, err := r.locator().locateEnabled(t, loc)
-	return t, el, err
 }
 
 // selectOption picks options of a <select> by value or label.

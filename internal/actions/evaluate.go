@@ -19,7 +19,7 @@ func init() { register("evaluate", evaluate) }
 const maxExpression = 100_000
 
 // evaluate runs the agent's expression in the page's own context
-// (SPEC §2b), once the user has turned it on: off, it fails with
+// (docs/controls.md), once the user has turned it on: off, it fails with
 // evaluate_disabled before it looks at any tab. The tab goes through the
 // same guards as any page action (its turn, the site rules, a hand-off);
 // the daemon's audit trail records the expression as the call's

@@ -6,8 +6,6 @@ import (
 	"maps"
 	"sort"
 	"strings"
-	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
@@ -42,16 +40,6 @@ func waitCondition(w *tool.WaitFor) *condition {
 	return &condition{urlContains: w.URLContains}
 }
 
-// readReserve is the time kept back from waits for reading and shaping
-// the page once it is ready.
-func (r *run) readReserve() time.Duration {
-	d := 4 * time.Second
-	if dl, ok := r.ctx.Deadline(); ok {
-		d = min(d, time.Until(dl)/4)
-	}
-	return d
-}
-
 func extractPage(r *run) (*tool.ExtractResult, error) {
 	include, err := extract.CheckInclude(r.in.Include)
 	if err != nil {
@@ -79,17 +67,18 @@ func extractPage(r *run) (*tool.ExtractResult, error) {
 	}
 
 	asked := len(r.in.Include) > 0
-	key := readKey{tabID: tab.TabID, kind: "extract", parts: "default"}
+	parts := "default"
 	if asked {
-		key.parts = partsKey(include)
+		parts = partsKey(include)
 	}
 	if offset > 0 && r.in.Changes {
 		if res, ok := moreChanges(r, tab, offset, maxChars); ok { // changes.go
 			return res, nil
 		}
 	}
+	key := readKey{browser: r.browserInstance(), tabID: tab.TabID, kind: "extract", parts: parts}
 	if offset > 0 {
-		if v, ok := reads.get(key, tab.URL); ok {
+		if v, ok := r.env.reads.get(key, tab.URL); ok {
 			rd := v.(aRead)
 			res := shapeExtract(tab, rd.c, rd.include, offset, maxChars, nil)
 			res.Omitted = rd.omitted
@@ -121,7 +110,7 @@ func extractPage(r *run) (*tool.ExtractResult, error) {
 	if t, err := r.tabInfo(tab.TabID); err == nil {
 		tab = t
 	}
-	reads.put(key, tab.URL, rd)
+	r.env.reads.put(key, tab.URL, rd)
 	warnings = append(warnings, rd.c.Warnings...)
 	if len(rd.omitted) > 0 {
 		warnings = append(warnings, omittedNote(rd.c, rd.omitted, maxChars))
@@ -166,7 +155,7 @@ func buildRead(page extract.Page, include map[string]bool, asked bool, maxChars 
 		}
 		if fits(c) {
 			// A small page's reader view is mostly the markdown again: it
-			// is left out when it adds nothing (issue 24, item 7).
+			// is left out when it adds nothing.
 			if include[extract.PartReader] && extract.Repeats(c.Reader.Markdown, c.Markdown) {
 				include = maps.Clone(include)
 				delete(include, extract.PartReader)
@@ -190,10 +179,6 @@ func omittedNote(c *extract.Content, omitted []string, maxChars int) string {
 	return fmt.Sprintf("the page is larger than the budget (%d characters): this read has only its markdown (%d characters), which holds its text, links and headings; "+
 		"left out: %s — pass include for them, e.g. [\"links\"] or [\"reader\"] (the main article)",
 		maxChars, c.Size(extract.PartMarkdown), strings.Join(omitted, ", "))
-}
-
-func (r *run) tabInfo(tabID int) (browser.TabInfo, error) {
-	return r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: tabID})
 }
 
 // shapeExtract cuts the window of c that starts at offset to the budget.
@@ -319,64 +304,4 @@ func partsKey(include map[string]bool) string {
 	}
 	sort.Strings(p)
 	return strings.Join(p, ",")
-}
-
-// reads keeps the latest full reads of tabs for a while, so that a
-// continuation (offset) cuts the same text the first call cut from:
-// nothing lost or repeated even when the page moves on meanwhile.
-var reads = &readCache{m: map[readKey]readEntry{}}
-
-const (
-	readTTL     = 10 * time.Minute
-	readEntries = 32
-)
-
-type readKey struct {
-	tabID int
-	kind  string
-	parts string
-}
-
-type readEntry struct {
-	url string
-	at  time.Time
-	v   any
-}
-
-type readCache struct {
-	mu sync.Mutex
-	m  map[readKey]readEntry
-}
-
-func (c *readCache) get(k readKey, url string) (any, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.m[k]
-	if !ok || time.Since(e.at) > readTTL || e.url != url {
-		return nil, false
-	}
-	e.at = time.Now() // reading on keeps it
-	c.m[k] = e
-	return e.v, true
-}
-
-func (c *readCache) put(k readKey, url string, v any) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for key, e := range c.m {
-		if time.Since(e.at) > readTTL {
-			delete(c.m, key)
-		}
-	}
-	if len(c.m) >= readEntries {
-		var oldest readKey
-		var at time.Time
-		for key, e := range c.m {
-			if at.IsZero() || e.at.Before(at) {
-				oldest, at = key, e.at
-			}
-		}
-		delete(c.m, oldest)
-	}
-	c.m[k] = readEntry{url: url, at: time.Now(), v: v}
 }

@@ -291,7 +291,7 @@ func TestReadCache(t *testing.T) {
 }
 
 // A search engine that cannot be reached is named, with where its URL
-// came from, instead of "no results" (issue 25). The fake browser stands
+// came from, instead of "no results". The fake browser stands
 // in for Chrome showing its error page for the results page.
 func TestSearchNamesAnUnreachableEngine(t *testing.T) {
 	t.Setenv("BROWSER_BRIDGE_HOME", t.TempDir())

@@ -10,7 +10,7 @@ import (
 )
 
 // TestFileURLsAreCheckedAsChromeReadsThem: the forms of file: URL that
-// net/url reads unlike Chrome (issue 11, finding 8) are checked by the
+// net/url reads unlike Chrome are checked by the
 // path Chrome opens, against the rules of upload, in open (CheckURL) and
 // on the pages actions read (fileURLRefused).
 func TestFileURLsAreCheckedAsChromeReadsThem(t *testing.T) {

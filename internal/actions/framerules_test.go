@@ -12,7 +12,7 @@ import (
 // A frame at a site the user's rules deny answers only its refusal, in
 // any spelling of the site and as a blob: of it; other frames keep their
 // answers; a top frame there fails the action; without site rules
-// nothing is judged but files (issue 26 F4).
+// nothing is judged but files.
 func TestFramesOfDeniedSitesAreRefused(t *testing.T) {
 	rules := func(deny ...string) *run {
 		return &run{siteRules: func() *policy.Rules { return &policy.Rules{Deny: deny} }}

@@ -61,7 +61,7 @@ func invalid(format string, args ...any) error {
 	return protocol.Errorf(protocol.CodeInvalidArgument, format, args...)
 }
 
-// CheckURL accepts http:, https:, file: and about:blank (SPEC §2). A
+// CheckURL accepts http:, https:, file: and about:blank. A
 // file: URL is checked by the path Chrome reads for it (Chrome parses
 // file:root/x, file:/x and backslashes unlike net/url), against the rules
 // of upload.

@@ -110,10 +110,10 @@ func inspect(r *run) (*tool.InspectResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := readKey{tabID: tab.TabID, kind: "inspect"}
+	key := readKey{browser: r.browserInstance(), tabID: tab.TabID, kind: "inspect"}
 	var warnings []string
 	if offset > 0 {
-		if v, ok := reads.get(key, tab.URL); ok {
+		if v, ok := r.env.reads.get(key, tab.URL); ok {
 			return shapeInspect(tab, v.([]control), offset, maxChars, nil), nil
 		}
 		warnings = append(warnings, "the earlier inspect of this tab has expired or the page has changed, so it was read again")
@@ -137,7 +137,7 @@ func inspect(r *run) (*tool.InspectResult, error) {
 	}
 	list, w := mergeInspect(res, frames)
 	warnings = append(warnings, w...)
-	reads.put(key, tab.URL, list)
+	r.env.reads.put(key, tab.URL, list)
 	out := shapeInspect(tab, list, offset, maxChars, warnings)
 	if offset == 0 {
 		for _, fr := range res {

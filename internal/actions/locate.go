@@ -218,7 +218,7 @@ func elementOf(m pageMatch, frameID int) Element {
 }
 
 // prefersClickable: the call's text matches rank what can be clicked
-// first (SPEC §2: click, hover and press).
+// first (click, hover and press).
 func (r locator) prefersClickable() bool {
 	switch r.in.Action {
 	case "click", "hover", "press":
@@ -527,7 +527,7 @@ func (r locator) iframeOf(tabID, childID, parentID int, x, y float64) (frameInfo
 
 // notIntoRefusedFrame refuses a point that lands on a frame (an
 // <iframe>, <frame>, <embed> or <object> of the top page) while the tab
-// frames a page the bridge may not touch (issue 26 F4): the top page
+// frames a page the bridge may not touch (Env.SiteRules): the top page
 // cannot tell which frame is behind which element, so a point on any
 // frame of such a page is refused rather than risk input into the
 // denied one. Locators that name an element find nothing in a refused
@@ -556,7 +556,7 @@ func (r locator) notIntoRefusedFrame(tabID int, at *pageCover) error {
 
 // notFocusedInRefusedFrame refuses keys with no locator while the focus
 // is inside a frame of another origin and the tab frames a page the
-// bridge may not touch (issue 26 F4): the keys would go wherever the
+// bridge may not touch (Env.SiteRules): the keys would go wherever the
 // focus is, and the top page cannot see which frame holds it.
 func (r locator) notFocusedInRefusedFrame(tabID int) error {
 	frames, err := r.tabFrames(tabID)
@@ -638,7 +638,7 @@ type aimLevel struct {
 	x, y    float64
 }
 
-// The check just before a press (issue 11, finding 12), made by
+// The check just before a press, made by
 // cdp.batch between the mouse move and the press, in one round trip: at
 // every level of the aim, the element must still be on top at its point
 // and enabled, in the same place as when measured (and, on a page that was
@@ -715,7 +715,7 @@ func blockerOf(res []protocol.PageFrameResult, needHit, ignoreMoved bool) blocke
 }
 
 // sensitiveNote is what page/locate.js says when a selector's tests of the
-// value attribute were kept off sensitive fields (issue 11, finding 5).
+// value attribute were kept off sensitive fields.
 const sensitiveNote = "password, one-time-code and card fields never match a selector that tests their value"
 
 // sensitiveNoteOf is sensitiveNote when err is a not-found that says it.

@@ -7,7 +7,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// The navigation family (SPEC §2b): a step in a tab's history, the tab
+// The navigation family: a step in a tab's history, the tab
 // shown in its window, and the size its page is laid out at.
 func init() {
 	register("reload", func(r *run) (*tool.NavResult, error) { return r.opening().historyStep("reload") })

@@ -3,7 +3,6 @@ package actions
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -15,7 +14,7 @@ import (
 
 func init() { register("open", open) }
 
-// Size of a workspace window (SPEC §3).
+// Size of a workspace window (docs/design.md#workspaces).
 const (
 	windowWidth  = 1280
 	windowHeight = 900
@@ -86,7 +85,7 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 	id := r.workspaceID()
 	reg := r.reg()
 	// Two opens in one workspace at once must not both make a window.
-	unlock, err := lockWorkspace(r.ctx, id)
+	unlock, err := r.env.workspaces.lock(r.ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -103,9 +102,9 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 	var t browser.TabInfo
 	var warnings []string
 	if ok && ws.Incognito && r.in.Incognito == nil {
-		// A search opens its workspace incognito (SPEC §3), and the
+		// A search opens its workspace incognito, and the
 		// workspace's later opens follow it: say so, for logged-in work
-		// (issue 25).
+		// fails there (the user is not signed in).
 		warnings = append(warnings, "opened in the workspace's incognito window (a search made it incognito), where the user is not signed in; pass incognito: false for a normal window")
 	}
 	if ok {
@@ -215,7 +214,7 @@ func (r opening) givenUpBound() (context.Context, context.CancelFunc) {
 // chrome.windows.create when the command.cancel comes, or the reply is
 // on its way), and an answer nobody waits for left the user a window, or
 // a tab in the workspace's window, that no workspace owned and the
-// bridge would not close (issue 27 QA). When the caller gives up first,
+// bridge would not close. When the caller gives up first,
 // the open answers at once with its context's error (timeout or
 // cancelled), and what Chrome makes is closed (undo) when it comes: a
 // given-up open leaves nothing behind. (Past afterGivenUp the Link
@@ -264,23 +263,4 @@ func (r opening) result(t browser.TabInfo, workspace string, group *int, owned b
 	}
 	return &tool.OpenResult{TabID: t.TabID, WindowID: t.WindowID, URL: t.URL, Title: t.Title, Workspace: workspace, GroupID: group, Owned: owned, Incognito: t.Incognito, LoadError: t.LoadError,
 		Outcome: tool.Outcome{Warnings: warnings}}
-}
-
-// workspaceLocks serialise the window and group bookkeeping of one
-// workspace: a channel of one slot each, held while it is full.
-var workspaceLocks sync.Map // workspace ID -> chan struct{}
-
-// lockWorkspace takes workspace id's lock, or gives up with ctx's error
-// when ctx ends first: a call waits for the lock within its own deadline,
-// not past it (an open given up during its grouping holds the lock until
-// its caller's deadline plus afterGivenUp at most, givenUpBound).
-func lockWorkspace(ctx context.Context, id string) (unlock func(), err error) {
-	m, _ := workspaceLocks.LoadOrStore(id, make(chan struct{}, 1))
-	slot := m.(chan struct{})
-	select {
-	case slot <- struct{}{}:
-		return func() { <-slot }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 }

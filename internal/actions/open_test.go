@@ -28,7 +28,7 @@ func chromeMakes(took time.Duration, made any) fakebrowser.Handler {
 // An open whose caller gives up (its deadline, a cancel) while Chrome is
 // making its window answers at once, and closes the window once Chrome
 // has made it: a window no workspace owns would be left to the user
-// (issue 27 QA: one per timed-out open, not closable by the bridge).
+// (one per timed-out open, not closable by the bridge).
 func TestAnOpenGivenUpClosesTheWindowItWasMaking(t *testing.T) {
 	t.Parallel()
 	for _, how := range []string{"deadline", "cancel"} {
@@ -76,7 +76,7 @@ func TestAnOpenWaitsForItsWorkspaceWithinItsDeadline(t *testing.T) {
 	fake := fakebrowser.New()
 	fake.Handle("window.create", fakebrowser.Reply(browser.TabInfo{TabID: 7, WindowID: 3}))
 	env := engine(t, fake)
-	unlock, err := lockWorkspace(context.Background(), "busy-ws")
+	unlock, err := env.workspaces.lock(context.Background(), "busy-ws")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,8 @@ import (
 )
 
 // mayTouch refuses, with not_owned, an action of this call on tab tabID
-// when the tab belongs to another session's workspace (SPEC §3): a tab
+// when the tab belongs to another session's workspace
+// (docs/design.md#workspaces): a tab
 // belongs to the workspace that opened it, so that one agent cannot close
 // or drive the tabs another agent is working in.
 //
@@ -29,7 +30,7 @@ func (r guards) mayTouch(tabID int) error {
 	}
 	// Most often the agent forgot the tabId its own open returned (the
 	// call then went to the active tab): that comes first; taking over
-	// another session's workspace is the exception (issue 25).
+	// another session's workspace is the exception.
 	how := "pass the tabId that your open returned (status lists your own tabs)"
 	if r.in.TabID == nil {
 		how = "the call named no tabId, so it went to the active tab: " + how

@@ -64,7 +64,7 @@ func TestMayTouch(t *testing.T) {
 				if !strings.Contains(err.Error(), "browserWorkspaceId") {
 					t.Errorf("the refusal does not say how to act anyway: %v", err)
 				}
-				// The usual cause first: a tabId the agent forgot (issue 25).
+				// The usual cause first: a tabId the agent forgot.
 				if i, j := strings.Index(err.Error(), "pass the tabId that your open returned"), strings.Index(err.Error(), "browserWorkspaceId"); i < 0 || i > j {
 					t.Errorf("the refusal does not first say to pass the tabId open returned: %v", err)
 				}
@@ -160,7 +160,7 @@ func TestTypeOnARefusedPageTypesNothing(t *testing.T) {
 }
 
 // An open into a workspace a search made incognito says so, since the
-// user is not signed in there (issue 25); one that asked for incognito
+// user is not signed in there; one that asked for incognito
 // does not.
 func TestOpenInAnIncognitoWorkspaceSaysSo(t *testing.T) {
 	t.Parallel()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -57,9 +58,8 @@ func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]protoc
 // touch fails the action; a child frame it may not touch answers only an
 // error naming why, so no locate, wait or read ever carries its text and
 // no action finds an element there to act on. Not to be touched: a
-// refused file: URL (a file: page framing ~/.ssh/id_rsa, issue 11 finding
-// 1) and a site the user's rules deny (an allowed page framing it, issue
-// 26 F4).
+// refused file: URL (a file: page framing ~/.ssh/id_rsa) and a site the
+// user's rules deny (an allowed page framing it).
 func (r *run) refuseFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, error) {
 	for i, f := range res {
 		why := r.frameRefused(f.URL)
@@ -218,4 +218,22 @@ func randomToken() string {
 	var b [12]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// domTarget locates the element of an injected DOM action (no debugger,
+// so no debugging bar), once it is enabled.
+func (r *run) domTarget() (browser.TabInfo, Element, error) {
+	loc, err := r.needLocator()
+	if err != nil {
+		return browser.TabInfo{}, Element{}, err
+	}
+	if loc.IsPoint() {
+		return browser.TabInfo{}, Element{}, invalid("%s needs an element locator, not a point", r.in.Action)
+	}
+	t, err := r.guards().pageTarget()
+	if err != nil {
+		return browser.TabInfo{}, Element{}, err
+	}
+	el, err := r.locator().locateEnabled(t, loc)
+	return t, el, err
 }

@@ -3,7 +3,6 @@ package actions
 import (
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/keys"
-	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -65,19 +64,4 @@ func (r actor) focusForKeys(t browser.TabInfo, loc tool.Locator) (*Element, []st
 		return nil, nil, err
 	}
 	return &el, warnings, nil
-}
-
-// pressKeys sends the chords of keys to the tab in one round trip.
-func (r actor) pressKeys(tabID int, names string) error {
-	chords, err := keys.Parse(names)
-	if err != nil {
-		return err
-	}
-	var cmds []protocol.CDPCommand
-	for _, c := range chords {
-		for _, e := range c.Events() {
-			cmds = append(cmds, cdpCmd("Input.dispatchKeyEvent", e))
-		}
-	}
-	return r.cdpBatch(tabID, cmds...)
 }

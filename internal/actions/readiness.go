@@ -14,7 +14,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// Readiness of a page for reading (SPEC §2, extract). A page is ready to
+// Readiness of a page for reading (docs/design.md#readiness). A page is ready to
 // read once its top document has loaded, no input came for settledFor (a
 // click, a key, a DOM action's input event), no top-frame navigation is
 // pending and no request that brings the page content (a document,

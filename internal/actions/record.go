@@ -3,14 +3,12 @@ package actions
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
-	"github.com/browser-bridge/browser-bridge/internal/policy"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/redact"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -50,20 +48,6 @@ func readConsole(r *run) (*tool.ConsoleResult, error) {
 		return nil, err
 	}
 	return shapeConsole(pageOf(tab), offLimits(r.siteRules()), rec, keep), nil
-}
-
-// offLimits is the site rules' judgement of a recorded entry: its URL or
-// the page that made it is of a denied site. The extension keeps such
-// entries out as they come; this judges them again with the rules as
-// they are now, which may deny what was allowed when it was recorded.
-// (A function of the rules, not a method of run: see documentBody.)
-func offLimits(rules *policy.Rules) func(urls ...string) bool {
-	return func(urls ...string) bool {
-		if rules == nil {
-			return false
-		}
-		return slices.ContainsFunc(urls, func(u string) bool { return names(u) && !rules.Check(u).Allowed })
-	}
 }
 
 // shapeConsole is console's result: the messages of the keep most severe
@@ -199,15 +183,6 @@ func recordNote(info protocol.RecordInfo, what string) string {
 		return fmt.Sprintf("recording of this tab starts now: the bridge had not touched it before, so earlier %s were not recorded; reload the tab to record its page from the load", what)
 	}
 	return fmt.Sprintf("this tab is recorded since the bridge first touched it (%s), after its page had loaded: earlier %s are not here; reload the tab to record its page from the load", started.UTC().Format(time.RFC3339), what)
-}
-
-// names says whether u names a place of its own for the rules: "", a
-// script without a URL ("<anonymous>") and an about:blank or
-// about:srcdoc frame (its creator's) do not, and are left to the page's
-// URL, which is judged with them.
-func names(u string) bool {
-	p, err := url.Parse(u)
-	return err == nil && p.Scheme != "" && !strings.EqualFold(p.Scheme, "about")
 }
 
 // requestSummary is a request as network lists it.

@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
@@ -65,7 +66,7 @@ type Env struct {
 	Guard func(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error
 	// SiteRules, if set, gives the user's site rules as they are now. Guard
 	// judges the page an action works on; a frame inside that page (a
-	// user's tab that frames a denied site, issue 26 F4) is only seen by
+	// user's tab that frames a denied site) is only seen by
 	// the engine, which judges every frame a page script reads or acts in,
 	// and every frame a screenshot would show, by these rules: such a frame
 	// is left out and named, as a frame showing a refused file: is. Read
@@ -80,9 +81,16 @@ type Env struct {
 	// download (the settings may change); nil: the default cap.
 	DownloadCap func() int64
 
-	tabs      tabLocks     // one page action at a time per tab
-	seen      tabsSeen     // each tab as the last action saw it
-	downloads downloadBook // the downloads the bridge's actions started
+	tabs       tabLocks       // one page action at a time per tab
+	seen       tabsSeen       // each tab as the last action saw it
+	downloads  downloadBook   // the downloads the bridge's actions started
+	reads      readCache      // the latest full reads of tabs, for continued reads (reads.go)
+	workspaces workspaceLocks // one open at a time per workspace (workspacelock.go)
+	handoffs   Handoffs       // the tabs in the user's hands (handoffs.go)
+	// askSwitch is the user's switch to be asked before an irreversible
+	// step (SetAskBeforeIrreversible, ask.go); it may be set while
+	// actions run.
+	askSwitch atomic.Pointer[func() bool]
 }
 
 // run is one action being carried out.
@@ -94,14 +102,9 @@ type run struct {
 	b        browser.Verbs // the extension's verbs, over browser
 	session  string
 	progress func(string)
-	// dialogs are the dialogs the bridge answered during the action, and
-	// dialogsReported how many of them the result already reports; both
-	// under dialogMu (a dialog probe runs beside the call it watches).
-	dialogMu        sync.Mutex
-	dialogs         []Dialog
-	dialogsReported int
-	// answering serialises the answering of dialogs within the call.
-	answering sync.Mutex
+	// dialogs are the dialogs the bridge answered during the action
+	// (answerer, dialogs.go).
+	dialogs dialogBook
 	// unlockTab releases the tab the action holds (see takeTurn).
 	unlockTab func()
 	// instance is the extension instance connected when the action
@@ -188,7 +191,8 @@ func (r *run) reg() *registry.Registry {
 	return r.env.Registries.For(inst)
 }
 
-// workspaceID resolves the workspace of the call (SPEC §3): an explicit
+// workspaceID resolves the workspace of the call
+// (docs/design.md#workspaces): an explicit
 // browserWorkspaceId, else run:<runId>, else the caller's session.
 func (r *run) workspaceID() string {
 	switch {
@@ -235,9 +239,6 @@ type (
 	// typing is type's way into a field: at once, in one trip, or
 	// focused, then inserted (type.go).
 	typing struct{ *run }
-	// answerer answers the dialogs a page opens and keeps them for the
-	// result (dialogs.go).
-	answerer struct{ *run }
 	// settling waits for a page to load, to be quiet, to react to input,
 	// or for a condition (readiness.go, react.go).
 	settling struct{ *run }
@@ -251,12 +252,23 @@ type (
 	camera struct{ *run }
 )
 
-func (r *run) guards() guards     { return guards{r} }
-func (r *run) locator() locator   { return locator{r} }
-func (r *run) actor() actor       { return actor{r} }
-func (r *run) typing() typing     { return typing{r} }
-func (r *run) answerer() answerer { return answerer{r} }
+func (r *run) guards() guards   { return guards{r} }
+func (r *run) locator() locator { return locator{r} }
+func (r *run) actor() actor     { return actor{r} }
+func (r *run) typing() typing   { return typing{r} }
+func (r *run) answerer() answerer {
+	return answerer{ctx: r.ctx, b: r.b, choice: r.in.Dialog, book: &r.dialogs,
+		owned: func(tabID int) bool { return r.reg().IsOwned(tabID) }}
+}
 func (r *run) settling() settling { return settling{r} }
 func (r *run) observer() observer { return observer{r} }
 func (r *run) opening() opening   { return opening{r} }
 func (r *run) camera() camera     { return camera{r} }
+
+// browserInstance is the extension instance the call talks to (see reg).
+func (r *run) browserInstance() string {
+	if inst := r.browser.Info().Instance; inst != "" {
+		return inst
+	}
+	return r.instance
+}

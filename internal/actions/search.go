@@ -1,58 +1,18 @@
 package actions
 
 import (
-	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
-	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
-	"github.com/browser-bridge/browser-bridge/internal/settings"
+	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
 func init() { register("search", search) }
 
-// The search engine (SPEC §2): a URL template with {query}, from
-// BROWSER_BRIDGE_SEARCH_URL, else the "searchUrl" of settings.json in the
-// state folder, else Google.
-const (
-	EnvSearchURL     = "BROWSER_BRIDGE_SEARCH_URL"
-	DefaultSearchURL = "https://www.google.com/search?q={query}"
-)
-
-var serpScript = script("serp", "page/serp.js")
-
-// Hit is one classified search result.
-type Hit = tool.Hit
-
-// searchTemplate is the engine URL template in force and where it comes
-// from, for the messages that name it (status shows both).
-func searchTemplate() (tmpl, from string, err error) {
-	tmpl, from = os.Getenv(EnvSearchURL), EnvSearchURL+" (as the daemon read it when it started)"
-	if tmpl == "" {
-		l, err := paths.Default()
-		if err != nil {
-			return "", "", err
-		}
-		s, err := settings.Load(l)
-		if err != nil {
-			return "", "", invalid("%v", err)
-		}
-		tmpl, from = s.SearchURL, "searchUrl in "+settings.File(l)
-	}
-	if tmpl == "" {
-		tmpl, from = DefaultSearchURL, "the default; set searchUrl in settings.json to change it"
-	}
-	if !strings.Contains(tmpl, "{query}") {
-		return "", "", invalid("the search URL %q has no {query} placeholder; fix %s", tmpl, from)
-	}
-	return tmpl, from, nil
-}
-
 // search opens a results page for the query in the workspace (incognito
-// unless the call says incognito: false, SPEC §3) and reads its hits.
+// unless the call says incognito: false) and reads its hits.
 func search(r *run) (*tool.SearchResult, error) {
 	q := strings.TrimSpace(r.in.Query)
 	if q == "" {
@@ -86,8 +46,7 @@ func search(r *run) (*tool.SearchResult, error) {
 	}
 	if o.LoadError != "" {
 		// The engine could not be reached: say which URL was tried and
-		// where it came from (a stale setting, a typo), not "no results"
-		// (issue 25).
+		// where it came from (a stale setting, a typo), not "no results".
 		return nil, protocol.Errorf(protocol.CodeProtectedPage, "the search engine could not be reached (%s): the bridge tried %s, from %s (tab %d shows the browser's error page); fix the search URL or try again when it is reachable",
 			o.LoadError, target, from, protocol.Tab(o.TabID))
 	}

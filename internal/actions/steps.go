@@ -37,7 +37,8 @@ func (r guards) pageTarget() (browser.TabInfo, error) {
 	return r.guard(t)
 }
 
-// target is the tab a page action works on (SPEC §3): tabId, else the
+// target is the tab a page action works on (docs/design.md#workspaces):
+// tabId, else the
 // active tab of an explicit workspace, else of Chrome's current window.
 // Run and session IDs do not steer page actions.
 func (r guards) target() (browser.TabInfo, error) {
@@ -249,7 +250,7 @@ func (r guards) notPrivate(t browser.TabInfo) error {
 // workspace's window and tab group open between the agent's pages. No
 // workspace owns it, so nothing stopped any session from loading a page
 // into it, after which closeWorkspace left the window and a saved tab
-// group behind (issue 27 QA); read or driven, it is the extension's own
+// group behind; read or driven, it is the extension's own
 // page, not a site; closed alone, it takes the workspace's tabs out of
 // their group (the extension puts them back with a new page). Page
 // actions, navigation and close all refuse it; status lists it
@@ -479,4 +480,16 @@ func resultElement(el *Element) *tool.Element {
 		return nil
 	}
 	return &el.Element
+}
+
+// both runs a and b at the same time and returns a's error, else b's.
+func both(a, b func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- b() }()
+	errA := a()
+	errB := <-done
+	if errA != nil {
+		return errA
+	}
+	return errB
 }

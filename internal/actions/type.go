@@ -614,15 +614,3 @@ type insertText struct {
 
 // errNoValue marks a type into a point, whose field has no value to read.
 var errNoValue = errors.New("no element to read a value from")
-
-// both runs a and b at the same time and returns a's error, else b's.
-func both(a, b func() error) error {
-	done := make(chan error, 1)
-	go func() { done <- b() }()
-	errA := a()
-	errB := <-done
-	if errA != nil {
-		return errA
-	}
-	return errB
-}

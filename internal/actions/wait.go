@@ -14,7 +14,7 @@ func init() { register("wait", wait) }
 // deadline has beyond timeoutMs.
 const waitMargin = tool.WaitWrapup
 
-// wait waits for one condition (SPEC §2): load, a locator, or urlContains,
+// wait waits for one condition: load, a locator, or urlContains,
 // until timeoutMs (or the default deadline) runs out.
 func wait(r *run) (*tool.WaitResult, error) {
 	loc, hasLoc := r.in.Locator, r.in.Locator.Present()
