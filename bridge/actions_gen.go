@@ -94,14 +94,14 @@ type OpenParams struct {
 	Target
 	// URL is the url parameter: http(s) or file URL, or about:blank.
 	URL string `json:"url"`
-	// Where is the target parameter: "current": load in the active tab
-	// instead of a new one. One of new, current.
+	// Where is the target parameter: "current": the active tab, not a new
+	// one. One of new, current.
 	Where string `json:"target,omitempty"`
 	// Incognito is the incognito parameter: true: an incognito window; false:
 	// a normal one (logged-in work).
 	Incognito *bool `json:"incognito,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -117,8 +117,8 @@ type ExtractParams struct {
 	Target
 	// URL is the url parameter: http(s) or file URL, or about:blank.
 	URL string `json:"url,omitempty"`
-	// Where is the target parameter: "current": load in the active tab
-	// instead of a new one. One of new, current.
+	// Where is the target parameter: "current": the active tab, not a new
+	// one. One of new, current.
 	Where string `json:"target,omitempty"`
 	// Incognito is the incognito parameter: true: an incognito window; false:
 	// a normal one (logged-in work).
@@ -136,8 +136,8 @@ type ExtractParams struct {
 	MaxChars int `json:"maxChars,omitempty"`
 	// Offset is the offset parameter: Continue at a result's nextOffset.
 	Offset int `json:"offset,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -155,8 +155,8 @@ type InspectParams struct {
 	MaxChars int `json:"maxChars,omitempty"`
 	// Offset is the offset parameter: Continue at a result's nextOffset.
 	Offset int `json:"offset,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -171,11 +171,11 @@ type ClickParams struct {
 	Target
 	Locator
 	// InputMode is the inputMode parameter: cdp: real input (default); dom:
-	// DOM events; paste (type): verbatim, the default into code editors. One
-	// of cdp, dom, paste.
+	// DOM events; paste: verbatim (default in code editors). One of cdp, dom,
+	// paste.
 	InputMode string `json:"inputMode,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Button is the button parameter: Mouse button (default left). One of
 	// left, right, middle.
@@ -193,8 +193,8 @@ func (c *Client) Click(ctx context.Context, p ClickParams) (*ActResult, error) {
 type HoverParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -209,14 +209,14 @@ type TypeParams struct {
 	Target
 	Locator
 	// InputMode is the inputMode parameter: cdp: real input (default); dom:
-	// DOM events; paste (type): verbatim, the default into code editors. One
-	// of cdp, dom, paste.
+	// DOM events; paste: verbatim (default in code editors). One of cdp, dom,
+	// paste.
 	InputMode string `json:"inputMode,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
-	// Value is the value parameter: Text to type; for date, time, color,
-	// range… inputs their value (2026-05-17, 14:30, #ff8800, 40).
+	// Value is the value parameter: Text to type; a date, time, color or
+	// range input's value (2026-05-17, 14:30, #ff8800, 40).
 	Value string `json:"value,omitempty"`
 	// Clear is the clear parameter: Replace the field's content.
 	Clear bool `json:"clear,omitempty"`
@@ -231,8 +231,8 @@ func (c *Client) Type(ctx context.Context, p TypeParams) (*TypeResult, error) {
 // FillParams are fill's parameters; a call gives fields.
 type FillParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Fields is the fields parameter: Each: a locator plus value, option(s)
 	// or checked.
@@ -250,11 +250,11 @@ type PressParams struct {
 	Target
 	Locator
 	// InputMode is the inputMode parameter: cdp: real input (default); dom:
-	// DOM events; paste (type): verbatim, the default into code editors. One
-	// of cdp, dom, paste.
+	// DOM events; paste: verbatim (default in code editors). One of cdp, dom,
+	// paste.
 	InputMode string `json:"inputMode,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Keys is the keys parameter: Keys such as Enter, Tab, Control+A.
 	Keys string `json:"keys"`
@@ -270,8 +270,8 @@ func (c *Client) Press(ctx context.Context, p PressParams) (*ActResult, error) {
 type SelectParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Option is the option parameter: Option value or label.
 	Option string `json:"option,omitempty"`
@@ -289,8 +289,8 @@ func (c *Client) Select(ctx context.Context, p SelectParams) (*SelectResult, err
 type CheckParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Checked is the checked parameter: Wanted state (default true).
 	Checked *bool `json:"checked,omitempty"`
@@ -305,8 +305,8 @@ func (c *Client) Check(ctx context.Context, p CheckParams) (*CheckResult, error)
 // DragParams are drag's parameters; a call gives from, and to.
 type DragParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// From is the from parameter: drag: what to drag, a locator: selector,
 	// text, role+name, label, placeholder, ref, or x, y (coordinates);
@@ -328,8 +328,8 @@ func (c *Client) Drag(ctx context.Context, p DragParams) (*DragResult, error) {
 type UploadParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Paths is the paths parameter: Absolute local file paths (at most 20).
 	Paths []string `json:"paths"`
@@ -358,8 +358,8 @@ func (c *Client) Downloads(ctx context.Context, p DownloadsParams) (*DownloadsRe
 type ScrollParams struct {
 	Target
 	Locator
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// To is the to parameter: scroll: "top" or "bottom". drag: where to drop,
 	// like from.
@@ -380,13 +380,13 @@ func (c *Client) Scroll(ctx context.Context, p ScrollParams) (*ScrollResult, err
 type WaitParams struct {
 	Target
 	Locator
-	// URLContains is the urlContains parameter: wait: until the tab's URL
-	// contains this. network: list only the requests whose URL contains this.
+	// URLContains is the urlContains parameter: wait: until the URL contains
+	// this. network: only requests whose URL contains this.
 	URLContains string `json:"urlContains,omitempty"`
 	// Load is the load parameter: Until the page has loaded.
 	Load bool `json:"load,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -401,8 +401,8 @@ type FindParams struct {
 	Target
 	// Query is the query parameter: What to search for.
 	Query string `json:"query"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -414,8 +414,8 @@ func (c *Client) Find(ctx context.Context, p FindParams) (*FindResult, error) {
 // ScreenshotParams are screenshot's parameters.
 type ScreenshotParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Mode is the mode parameter: full page (default) or viewport. One of
 	// full, viewport.
@@ -450,8 +450,8 @@ func (c *Client) Console(ctx context.Context, p ConsoleParams) (*ConsoleResult, 
 // NetworkParams are network's parameters.
 type NetworkParams struct {
 	Target
-	// URLContains is the urlContains parameter: wait: until the tab's URL
-	// contains this. network: list only the requests whose URL contains this.
+	// URLContains is the urlContains parameter: wait: until the URL contains
+	// this. network: only requests whose URL contains this.
 	URLContains string `json:"urlContains,omitempty"`
 	// MaxChars is the maxChars parameter: Result size budget (default 20000).
 	MaxChars int `json:"maxChars,omitempty"`
@@ -475,8 +475,8 @@ type EvaluateParams struct {
 	FrameID *int `json:"frameId,omitempty"`
 	// MaxChars is the maxChars parameter: Result size budget (default 20000).
 	MaxChars int `json:"maxChars,omitempty"`
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Expression is the expression parameter: JavaScript to evaluate.
 	Expression string `json:"expression"`
@@ -493,8 +493,7 @@ func (c *Client) Evaluate(ctx context.Context, p EvaluateParams) (*EvaluateResul
 // HandoffParams are handoff's parameters; a call gives message.
 type HandoffParams struct {
 	Target
-	// Message is the message parameter: What the user should do, then press
-	// Done (handoff).
+	// Message is the message parameter: handoff: what the user should do.
 	Message string `json:"message"`
 }
 
@@ -531,8 +530,8 @@ func (c *Client) CloseTabs(ctx context.Context, p CloseParams) (*CloseResult, er
 // ReloadParams are reload's parameters.
 type ReloadParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// BypassCache is the bypassCache parameter: reload: skip the cache.
 	BypassCache bool `json:"bypassCache,omitempty"`
@@ -546,8 +545,8 @@ func (c *Client) Reload(ctx context.Context, p ReloadParams) (*NavResult, error)
 // HistoryParams are the parameters of back and forward.
 type HistoryParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 }
 
@@ -629,8 +628,8 @@ func (c *Client) Emulate(ctx context.Context, p EmulateParams) (*EmulateResult, 
 // PDFParams are pdf's parameters.
 type PDFParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Landscape is the landscape parameter: pdf: landscape orientation.
 	Landscape bool `json:"landscape,omitempty"`
@@ -647,8 +646,8 @@ func (c *Client) PDF(ctx context.Context, p PDFParams) (*PDFResult, error) {
 // PerformanceParams are performance's parameters.
 type PerformanceParams struct {
 	Target
-	// Dialog is the dialog parameter: Answer to the page's dialogs (default:
-	// accept alerts, dismiss others). One of accept, dismiss.
+	// Dialog is the dialog parameter: Answer to dialogs (default: accept
+	// alerts, dismiss others). One of accept, dismiss.
 	Dialog string `json:"dialog,omitempty"`
 	// Reload is the reload parameter: performance: trace a reload (default).
 	Reload *bool `json:"reload,omitempty"`

@@ -9,8 +9,8 @@ package mcpserver
 // toolIntro and toolHow frame the action list in the single tool's
 // description.
 const (
-	toolIntro = "Work in the user's own Chrome, visibly, in the bridge's windows and tab groups. One call, one action:"
-	toolHow   = "Read with extract before acting; inspect if the structure is unclear. Name an element with one locator (ref: from inspect). One runId per task keeps its tabs together. Errors say what to do."
+	toolIntro = "Work in the user's own Chrome, visibly, in the bridge's own windows. One call, one action:"
+	toolHow   = "Read with extract before acting; inspect if unclear. Name an element with one locator (ref: from inspect). One runId per task keeps its tabs together. Errors say what to do."
 	// splitHow is appended to the description of a split tool that takes a
 	// locator.
 	splitHow = " Locate with one of selector, text, role+name, label, placeholder, ref (from inspect) or x+y."

@@ -19,7 +19,7 @@ func init() {
 			Name:    "network",
 			After:   "console",
 			Result:  NetworkResult{},
-			Summary: "requests (method, url, status, type); requestId: one in full, secrets redacted.",
+			Summary: "requests; requestId: one in full, secrets redacted.",
 			Doc:     "lists a tab's requests, or one in full (RequestID: headers and bodies, cut at MaxChars), with credentials redacted.",
 			Kind:    KindRead,
 			Params:  []string{"urlContains", "since", "requestId", "maxChars"},

@@ -19,7 +19,7 @@ func init() {
 			Name:    "downloads",
 			After:   "upload",
 			Result:  DownloadsResult{},
-			Summary: "files the bridge's clicks downloaded (path, name, bytes, state).",
+			Summary: "files the bridge's clicks downloaded.",
 			Doc:     "lists the files the bridge's clicks and key presses downloaded recently, brought up to date (one in progress then may be done now).",
 			Kind:    KindRead,
 		},

@@ -16,31 +16,31 @@ import (
 type Input struct {
 	Action             string `json:"action" jsonschema:"What to do; see the tool description."`
 	TabID              *int   `json:"tabId,omitempty" jsonschema:"Tab (from status, open or search); default: the active tab."`
-	Browser            string `json:"browser,omitempty" jsonschema:"Connected browser, by label or slot from status (default: the one focused last)."`
+	Browser            string `json:"browser,omitempty" jsonschema:"Browser label or slot from status (default: the one focused last)."`
 	BrowserWorkspaceID string `json:"browserWorkspaceId,omitempty" jsonschema:"Named workspace (own window and tab group); default: run:<runId>, else this session."`
-	RunID              string `json:"runId,omitempty" jsonschema:"Your task's ID: its tabs share one workspace. Also read from _meta.runId."`
+	RunID              string `json:"runId,omitempty" jsonschema:"Your task's ID: its tabs share a workspace (or _meta.runId)."`
 	TimeoutMs          int    `json:"timeoutMs,omitempty" jsonschema:"Deadline in ms (default, max 60000; status 5000; handoff 600000)."`
 
 	URL       string `json:"url,omitempty" jsonschema:"http(s) or file URL, or about:blank."`
-	Target    string `json:"target,omitempty" jsonschema:"\"current\": load in the active tab instead of a new one." enum:"new,current"`
+	Target    string `json:"target,omitempty" jsonschema:"\"current\": the active tab, not a new one." enum:"new,current"`
 	Incognito *bool  `json:"incognito,omitempty" jsonschema:"true: an incognito window; false: a normal one (logged-in work)."`
 	Query     string `json:"query,omitempty" jsonschema:"What to search for."`
 
 	Locator
 
 	WaitFor     *WaitFor `json:"waitFor,omitempty" jsonschema:"Wait first for one of selector, text, role+name, label, placeholder, ref (with frameId, nth, exact) or urlContains."`
-	URLContains string   `json:"urlContains,omitempty" jsonschema:"wait: until the tab's URL contains this. network: list only the requests whose URL contains this."`
+	URLContains string   `json:"urlContains,omitempty" jsonschema:"wait: until the URL contains this. network: only requests whose URL contains this."`
 	Load        bool     `json:"load,omitempty" jsonschema:"Until the page has loaded."`
 	Include     []string `json:"include,omitempty" jsonschema:"Only these parts." enum:"markdown,reader,links,headings,text,frames,warnings"`
 	Changes     bool     `json:"changes,omitempty" jsonschema:"Only changes since your last read."`
 	MaxChars    int      `json:"maxChars,omitempty" jsonschema:"Result size budget (default 20000)."`
 	Offset      int      `json:"offset,omitempty" jsonschema:"Continue at a result's nextOffset."`
 
-	InputMode  string   `json:"inputMode,omitempty" jsonschema:"cdp: real input (default); dom: DOM events; paste (type): verbatim, the default into code editors." enum:"cdp,dom,paste"`
-	Dialog     string   `json:"dialog,omitempty" jsonschema:"Answer to the page's dialogs (default: accept alerts, dismiss others)." enum:"accept,dismiss"`
+	InputMode  string   `json:"inputMode,omitempty" jsonschema:"cdp: real input (default); dom: DOM events; paste: verbatim (default in code editors)." enum:"cdp,dom,paste"`
+	Dialog     string   `json:"dialog,omitempty" jsonschema:"Answer to dialogs (default: accept alerts, dismiss others)." enum:"accept,dismiss"`
 	Button     string   `json:"button,omitempty" jsonschema:"Mouse button (default left)." enum:"left,right,middle"`
 	ClickCount int      `json:"clickCount,omitempty" jsonschema:"2 for a double click."`
-	Value      string   `json:"value,omitempty" jsonschema:"Text to type; for date, time, color, range… inputs their value (2026-05-17, 14:30, #ff8800, 40)."`
+	Value      string   `json:"value,omitempty" jsonschema:"Text to type; a date, time, color or range input's value (2026-05-17, 14:30, #ff8800, 40)."`
 	Clear      bool     `json:"clear,omitempty" jsonschema:"Replace the field's content."`
 	Keys       string   `json:"keys,omitempty" jsonschema:"Keys such as Enter, Tab, Control+A."`
 	Option     string   `json:"option,omitempty" jsonschema:"Option value or label."`
@@ -62,7 +62,7 @@ type Input struct {
 	Emulation   // emulate.go
 	Performance // performance.go
 
-	Message string `json:"message,omitempty" jsonschema:"What the user should do, then press Done (handoff)."`
+	Message string `json:"message,omitempty" jsonschema:"handoff: what the user should do."`
 
 	ExecParams
 	Level     string `json:"level,omitempty" jsonschema:"Least severe kept." enum:"error,warning,info,log,debug"`
