@@ -1,7 +1,6 @@
 package actions
 
 import (
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -46,12 +45,10 @@ const (
 	reportErrorChars = 200
 )
 
-// reportMarks holds, per extension instance and tab, where the tab's
-// record stood at the end of the last report ([messages, requests]), so
-// that the next report reads only what is newer; the entries from before
-// an action's start are then told apart by their time.
-var reportMarks sync.Map // reportKey -> [2]int
-
+// reportKey names a tab's mark in Env.reportMarks: where the tab's record
+// stood at the end of the last report ([messages, requests]), so that
+// the next report reads only what is newer; the entries from before an
+// action's start are then told apart by their time.
 type reportKey struct {
 	instance string
 	tab      int
@@ -80,7 +77,7 @@ func (rep *report) finish(res any) *tool.Events {
 	page := *p.PageOf()
 	key := reportKey{rep.r.instance, page.TabID}
 	var mark [2]int
-	if v, ok := reportMarks.Load(key); ok {
+	if v, ok := rep.r.env.reportMarks.Load(key); ok {
 		mark = v.([2]int)
 	}
 	settled := time.Now()
@@ -100,7 +97,7 @@ func (rep *report) finish(res any) *tool.Events {
 	if err != nil {
 		return nil
 	}
-	reportMarks.Store(key, next)
+	rep.r.env.reportMarks.Store(key, next)
 	if o, ok := res.(tool.Outcomer); ok && o.Out().Navigated && !navigations[rep.r.in.Action] {
 		ev.Navigated = redact.URL(page.URL)
 	}

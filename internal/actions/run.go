@@ -87,6 +87,9 @@ type Env struct {
 	reads      readCache      // the latest full reads of tabs, for continued reads (reads.go)
 	workspaces workspaceLocks // one open at a time per workspace (workspacelock.go)
 	handoffs   Handoffs       // the tabs in the user's hands (handoffs.go)
+	// reportMarks is where each tab's record stood at its last report of
+	// what an action set off (report.go), per reportKey.
+	reportMarks sync.Map
 	// askSwitch is the user's switch to be asked before an irreversible
 	// step (SetAskBeforeIrreversible, ask.go); it may be set while
 	// actions run.

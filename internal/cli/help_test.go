@@ -63,7 +63,7 @@ func TestCommandHelp(t *testing.T) {
 		{[]string{"write-extension", "--help"}, "Load unpacked"},
 		{[]string{"help", "policy"}, "policy allow"},
 		{[]string{"help", "policy"}, "policy evaluate on|off"},
-		{[]string{"network", "--help"}, "list only the requests whose URL contains this"},
+		{[]string{"network", "--help"}, "only requests whose URL contains this"},
 		{[]string{"websocket", "enable", "--help"}, "--token"},
 	} {
 		out, errOut, err := runBoth(t, c.args...)
