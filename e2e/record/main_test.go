@@ -108,6 +108,7 @@ func fixtures() http.Handler {
 	mux.Handle("/api-page", page(apiPage))
 	mux.Handle("/secrets", page(secretPage))
 	mux.Handle("/first", page(firstPage))
+	mux.Handle("/native", page(nativePage))
 	// A site the rules tests deny (reached as localhost, while the other
 	// pages are 127.0.0.1's): it posts a secret and logs it.
 	mux.Handle("/bank", page(`<!doctype html><title>bank</title><script>

@@ -27,7 +27,7 @@
 // entries of any tab go first. What falls out is counted (dropped). A
 // closed tab's record goes with it.
 import { BridgeError, Codes } from "../protocol.js";
-import { bridgeTab, decide } from "./policy.js";
+import { bridgeTab, decide, recordFromStart } from "./policy.js";
 import { intArg } from "./tabinfo.js";
 
 const MSG_MAX = 1000;
@@ -155,6 +155,9 @@ export function start(tabId, fromLoad) {
     recs.set(tabId, r);
   }
   created.delete(tabId);
+  // Its next documents carry the marker that lets the page's half record
+  // them from their first script (page/record-main.js).
+  recordFromStart(tabId);
   learnFrames(tabId, r);
   listenBodies(tabId);
   // A read waits for this (ensure): "recording starts now" must be true
@@ -302,8 +305,13 @@ function header(list, name) {
   return "";
 }
 
+// The marker the site rules add to the documents of recorded tabs
+// (policy.js markRule) is the extension's, not the server's.
+const MARK = "browser-bridge-record";
+
 function headersOf(list) {
-  return (list || []).slice(0, HEADERS_MAX).map((h) => {
+  const theirs = (list || []).filter((h) => !(String(h.name).toLowerCase() === "server-timing" && h.value === MARK));
+  return theirs.slice(0, HEADERS_MAX).map((h) => {
     const value = String(h.value ?? "");
     return { name: String(h.name).slice(0, 256), value: value.length > VALUE_MAX ? value.slice(0, VALUE_MAX) + CUT : value };
   });
@@ -585,10 +593,20 @@ function attachBody(r, x) {
 
 chrome.runtime.onMessage.addListener((req, sender, reply) => {
   const type = req && req.type;
-  if (type !== "record.page" && type !== "record.batch") return false;
+  if (type !== "record.page" && type !== "record.batch" && type !== "record.main") return false;
   // Only this extension's content scripts, in a tab's frames.
   const tabId = sender.tab && sender.tab.id;
   if (sender.id !== chrome.runtime.id || !Number.isInteger(tabId) || !Number.isInteger(sender.frameId)) return false;
+  if (type === "record.main") {
+    // A recorded tab's document that came without the marker asks for
+    // the page's half (page/record.js): from now on, not from its start.
+    const r = recs.get(tabId);
+    if (r && r.recording) {
+      const target = typeof sender.documentId === "string" ? { tabId, documentIds: [sender.documentId] } : { tabId, frameIds: [sender.frameId] };
+      chrome.scripting.executeScript({ target, files: ["page/record-main.js"], world: "MAIN", injectImmediately: true }).catch(() => {});
+    }
+    return false;
+  }
   if (type === "record.page") {
     (async () => {
       const r = recs.get(tabId);
