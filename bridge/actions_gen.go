@@ -346,8 +346,8 @@ func (c *Client) Scroll(ctx context.Context, p ScrollParams) (*ScrollResult, err
 type WaitParams struct {
 	Target
 	Locator
-	// URLContains is the urlContains parameter: wait: until the tab's URL
-	// contains this. network: list only the requests whose URL contains this.
+	// URLContains is the urlContains parameter: wait: until the tab's URL has
+	// this. network: only requests whose URL has this.
 	URLContains string `json:"urlContains,omitempty"`
 	// Load is the load parameter: Until the page has loaded.
 	Load bool `json:"load,omitempty"`
@@ -420,8 +420,8 @@ func (c *Client) Console(ctx context.Context, p ConsoleParams) (*ConsoleResult, 
 // NetworkParams are network's parameters.
 type NetworkParams struct {
 	Target
-	// URLContains is the urlContains parameter: wait: until the tab's URL
-	// contains this. network: list only the requests whose URL contains this.
+	// URLContains is the urlContains parameter: wait: until the tab's URL has
+	// this. network: only requests whose URL has this.
 	URLContains string `json:"urlContains,omitempty"`
 	// MaxChars is the maxChars parameter: Size budget of the result (default
 	// 20000).
@@ -430,6 +430,9 @@ type NetworkParams struct {
 	Since int `json:"since,omitempty"`
 	// RequestID is the requestId parameter: One request in full.
 	RequestID string `json:"requestId,omitempty"`
+	// AllHeaders is the allHeaders parameter: Keep the browser's usual
+	// headers.
+	AllHeaders bool `json:"allHeaders,omitempty"`
 }
 
 // Network lists a tab's requests, or one in full (RequestID: headers and

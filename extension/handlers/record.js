@@ -460,6 +460,10 @@ function onHeaders(d) {
   const q = entry(d);
   if (!q) return;
   q.status = d.statusCode;
+  // "HTTP/1.1 404 Not Found": its text (HTTP/2 has none; the daemon
+  // gives the standard one then).
+  const line = /^\S+\s+\d{3}\s+(.+)$/.exec(d.statusLine || "");
+  if (line) q.statusText = line[1].slice(0, 100);
   q.responseHeaders = headersOf(d.responseHeaders);
   q.mimeType = header(d.responseHeaders, "content-type").split(";")[0].trim();
   const len = Number(header(d.responseHeaders, "content-length"));
@@ -472,6 +476,7 @@ function onDone(d) {
   const q = r && r.reqs.get(d.requestId);
   if (!q) return;
   q.durationMs = Math.max(0, Math.round(d.timeStamp - q.time));
+  q.doneAt = Date.now();
   q.fromCache = !!d.fromCache;
   if (d.statusCode) q.status = d.statusCode;
   if (d.error) q.error = d.error;
@@ -683,6 +688,7 @@ export async function networkRead(msg) {
     if (typeof msg.requestId !== "string") throw new BridgeError(Codes.invalidArgument, "requestId must be a string from network's list");
     const q = r.reqs.get(msg.requestId);
     if (!q || !kept(q)) return { ...out, missing: true };
+    await bodyComing(r, q);
     return { ...out, request: detail(r, q) };
   }
   const since = Number.isInteger(msg.since) ? msg.since : 0;
@@ -693,16 +699,29 @@ export async function networkRead(msg) {
       out.leftOut++;
       continue;
     }
-    const { requestHeaders, responseHeaders, requestBody, responseBody, size, ...summary } = q;
+    const { requestHeaders, responseHeaders, requestBody, responseBody, size, doneAt, ...summary } = q;
     requests.push(summary);
   }
   return { ...out, requests };
 }
 
+// A fetch or XHR response whose body the page is still reading, or
+// whose body's record is on its way from the page's half (it sends in
+// batches), is waited for: BODY_WAIT_MS from the detail's ask at most,
+// and no longer than BODY_WAIT_MS after the request completed (a page
+// that never reads a body leaves none to wait for).
+const BODY_WAIT_MS = 2000;
+async function bodyComing(r, q) {
+  const asked = Date.now();
+  const waiting = () => (q.type === "fetch" || q.type === "xhr") && q.status > 0 && !q.error && !q.responseBody && q.time >= r.bodiesFrom &&
+    Date.now() - asked < BODY_WAIT_MS && (q.doneAt === undefined || Date.now() - q.doneAt < BODY_WAIT_MS) && r.reqs.get(q.requestId) === q;
+  while (waiting()) await new Promise((ok) => setTimeout(ok, 20));
+}
+
 // detail is one request with its headers and bodies; a response body
 // the recorder has not got says why.
 function detail(r, q) {
-  const { size, ...rest } = q;
+  const { size, doneAt, ...rest } = q;
   const out = { ...rest, requestHeaders: q.requestHeaders || [], responseHeaders: q.responseHeaders || [] };
   if (!out.responseBody) {
     const text = /^(text\/|application\/(.*\+)?(json|xml|javascript|x-www-form-urlencoded|graphql))/i.test(q.mimeType);

@@ -113,9 +113,12 @@ type RequestInfo struct {
 	URL       string `json:"url"`
 	// Type is document, script, stylesheet, image, font, fetch, xhr,
 	// websocket or other.
-	Type     string `json:"type"`
-	Status   int    `json:"status,omitempty"`
-	MimeType string `json:"mimeType,omitempty"`
+	Type   string `json:"type"`
+	Status int    `json:"status,omitempty"`
+	// StatusText is the status line's text (Not Found), or the
+	// standard one for the status when the line has none.
+	StatusText string `json:"statusText,omitempty"`
+	MimeType   string `json:"mimeType,omitempty"`
 	// Bytes is the response's size as far as known (its Content-Length),
 	// -1 when unknown.
 	Bytes      int64 `json:"bytes"`

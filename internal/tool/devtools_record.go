@@ -1,6 +1,10 @@
 package tool
 
-import "github.com/browser-bridge/browser-bridge/internal/protocol"
+import (
+	"encoding/json"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
 
 // The developer tools' records (SPEC §2b): what a page said and the
 // requests it made, as the extension recorded them.
@@ -22,7 +26,7 @@ func init() {
 			Summary: "requests (method, url, status, type); requestId: one in full, secrets redacted.",
 			Doc:     "lists a tab's requests, or one in full (RequestID: headers and bodies, cut at MaxChars), with credentials redacted.",
 			Kind:    KindRead,
-			Params:  []string{"urlContains", "since", "requestId", "maxChars"},
+			Params:  []string{"urlContains", "since", "requestId", "maxChars", "allHeaders"},
 		},
 	)
 }
@@ -91,6 +95,9 @@ type Header = protocol.HTTPHeader
 // or why it is not here.
 type Body struct {
 	Text string `json:"text,omitempty"`
+	// JSON is a JSON body, parsed, when it parses and fits in maxChars
+	// (then Text is empty).
+	JSON json.RawMessage `json:"json,omitempty"`
 	// TotalChars is the length of the whole text when Text was cut.
 	TotalChars int `json:"totalChars,omitempty"`
 	// NotKept says why there is no text: binary, over the cap, made

@@ -29,7 +29,7 @@ type Input struct {
 	Locator
 
 	WaitFor     *WaitFor `json:"waitFor,omitempty" jsonschema:"Wait first for one of selector, text, role+name, label, placeholder, ref (with frameId, nth, exact) or urlContains."`
-	URLContains string   `json:"urlContains,omitempty" jsonschema:"wait: until the tab's URL contains this. network: list only the requests whose URL contains this."`
+	URLContains string   `json:"urlContains,omitempty" jsonschema:"wait: until the tab's URL has this. network: only requests whose URL has this."`
 	Load        bool     `json:"load,omitempty" jsonschema:"Until the page has loaded."`
 	Include     []string `json:"include,omitempty" jsonschema:"Return only these parts." enum:"markdown,reader,links,headings,text,frames,warnings"`
 	MaxChars    int      `json:"maxChars,omitempty" jsonschema:"Size budget of the result (default 20000)."`
@@ -61,9 +61,10 @@ type Input struct {
 	Message string `json:"message,omitempty" jsonschema:"What the user should do, then press Done (handoff)."`
 
 	ExecParams
-	Level     string `json:"level,omitempty" jsonschema:"Least severe kept." enum:"error,warning,info,log,debug"`
-	Since     int    `json:"since,omitempty" jsonschema:"Only after this nextSince."`
-	RequestID string `json:"requestId,omitempty" jsonschema:"One request in full."`
+	Level      string `json:"level,omitempty" jsonschema:"Least severe kept." enum:"error,warning,info,log,debug"`
+	Since      int    `json:"since,omitempty" jsonschema:"Only after this nextSince."`
+	RequestID  string `json:"requestId,omitempty" jsonschema:"One request in full."`
+	AllHeaders bool   `json:"allHeaders,omitempty" jsonschema:"Keep the browser's usual headers."`
 }
 
 // Locator is the element a page action targets (SPEC §2): exactly one of
