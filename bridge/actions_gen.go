@@ -409,6 +409,8 @@ type ConsoleParams struct {
 	Level string `json:"level,omitempty"`
 	// Since is the since parameter: Only after this nextSince.
 	Since int `json:"since,omitempty"`
+	// All is the all parameter: Every page load.
+	All bool `json:"all,omitempty"`
 }
 
 // Console reads a tab's console messages and page errors, as the
@@ -430,8 +432,7 @@ type NetworkParams struct {
 	Since int `json:"since,omitempty"`
 	// RequestID is the requestId parameter: One request in full.
 	RequestID string `json:"requestId,omitempty"`
-	// AllHeaders is the allHeaders parameter: Keep the browser's usual
-	// headers.
+	// AllHeaders is the allHeaders parameter: Usual headers too.
 	AllHeaders bool `json:"allHeaders,omitempty"`
 }
 

@@ -130,7 +130,7 @@ export const VERBS = {
   "page.evaluate": ["tabId", "frameId", "expression", "maxChars"],
   // --- The developer tools' records (handlers/record.js) ---
   // A tab's console messages and page errors after since, recording the tab from now on if it was not → {startedAt, fromLoad, dropped, nextSince, messages}.
-  "record.console": ["tabId", "since"],
+  "record.console": ["tabId", "since", "all"],
   // A tab's requests after since, or with requestId that one with headers and bodies → {startedAt, fromLoad, dropped, nextSince, requests | request | missing}.
   "record.network": ["tabId", "since", "requestId"],
 };

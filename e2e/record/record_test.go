@@ -533,3 +533,32 @@ func TestADetailRightAfterThePageShowsTheResponseHasItsBody(t *testing.T) {
 		t.Errorf("%d of 20 details lacked the body the page had shown", missing)
 	}
 }
+
+// After a reload, console gives the new load's messages only; all gives
+// both loads, the new one begun by a navigation entry.
+func TestConsoleAfterAReloadShowsTheNewLoad(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/console?reload=1")
+	count := func(r map[string]any) (n int) {
+		for _, m := range list(r, "messages") {
+			if m["source"] == "console" && strings.Contains(m["text"].(string), "error while loading") {
+				n++
+			}
+		}
+		return n
+	}
+	waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool { return count(r) == 1 })
+	call(t, map[string]any{"action": "reload", "tabId": tab})
+	all := waitFor(t, map[string]any{"action": "console", "tabId": tab, "all": true}, func(r map[string]any) bool { return count(r) == 2 })
+	navs := 0
+	for _, m := range list(all, "messages") {
+		if m["source"] == "navigation" {
+			navs++
+		}
+	}
+	if navs < 1 {
+		t.Errorf("all: true has no navigation entry between the loads: %v", list(all, "messages"))
+	}
+	if res := call(t, map[string]any{"action": "console", "tabId": tab}); count(res) != 1 {
+		t.Errorf("console after a reload has %d copies of the load's error, want the new load's only: %v", count(res), list(res, "messages"))
+	}
+}

@@ -531,6 +531,19 @@ chrome.webNavigation.onCommitted.addListener((d) => {
     r.bodiesFrom = 0;
   } else if (r && Date.now() - r.startedAt > PROVISIONAL_MS) recs.delete(d.tabId);
 });
+// A top-level navigation of a recorded tab begins a new load: console
+// answers the messages since the last one unless asked for all, where a
+// navigation entry marks where each load begins. It carries the time
+// the navigation started, and the load's messages are those from then
+// on: webNavigation's event can come after webRequest's for the same
+// load (a new tab's failed first document), whose line is the new
+// load's.
+chrome.webNavigation.onBeforeNavigate.addListener((d) => {
+  if (d.frameId !== 0) return;
+  const r = recs.get(d.tabId);
+  if (r) addMessage(r, { level: "info", text: "", source: "navigation", url: capURL(d.url), time: Number.isFinite(d.timeStamp) ? Math.floor(d.timeStamp) : Date.now() });
+});
+
 // A document that changes its URL itself (history.pushState, a
 // fragment) is judged by the URL it shows now.
 const moved = (d) => {
@@ -674,8 +687,22 @@ export async function consoleRead(msg) {
   const tabId = intArg(msg, "tabId");
   const r = await readable(tabId);
   const since = Number.isInteger(msg.since) ? msg.since : 0;
+  const all = msg.all === true;
+  // Since the tab's last top-level navigation began (none: all).
+  let from = -Infinity;
+  if (!all) {
+    for (let i = r.msgs.length - 1; i >= 0; i--) {
+      if (r.msgs[i].source === "navigation") {
+        from = r.msgs[i].time;
+        break;
+      }
+    }
+  }
   let leftOut = r.leftOut;
-  const messages = r.msgs.filter((m) => m.seq > since && (kept(m) || !++leftOut)).map(({ size, ...m }) => m);
+  const messages = r.msgs.filter((m) => m.seq > since && (all || (m.source !== "navigation" && m.time >= from)) && (kept(m) || !++leftOut))
+    .map(({ size, ...m }) => m);
+  // In time order: a load's navigation entry before its lines.
+  if (all) messages.sort((a, b) => a.time - b.time);
   return { ...info(r), dropped: r.msgDropped, leftOut, nextSince: r.msgSeq, messages };
 }
 

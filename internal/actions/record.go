@@ -48,7 +48,7 @@ func readConsole(r *run) (*tool.ConsoleResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec, err := r.b.RecordConsole(r.ctx, protocol.RecordConsoleParams{TabID: tab.TabID, Since: r.in.Since})
+	rec, err := r.b.RecordConsole(r.ctx, protocol.RecordConsoleParams{TabID: tab.TabID, Since: r.in.Since, All: r.in.All})
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,8 @@ func shapeConsole(page tool.Page, denied func(...string) bool, rec protocol.Reco
 			out.LeftOut++
 			continue
 		}
-		if i := slices.Index(tool.Levels, m.Level); i < 0 || i >= keep {
+		// A navigation entry (with all) begins a load, whatever level.
+		if i := slices.Index(tool.Levels, m.Level); m.Source != "navigation" && (i < 0 || i >= keep) {
 			continue
 		}
 		msg := m.Message

@@ -12,6 +12,9 @@ package protocol
 type RecordConsoleParams struct {
 	TabID int `json:"tabId"`
 	Since int `json:"since,omitempty"`
+	// All: every load's messages, each load begun by a navigation
+	// entry; else only those since the last top-level navigation.
+	All bool `json:"all,omitempty"`
 }
 
 // RecordInfo is how far a tab's record goes, in every read's result.

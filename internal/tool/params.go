@@ -64,7 +64,8 @@ type Input struct {
 	Level      string `json:"level,omitempty" jsonschema:"Least severe kept." enum:"error,warning,info,log,debug"`
 	Since      int    `json:"since,omitempty" jsonschema:"Only after this nextSince."`
 	RequestID  string `json:"requestId,omitempty" jsonschema:"One request in full."`
-	AllHeaders bool   `json:"allHeaders,omitempty" jsonschema:"Keep the browser's usual headers."`
+	All        bool   `json:"all,omitempty" jsonschema:"Every page load."`
+	AllHeaders bool   `json:"allHeaders,omitempty" jsonschema:"Usual headers too."`
 }
 
 // Locator is the element a page action targets (SPEC §2): exactly one of
