@@ -347,7 +347,7 @@ type WaitParams struct {
 	Target
 	Locator
 	// URLContains is the urlContains parameter: wait: until the tab's URL has
-	// this. network: only requests whose URL has this.
+	// this. network: list only the requests whose URL contains this.
 	URLContains string `json:"urlContains,omitempty"`
 	// Load is the load parameter: Until the page has loaded.
 	Load bool `json:"load,omitempty"`
@@ -407,9 +407,9 @@ type ConsoleParams struct {
 	// Level is the level parameter: Least severe kept. One of error, warning,
 	// info, log, debug.
 	Level string `json:"level,omitempty"`
-	// Since is the since parameter: Only after this nextSince.
+	// Since is the since parameter: After this nextSince.
 	Since int `json:"since,omitempty"`
-	// All is the all parameter: Every page load.
+	// All is the all parameter: All loads.
 	All bool `json:"all,omitempty"`
 }
 
@@ -423,12 +423,12 @@ func (c *Client) Console(ctx context.Context, p ConsoleParams) (*ConsoleResult, 
 type NetworkParams struct {
 	Target
 	// URLContains is the urlContains parameter: wait: until the tab's URL has
-	// this. network: only requests whose URL has this.
+	// this. network: list only the requests whose URL contains this.
 	URLContains string `json:"urlContains,omitempty"`
 	// MaxChars is the maxChars parameter: Size budget of the result (default
 	// 20000).
 	MaxChars int `json:"maxChars,omitempty"`
-	// Since is the since parameter: Only after this nextSince.
+	// Since is the since parameter: After this nextSince.
 	Since int `json:"since,omitempty"`
 	// RequestID is the requestId parameter: One request in full.
 	RequestID string `json:"requestId,omitempty"`

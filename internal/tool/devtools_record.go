@@ -14,7 +14,7 @@ func init() {
 			Name:    "console",
 			After:   "screenshot",
 			Result:  ConsoleResult{},
-			Summary: "console messages and page errors.",
+			Summary: "console messages, page errors.",
 			Doc:     "reads a tab's console messages and page errors, as the extension recorded them.",
 			Kind:    KindRead,
 			Params:  []string{"level", "since", "all"},

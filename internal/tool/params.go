@@ -29,7 +29,7 @@ type Input struct {
 	Locator
 
 	WaitFor     *WaitFor `json:"waitFor,omitempty" jsonschema:"Wait first for one of selector, text, role+name, label, placeholder, ref (with frameId, nth, exact) or urlContains."`
-	URLContains string   `json:"urlContains,omitempty" jsonschema:"wait: until the tab's URL has this. network: only requests whose URL has this."`
+	URLContains string   `json:"urlContains,omitempty" jsonschema:"wait: until the tab's URL has this. network: list only the requests whose URL contains this."`
 	Load        bool     `json:"load,omitempty" jsonschema:"Until the page has loaded."`
 	Include     []string `json:"include,omitempty" jsonschema:"Return only these parts." enum:"markdown,reader,links,headings,text,frames,warnings"`
 	MaxChars    int      `json:"maxChars,omitempty" jsonschema:"Size budget of the result (default 20000)."`
@@ -62,9 +62,9 @@ type Input struct {
 
 	ExecParams
 	Level      string `json:"level,omitempty" jsonschema:"Least severe kept." enum:"error,warning,info,log,debug"`
-	Since      int    `json:"since,omitempty" jsonschema:"Only after this nextSince."`
+	Since      int    `json:"since,omitempty" jsonschema:"After this nextSince."`
 	RequestID  string `json:"requestId,omitempty" jsonschema:"One request in full."`
-	All        bool   `json:"all,omitempty" jsonschema:"Every page load."`
+	All        bool   `json:"all,omitempty" jsonschema:"All loads."`
 	AllHeaders bool   `json:"allHeaders,omitempty" jsonschema:"Usual headers too."`
 }
 
