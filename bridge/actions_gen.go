@@ -82,8 +82,7 @@ type ExtractParams struct {
 	// Include is the include parameter: Return only these parts. One of
 	// markdown, reader, links, headings, text, frames, warnings.
 	Include []string `json:"include,omitempty"`
-	// MaxChars is the maxChars parameter: Size budget of the result (default
-	// 20000).
+	// MaxChars is the maxChars parameter: Result size budget (default 20000).
 	MaxChars int `json:"maxChars,omitempty"`
 	// Offset is the offset parameter: Continue at a previous result's
 	// nextOffset (same tabId).
@@ -104,8 +103,7 @@ func (c *Client) Extract(ctx context.Context, p ExtractParams) (*ExtractResult, 
 // InspectParams are inspect's parameters.
 type InspectParams struct {
 	Target
-	// MaxChars is the maxChars parameter: Size budget of the result (default
-	// 20000).
+	// MaxChars is the maxChars parameter: Result size budget (default 20000).
 	MaxChars int `json:"maxChars,omitempty"`
 	// Offset is the offset parameter: Continue at a previous result's
 	// nextOffset (same tabId).
@@ -409,7 +407,7 @@ type ConsoleParams struct {
 	Level string `json:"level,omitempty"`
 	// Since is the since parameter: After this nextSince.
 	Since int `json:"since,omitempty"`
-	// All is the all parameter: All loads.
+	// All is the all parameter: Every load too.
 	All bool `json:"all,omitempty"`
 }
 
@@ -425,8 +423,7 @@ type NetworkParams struct {
 	// URLContains is the urlContains parameter: wait: until the tab's URL has
 	// this. network: list only the requests whose URL contains this.
 	URLContains string `json:"urlContains,omitempty"`
-	// MaxChars is the maxChars parameter: Size budget of the result (default
-	// 20000).
+	// MaxChars is the maxChars parameter: Result size budget (default 20000).
 	MaxChars int `json:"maxChars,omitempty"`
 	// Since is the since parameter: After this nextSince.
 	Since int `json:"since,omitempty"`
@@ -448,8 +445,7 @@ type EvaluateParams struct {
 	// FrameID is the frameId parameter: Frame to look in (from extract or
 	// inspect).
 	FrameID *int `json:"frameId,omitempty"`
-	// MaxChars is the maxChars parameter: Size budget of the result (default
-	// 20000).
+	// MaxChars is the maxChars parameter: Result size budget (default 20000).
 	MaxChars int `json:"maxChars,omitempty"`
 	// Dialog is the dialog parameter: Answer to the page's dialogs during the
 	// action (default: accept alerts, dismiss others). One of accept,

@@ -32,7 +32,7 @@ type Input struct {
 	URLContains string   `json:"urlContains,omitempty" jsonschema:"wait: until the tab's URL has this. network: list only the requests whose URL contains this."`
 	Load        bool     `json:"load,omitempty" jsonschema:"Until the page has loaded."`
 	Include     []string `json:"include,omitempty" jsonschema:"Return only these parts." enum:"markdown,reader,links,headings,text,frames,warnings"`
-	MaxChars    int      `json:"maxChars,omitempty" jsonschema:"Size budget of the result (default 20000)."`
+	MaxChars    int      `json:"maxChars,omitempty" jsonschema:"Result size budget (default 20000)."`
 	Offset      int      `json:"offset,omitempty" jsonschema:"Continue at a previous result's nextOffset (same tabId)."`
 
 	InputMode  string   `json:"inputMode,omitempty" jsonschema:"cdp: real input events (default); dom: DOM events; paste (type): as a paste, verbatim (the default into code editors)." enum:"cdp,dom,paste"`
@@ -64,7 +64,7 @@ type Input struct {
 	Level      string `json:"level,omitempty" jsonschema:"Least severe kept." enum:"error,warning,info,log,debug"`
 	Since      int    `json:"since,omitempty" jsonschema:"After this nextSince."`
 	RequestID  string `json:"requestId,omitempty" jsonschema:"One request in full."`
-	All        bool   `json:"all,omitempty" jsonschema:"All loads."`
+	All        bool   `json:"all,omitempty" jsonschema:"Every load too."`
 	AllHeaders bool   `json:"allHeaders,omitempty" jsonschema:"Usual headers too."`
 }
 
