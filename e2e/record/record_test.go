@@ -272,7 +272,7 @@ func TestNoSecretReachesTheAgentOrTheStateFolder(t *testing.T) {
 	}
 	d := waitFor(t, map[string]any{"action": "network", "tabId": tab, "requestId": login["requestId"]}, func(r map[string]any) bool {
 		body, _ := r["request"].(map[string]any)["responseBody"].(map[string]any)
-		return body != nil && body["text"] != nil
+		return body != nil && (body["text"] != nil || body["json"] != nil)
 	})
 	keep(d)
 	req := d["request"].(map[string]any)
@@ -443,10 +443,9 @@ func TestEachCallHasItsOwnBody(t *testing.T) {
 	time.Sleep(500 * time.Millisecond) // the last body's batch
 	for i, q := range list(res, "requests") {
 		d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": q["requestId"]})["request"].(map[string]any)
-		sent, _ := d["requestBody"].(map[string]any)
-		got, _ := d["responseBody"].(map[string]any)
+		sent, got := bodyText(d, "requestBody"), bodyText(d, "responseBody")
 		want := fmt.Sprintf(`{"n":%d}`, i)
-		if sent["text"] != want || got["text"] != want {
+		if sent != want || got != want {
 			t.Errorf("call %d: sent %v, answered %v; want %s both", i, sent, got, want)
 		}
 	}
@@ -501,7 +500,7 @@ func TestAFramesFetchAndConsoleAreRecorded(t *testing.T) {
 		return len(q) == 1 && q[0]["status"] == 200.0 && q[0]["type"] == "fetch"
 	})
 	d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": list(res, "requests")[0]["requestId"]})["request"].(map[string]any)
-	if b, _ := d["responseBody"].(map[string]any); b == nil || !strings.Contains(fmt.Sprint(b["text"]), "items") {
+	if b := bodyText(d, "responseBody"); !strings.Contains(b, "items") {
 		t.Errorf("the frame's fetch has no body: %v", d["responseBody"])
 	}
 	waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool {
