@@ -77,7 +77,7 @@ type Stop = tool.Stop
 type SearchParams struct {
 	Target
 	// Incognito is the incognito parameter: true: an incognito window; false:
-	// a normal one (logged-in work).
+	// a normal one (logged in).
 	Incognito *bool `json:"incognito,omitempty"`
 	// Query is the query parameter: What to search for.
 	Query string `json:"query"`
@@ -98,7 +98,7 @@ type OpenParams struct {
 	// one. One of new, current.
 	Where string `json:"target,omitempty"`
 	// Incognito is the incognito parameter: true: an incognito window; false:
-	// a normal one (logged-in work).
+	// a normal one (logged in).
 	Incognito *bool `json:"incognito,omitempty"`
 	// Dialog is the dialog parameter: Answer to dialogs (default: accept
 	// alerts, dismiss others). One of accept, dismiss.
@@ -121,7 +121,7 @@ type ExtractParams struct {
 	// one. One of new, current.
 	Where string `json:"target,omitempty"`
 	// Incognito is the incognito parameter: true: an incognito window; false:
-	// a normal one (logged-in work).
+	// a normal one (logged in).
 	Incognito *bool `json:"incognito,omitempty"`
 	// WaitFor is the waitFor parameter: Wait first for one of selector, text,
 	// role+name, label, placeholder, ref (with frameId, nth, exact) or
@@ -437,8 +437,10 @@ type ConsoleParams struct {
 	// Level is the level parameter: Least severe kept. One of error, warning,
 	// info, log, debug.
 	Level string `json:"level,omitempty"`
-	// Since is the since parameter: Only after this nextSince.
+	// Since is the since parameter: After this nextSince.
 	Since int `json:"since,omitempty"`
+	// All is the all parameter: Every load too.
+	All bool `json:"all,omitempty"`
 }
 
 // Console reads a tab's console messages and page errors, as the
@@ -455,10 +457,12 @@ type NetworkParams struct {
 	URLContains string `json:"urlContains,omitempty"`
 	// MaxChars is the maxChars parameter: Result size budget (default 20000).
 	MaxChars int `json:"maxChars,omitempty"`
-	// Since is the since parameter: Only after this nextSince.
+	// Since is the since parameter: After this nextSince.
 	Since int `json:"since,omitempty"`
 	// RequestID is the requestId parameter: One request in full.
 	RequestID string `json:"requestId,omitempty"`
+	// AllHeaders is the allHeaders parameter: Usual headers too.
+	AllHeaders bool `json:"allHeaders,omitempty"`
 }
 
 // Network lists a tab's requests, or one in full (RequestID: headers and
@@ -513,8 +517,8 @@ func (c *Client) Handoff(ctx context.Context, p HandoffParams) (*HandoffResult, 
 // closeWorkspace.
 type CloseParams struct {
 	Target
-	// CloseWorkspace is the closeWorkspace parameter: Close the workspace's
-	// tabs and its window.
+	// CloseWorkspace is the closeWorkspace parameter: Close the workspace:
+	// its tabs and window.
 	CloseWorkspace bool `json:"closeWorkspace,omitempty"`
 	// KeepReplays is the keepReplays parameter: Keep the replay.
 	KeepReplays bool `json:"keepReplays,omitempty"`
@@ -651,8 +655,8 @@ type PerformanceParams struct {
 	Dialog string `json:"dialog,omitempty"`
 	// Reload is the reload parameter: performance: trace a reload (default).
 	Reload *bool `json:"reload,omitempty"`
-	// DurationMs is the durationMs parameter: performance: trace the next ms,
-	// not a reload (max 30000).
+	// DurationMs is the durationMs parameter: performance: trace the next ms
+	// instead (max 30000).
 	DurationMs int `json:"durationMs,omitempty"`
 }
 

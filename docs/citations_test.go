@@ -19,7 +19,7 @@ var citation = regexp.MustCompile(`\b[Ii]ssues? #?\d+|\bSPEC\b`)
 // another branch rewrites at the same time; until that branch is merged
 // its hits are only listed (go test -v -run Citations ./docs). Set it to
 // true after the merge.
-const checkActions = false
+const checkActions = true
 
 // No comment in a .go or .js file of the repository cites an issue number
 // or the specification: the next engineer could not follow either.

@@ -101,7 +101,7 @@ export const VERBS = {
   // Runs expression in the page's own context (MAIN world) of frameId (default 0), awaits a promise, returns its JSON cut at maxChars → {frameId, url, type, json, total} or {frameId, url, error} (a throw, a rejection, a syntax error).
   "page.evaluate": ["tabId", "frameId", "expression", "maxChars"],
   // A tab's console messages and page errors after since, recording the tab from now on if it was not → {startedAt, fromLoad, dropped, nextSince, messages}.
-  "record.console": ["tabId", "since"],
+  "record.console": ["tabId", "since", "all"],
   // A tab's requests after since, or with requestId that one with headers and bodies → {startedAt, fromLoad, dropped, nextSince, requests | request | missing}.
   "record.network": ["tabId", "since", "requestId"],
 };

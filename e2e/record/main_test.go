@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browsertest"
 )
@@ -108,6 +109,24 @@ func fixtures() http.Handler {
 	mux.Handle("/api-page", page(apiPage))
 	mux.Handle("/secrets", page(secretPage))
 	mux.Handle("/first", page(firstPage))
+	mux.Handle("/native", page(nativePage))
+	// A button whose call is answered slowly, its body in two parts; the
+	// page shows each answer as soon as it has read it.
+	mux.Handle("/race", page(`<!doctype html><title>race</title><button id="go">go</button><p id="out">none</p><script>
+let n = 0;
+document.getElementById("go").onclick = async () => {
+  const i = ++n;
+  const j = await fetch("/api/slow?i=" + i).then((r) => r.json());
+  document.getElementById("out").textContent = "shown " + i + " " + j.items.length;
+};
+</script>`))
+	mux.HandleFunc("/api/slow", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"items":[1,`)
+		w.(http.Flusher).Flush()
+		time.Sleep(50 * time.Millisecond)
+		fmt.Fprint(w, `2,3]}`)
+	})
 	// A site the rules tests deny (reached as localhost, while the other
 	// pages are 127.0.0.1's): it posts a secret and logs it.
 	mux.Handle("/bank", page(`<!doctype html><title>bank</title><script>

@@ -137,17 +137,37 @@ func TestNetworkListsCallsAndShowsAFailedOnesBody(t *testing.T) {
 	detail := waitFor(t, map[string]any{"action": "network", "tabId": tab, "requestId": fail["requestId"]}, func(r map[string]any) bool {
 		req, _ := r["request"].(map[string]any)
 		body, _ := req["responseBody"].(map[string]any)
-		return body != nil && body["text"] != nil
+		return body != nil && body["json"] != nil
 	})
+	// The detail is quiet: its status has its text, a JSON body is JSON
+	// (not a string of it), and the browser's standard headers are left
+	// out unless allHeaders.
 	req := detail["request"].(map[string]any)
-	if body := req["responseBody"].(map[string]any)["text"]; !strings.Contains(body.(string), "database on fire") {
-		t.Errorf("the failed call's body is %v", body)
+	if body, _ := req["responseBody"].(map[string]any)["json"].(map[string]any); body["error"] != "database on fire" {
+		t.Errorf("the failed call's body is not its JSON: %v", req["responseBody"])
 	}
-	if body, _ := req["requestBody"].(map[string]any); body == nil || body["text"] != `{"q":1}` {
+	if body, _ := req["requestBody"].(map[string]any); body == nil || fmt.Sprint(body["json"]) != "map[q:1]" {
 		t.Errorf("the failed call's request body is %v", req["requestBody"])
+	}
+	if req["statusText"] != "Internal Server Error" {
+		t.Errorf("the failed call's status text is %v", req["statusText"])
 	}
 	if len(list(req, "responseHeaders")) == 0 {
 		t.Errorf("no response headers: %v", req)
+	}
+	standard := func(req map[string]any) (n int) {
+		for _, h := range list(req, "requestHeaders") {
+			if name := strings.ToLower(h["name"].(string)); name == "user-agent" || strings.HasPrefix(name, "sec-fetch-") || name == "accept-language" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := standard(req); n != 0 {
+		t.Errorf("%d of the browser's standard headers are in the detail: %v", n, list(req, "requestHeaders"))
+	}
+	if n := standard(call(t, map[string]any{"action": "network", "tabId": tab, "requestId": fail["requestId"], "allHeaders": true})["request"].(map[string]any)); n < 3 {
+		t.Errorf("allHeaders gives %d of the browser's standard headers, want user-agent, accept-language and sec-fetch-*", n)
 	}
 	// The page's load is in the list too, with its body.
 	all := call(t, map[string]any{"action": "network", "tabId": tab})
@@ -182,6 +202,10 @@ func bodyText(req map[string]any, key string) string {
 	if text, ok := b["text"].(string); ok {
 		return text
 	}
+	if j, ok := b["json"]; ok {
+		text, _ := json.Marshal(j)
+		return string(text)
+	}
 	return fmt.Sprintf("(no text: %v)", req[key])
 }
 
@@ -211,7 +235,7 @@ func TestFirstMomentsRequestBodies(t *testing.T) {
 			d := waitFor(t, map[string]any{"action": "network", "tabId": tab, "requestId": q["requestId"]}, func(r map[string]any) bool {
 				req, _ := r["request"].(map[string]any)
 				b, _ := req["requestBody"].(map[string]any)
-				return b != nil && b["text"] != nil
+				return b != nil && (b["text"] != nil || b["json"] != nil)
 			})
 			if b := bodyText(d["request"].(map[string]any), "requestBody"); !strings.Contains(b, "first moments") {
 				t.Errorf("open %d, %s: request body %s", i, url, b)
@@ -248,7 +272,7 @@ func TestNoSecretReachesTheAgentOrTheStateFolder(t *testing.T) {
 	}
 	d := waitFor(t, map[string]any{"action": "network", "tabId": tab, "requestId": login["requestId"]}, func(r map[string]any) bool {
 		body, _ := r["request"].(map[string]any)["responseBody"].(map[string]any)
-		return body != nil && body["text"] != nil
+		return body != nil && (body["text"] != nil || body["json"] != nil)
 	})
 	keep(d)
 	req := d["request"].(map[string]any)
@@ -419,10 +443,9 @@ func TestEachCallHasItsOwnBody(t *testing.T) {
 	time.Sleep(500 * time.Millisecond) // the last body's batch
 	for i, q := range list(res, "requests") {
 		d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": q["requestId"]})["request"].(map[string]any)
-		sent, _ := d["requestBody"].(map[string]any)
-		got, _ := d["responseBody"].(map[string]any)
+		sent, got := bodyText(d, "requestBody"), bodyText(d, "responseBody")
 		want := fmt.Sprintf(`{"n":%d}`, i)
-		if sent["text"] != want || got["text"] != want {
+		if sent != want || got != want {
 			t.Errorf("call %d: sent %v, answered %v; want %s both", i, sent, got, want)
 		}
 	}
@@ -477,10 +500,64 @@ func TestAFramesFetchAndConsoleAreRecorded(t *testing.T) {
 		return len(q) == 1 && q[0]["status"] == 200.0 && q[0]["type"] == "fetch"
 	})
 	d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": list(res, "requests")[0]["requestId"]})["request"].(map[string]any)
-	if b, _ := d["responseBody"].(map[string]any); b == nil || !strings.Contains(fmt.Sprint(b["text"]), "items") {
+	if b := bodyText(d, "responseBody"); !strings.Contains(b, "items") {
 		t.Errorf("the frame's fetch has no body: %v", d["responseBody"])
 	}
 	waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool {
 		return has(list(r, "messages"), "log", "console", "said in the frame")
 	})
+}
+
+// A detail asked for right after the page showed the response has the
+// response's body: the body the page read is waited for (its record
+// comes from the page a moment later), 20 times out of 20.
+func TestADetailRightAfterThePageShowsTheResponseHasItsBody(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/race")
+	missing := 0
+	for i := 1; i <= 20; i++ {
+		call(t, map[string]any{"action": "click", "tabId": tab, "selector": "#go"})
+		call(t, map[string]any{"action": "wait", "tabId": tab, "text": fmt.Sprintf("shown %d 3", i)})
+		res := call(t, map[string]any{"action": "network", "tabId": tab, "urlContains": fmt.Sprintf("/api/slow?i=%d", i)})
+		reqs := list(res, "requests")
+		if len(reqs) != 1 {
+			t.Fatalf("run %d: %d requests of /api/slow?i=%d", i, len(reqs), i)
+		}
+		d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": reqs[0]["requestId"]})["request"].(map[string]any)
+		if b := bodyText(d, "responseBody"); b != `{"items":[1,2,3]}` {
+			missing++
+			t.Errorf("run %d: the detail's body is %s", i, b)
+		}
+	}
+	if missing > 0 {
+		t.Errorf("%d of 20 details lacked the body the page had shown", missing)
+	}
+}
+
+// After a reload, console gives the new load's messages only; all gives
+// both loads, the new one begun by a navigation entry.
+func TestConsoleAfterAReloadShowsTheNewLoad(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/console?reload=1")
+	count := func(r map[string]any) (n int) {
+		for _, m := range list(r, "messages") {
+			if m["source"] == "console" && strings.Contains(m["text"].(string), "error while loading") {
+				n++
+			}
+		}
+		return n
+	}
+	waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool { return count(r) == 1 })
+	call(t, map[string]any{"action": "reload", "tabId": tab})
+	all := waitFor(t, map[string]any{"action": "console", "tabId": tab, "all": true}, func(r map[string]any) bool { return count(r) == 2 })
+	navs := 0
+	for _, m := range list(all, "messages") {
+		if m["source"] == "navigation" {
+			navs++
+		}
+	}
+	if navs < 1 {
+		t.Errorf("all: true has no navigation entry between the loads: %v", list(all, "messages"))
+	}
+	if res := call(t, map[string]any{"action": "console", "tabId": tab}); count(res) != 1 {
+		t.Errorf("console after a reload has %d copies of the load's error, want the new load's only: %v", count(res), list(res, "messages"))
+	}
 }

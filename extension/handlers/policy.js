@@ -46,11 +46,13 @@ const tabs = new Set(); // the bridge's tabs, where the rules hold
 let covered = new Set(); // the tabs the installed session rules name
 const known = new Set(); // every tab the extension has seen (see New tabs)
 const hosts = new Map(); // bridge tab -> the hosts its frames show
+const touched = new Set(); // the user's tabs the recorder records (see recordFromStart)
 
-const ready = Promise.all([chrome.storage.session.get(["policyRules", "policyTabs"]), chrome.tabs.query({})]).then(async ([s, all]) => {
+const ready = Promise.all([chrome.storage.session.get(["policyRules", "policyTabs", "policyTouched"]), chrome.tabs.query({})]).then(async ([s, all]) => {
   if (s.policyRules) rules = s.policyRules;
   for (const t of all) known.add(t.id);
   for (const id of s.policyTabs || []) tabs.add(id);
+  for (const id of s.policyTouched || []) touched.add(id);
   await Promise.all([...tabs].map(learnHosts));
   return sync();
 }).catch((err) => console.error("browser-bridge: site rules not restored:", err));
@@ -81,7 +83,7 @@ async function unstrand() {
 unstrand();
 
 function save() {
-  return chrome.storage.session.set({ policyRules: rules, policyTabs: [...tabs] });
+  return chrome.storage.session.set({ policyRules: rules, policyTabs: [...tabs], policyTouched: [...touched] });
 }
 
 // blockedPage is the page that stands in for a navigation the rules
@@ -241,6 +243,9 @@ function sync() {
     const ids = [...tabs];
     const old = await chrome.declarativeNetRequest.getSessionRules();
     let add = ids.length ? ruleSet(ids) : [];
+    const marked = [...new Set([...ids, ...touched])];
+    if (marked.length) add.push(markRule(add.length + 1, { tabIds: marked }));
+    for (const p of opening.values()) add.push(markRule(add.length + 1, { requestDomains: [p.host], excludedTabIds: p.except }, ["main_frame"]));
     const removeRuleIds = old.map((r) => r.id);
     try {
       await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds, addRules: add });
@@ -256,6 +261,60 @@ function sync() {
     covered = new Set(add.some((r) => r.condition.tabIds) ? ids : []);
   }).catch((err) => console.error("browser-bridge: site rules not installed:", err));
   return syncing;
+}
+
+// ---- The recorder's marker ----
+// The page's half of the recorder (page/record-main.js) runs from a
+// document's first script only in the documents of the tabs it records
+// from their start: the bridge's own, and the user's tabs the bridge has
+// touched (handlers/record.js). It knows them by a Server-Timing entry
+// this rule adds to their documents' responses, which it reads at
+// document_start before the page's first script; in the user's other
+// tabs it changes nothing. Of the highest priority: an allow rule of
+// the user's list would otherwise keep it from applying (a block still
+// blocks).
+const MARK = "browser-bridge-record";
+function markRule(id, scope, resourceTypes = NAVIGATIONS) {
+  return { id, priority: 4, condition: { resourceTypes, ...scope },
+    action: { type: "modifyHeaders", responseHeaders: [{ header: "Server-Timing", operation: "append", value: MARK }] } };
+}
+
+// A tab the bridge creates with a URL (and no site rules that make it
+// create it empty first, see followVerbs) is named in a rule only once
+// it exists, after its first request has gone. While it is created, the
+// marker also holds for a top-level load from that URL's host in any tab
+// that did not exist before (opening: host -> {host, except, n}). A load
+// that redirects elsewhere is not covered: its page gets the recorder's
+// page half when its document asks (handlers/record.js, record.main).
+const opening = new Map();
+
+async function markOpening(url) {
+  let host = "";
+  try {
+    const u = new URL(url);
+    if (/^https?:$/.test(u.protocol)) host = u.hostname;
+  } catch (_) { /* not a URL: no load to mark */ }
+  if (!/^[a-z0-9.-]+$/.test(host)) return false;
+  await ready;
+  const p = opening.get(host) || { host, except: [chrome.tabs.TAB_ID_NONE, ...known], n: 0 };
+  p.n++;
+  opening.set(host, p);
+  await sync();
+  return host;
+}
+
+function unmarkOpening(host) {
+  const p = opening.get(host);
+  if (p && --p.n <= 0) opening.delete(host);
+}
+
+// recordFromStart marks the documents of tabId from now on.
+export async function recordFromStart(tabId) {
+  await ready;
+  if (!Number.isInteger(tabId) || tabId < 0 || tabs.has(tabId) || touched.has(tabId)) return;
+  touched.add(tabId);
+  save();
+  await sync();
 }
 
 // follow puts tabId under the rules; it resolves once they are installed.
@@ -296,7 +355,8 @@ export async function set(msg) {
 // while the user has site rules, a tab or window the bridge creates with
 // a URL is created empty, put under the rules, and then loaded: a
 // redirect of its first page into a denied site is stopped like any
-// other.
+// other. (Without site rules it is created with its URL, and the
+// recorder's marker holds for that URL while it is: see markOpening.)
 export function followVerbs(handlers) {
   const navigate = handlers["tab.navigate"];
   for (const verb of ["tab.create", "window.create"]) {
@@ -308,8 +368,15 @@ export function followVerbs(handlers) {
       // (A door without tab.navigate — a program's — follows its tabs
       // once they exist.)
       if (!url || !userRules() || !navigate) {
-        const res = await create(msg, ctx);
+        const marked = url ? await markOpening(url) : false;
+        let res;
+        try {
+          res = await create(msg, ctx);
+        } finally {
+          if (marked) unmarkOpening(marked);
+        }
         await follow(res && res.tabId);
+        if (marked) await sync();
         return res;
       }
       // about:blank, not no URL: that would be the New Tab page.
@@ -530,7 +597,7 @@ chrome.tabs.onRemoved.addListener(async (tabId) => {
   known.delete(tabId);
   healed.delete(tabId);
   hosts.delete(tabId);
-  if (tabs.delete(tabId)) {
+  if (tabs.delete(tabId) | touched.delete(tabId)) {
     save();
     sync();
   }

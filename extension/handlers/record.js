@@ -27,7 +27,7 @@
 // entries of any tab go first. What falls out is counted (dropped). A
 // closed tab's record goes with it.
 import { BridgeError, Codes } from "../protocol.js";
-import { bridgeTab, decide } from "./policy.js";
+import { bridgeTab, decide, recordFromStart } from "./policy.js";
 import { intArg } from "./tabinfo.js";
 
 const MSG_MAX = 1000;
@@ -155,6 +155,9 @@ export function start(tabId, fromLoad) {
     recs.set(tabId, r);
   }
   created.delete(tabId);
+  // Its next documents carry the marker that lets the page's half record
+  // them from their first script (page/record-main.js).
+  recordFromStart(tabId);
   learnFrames(tabId, r);
   listenBodies(tabId);
   // A read waits for this (ensure): "recording starts now" must be true
@@ -302,8 +305,13 @@ function header(list, name) {
   return "";
 }
 
+// The marker the site rules add to the documents of recorded tabs
+// (policy.js markRule) is the extension's, not the server's.
+const MARK = "browser-bridge-record";
+
 function headersOf(list) {
-  return (list || []).slice(0, HEADERS_MAX).map((h) => {
+  const theirs = (list || []).filter((h) => !(String(h.name).toLowerCase() === "server-timing" && h.value === MARK));
+  return theirs.slice(0, HEADERS_MAX).map((h) => {
     const value = String(h.value ?? "");
     return { name: String(h.name).slice(0, 256), value: value.length > VALUE_MAX ? value.slice(0, VALUE_MAX) + CUT : value };
   });
@@ -452,6 +460,10 @@ function onHeaders(d) {
   const q = entry(d);
   if (!q) return;
   q.status = d.statusCode;
+  // "HTTP/1.1 404 Not Found": its text (HTTP/2 has none; the daemon
+  // gives the standard one then).
+  const line = /^\S+\s+\d{3}\s+(.+)$/.exec(d.statusLine || "");
+  if (line) q.statusText = line[1].slice(0, 100);
   q.responseHeaders = headersOf(d.responseHeaders);
   q.mimeType = header(d.responseHeaders, "content-type").split(";")[0].trim();
   const len = Number(header(d.responseHeaders, "content-length"));
@@ -464,6 +476,7 @@ function onDone(d) {
   const q = r && r.reqs.get(d.requestId);
   if (!q) return;
   q.durationMs = Math.max(0, Math.round(d.timeStamp - q.time));
+  q.doneAt = Date.now();
   q.fromCache = !!d.fromCache;
   if (d.statusCode) q.status = d.statusCode;
   if (d.error) q.error = d.error;
@@ -518,6 +531,19 @@ chrome.webNavigation.onCommitted.addListener((d) => {
     r.bodiesFrom = 0;
   } else if (r && Date.now() - r.startedAt > PROVISIONAL_MS) recs.delete(d.tabId);
 });
+// A top-level navigation of a recorded tab begins a new load: console
+// answers the messages since the last one unless asked for all, where a
+// navigation entry marks where each load begins. It carries the time
+// the navigation started, and the load's messages are those from then
+// on: webNavigation's event can come after webRequest's for the same
+// load (a new tab's failed first document), whose line is the new
+// load's.
+chrome.webNavigation.onBeforeNavigate.addListener((d) => {
+  if (d.frameId !== 0) return;
+  const r = recs.get(d.tabId);
+  if (r) addMessage(r, { level: "info", text: "", source: "navigation", url: capURL(d.url), time: Number.isFinite(d.timeStamp) ? Math.floor(d.timeStamp) : Date.now() });
+});
+
 // A document that changes its URL itself (history.pushState, a
 // fragment) is judged by the URL it shows now.
 const moved = (d) => {
@@ -585,10 +611,20 @@ function attachBody(r, x) {
 
 chrome.runtime.onMessage.addListener((req, sender, reply) => {
   const type = req && req.type;
-  if (type !== "record.page" && type !== "record.batch") return false;
+  if (type !== "record.page" && type !== "record.batch" && type !== "record.main") return false;
   // Only this extension's content scripts, in a tab's frames.
   const tabId = sender.tab && sender.tab.id;
   if (sender.id !== chrome.runtime.id || !Number.isInteger(tabId) || !Number.isInteger(sender.frameId)) return false;
+  if (type === "record.main") {
+    // A recorded tab's document that came without the marker asks for
+    // the page's half (page/record.js): from now on, not from its start.
+    const r = recs.get(tabId);
+    if (r && r.recording) {
+      const target = typeof sender.documentId === "string" ? { tabId, documentIds: [sender.documentId] } : { tabId, frameIds: [sender.frameId] };
+      chrome.scripting.executeScript({ target, files: ["page/record-main.js"], world: "MAIN", injectImmediately: true }).catch(() => {});
+    }
+    return false;
+  }
   if (type === "record.page") {
     (async () => {
       const r = recs.get(tabId);
@@ -651,8 +687,22 @@ export async function consoleRead(msg) {
   const tabId = intArg(msg, "tabId");
   const r = await readable(tabId);
   const since = Number.isInteger(msg.since) ? msg.since : 0;
+  const all = msg.all === true;
+  // Since the tab's last top-level navigation began (none: all).
+  let from = -Infinity;
+  if (!all) {
+    for (let i = r.msgs.length - 1; i >= 0; i--) {
+      if (r.msgs[i].source === "navigation") {
+        from = r.msgs[i].time;
+        break;
+      }
+    }
+  }
   let leftOut = r.leftOut;
-  const messages = r.msgs.filter((m) => m.seq > since && (kept(m) || !++leftOut)).map(({ size, ...m }) => m);
+  const messages = r.msgs.filter((m) => m.seq > since && (all || (m.source !== "navigation" && m.time >= from)) && (kept(m) || !++leftOut))
+    .map(({ size, ...m }) => m);
+  // In time order: a load's navigation entry before its lines.
+  if (all) messages.sort((a, b) => a.time - b.time);
   return { ...info(r), dropped: r.msgDropped, leftOut, nextSince: r.msgSeq, messages };
 }
 
@@ -665,6 +715,7 @@ export async function networkRead(msg) {
     if (typeof msg.requestId !== "string") throw new BridgeError(Codes.invalidArgument, "requestId must be a string from network's list");
     const q = r.reqs.get(msg.requestId);
     if (!q || !kept(q)) return { ...out, missing: true };
+    await bodyComing(r, q);
     return { ...out, request: detail(r, q) };
   }
   const since = Number.isInteger(msg.since) ? msg.since : 0;
@@ -675,16 +726,29 @@ export async function networkRead(msg) {
       out.leftOut++;
       continue;
     }
-    const { requestHeaders, responseHeaders, requestBody, responseBody, size, ...summary } = q;
+    const { requestHeaders, responseHeaders, requestBody, responseBody, size, doneAt, ...summary } = q;
     requests.push(summary);
   }
   return { ...out, requests };
 }
 
+// A fetch or XHR response whose body the page is still reading, or
+// whose body's record is on its way from the page's half (it sends in
+// batches), is waited for: BODY_WAIT_MS from the detail's ask at most,
+// and no longer than BODY_WAIT_MS after the request completed (a page
+// that never reads a body leaves none to wait for).
+const BODY_WAIT_MS = 2000;
+async function bodyComing(r, q) {
+  const asked = Date.now();
+  const waiting = () => (q.type === "fetch" || q.type === "xhr") && q.status > 0 && !q.error && !q.responseBody && q.time >= r.bodiesFrom &&
+    Date.now() - asked < BODY_WAIT_MS && (q.doneAt === undefined || Date.now() - q.doneAt < BODY_WAIT_MS) && r.reqs.get(q.requestId) === q;
+  while (waiting()) await new Promise((ok) => setTimeout(ok, 20));
+}
+
 // detail is one request with its headers and bodies; a response body
 // the recorder has not got says why.
 function detail(r, q) {
-  const { size, ...rest } = q;
+  const { size, doneAt, ...rest } = q;
   const out = { ...rest, requestHeaders: q.requestHeaders || [], responseHeaders: q.responseHeaders || [] };
   if (!out.responseBody) {
     const text = /^(text\/|application\/(.*\+)?(json|xml|javascript|x-www-form-urlencoded|graphql))/i.test(q.mimeType);

@@ -13,11 +13,14 @@
 // while the parser already runs the page's first inline scripts — the
 // very messages a developer looks for (errors while loading) would be
 // lost. Chrome cannot register a content script for some tabs only, so
-// it is registered for every page, and in a page the bridge does not
-// record (the user's own browsing) it steps aside as soon as the worker
-// says so, a few milliseconds after the document starts: record.js asks,
-// and sends "stop", and this script puts back what it wrapped. A tab the
-// bridge touches later gets it by executeScript (recording starts then).
+// it is registered for every page, and checks first whose page it is
+// (see the start of the function below): in the bridge's own tabs, and in
+// the tabs it has touched, it records from the document's start; in the
+// user's untouched tabs it returns at once, having changed nothing. A tab
+// the bridge touches later gets it by executeScript (recording starts
+// then), and its later documents from their start. A page that sends the
+// marker itself only makes this half start and, once the worker says
+// the tab is not recorded, step aside again.
 //
 // What it counts. In the same world it keeps, for extract's readiness
 // (internal/actions/readiness.go), what the page has scheduled that will
@@ -48,7 +51,29 @@
 // uses is taken at its start, and records are JSON of null-prototype
 // objects with primitive values (no toJSON a page could plant applies).
 (() => {
+  // Whose page. Registered for every page, it first reads, touching
+  // nothing the page could see, whether this document is one the bridge
+  // records from its start: a declarativeNetRequest session rule scoped
+  // to the bridge's tabs (and the tabs it has touched) adds the
+  // Server-Timing entry MARK to their documents (handlers/policy.js).
+  // Otherwise it goes on only if record.js (the isolated world) wants it
+  // — the bridge touched this tab and injected it — which that half says
+  // by cancelling a synchronous event. In the user's untouched tabs it
+  // returns here: the page's functions are never swapped, and nothing of
+  // this file is ever on the page's stacks.
+  const MARK = "browser-bridge-record";
+  const WANT = "browser-bridge-record-want";
+  try {
+    const nav = performance.getEntriesByType("navigation")[0];
+    const timing = (nav && nav.serverTiming) || [];
+    let marked = false;
+    for (let i = 0; i < timing.length; i++) if (timing[i].name === MARK) marked = true;
+    if (!marked && document.dispatchEvent(new CustomEvent(WANT, { cancelable: true }))) return;
+  } catch (_) {
+    return;
+  }
   const TEXT_MAX = 2000;
+  const URL_MAX = 4096;
   const BODY_MAX = 256 * 1024;
   const BUFFER_MAX = 1000;
   const HELLO = "browser-bridge-record-hello";
@@ -322,7 +347,7 @@
   // worker gives the body to the first request of that method and URL
   // that began after it, which is the call's own.
   function body(via, at, method, url, status, type, text, state, sent) {
-    record({ source: "body", via, at, method: StringC(method || "GET"), url: StringC(url || ""), status: status | 0, mimeType: StringC(type || ""),
+    record({ source: "body", via, at, method: StringC(method || "GET"), url: slice(StringC(url || ""), URL_MAX), status: status | 0, mimeType: StringC(type || ""),
       body: state ? "" : slice(text, BODY_MAX), state, sent: typeof sent === "string" ? slice(sent, BODY_MAX) : "" });
   }
   // sentOf is a body argument when it is a string: anything else (a

@@ -7,12 +7,19 @@
 // them under the tab Chrome names as the sender.
 //
 // It is registered with record-main.js at document_start for every page
-// (handlers/readiness.js; see record-main.js for why), asks the worker
-// whether this tab is recorded, and in a page that is not (the user's own
-// browsing) tells the main half to step aside and goes quiet. When the
-// bridge later touches such a tab, the worker injects this file again
-// (bb.record.restart) and then record-main.js: recording starts then.
-// The value of the last run says whether the main half is still needed.
+// (handlers/readiness.js; see record-main.js for why). A document of the
+// bridge's tabs carries a marker (the Server-Timing entry MARK, which a
+// session rule scoped to those tabs adds, handlers/policy.js): there the
+// main half records from the start and this half takes its channel at
+// once. Elsewhere the main half stays away unless this half wants it
+// (WANT, a synchronous event it cancels). Either way it asks the worker
+// whether this tab is recorded: a page that is not (the user's own
+// browsing) goes quiet; a recorded one without the marker (a tab the
+// bridge learnt was its own only after the load began) gets the main
+// half from the worker then. When the bridge later touches a user's
+// tab, the worker injects this file again (bb.record.restart) and then
+// record-main.js: recording starts then. The value of the last run says
+// whether the main half is still needed.
 //
 // For extract's readiness it also answers bb.record.scheduled() (called
 // by page/quiet.js quietState): the main half's counts of what the page
@@ -30,6 +37,8 @@
 
   const HELLO = "browser-bridge-record-hello";
   const ASK = "browser-bridge-record-ask";
+  const MARK = "browser-bridge-record";
+  const WANT = "browser-bridge-record-want";
   const TEXT_MAX = 2000;
   const URL_MAX = 4096;
   const BODY_MAX = 256 * 1024;
@@ -50,6 +59,20 @@
   let queue = [];
   let lost = 0; // records the queue had no room for
   let timer = 0;
+  let wanted = false; // the main half may start in this unmarked document
+
+  let marked = false;
+  try {
+    const nav = performance.getEntriesByType("navigation")[0];
+    marked = ((nav && nav.serverTiming) || []).some((e) => e.name === MARK);
+  } catch (_) { /* no timing: not marked */ }
+  // The main half asks, before it touches anything, whether it may.
+  document.addEventListener(WANT, (e) => {
+    if (wanted && recording !== false) {
+      e.stopImmediatePropagation();
+      e.preventDefault();
+    }
+  }, true);
 
   // The scripts the page inserted (src, a script type) and when, until
   // their load or error; one that never says (a script in a detached
@@ -161,6 +184,7 @@
   // what was queued.
   function stop() {
     recording = false;
+    wanted = false;
     queue = [];
     document.removeEventListener(HELLO, onHello, true);
     scripts.disconnect();
@@ -218,6 +242,7 @@
     restart() {
       if (recording && port) return false;
       recording = true;
+      wanted = true;
       if (!port) listen();
       return !port;
     },
@@ -225,7 +250,24 @@
     scheduled,
   };
 
-  listen();
-  chrome.runtime.sendMessage({ type: "record.page" }).then((a) => (a && a.record ? start() : stop()), () => stop());
+  if (marked) listen();
+  chrome.runtime.sendMessage({ type: "record.page", marked }).then((a) => {
+    if (!a || !a.record) return stop();
+    if (!port && !wanted) {
+      // A recorded tab whose document came without the marker: the
+      // worker puts the main half in now.
+      wanted = true;
+      listen();
+      chrome.runtime.sendMessage({ type: "record.main" }).catch(() => {});
+    }
+    start();
+  }, () => stop());
+  // Injected by the worker (at document_idle, not at document_start
+  // while the document is still loading): the bridge touched the tab,
+  // and injects the main half next.
+  if (!marked && document.readyState !== "loading") {
+    wanted = true;
+    listen();
+  }
   return !port;
 })();

@@ -1,8 +1,11 @@
 package actions
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -14,8 +17,8 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// console and network read what the extension recorded of a tab (SPEC
-// §2b; extension/handlers/record.js): the extension keeps the page's
+// console and network read what the extension recorded of a tab
+// (docs/design.md#recording; extension/handlers/record.js): the extension keeps the page's
 // words and requests as they were, and everything that leaves here goes
 // through internal/redact first, so no credential reaches the agent
 // whatever the page sent or received.
@@ -43,7 +46,7 @@ func readConsole(r *run) (*tool.ConsoleResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec, err := r.b.RecordConsole(r.ctx, protocol.RecordConsoleParams{TabID: tab.TabID, Since: r.in.Since})
+	rec, err := r.b.RecordConsole(r.ctx, protocol.RecordConsoleParams{TabID: tab.TabID, Since: r.in.Since, All: r.in.All})
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +64,8 @@ func shapeConsole(page tool.Page, denied func(...string) bool, rec protocol.Reco
 			out.LeftOut++
 			continue
 		}
-		if i := slices.Index(tool.Levels, m.Level); i < 0 || i >= keep {
+		// A navigation entry (with all) begins a load, whatever level.
+		if i := slices.Index(tool.Levels, m.Level); m.Source != "navigation" && (i < 0 || i >= keep) {
 			continue
 		}
 		msg := m.Message
@@ -106,7 +110,7 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 				q.ResponseBody = &protocol.RecordBody{NotKept: "no_store"}
 			}
 		}
-		out.Request = requestDetail(q, maxChars)
+		out.Request = requestDetail(q, maxChars, r.in.AllHeaders)
 		return out, nil
 	}
 	out.Requests = []tool.Request{}
@@ -185,25 +189,47 @@ func recordNote(info protocol.RecordInfo, what string) string {
 	return fmt.Sprintf("this tab is recorded since the bridge first touched it (%s), after its page had loaded: earlier %s are not here; reload the tab to record its page from the load", started.UTC().Format(time.RFC3339), what)
 }
 
-// requestSummary is a request as network lists it.
+// requestSummary is a request as network lists it. A status the
+// browser gave no text for (HTTP/2 has none) gets its standard one.
 func requestSummary(q protocol.RecordRequest) tool.Request {
 	out := q.RequestInfo
 	out.URL = redact.URL(out.URL)
+	if out.StatusText == "" && out.Status > 0 {
+		out.StatusText = http.StatusText(out.Status)
+	}
 	return out
 }
 
 // requestDetail is one request in full, redacted, its bodies cut at
-// maxChars each.
-func requestDetail(q protocol.RecordRequest, maxChars int) *tool.RequestDetail {
-	d := &tool.RequestDetail{Request: requestSummary(q), RequestHeaders: headers(q.RequestHeaders), ResponseHeaders: headers(q.ResponseHeaders)}
+// maxChars each; the browser's standard headers left out unless
+// allHeaders.
+func requestDetail(q protocol.RecordRequest, maxChars int, allHeaders bool) *tool.RequestDetail {
+	d := &tool.RequestDetail{Request: requestSummary(q), RequestHeaders: headers(q.RequestHeaders, allHeaders), ResponseHeaders: headers(q.ResponseHeaders, allHeaders)}
 	d.RequestBody = body(q.RequestBody, headerValue(q.RequestHeaders, "content-type"), maxChars)
 	d.ResponseBody = body(q.ResponseBody, headerValue(q.ResponseHeaders, "content-type"), maxChars)
 	return d
 }
 
-func headers(hs []protocol.HTTPHeader) []tool.Header {
+// StandardHeaders are the headers the browser sends or receives on
+// nearly every request, which network's detail leaves out unless
+// allHeaders (docs/reference.md lists them): they say what the browser
+// is, rarely what the bug is. Those starting with sec-ch-ua or sec-fetch-
+// go too.
+var StandardHeaders = []string{"user-agent", "accept", "accept-encoding", "accept-language", "connection", "referer",
+	"upgrade-insecure-requests", "priority", "sec-purpose", "dnt", "keep-alive", "date"}
+
+// standard says whether header name is one of StandardHeaders.
+func standard(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasPrefix(n, "sec-ch-ua") || strings.HasPrefix(n, "sec-fetch-") || slices.Contains(StandardHeaders, n)
+}
+
+func headers(hs []protocol.HTTPHeader, all bool) []tool.Header {
 	out := make([]tool.Header, 0, len(hs))
 	for _, h := range hs {
+		if !all && standard(h.Name) {
+			continue
+		}
 		out = append(out, tool.Header{Name: h.Name, Value: redact.Header(h.Name, h.Value)})
 	}
 	return out
@@ -245,6 +271,13 @@ func body(b *protocol.RecordBody, contentType string, maxChars int) *tool.Body {
 	}
 	text := redact.Body(contentType, b.Text)
 	out := &tool.Body{Text: text}
+	// JSON, parsed, when it is (after redaction) and fits whole.
+	if t := strings.TrimSpace(text); len(t) > 0 && (t[0] == '{' || t[0] == '[') && utf8.RuneCountInString(t) <= maxChars && json.Valid([]byte(t)) {
+		var c bytes.Buffer
+		if json.Compact(&c, []byte(t)) == nil {
+			return &tool.Body{JSON: json.RawMessage(c.Bytes())}
+		}
+	}
 	if utf8.RuneCountInString(text) > maxChars {
 		out.TotalChars = utf8.RuneCountInString(text)
 		out.Text = string([]rune(text)[:maxChars])

@@ -104,3 +104,38 @@ func BenchmarkShapeConsole(b *testing.B) {
 		shapeConsole(tool.Page{TabID: 1, URL: "https://a.test/"}, noRules, rec, len(tool.Levels))
 	}
 }
+
+// A detail leaves out the browser's standard headers unless allHeaders,
+// gives a JSON body parsed, and a status its standard text.
+func TestRequestDetailIsQuiet(t *testing.T) {
+	q := protocol.RecordRequest{RequestInfo: protocol.RequestInfo{RequestID: "1", Method: "POST", URL: "https://a.test/api", Status: 404},
+		RequestHeaders: []protocol.HTTPHeader{{Name: "sec-ch-ua", Value: `"Chromium"`}, {Name: "Sec-Fetch-Mode", Value: "cors"}, {Name: "User-Agent", Value: "Mozilla"},
+			{Name: "Accept", Value: "*/*"}, {Name: "Content-Type", Value: "application/json"}, {Name: "X-Trace", Value: "7"}},
+		ResponseHeaders: []protocol.HTTPHeader{{Name: "Content-Type", Value: "application/json"}, {Name: "Date", Value: "today"}},
+		RequestBody:     &protocol.RecordBody{Text: `{"q": 1, "password": "hunter2"}`},
+		ResponseBody:    &protocol.RecordBody{Text: `{"error": "not here"}`}}
+	d := requestDetail(q, 1000, false)
+	var names []string
+	for _, h := range append(d.RequestHeaders, d.ResponseHeaders...) {
+		names = append(names, h.Name)
+	}
+	if got := strings.Join(names, ","); got != "Content-Type,X-Trace,Content-Type" {
+		t.Errorf("headers kept: %s, want Content-Type,X-Trace,Content-Type", got)
+	}
+	if all := requestDetail(q, 1000, true); len(all.RequestHeaders) != 6 || len(all.ResponseHeaders) != 2 {
+		t.Errorf("allHeaders left some out: %v %v", all.RequestHeaders, all.ResponseHeaders)
+	}
+	if d.StatusText != "Not Found" {
+		t.Errorf("status text %q, want Not Found", d.StatusText)
+	}
+	if string(d.ResponseBody.JSON) != `{"error":"not here"}` || d.ResponseBody.Text != "" {
+		t.Errorf("a JSON body is not parsed: %+v", d.ResponseBody)
+	}
+	if strings.Contains(string(d.RequestBody.JSON), "hunter2") || !strings.Contains(string(d.RequestBody.JSON), `"q":1`) {
+		t.Errorf("the JSON request body is not parsed and redacted: %s", d.RequestBody.JSON)
+	}
+	// Too long to fit whole: text, cut.
+	if c := requestDetail(q, 10, false); c.ResponseBody.JSON != nil || c.ResponseBody.TotalChars == 0 {
+		t.Errorf("a JSON body over maxChars is not cut text: %+v", c.ResponseBody)
+	}
+}

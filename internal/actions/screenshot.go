@@ -91,8 +91,8 @@ func screenshot(r *run) (*tool.ScreenshotResult, error) {
 
 // refuseFramed refuses a screenshot of a page that frames what the
 // bridge may not read: a file the upload rules refuse, or a site the
-// user's rules deny (issue 26 F4: an allowed page of the user's framing
-// a denied site). The picture would show it; extract and inspect leave
+// user's rules deny (an allowed page of the user's framing a denied
+// site). The picture would show it; extract and inspect leave
 // such frames out instead, and the agent can read the rest of the page
 // that way. Refused, not masked: a mask would be drawn by a script in a
 // page that may move, resize, re-create or navigate the frame between
@@ -100,7 +100,7 @@ func screenshot(r *run) (*tool.ScreenshotResult, error) {
 // denied, while a refusal shows nothing. Every page is looked at, not
 // only file: pages: a web page cannot frame file: itself, but a frame it
 // holds may have been led there (as the extension's old blocked page
-// did, issue 26 F1), and the look is one call that reads no page.
+// once did), and the look is one call that reads no page.
 func (r camera) refuseFramed(t browser.TabInfo) error {
 	frames, err := r.tabFrames(t.TabID)
 	if err != nil {

@@ -12,6 +12,9 @@ package protocol
 type RecordConsoleParams struct {
 	TabID int `json:"tabId"`
 	Since int `json:"since,omitempty"`
+	// All: every load's messages, each load begun by a navigation
+	// entry; else only those since the last top-level navigation.
+	All bool `json:"all,omitempty"`
 }
 
 // RecordInfo is how far a tab's record goes, in every read's result.
@@ -113,9 +116,12 @@ type RequestInfo struct {
 	URL       string `json:"url"`
 	// Type is document, script, stylesheet, image, font, fetch, xhr,
 	// websocket or other.
-	Type     string `json:"type"`
-	Status   int    `json:"status,omitempty"`
-	MimeType string `json:"mimeType,omitempty"`
+	Type   string `json:"type"`
+	Status int    `json:"status,omitempty"`
+	// StatusText is the status line's text (Not Found), or the
+	// standard one for the status when the line has none.
+	StatusText string `json:"statusText,omitempty"`
+	MimeType   string `json:"mimeType,omitempty"`
 	// Bytes is the response's size as far as known (its Content-Length),
 	// -1 when unknown.
 	Bytes      int64 `json:"bytes"`

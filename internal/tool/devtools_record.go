@@ -1,6 +1,10 @@
 package tool
 
-import "github.com/browser-bridge/browser-bridge/internal/protocol"
+import (
+	"encoding/json"
+
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
+)
 
 // The developer tools' records (docs/design.md#actions): what a page said and the
 // requests it made, as the extension recorded them.
@@ -10,10 +14,10 @@ func init() {
 			Name:    "console",
 			After:   "screenshot",
 			Result:  ConsoleResult{},
-			Summary: "console messages and page errors.",
+			Summary: "console messages, page errors.",
 			Doc:     "reads a tab's console messages and page errors, as the extension recorded them.",
 			Kind:    KindRead,
-			Params:  []string{"level", "since"},
+			Params:  []string{"level", "since", "all"},
 		},
 		Spec{
 			Name:    "network",
@@ -22,7 +26,7 @@ func init() {
 			Summary: "requests; requestId: one in full, secrets redacted.",
 			Doc:     "lists a tab's requests, or one in full (RequestID: headers and bodies, cut at MaxChars), with credentials redacted.",
 			Kind:    KindRead,
-			Params:  []string{"urlContains", "since", "requestId", "maxChars"},
+			Params:  []string{"urlContains", "since", "requestId", "maxChars", "allHeaders"},
 		},
 	)
 }
@@ -91,6 +95,9 @@ type Header = protocol.HTTPHeader
 // or why it is not here.
 type Body struct {
 	Text string `json:"text,omitempty"`
+	// JSON is a JSON body, parsed, when it parses and fits in maxChars
+	// (then Text is empty).
+	JSON json.RawMessage `json:"json,omitempty"`
 	// TotalChars is the length of the whole text when Text was cut.
 	TotalChars int `json:"totalChars,omitempty"`
 	// NotKept says why there is no text: binary, over the cap, made

@@ -16,7 +16,7 @@ func init() {
 		Name:        "emulate",
 		After:       "viewport",
 		Result:      EmulateResult{},
-		Summary:     "device, slow CPU/network, color scheme, motion; until reset.",
+		Summary:     "a device, slow CPU/network, color scheme, motion; until reset.",
 		Doc:         "emulates a Device preset (size, scale, touch and user agent), CPUThrottling, Network conditions, ColorScheme and ReducedMotion in the tab until Reset or the tab closes; each call changes what it names and keeps the rest. The debugger stays attached to the tab meanwhile.",
 		Kind:        KindNavigate,
 		Params:      []string{"device", "cpuThrottling", "network", "colorScheme", "reducedMotion", "reset"},

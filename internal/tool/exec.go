@@ -15,7 +15,7 @@ func init() {
 			Name:        "evaluate",
 			After:       "network",
 			Result:      EvaluateResult{},
-			Summary:     "run JavaScript in the page, get its value as JSON; off unless the user allows it.",
+			Summary:     "run JavaScript in the page: its value as JSON; off unless the user allows it.",
 			Doc:         "runs an expression in the page's own context and returns its value as JSON (a promise is awaited). It is off until the user runs `browser-bridge policy evaluate on` (ErrEvaluateDisabled); an expression that throws is ErrEvaluationFailed.",
 			Kind:        KindInput,
 			Params:      []string{"expression", "frameId", "maxChars", "dialog"},

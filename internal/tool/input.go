@@ -84,7 +84,7 @@ func init() {
 			Name:        "hover",
 			After:       "click",
 			Result:      HoverResult{},
-			Summary:     "hover an element; says what is under the pointer.",
+			Summary:     "hover an element: what is under the pointer.",
 			Doc:         "moves the mouse over an element (CSS :hover and mouseover react).",
 			Kind:        KindInput,
 			Locator:     true,

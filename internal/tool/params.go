@@ -17,13 +17,13 @@ type Input struct {
 	Action             string `json:"action" jsonschema:"What to do; see the tool description."`
 	TabID              *int   `json:"tabId,omitempty" jsonschema:"Tab (from status, open or search); default: the active tab."`
 	Browser            string `json:"browser,omitempty" jsonschema:"Browser label or slot from status (default: the one focused last)."`
-	BrowserWorkspaceID string `json:"browserWorkspaceId,omitempty" jsonschema:"Named workspace (own window and tab group); default: run:<runId>, else this session."`
+	BrowserWorkspaceID string `json:"browserWorkspaceId,omitempty" jsonschema:"Named workspace (own window, tab group); default: run:<runId>, else this session."`
 	RunID              string `json:"runId,omitempty" jsonschema:"Your task's ID: its tabs share a workspace (or _meta.runId)."`
 	TimeoutMs          int    `json:"timeoutMs,omitempty" jsonschema:"Deadline in ms (default, max 60000; status 5000; handoff 600000)."`
 
 	URL       string `json:"url,omitempty" jsonschema:"http(s) or file URL, or about:blank."`
 	Target    string `json:"target,omitempty" jsonschema:"\"current\": the active tab, not a new one." enum:"new,current"`
-	Incognito *bool  `json:"incognito,omitempty" jsonschema:"true: an incognito window; false: a normal one (logged-in work)."`
+	Incognito *bool  `json:"incognito,omitempty" jsonschema:"true: an incognito window; false: a normal one (logged in)."`
 	Query     string `json:"query,omitempty" jsonschema:"What to search for."`
 
 	Locator
@@ -55,7 +55,7 @@ type Input struct {
 	Mode string `json:"mode,omitempty" jsonschema:"full page (default) or viewport." enum:"full,viewport"`
 	Clip *Clip  `json:"clip,omitempty" jsonschema:"{x, y, width, height}, CSS px."`
 
-	CloseWorkspace bool `json:"closeWorkspace,omitempty" jsonschema:"Close the workspace's tabs and its window."`
+	CloseWorkspace bool `json:"closeWorkspace,omitempty" jsonschema:"Close the workspace: its tabs and window."`
 	KeepReplays    bool `json:"keepReplays,omitempty" jsonschema:"Keep the replay."`
 
 	Navigation  // navigation.go
@@ -65,9 +65,11 @@ type Input struct {
 	Message string `json:"message,omitempty" jsonschema:"handoff: what the user should do."`
 
 	ExecParams
-	Level     string `json:"level,omitempty" jsonschema:"Least severe kept." enum:"error,warning,info,log,debug"`
-	Since     int    `json:"since,omitempty" jsonschema:"Only after this nextSince."`
-	RequestID string `json:"requestId,omitempty" jsonschema:"One request in full."`
+	Level      string `json:"level,omitempty" jsonschema:"Least severe kept." enum:"error,warning,info,log,debug"`
+	Since      int    `json:"since,omitempty" jsonschema:"After this nextSince."`
+	RequestID  string `json:"requestId,omitempty" jsonschema:"One request in full."`
+	All        bool   `json:"all,omitempty" jsonschema:"Every load too."`
+	AllHeaders bool   `json:"allHeaders,omitempty" jsonschema:"Usual headers too."`
 }
 
 // Locator is the element a page action targets (docs/design.md#actions): exactly one of

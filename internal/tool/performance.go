@@ -28,7 +28,7 @@ const MaxTraceMs = 30000
 // Performance is performance's parameters; Input embeds it.
 type Performance struct {
 	Reload     *bool `json:"reload,omitempty" jsonschema:"performance: trace a reload (default)."`
-	DurationMs int   `json:"durationMs,omitempty" jsonschema:"performance: trace the next ms, not a reload (max 30000)."`
+	DurationMs int   `json:"durationMs,omitempty" jsonschema:"performance: trace the next ms instead (max 30000)."`
 }
 
 // CheckPerformance checks performance's parameters.
