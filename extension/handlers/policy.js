@@ -368,10 +368,18 @@ export function followVerbs(handlers) {
       // (A door without tab.navigate — a program's — follows its tabs
       // once they exist.)
       if (!url || !userRules() || !navigate) {
-        const marked = url ? await markOpening(url) : false;
+        let marked = url ? await markOpening(url) : false;
         let res;
         try {
           res = await create(msg, ctx);
+        } catch (e) {
+          // The host-wide rule made for this tab must not outlive it.
+          if (marked) {
+            unmarkOpening(marked);
+            marked = false;
+            await sync();
+          }
+          throw e;
         } finally {
           if (marked) unmarkOpening(marked);
         }
@@ -412,7 +420,7 @@ function userRules() {
 // DRIVING are the verbs that read or drive a page: the extension checks
 // the rules against the tab's URL before it runs them, whichever door
 // they came through (guardVerbs).
-const DRIVING = new Set(["page.run", "cdp", "cdp.batch", "cdp.attach", "dom.setFiles", "dom.chooseFiles"]);
+const DRIVING = new Set(["page.run", "cdp", "cdp.batch", "cdp.attach", "dom.setFiles", "dom.chooseFiles", "trace.record", "trace.nodes"]);
 
 // guardVerbs wraps the page-driving handlers of dispatch.js's table: a tab
 // that shows a denied site, or the blocked page that stopped one, is

@@ -537,12 +537,22 @@ chrome.webNavigation.onCommitted.addListener((d) => {
 // the navigation started, and the load's messages are those from then
 // on: webNavigation's event can come after webRequest's for the same
 // load (a new tab's failed first document), whose line is the new
-// load's.
+// load's. The entry is made once the navigation commits: one that never
+// does (a download link, a 204, an aborted load) leaves the page as it
+// was, and its messages the current load's.
+const navStarts = new Map(); // tabId -> when its top-level navigation began
 chrome.webNavigation.onBeforeNavigate.addListener((d) => {
   if (d.frameId !== 0) return;
-  const r = recs.get(d.tabId);
-  if (r) addMessage(r, { level: "info", text: "", source: "navigation", url: capURL(d.url), time: Number.isFinite(d.timeStamp) ? Math.floor(d.timeStamp) : Date.now() });
+  if (recs.has(d.tabId)) navStarts.set(d.tabId, Number.isFinite(d.timeStamp) ? Math.floor(d.timeStamp) : Date.now());
 });
+chrome.webNavigation.onCommitted.addListener((d) => {
+  if (d.frameId !== 0) return;
+  const began = navStarts.get(d.tabId);
+  navStarts.delete(d.tabId);
+  const r = recs.get(d.tabId);
+  if (r) addMessage(r, { level: "info", text: "", source: "navigation", url: capURL(d.url), time: began ?? (Number.isFinite(d.timeStamp) ? Math.floor(d.timeStamp) : Date.now()) });
+});
+chrome.tabs.onRemoved.addListener((tabId) => navStarts.delete(tabId));
 
 // A document that changes its URL itself (history.pushState, a
 // fragment) is judged by the URL it shows now.

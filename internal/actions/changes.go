@@ -3,8 +3,6 @@ package actions
 import (
 	"fmt"
 	"strings"
-	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
@@ -18,98 +16,6 @@ import (
 // changed since the last read"). The daemon keeps each session's last
 // read of each tab of each browser here — apart from the reads kept for
 // continuations, which are the tab's, whoever read it.
-
-// keptKey is whose read of which tab: the caller's session, the browser
-// (its extension instance) and the tab.
-type keptKey struct {
-	session, instance string
-	tabID             int
-}
-
-// kept is one session's last read of a tab, and the changes answer being
-// read in windows (offset), if any.
-type kept struct {
-	url     string
-	at      time.Time
-	read    changes.Read
-	pending []tool.Change
-}
-
-// lastReads is bounded: at most keptEntries reads, none older than
-// keptTTL (a closed tab's, an ended session's age out).
-var lastReads = &keptReads{m: map[keptKey]kept{}}
-
-const (
-	keptTTL     = 30 * time.Minute
-	keptEntries = 64
-)
-
-type keptReads struct {
-	mu sync.Mutex
-	m  map[keptKey]kept
-}
-
-// get is k's read, if it is of url and not expired.
-func (s *keptReads) get(k keptKey, url string) (changes.Read, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.m[k]
-	if !ok || e.url != url || time.Since(e.at) > keptTTL {
-		return changes.Read{}, false
-	}
-	return e.read, true
-}
-
-// put keeps rd as k's read of url, and pending as the changes answer
-// being read in windows (nil: none).
-func (s *keptReads) put(k keptKey, url string, rd changes.Read, pending []tool.Change) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for key, e := range s.m {
-		if time.Since(e.at) > keptTTL {
-			delete(s.m, key)
-		}
-	}
-	if _, there := s.m[k]; !there && len(s.m) >= keptEntries {
-		var oldest keptKey
-		var at time.Time
-		for key, e := range s.m {
-			if at.IsZero() || e.at.Before(at) {
-				oldest, at = key, e.at
-			}
-		}
-		delete(s.m, oldest)
-	}
-	s.m[k] = kept{url: url, at: time.Now(), read: rd, pending: pending}
-}
-
-// pending is k's changes answer being read in windows, if its read is of
-// url.
-func (s *keptReads) pending(k keptKey, url string) ([]tool.Change, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.m[k]
-	if !ok || e.url != url || e.pending == nil || time.Since(e.at) > keptTTL {
-		return nil, false
-	}
-	return e.pending, true
-}
-
-// forgetTab drops every session's read of a tab the bridge closed (a
-// session's workspace is closed when the session ends).
-func (s *keptReads) forgetTab(instance string, tabID int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for k := range s.m {
-		if k.instance == instance && k.tabID == tabID {
-			delete(s.m, k)
-		}
-	}
-}
-
-func keptKeyOf(r *run, tabID int) keptKey {
-	return keptKey{session: r.session, instance: r.instance, tabID: tabID}
-}
 
 // readOf is what changes compares of a read: the parts it holds (include
 // says which; the markdown of an earlier read stands in for a read
@@ -148,17 +54,17 @@ func readOf(c *extract.Content, include map[string]bool, prev changes.Read) chan
 // another page), unchanged when nothing did.
 func sinceLastRead(r *run, tab browser.TabInfo, c *extract.Content, include map[string]bool, res *tool.ExtractResult, offset, maxChars int) *tool.ExtractResult {
 	key := keptKeyOf(r, tab.TabID)
-	old, had := lastReads.get(key, res.URL)
+	old, had := r.env.lastReads.get(key, res.URL)
 	now := readOf(c, include, old)
 	if !r.in.Changes || offset > 0 || !had {
-		lastReads.put(key, res.URL, now, nil)
+		r.env.lastReads.put(key, res.URL, now, nil)
 		if r.in.Changes && offset == 0 {
 			res.Changes = &tool.Changes{Full: true}
 		}
 		return res
 	}
 	list := changes.Compare(old, now)
-	lastReads.put(key, res.URL, now, nil)
+	r.env.lastReads.put(key, res.URL, now, nil)
 	// The page's warnings stay; the full read's notes on its windows and
 	// the parts it left out are not about this answer.
 	var warnings []string
@@ -180,14 +86,14 @@ func sinceLastRead(r *run, tab browser.TabInfo, c *extract.Content, include map[
 		res.Changes = &tool.Changes{Full: true}
 		return res
 	}
-	lastReads.put(key, res.URL, now, list)
+	r.env.lastReads.put(key, res.URL, now, list)
 	return changesWindow(res.Page, list, 0, maxChars, warnings)
 }
 
 // moreChanges is the window at offset of the changes answer being read
 // in windows, if the session's last read of the tab gave one.
 func moreChanges(r *run, tab browser.TabInfo, offset, maxChars int) (*tool.ExtractResult, bool) {
-	list, ok := lastReads.pending(keptKeyOf(r, tab.TabID), tab.URL)
+	list, ok := r.env.lastReads.pending(keptKeyOf(r, tab.TabID), tab.URL)
 	if !ok {
 		return nil, false
 	}

@@ -43,7 +43,8 @@ func closeTabs(r *run) (*tool.CloseResult, error) {
 		return nil, err
 	}
 	r.reg().RemoveTab(id)
-	lastReads.forgetTab(r.instance, id) // changes.go
+	r.env.lastReads.forgetTab(r.instance, id) // changes.go
+	r.env.reportMarks.Delete(reportKey{r.instance, id})
 	return &tool.CloseResult{TabID: id, URL: t.URL, Title: t.Title, ClosedTabs: []int{id}}, nil
 }
 
@@ -125,7 +126,8 @@ func (r *run) closeWorkspace(onlyExpired bool) (*tool.CloseResult, error) {
 		for _, t := range owned {
 			res.ClosedTabs = append(res.ClosedTabs, t)
 			reg.RemoveTab(t)
-			lastReads.forgetTab(r.instance, t) // changes.go
+			r.env.lastReads.forgetTab(r.instance, t) // changes.go
+			r.env.reportMarks.Delete(reportKey{r.instance, t})
 		}
 	}
 	reg.RemoveWorkspace(id)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/redact"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 	"github.com/browser-bridge/browser-bridge/internal/trace"
 )
@@ -66,6 +67,12 @@ func performance(r *run) (*tool.PerformanceResult, error) {
 	if now, err := r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: t.TabID}); err == nil {
 		t = now
 	}
+	// The trace's page is judged again: a reload that went to a site the
+	// rules deny must not be described (its elements, its URLs).
+	denied := offLimits(r.siteRules())
+	if denied(t.URL) {
+		return nil, protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d went to %s during the trace, which the site rules deny; the trace is not described", protocol.Tab(t.TabID), redact.URL(t.URL))
+	}
 	res := &tool.PerformanceResult{
 		Page:       pageOf(t),
 		Metrics:    tool.PerfMetrics(rep.Metrics),
@@ -93,7 +100,7 @@ func performance(r *run) (*tool.PerformanceResult, error) {
 		}
 	}
 	if l := rep.LCP; l != nil {
-		res.LCP = &tool.PerfElement{Element: names[l.NodeID], URL: l.URL}
+		res.LCP = &tool.PerfElement{Element: names[l.NodeID], URL: perfURL(l.URL, denied)}
 	}
 	for _, s := range rep.LayoutShifts {
 		ps := tool.PerfShift{StartMs: s.StartMs, Score: s.Score}
@@ -105,15 +112,33 @@ func performance(r *run) (*tool.PerformanceResult, error) {
 		res.LayoutShifts = append(res.LayoutShifts, ps)
 	}
 	for _, k := range rep.LongTasks {
+		k.URL = perfURL(k.URL, denied)
 		res.LongTasks = append(res.LongTasks, tool.PerfTask(k))
 	}
+	// A request to a denied site (a frame of a user's page) is left out;
+	// the others' URLs are redacted like network's.
 	for _, q := range rep.RenderBlocking {
-		res.RenderBlocking = append(res.RenderBlocking, tool.PerfRequest(q))
+		if !denied(q.URL) {
+			q.URL = redact.URL(q.URL)
+			res.RenderBlocking = append(res.RenderBlocking, tool.PerfRequest(q))
+		}
 	}
 	for _, q := range rep.LargestRequests {
-		res.LargestRequests = append(res.LargestRequests, tool.PerfRequest(q))
+		if !denied(q.URL) {
+			q.URL = redact.URL(q.URL)
+			res.LargestRequests = append(res.LargestRequests, tool.PerfRequest(q))
+		}
 	}
 	return res, nil
+}
+
+// perfURL is a URL the trace names, as the result shows it: redacted, or
+// left out when the site rules deny it.
+func perfURL(u string, denied func(...string) bool) string {
+	if u == "" || denied(u) {
+		return ""
+	}
+	return redact.URL(u)
 }
 
 // readTrace reads the trace's stream to its end, at most maxTraceBytes.

@@ -113,9 +113,12 @@ func (rep *report) finish(res any) *tool.Events {
 // stands now; pending says a request the action started is under way.
 func (rep *report) read(tabID int, mark [2]int) (ev *tool.Events, next [2]int, pending bool, err error) {
 	r := rep.r
-	c, err := r.b.RecordConsole(r.ctx, protocol.RecordConsoleParams{TabID: tabID, Since: mark[0]})
+	// All: the console's default keeps only what came after the tab's
+	// last navigation, and an error the action's page threw just before
+	// it navigated is the action's too.
+	c, err := r.b.RecordConsole(r.ctx, protocol.RecordConsoleParams{TabID: tabID, Since: mark[0], All: true})
 	if err == nil && c.NextSince < mark[0] { // a new record under the same tab ID
-		c, err = r.b.RecordConsole(r.ctx, protocol.RecordConsoleParams{TabID: tabID})
+		c, err = r.b.RecordConsole(r.ctx, protocol.RecordConsoleParams{TabID: tabID, All: true})
 	}
 	if err != nil {
 		return nil, next, false, err

@@ -90,6 +90,9 @@ type Env struct {
 	// reportMarks is where each tab's record stood at its last report of
 	// what an action set off (report.go), per reportKey.
 	reportMarks sync.Map
+	// lastReads are each session's last read of each tab, for extract's
+	// changes: true (changes.go).
+	lastReads keptReads
 	// askSwitch is the user's switch to be asked before an irreversible
 	// step (SetAskBeforeIrreversible, ask.go); it may be set while
 	// actions run.

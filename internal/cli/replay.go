@@ -5,9 +5,10 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/browser-bridge/browser-bridge/internal/atomicfile"
 
 	"github.com/browser-bridge/browser-bridge/internal/paths"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -99,8 +100,9 @@ func runReplay(ctx context.Context, args []string) error {
 	if err != nil {
 		return printError(protocol.Errorf(protocol.CodeInternal, "writing the replay: %v", err), 1)
 	}
-	// The replay shows the user's pages: only the user may read it.
-	if err := os.WriteFile(*out, b.Bytes(), 0o600); err != nil {
+	// The replay shows the user's pages: only the user may read it, also
+	// when the file was there before (a new file is renamed over it).
+	if err := atomicfile.Write(*out, b.Bytes(), 0o600); err != nil {
 		return printError(protocol.Errorf(protocol.CodeInvalidArgument, "writing %s: %v; pick a folder you can write to", *out, err), 1)
 	}
 	captures := 0

@@ -13,6 +13,7 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/redact"
 	"github.com/browser-bridge/browser-bridge/internal/replay"
+	"github.com/browser-bridge/browser-bridge/internal/settings"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -200,6 +201,11 @@ func (d *Daemon) replayTab(ctx context.Context, id int, ws string) (*tool.Input,
 // (the site rules judged now, sensitive fields masked, frames the bridge
 // may not show refused), of the viewport, made small. Nil when it cannot.
 func (d *Daemon) capture(ctx context.Context, session string, in *tool.Input) []byte {
+	// Off or paused since the step: the user has stopped the bridge, and
+	// a picture is the bridge touching the page too.
+	if d.env.Off() != nil || settings.Paused(d.layout) != nil {
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, captureTimeout)
 	defer cancel()
 	routed, rt, err := d.route(ctx, in)
