@@ -61,6 +61,7 @@ func TestEveryResultIsItsType(t *testing.T) {
 		on(map[string]any{"action": "viewport", "reset": true}),
 		on(map[string]any{"action": "emulate", "device": "pixel-8", "network": "fast-3g", "colorScheme": "dark"}),
 		on(map[string]any{"action": "emulate", "reset": true}),
+		on(map[string]any{"action": "performance", "durationMs": 500}),
 		on(map[string]any{"action": "pdf"}),
 		{"action": "search", "query": "results", "browserWorkspaceId": ws},
 		{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws},
