@@ -324,10 +324,15 @@ func TestDialogsAreAnsweredAndReported(t *testing.T) {
 	// next action finds it, answers it and says so, and works.
 	// (The alert comes 50 ms after the click: on a loaded machine, later
 	// still; an action before it simply works, and the next one finds it.)
-	call(t, map[string]any{"action": "click", "tabId": tab, "text": "Later", "timeoutMs": 10000})
-	untilReported(t, func() map[string]any {
-		return call(t, map[string]any{"action": "scroll", "tabId": tab, "to": "top", "timeoutMs": 10000})
-	}, `alert dialog ("later")`)
+	// The click itself may be the one: it reads what it set off for up to
+	// a few hundred ms after it settled, and a dialog that opens then is
+	// answered and reported by it.
+	later := call(t, map[string]any{"action": "click", "tabId": tab, "text": "Later", "timeoutMs": 10000})
+	if !strings.Contains(fmt.Sprint(later["warnings"]), `alert dialog ("later")`) {
+		untilReported(t, func() map[string]any {
+			return call(t, map[string]any{"action": "scroll", "tabId": tab, "to": "top", "timeoutMs": 10000})
+		}, `alert dialog ("later")`)
+	}
 	call(t, map[string]any{"action": "click", "tabId": tab, "text": "Later", "timeoutMs": 10000})
 	r = untilReported(t, func() map[string]any {
 		return call(t, map[string]any{"action": "press", "tabId": tab, "keys": "Shift", "timeoutMs": 10000})

@@ -34,6 +34,11 @@ const (
 	// (extension/page/record.js), which a click that settled at once
 	// may beat.
 	reportMin = 100 * time.Millisecond
+	// reportGrace is the least time after the settle before the last
+	// read, for an action that took longer than reportMin: the page's
+	// error record leaves at the end of its task, and on a busy machine
+	// that task ends after a slow action's settle.
+	reportGrace = 40 * time.Millisecond
 	// reportInflight is how long after its settle an action waits for
 	// the requests it started to come back (a failed one is the point of
 	// the report), reportPoll how often it looks.
@@ -82,10 +87,10 @@ func (rep *report) finish(res any) *tool.Events {
 	}
 	settled := time.Now()
 	ev, next, pending, err := rep.read(page.TabID, mark)
-	for err == nil && (pending || time.Since(rep.started) < reportMin) && time.Since(settled) < reportInflight {
+	for err == nil && (pending || time.Since(rep.started) < reportMin || time.Since(settled) < reportGrace) && time.Since(settled) < reportInflight {
 		wait := reportPoll
 		if !pending {
-			wait = reportMin - time.Since(rep.started)
+			wait = max(reportMin-time.Since(rep.started), reportGrace-time.Since(settled), time.Millisecond)
 		}
 		select {
 		case <-time.After(wait):
