@@ -24,7 +24,17 @@ const MAX = 4000;
 // reducedMotion. A tab with nothing emulated has no entry.
 const states = new Map();
 
-chrome.tabs.onRemoved.addListener((tabId) => states.delete(tabId));
+// gens counts each tab's updates, so that a reapply begun before one
+// sends nothing after it began (its commands would land after the
+// update's and undo them: a reset's, say); skipped notes a reapply cut
+// short that way, whose other parts the update then sets itself.
+const gens = new Map();
+const skipped = new Set();
+chrome.tabs.onRemoved.addListener((tabId) => {
+  states.delete(tabId);
+  gens.delete(tabId);
+  skipped.delete(tabId);
+});
 
 // The parts of a state, each set by its own commands.
 const PARTS = ["device", "cpu", "network", "media"];
@@ -78,7 +88,13 @@ export async function setDevice(tabId, device) {
 // update sends the commands of the parts named, from the state was to s,
 // and keeps s: reapplied whole whenever the debugger attaches anew.
 async function update(tabId, s, parts, was) {
+  // A reapply under way (a new debugger session) stops sending at once:
+  // its commands would land after these and undo them (a reset).
+  gens.set(tabId, (gens.get(tabId) || 0) + 1);
   for (const part of parts) await APPLY[part](tabId, s, was);
+  // A new debugging session began meanwhile, and its reapply was cut
+  // short: the parts this update did not set are set on it now.
+  if (skipped.delete(tabId)) for (const part of PARTS) if (!parts.includes(part)) await APPLY[part](tabId, s, {});
   const any = s.device || s.cpu || s.network || s.colorScheme || s.reducedMotion;
   if (any) {
     states.set(tabId, s);
@@ -94,50 +110,56 @@ async function update(tabId, s, parts, was) {
 async function reapply(tabId) {
   const s = states.get(tabId);
   if (!s) return;
-  for (const part of PARTS) await APPLY[part](tabId, s, {});
+  const gen = gens.get(tabId) || 0;
+  const send = (...args) => {
+    if ((gens.get(tabId) || 0) === gen) return sendCommand(...args);
+    skipped.add(tabId);
+    return Promise.resolve();
+  };
+  for (const part of PARTS) await APPLY[part](tabId, s, {}, send);
 }
 
 const APPLY = {
-  async device(tabId, s, was) {
+  async device(tabId, s, was, send = sendCommand) {
     const d = s.device;
     if (!d) {
       if (was.device) {
-        await sendCommand(tabId, "Emulation.clearDeviceMetricsOverride");
-        await sendCommand(tabId, "Emulation.setTouchEmulationEnabled", { enabled: false });
+        await send(tabId, "Emulation.clearDeviceMetricsOverride");
+        await send(tabId, "Emulation.setTouchEmulationEnabled", { enabled: false });
       }
     } else {
       // Touch first: the resize the new size fires then finds the
       // pointer already coarse, for a page that checks it on resize.
       // Mouse input is left as mouse input: the bridge's clicks and
       // hovers stay what they were.
-      await sendCommand(tabId, "Emulation.setTouchEmulationEnabled", d.touch ? { enabled: true, maxTouchPoints: 5 } : { enabled: false });
-      await sendCommand(tabId, "Emulation.setDeviceMetricsOverride", { width: d.width, height: d.height, deviceScaleFactor: d.deviceScaleFactor, mobile: d.mobile });
+      await send(tabId, "Emulation.setTouchEmulationEnabled", d.touch ? { enabled: true, maxTouchPoints: 5 } : { enabled: false });
+      await send(tabId, "Emulation.setDeviceMetricsOverride", { width: d.width, height: d.height, deviceScaleFactor: d.deviceScaleFactor, mobile: d.mobile });
     }
     if (d && d.userAgent) {
-      await sendCommand(tabId, "Emulation.setUserAgentOverride", { userAgent: userAgent(d.userAgent), platform: d.platform || undefined });
+      await send(tabId, "Emulation.setUserAgentOverride", { userAgent: userAgent(d.userAgent), platform: d.platform || undefined });
     } else if (was.device && was.device.userAgent) {
-      await sendCommand(tabId, "Emulation.setUserAgentOverride", { userAgent: "" }); // the browser's own again
+      await send(tabId, "Emulation.setUserAgentOverride", { userAgent: "" }); // the browser's own again
     }
   },
-  async cpu(tabId, s, was) {
-    if (s.cpu || was.cpu) await sendCommand(tabId, "Emulation.setCPUThrottlingRate", { rate: s.cpu || 1 });
+  async cpu(tabId, s, was, send = sendCommand) {
+    if (s.cpu || was.cpu) await send(tabId, "Emulation.setCPUThrottlingRate", { rate: s.cpu || 1 });
   },
-  async network(tabId, s, was) {
+  async network(tabId, s, was, send = sendCommand) {
     const n = s.network;
     if (!n && !was.network) return;
     const kbps = (v) => (v > 0 ? (v * 1000) / 8 : -1); // bytes per second; -1: not limited
     // Chrome applies the conditions to a session with the Network domain
     // on only.
-    if (n) await sendCommand(tabId, "Network.enable");
-    await sendCommand(tabId, "Network.emulateNetworkConditions", n
+    if (n) await send(tabId, "Network.enable");
+    await send(tabId, "Network.emulateNetworkConditions", n
       ? { offline: !!n.offline, latency: n.latencyMs || 0, downloadThroughput: kbps(n.downloadKbps), uploadThroughput: kbps(n.uploadKbps) }
       : { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     // Its events are of no use to the bridge: off again once lifted.
-    if (!n) await sendCommand(tabId, "Network.disable");
+    if (!n) await send(tabId, "Network.disable");
   },
-  async media(tabId, s, was) {
+  async media(tabId, s, was, send = sendCommand) {
     if (!s.colorScheme && !s.reducedMotion && !was.colorScheme && !was.reducedMotion) return;
-    await sendCommand(tabId, "Emulation.setEmulatedMedia", {
+    await send(tabId, "Emulation.setEmulatedMedia", {
       features: [
         { name: "prefers-color-scheme", value: s.colorScheme || "" },
         { name: "prefers-reduced-motion", value: s.reducedMotion || "" },
