@@ -107,7 +107,9 @@ func FuzzBody(f *testing.F) {
 		_ = URL(body)
 		_ = Query(body)
 		planted := Body("application/json", `{"password":`+mustJSON(body)+`}`)
-		if want := `{"password":"` + mark(body) + `"}`; planted != want && !plainlyNotSecret(body) {
+		// Whole, or keeping an Authorization scheme that leads it ("token
+		// [redacted, 1 chars]"), as every credential does.
+		if want := `{"password":"` + mark(body) + `"}`; planted != want && planted != `{"password":`+mustJSON(markCred(body))+`}` && !plainlyNotSecret(body) {
 			t.Fatalf("planted secret %q came out: %s", body, planted)
 		}
 	})
