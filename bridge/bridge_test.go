@@ -586,7 +586,6 @@ func TestDialHonoursTheForwardingVariables(t *testing.T) {
 // binary on PATH (TestMain puts the built one there), as the command line
 // does; the daemon it starts keeps the state folder of WithHome.
 func TestDialStartsTheDaemonWhenNoneRuns(t *testing.T) {
-	needsHarness(t)
 	t.Parallel()
 	env, err := browsertest.NewEnv()
 	if err != nil {
@@ -621,7 +620,6 @@ func TestDialStartsTheDaemonWhenNoneRuns(t *testing.T) {
 // relay in this process stands in for ssh -L, which copies the bytes of
 // each connection to the daemon's socket just so.
 func TestWithSocketThroughAForwardedSocket(t *testing.T) {
-	needsHarness(t)
 	t.Parallel()
 	daemon := paths.ForHome(os.Getenv("BROWSER_BRIDGE_HOME"))
 	forwarded := filepath.Join(ipctest.Dir(t), "daemon.sock") // 0700, as the recipe's folder

@@ -15,20 +15,11 @@ import (
 var site string
 
 // unitOnly is set by the unit stage (scripts/test unit runs this package
-// with BROWSER_BRIDGE_UNIT=1 and -run '^Test', which leaves the examples
-// out): no real bridge starts, the tests against fake daemons run, and
-// those that need the harness skip (needsHarness).
+// with BROWSER_BRIDGE_UNIT=1, and chooses the tests against fake daemons
+// by name, leaving out the examples and the tests that need the real
+// bridge): no real bridge starts. Any other run starts it, and fails when
+// it cannot.
 var unitOnly = os.Getenv("BROWSER_BRIDGE_UNIT") == "1"
-
-// needsHarness skips, in the unit stage, a test that needs what TestMain
-// starts (the real bridge, or the built binary on PATH); the end-to-end
-// stage runs it.
-func needsHarness(t *testing.T) {
-	t.Helper()
-	if unitOnly {
-		t.Skip("needs the real bridge's harness: the end-to-end stage runs it")
-	}
-}
 
 // TestMain starts the real bridge (Chromium with the extension, the host
 // and a daemon) for the examples, and gives this process the environment

@@ -11,7 +11,6 @@ import (
 // The program door against the real extension: a program works in the
 // tabs it created, and nowhere else.
 func TestVerbsWorkOnlyInTheProgramsOwnTabs(t *testing.T) {
-	needsHarness(t)
 	ctx := context.Background()
 	c := dial(t, bridge.WithSession("program:verbs-test"))
 	info, err := c.ContextCreate(ctx, "verbs-test", &bridge.ContextOptions{DisplayName: "verbs test"})
