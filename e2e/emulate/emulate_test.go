@@ -1,6 +1,8 @@
 package emulate
 
 import (
+	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"strconv"
@@ -247,5 +249,40 @@ func TestScreenshotOfBackgroundTab(t *testing.T) {
 	shot := call(t, map[string]any{"action": "screenshot", "tabId": tab, "mode": "viewport", "timeoutMs": 15000})
 	if num(t, shot, "width") < 200 || shot["scale"] != 1.0 {
 		t.Errorf("the background tab's screenshot answered %v", shot)
+	}
+}
+
+// A screenshot in flight does not undo an emulation set or reset
+// meanwhile: Chrome sets the device emulation aside while it captures
+// and puts it back at the end, so the extension keeps the two apart.
+func TestEmulateHoldsAcrossAScreenshot(t *testing.T) {
+	ws := workspace(t)
+	tab := bridge.OpenIn(t, ws, site+"/device")
+	for i := range 3 {
+		for _, set := range []map[string]any{{"device": "pixel-8"}, {"reset": true}} {
+			shot := make(chan error, 1)
+			go func() {
+				r := bridge.Call(t, map[string]any{"action": "screenshot", "tabId": tab, "mode": "full"})
+				if r.Exit != 0 || r.Err != nil {
+					shot <- fmt.Errorf("exit %d: %s %s", r.Exit, r.Stdout, r.Stderr)
+				}
+				close(shot)
+			}()
+			time.Sleep(time.Duration(10*i) * time.Millisecond)
+			in := map[string]any{"action": "emulate", "tabId": tab}
+			maps.Copy(in, set)
+			call(t, in)
+			if err := <-shot; err != nil {
+				t.Fatalf("the screenshot beside emulate %v: %v", set, err)
+			}
+			call(t, map[string]any{"action": "reload", "tabId": tab})
+			want := "innerWidth=412 dpr=2.625"
+			if set["reset"] != nil {
+				want = "innerWidth=1280 dpr=1"
+			}
+			if got := pageText(t, tab); !strings.Contains(got, want) {
+				t.Fatalf("round %d: after emulate %v beside a screenshot the page shows %q, want %q", i+1, set, got, want)
+			}
+		}
 	}
 }

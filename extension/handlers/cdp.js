@@ -351,6 +351,55 @@ export async function detach(msg) {
 }
 
 export function sendCommand(tabId, method, params) {
+  if (method === "Page.captureScreenshot") return capturing(tabId, () => sendNow(tabId, method, params));
+  return sendNow(tabId, method, params);
+}
+
+// Chrome sets a tab's device emulation aside while it takes a screenshot
+// and puts it back when the capture answers, so an emulation set or
+// cleared while a capture is in flight is undone at the capture's end
+// (seen: a reset during the capture of the step before — the replay's,
+// or a screenshot's — left the page at the emulated phone's size, with
+// the user agent and touch reset). So captures and emulation changes
+// never overlap: a change waits for the tab's captures in flight (at
+// most APART_WAIT_MS: a capture held by a dialog must not stop it for
+// good), and a capture waits for the changes under way.
+const APART_WAIT_MS = 10000;
+const captures = new Map(); // tabId -> Set of capture promises in flight
+const changes = new Map(); // tabId -> Set of emulation change promises under way
+
+function settledWithin(promises, ms) {
+  if (!promises.length) return Promise.resolve();
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, ms); });
+  return Promise.race([Promise.allSettled(promises), late]).finally(() => clearTimeout(timer));
+}
+
+function tracked(map, tabId, p) {
+  if (!map.has(tabId)) map.set(tabId, new Set());
+  const set = map.get(tabId);
+  set.add(p);
+  const drop = () => {
+    set.delete(p);
+    if (!set.size && map.get(tabId) === set) map.delete(tabId);
+  };
+  p.then(drop, drop);
+  return p;
+}
+
+function capturing(tabId, fn) {
+  const waitFor = [...(changes.get(tabId) || [])];
+  return tracked(captures, tabId, settledWithin(waitFor, APART_WAIT_MS).then(fn));
+}
+
+// emulationChange runs fn, which sends a tab's emulation commands, apart
+// from the tab's screenshots (see capturing).
+export function emulationChange(tabId, fn) {
+  const waitFor = [...(captures.get(tabId) || [])];
+  return tracked(changes, tabId, settledWithin(waitFor, APART_WAIT_MS).then(fn));
+}
+
+function sendNow(tabId, method, params) {
   return hold(tabId, async () => {
     try {
       return (await chrome.debugger.sendCommand({ tabId }, method, params || {})) ?? {};

@@ -13,7 +13,7 @@
 // bar stays up meanwhile (docs/reference.md, emulate).
 import { BridgeError, Codes } from "../protocol.js";
 import { intArg } from "./tabinfo.js";
-import { ensureAttached, keep, sendCommand } from "./cdp.js";
+import { emulationChange, ensureAttached, keep, sendCommand } from "./cdp.js";
 
 const MIN = 200;
 const MAX = 4000;
@@ -86,8 +86,14 @@ export async function setDevice(tabId, device) {
 }
 
 // update sends the commands of the parts named, from the state was to s,
-// and keeps s: reapplied whole whenever the debugger attaches anew.
-async function update(tabId, s, parts, was) {
+// and keeps s: reapplied whole whenever the debugger attaches anew. It
+// runs apart from the tab's screenshots, which would undo it
+// (cdp.js, emulationChange).
+function update(tabId, s, parts, was) {
+  return emulationChange(tabId, () => updateNow(tabId, s, parts, was));
+}
+
+async function updateNow(tabId, s, parts, was) {
   // A reapply under way (a new debugger session) stops sending at once:
   // its commands would land after these and undo them (a reset).
   gens.set(tabId, (gens.get(tabId) || 0) + 1);
