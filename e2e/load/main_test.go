@@ -30,7 +30,7 @@ import (
 var bridge *browsertest.Bridge
 
 func TestMain(m *testing.M) {
-	os.Exit(browsertest.Main(m, &bridge))
+	os.Exit(browsertest.MainWithDevTools(m, &bridge))
 }
 
 // pages serves /s/<token>/<page> and records what those pages receive.
@@ -39,6 +39,11 @@ type pages struct {
 	mu sync.Mutex
 	// got[token][page] is what the page of that session received.
 	got map[string]map[string]*received
+	// busy makes every page log to its console and fetch /tick every
+	// second while it is open, so that the extension's recorder works the
+	// whole time (BenchmarkSoak); ticks counts those fetches.
+	busy  bool
+	ticks int
 }
 
 // received is what one page saw: its loads, the clicks on its button and
@@ -81,9 +86,23 @@ const who = %[3]s;
 const post = (kind, value) => fetch("/event", {method: "POST", keepalive: true, body: JSON.stringify({...who, kind, value})});
 document.getElementById("press").addEventListener("click", () => post("click", ""));
 document.getElementById("field").addEventListener("input", (e) => { if (String(e.inputType).startsWith("insert")) post("type", e.target.value); });
+</script>%[4]s`
+
+// busyScript keeps the page's console and network busy (pages.busy).
+const busyScript = `<script>
+let tick = 0;
+setInterval(() => { tick++; console.log("tick", tick, location.pathname); fetch("/tick?n=" + tick).catch(() => {}); }, 1000);
 </script>`
 
 func (p *pages) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/tick" {
+		p.mu.Lock()
+		p.ticks++
+		p.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"tick":%q}`, r.URL.Query().Get("n"))
+		return
+	}
 	if r.URL.Path == "/event" {
 		var ev struct{ Token, Page, Kind, Value string }
 		if json.NewDecoder(r.Body).Decode(&ev) != nil {
@@ -108,11 +127,15 @@ func (p *pages) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	p.mu.Lock()
 	p.entry(token, pg).Loads++
+	extra := ""
+	if p.busy {
+		extra = busyScript
+	}
 	p.mu.Unlock()
 	who, _ := json.Marshal(map[string]string{"token": token, "page": pg})
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	fmt.Fprintf(w, pageHTML, html.EscapeString(token+" page "+pg), html.EscapeString(token), who)
+	fmt.Fprintf(w, pageHTML, html.EscapeString(token+" page "+pg), html.EscapeString(token), who, extra)
 }
 
 // reset forgets what the pages received so far.
