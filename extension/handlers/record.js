@@ -486,7 +486,12 @@ function onDone(d) {
   // goes with its line).
   if ((d.error || q.status >= 400) && d.error !== "net::ERR_ABORTED") {
     const text = d.error ? `Failed to load resource: ${d.error}` : `Failed to load resource: the server responded with a status of ${q.status}`;
-    addMessage(r, { level: "error", text, source: "network", url: q.url, time: Date.now(), frameUrl: q.frameUrl });
+    const m = { level: "error", text, source: "network", url: q.url, time: Date.now(), frameUrl: q.frameUrl };
+    // A frame's failed load is the frame's (a frame document's own load
+    // is its parent's to show).
+    const frameId = d.type === "sub_frame" ? d.parentFrameId : d.frameId;
+    if (frameId > 0) m.frameId = frameId;
+    addMessage(r, m);
   }
 }
 
@@ -570,8 +575,9 @@ const SOURCES = new Set(["console", "exception", "rejection", "security"]);
 const str = (v, n) => (typeof v === "string" ? v.slice(0, n) : "");
 const int = (v) => (Number.isFinite(v) ? Math.max(0, Math.trunc(v)) : 0);
 
-// fromPage files record x of the page at pageUrl (the frame that sent it).
-function fromPage(r, x, pageUrl) {
+// fromPage files record x of the page at pageUrl, in the tab's frame
+// frameId (the frame that sent it: 0 is the top document).
+function fromPage(r, x, pageUrl, frameId) {
   if (!x || typeof x !== "object") return;
   if (denied(str(x.url, 4096))) {
     r.leftOut++;
@@ -583,6 +589,7 @@ function fromPage(r, x, pageUrl) {
   const m = { level: LEVELS.has(x.level) ? x.level : "log", text: str(x.text, 2000), source: x.source, url: capURL(str(x.url, URL_MAX)),
     line: int(x.line), column: int(x.column), time: Number.isFinite(x.time) ? x.time : Date.now(), frameUrl: capURL(pageUrl) };
   if (stack.length) m.stack = stack;
+  if (frameId > 0) m.frameId = frameId;
   addMessage(r, m);
 }
 
@@ -665,7 +672,7 @@ chrome.runtime.onMessage.addListener((req, sender, reply) => {
     const pageUrl = typeof sender.url === "string" ? sender.url : "";
     if (pageOffLimits(r, pageUrl)) r.leftOut += records.length;
     else {
-      for (const x of records) fromPage(r, x, pageUrl);
+      for (const x of records) fromPage(r, x, pageUrl, sender.frameId);
       if (Number.isInteger(req.lost) && req.lost > 0) r.msgDropped += req.lost;
     }
   }

@@ -70,6 +70,13 @@ func shapeConsole(page tool.Page, denied func(...string) bool, rec protocol.Reco
 		}
 		msg := m.Message
 		msg.Text, msg.URL, msg.Stack = redact.Loose(m.Text), redact.URL(m.URL), nil
+		// A child frame's message says which frame; the top document's
+		// needs no name.
+		if msg.FrameID > 0 {
+			msg.FrameURL = redact.URL(m.FrameURL)
+		} else {
+			msg.FrameID, msg.FrameURL = 0, ""
+		}
 		for _, f := range m.Stack {
 			f.URL = redact.URL(f.URL)
 			msg.Stack = append(msg.Stack, f)

@@ -139,3 +139,22 @@ func TestRequestDetailIsQuiet(t *testing.T) {
 		t.Errorf("a JSON body over maxChars is not cut text: %+v", c.ResponseBody)
 	}
 }
+
+// A child frame's message names its frame, the frame's URL redacted; the
+// top document's names none (its frameUrl is only for the site rules).
+func TestShapeConsoleNamesAChildFrame(t *testing.T) {
+	rec := recorded(2)
+	rec.Messages[0].FrameURL = "https://a.test/?access_token=s3cr3t-t0ken-value"
+	rec.Messages[1].FrameID, rec.Messages[1].FrameURL = 7, "https://b.test/frame?access_token=s3cr3t-t0ken-value"
+	out := shapeConsole(tool.Page{TabID: 1, URL: "https://a.test/"}, noRules, rec, len(tool.Levels))
+	if len(out.Messages) != 2 {
+		t.Fatalf("kept %d messages, want 2", len(out.Messages))
+	}
+	if top := out.Messages[0]; top.FrameID != 0 || top.FrameURL != "" {
+		t.Errorf("the top document's message names a frame: %+v", top)
+	}
+	child := out.Messages[1]
+	if child.FrameID != 7 || !strings.HasPrefix(child.FrameURL, "https://b.test/frame") || strings.Contains(child.FrameURL, "s3cr3t") {
+		t.Errorf("the child frame's message: frameId %d, frameUrl %q; want 7 and the frame's URL redacted", child.FrameID, child.FrameURL)
+	}
+}

@@ -44,9 +44,8 @@ type RecordConsoleResult struct {
 // its sequence number in the tab's record.
 type RecordMessage struct {
 	Seq int `json:"seq"`
-	// FrameURL is the page that said it, which the site rules judge with
-	// its URL.
-	FrameURL string `json:"frameUrl,omitempty"`
+	// Message.FrameURL is here the page that said it, whatever its
+	// frame, which the site rules judge with its URL.
 	Message
 }
 
@@ -64,6 +63,11 @@ type Message struct {
 	// Time is when it was recorded, in ms since the Unix epoch.
 	Time  int64        `json:"time"`
 	Stack []StackFrame `json:"stack,omitempty"`
+	// FrameID and FrameURL name the child frame that said it (as
+	// extract's frameId does); the top document's messages carry
+	// neither.
+	FrameID  int    `json:"frameId,omitempty"`
+	FrameURL string `json:"frameUrl,omitempty"`
 }
 
 // StackFrame is one frame of an exception's stack.
