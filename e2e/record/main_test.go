@@ -207,6 +207,11 @@ fetch("/api/ok?from=frame").then((r) => r.text());
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!doctype html><p>frame</p><script>console.warn("said by the %s frame");</script>`, r.URL.Query().Get("who"))
 	})
+	// A page that logs lines, one of them with secrets in it.
+	mux.Handle("/keep", page(`<!doctype html><title>keep</title><script>
+console.log("kept line 1");
+console.warn("kept line 2 password: `+password+` and `+jwt+`");
+</script>`))
 	// A document its server says not to store, as many apps serve HTML.
 	mux.HandleFunc("/no-store", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")

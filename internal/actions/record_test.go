@@ -80,6 +80,9 @@ func TestRecordNoteSaysRecordingStartsNow(t *testing.T) {
 	if !strings.Contains(note, "starts now") {
 		t.Errorf("note of a record begun now: %q", note)
 	}
+	if note := recordNote(protocol.RecordInfo{StartedAt: time.Now().UnixMilli(), Restarted: true}, "requests"); !strings.Contains(note, "restarted the extension's service worker") {
+		t.Errorf("note of a network record begun by a restart of the worker: %q", note)
+	}
 	note = recordNote(protocol.RecordInfo{StartedAt: time.Now().Add(-time.Hour).UnixMilli()}, "messages")
 	if !strings.Contains(note, "since the bridge first touched it") {
 		t.Errorf("note of an older record begun after the load: %q", note)

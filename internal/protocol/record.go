@@ -25,6 +25,10 @@ type RecordInfo struct {
 	// FromLoad says the record covers the tab's page from its load:
 	// false when the bridge first touched the tab after it had loaded.
 	FromLoad bool `json:"fromLoad"`
+	// Restarted says the extension's service worker restarted at
+	// StartedAt and what it had recorded before was not kept (a
+	// network read after a restart: the console record is kept).
+	Restarted bool `json:"restarted,omitempty"`
 	// Dropped counts the entries that fell out of the ring.
 	Dropped int `json:"dropped"`
 	// LeftOut counts the entries the site rules kept out: those of a
