@@ -712,14 +712,18 @@ function fromBatch(tabId, req, sender) {
 // copy is redacted before it is stored (handlers/redact.js, the twin of
 // internal/redact): no secret a page logged sits in the store. Per tab it
 // holds the newest messages up to STORE_TAB_MAX bytes (as msgSize counts
-// them); the ones left out are counted as dropped once restored. The
+// them), less when many tabs share STORE_MAX; the ones left out are
+// counted as dropped once restored. The
 // requests are not copied (their headers and bodies are what the bounds
 // above are for): after a restart network records from then on, and says
 // so.
 
 const STORE_KEY = "consoleRecord:";
-const STORE_MS = 300;
+const STORE_MS = 500;
 const STORE_TAB_MAX = 512 * 1024;
+// All tabs' copies together, within chrome.storage.session's 10 MB: with
+// many recorded tabs each keeps a smaller share.
+const STORE_MAX = 8 * 1024 * 1024;
 const dirty = new Set(); // tabIds whose record changed since the last store
 let storeTimer = null;
 let storing = Promise.resolve();
@@ -746,10 +750,10 @@ function redactedCopy(m) {
 }
 
 // snapshot is what is stored of r: its newest messages that fit.
-function snapshot(r) {
+function snapshot(r, max) {
   let bytes = 0;
   let from = r.msgs.length;
-  while (from > 0 && bytes + r.msgs[from - 1].size <= STORE_TAB_MAX) bytes += r.msgs[--from].size;
+  while (from > 0 && bytes + r.msgs[from - 1].size <= max) bytes += r.msgs[--from].size;
   return { startedAt: r.startedAt, fromLoad: r.fromLoad, msgSeq: r.msgSeq, msgDropped: r.msgDropped + from, leftOut: r.leftOut,
     msgs: r.msgs.slice(from).map(redactedCopy) };
 }
@@ -758,6 +762,9 @@ function store() {
   storeTimer = null;
   const tabs = [...dirty];
   dirty.clear();
+  let recording = 0;
+  for (const r of recs.values()) if (r.recording) recording++;
+  const share = Math.min(STORE_TAB_MAX, Math.floor(STORE_MAX / Math.max(1, recording)));
   // In order: a later state must not be overwritten by an earlier write.
   // One write per tab: a tab the store's quota refuses loses its copy,
   // not the others theirs.
@@ -765,7 +772,7 @@ function store() {
     const r = recs.get(tabId);
     const key = STORE_KEY + tabId;
     if (!r || !r.recording) return chrome.storage.session.remove(key).catch(() => {});
-    return chrome.storage.session.set({ [key]: snapshot(r) }).catch(() => chrome.storage.session.remove(key).catch(() => {}));
+    return chrome.storage.session.set({ [key]: snapshot(r, share) }).catch(() => chrome.storage.session.remove(key).catch(() => {}));
   })));
 }
 
