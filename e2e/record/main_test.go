@@ -196,6 +196,22 @@ Promise.all(Array.from({length: %d}, (_, i) => fetch("/api/ok?i=" + i + "&pad=" 
 console.log("said in the frame");
 fetch("/api/ok?from=frame").then((r) => r.text());
 </script>`))
+	// A page that logs, with a same-origin and a cross-origin (localhost)
+	// frame that log too.
+	mux.HandleFunc("/frames-log", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>frames log</title><script>console.log("said by the top");</script>
+<iframe src="/frame-log?who=same"></iframe><iframe src="http://localhost:%s/frame-log?who=cross"></iframe>`, portOf(r.Host))
+	})
+	mux.HandleFunc("/frame-log", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><p>frame</p><script>console.warn("said by the %s frame");</script>`, r.URL.Query().Get("who"))
+	})
+	// A page that logs lines, one of them with secrets in it.
+	mux.Handle("/keep", page(`<!doctype html><title>keep</title><script>
+console.log("kept line 1");
+console.warn("kept line 2 password: `+password+` and `+jwt+`");
+</script>`))
 	// A document its server says not to store, as many apps serve HTML.
 	mux.HandleFunc("/no-store", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")

@@ -561,3 +561,38 @@ func TestConsoleAfterAReloadShowsTheNewLoad(t *testing.T) {
 		t.Errorf("console after a reload has %d copies of the load's error, want the new load's only: %v", count(res), list(res, "messages"))
 	}
 }
+
+// A frame's console message names its frame: the frame's ID and URL, for
+// a same-origin and a cross-origin frame alike; the top document's
+// message names none.
+func TestAFramesConsoleMessagesNameTheirFrame(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/frames-log")
+	said := func(msgs []map[string]any, text string) map[string]any {
+		for _, m := range msgs {
+			if strings.Contains(fmt.Sprint(m["text"]), text) {
+				return m
+			}
+		}
+		return nil
+	}
+	res := waitFor(t, map[string]any{"action": "console", "tabId": tab}, func(r map[string]any) bool {
+		msgs := list(r, "messages")
+		return said(msgs, "said by the top") != nil && said(msgs, "said by the same frame") != nil && said(msgs, "said by the cross frame") != nil
+	})
+	msgs := list(res, "messages")
+	if top := said(msgs, "said by the top"); top["frameId"] != nil || top["frameUrl"] != nil {
+		t.Errorf("the top document's message names a frame: %v", top)
+	}
+	same, cross := said(msgs, "said by the same frame"), said(msgs, "said by the cross frame")
+	sameID, _ := same["frameId"].(float64)
+	crossID, _ := cross["frameId"].(float64)
+	if sameID <= 0 || crossID <= 0 || sameID == crossID {
+		t.Errorf("frame IDs: same-origin %v, cross-origin %v; want two different frames", same["frameId"], cross["frameId"])
+	}
+	if same["frameUrl"] != site+"/frame-log?who=same" {
+		t.Errorf("the same-origin frame's message has frameUrl %v, want %s/frame-log?who=same", same["frameUrl"], site)
+	}
+	if want := "http://localhost:" + portOf(strings.TrimPrefix(site, "http://")) + "/frame-log?who=cross"; cross["frameUrl"] != want {
+		t.Errorf("the cross-origin frame's message has frameUrl %v, want %s", cross["frameUrl"], want)
+	}
+}

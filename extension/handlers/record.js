@@ -4,6 +4,9 @@
 // service worker's memory — never on disk — and read by the daemon's
 // console and network actions (record.console, record.network), which
 // redact secrets before anything reaches the agent (internal/redact).
+// The console record also survives a restart of the worker (Chrome
+// stops an idle one): a redacted copy of it is kept in
+// chrome.storage.session (see "Surviving a restart" below).
 //
 // Sources, none of which needs the debugger or shows its banner:
 //   - webRequest, for every request of a recorded tab: method, URL, type,
@@ -29,6 +32,7 @@
 import { BridgeError, Codes } from "../protocol.js";
 import { bridgeTab, decide, recordFromStart } from "./policy.js";
 import { intArg } from "./tabinfo.js";
+import { loose, url as redactURL } from "./redact.js";
 
 const MSG_MAX = 1000;
 const REQ_MAX = 500;
@@ -79,9 +83,9 @@ export const SCRIPTS = [
 const recs = new Map(); // tabId -> record
 const created = new Map(); // tabId -> time a tab was created, while provisional
 
-function newRecord(fromLoad, recording) {
+function newRecord(tabId, fromLoad, recording) {
   return {
-    recording, startedAt: Date.now(), fromLoad, bodiesFrom: fromLoad ? 0 : Date.now(),
+    tabId, recording, startedAt: Date.now(), fromLoad, bodiesFrom: fromLoad ? 0 : Date.now(),
     msgs: [], msgSeq: 0, msgDropped: 0,
     reqs: new Map(), reqSeq: 0, reqDropped: 0, bodyBytes: 0,
     // frames: frameId -> the URL its document shows (webNavigation), by
@@ -151,10 +155,11 @@ export function start(tabId, fromLoad) {
     r.recording = true;
     r.startedAt = Date.now();
   } else {
-    r = newRecord(fromLoad, true);
+    r = newRecord(tabId, fromLoad, true);
     recs.set(tabId, r);
   }
   created.delete(tabId);
+  changed(r);
   // Its next documents carry the marker that lets the page's half record
   // them from their first script (page/record-main.js).
   recordFromStart(tabId);
@@ -215,7 +220,7 @@ function rec(tabId) {
     created.delete(tabId);
     return null;
   }
-  const p = newRecord(true, false);
+  const p = newRecord(tabId, true, false);
   recs.set(tabId, p);
   return p;
 }
@@ -227,6 +232,7 @@ function addMessage(r, m) {
   r.bytes += m.size;
   if (r.msgs.length > MSG_MAX) dropMessage(r);
   trim();
+  changed(r);
 }
 
 function dropMessage(r) {
@@ -383,6 +389,7 @@ function onBefore(d) {
     // A redirect into a denied site takes the whole entry out.
     if (old) forget(r, old);
     r.leftOut++;
+    changed(r);
     // A frame on its way to a denied page: what it does next is off
     // limits already, before webNavigation says it committed.
     if (d.type === "main_frame" || d.type === "sub_frame") r.frames.set(d.frameId, d.url);
@@ -486,7 +493,12 @@ function onDone(d) {
   // goes with its line).
   if ((d.error || q.status >= 400) && d.error !== "net::ERR_ABORTED") {
     const text = d.error ? `Failed to load resource: ${d.error}` : `Failed to load resource: the server responded with a status of ${q.status}`;
-    addMessage(r, { level: "error", text, source: "network", url: q.url, time: Date.now(), frameUrl: q.frameUrl });
+    const m = { level: "error", text, source: "network", url: q.url, time: Date.now(), frameUrl: q.frameUrl };
+    // A frame's failed load is the frame's (a frame document's own load
+    // is its parent's to show).
+    const frameId = d.type === "sub_frame" ? d.parentFrameId : d.frameId;
+    if (frameId > 0) m.frameId = frameId;
+    addMessage(r, m);
   }
 }
 
@@ -508,11 +520,13 @@ chrome.tabs.onCreated.addListener((t) => {
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
   recs.delete(tabId);
+  forgetStored(tabId);
   created.delete(tabId);
   unlistenBodies(tabId);
 });
 chrome.tabs.onReplaced.addListener((added, removed) => {
   recs.delete(removed);
+  forgetStored(removed);
   unlistenBodies(removed);
 });
 // A recorded tab's new page is recorded from its start (the content
@@ -529,6 +543,9 @@ chrome.webNavigation.onCommitted.addListener((d) => {
   if (r && r.recording) {
     r.fromLoad = true;
     r.bodiesFrom = 0;
+    // The requests are this load's from here on, whatever a restart of
+    // the worker lost before.
+    delete r.requestsFrom;
   } else if (r && Date.now() - r.startedAt > PROVISIONAL_MS) recs.delete(d.tabId);
 });
 // A top-level navigation of a recorded tab begins a new load: console
@@ -570,8 +587,9 @@ const SOURCES = new Set(["console", "exception", "rejection", "security"]);
 const str = (v, n) => (typeof v === "string" ? v.slice(0, n) : "");
 const int = (v) => (Number.isFinite(v) ? Math.max(0, Math.trunc(v)) : 0);
 
-// fromPage files record x of the page at pageUrl (the frame that sent it).
-function fromPage(r, x, pageUrl) {
+// fromPage files record x of the page at pageUrl, in the tab's frame
+// frameId (the frame that sent it: 0 is the top document).
+function fromPage(r, x, pageUrl, frameId) {
   if (!x || typeof x !== "object") return;
   if (denied(str(x.url, 4096))) {
     r.leftOut++;
@@ -583,6 +601,7 @@ function fromPage(r, x, pageUrl) {
   const m = { level: LEVELS.has(x.level) ? x.level : "log", text: str(x.text, 2000), source: x.source, url: capURL(str(x.url, URL_MAX)),
     line: int(x.line), column: int(x.column), time: Number.isFinite(x.time) ? x.time : Date.now(), frameUrl: capURL(pageUrl) };
   if (stack.length) m.stack = stack;
+  if (frameId > 0) m.frameId = frameId;
   addMessage(r, m);
 }
 
@@ -651,6 +670,18 @@ chrome.runtime.onMessage.addListener((req, sender, reply) => {
     })().then((record) => reply({ record }), () => reply({ record: false }));
     return true;
   }
+  // After a restart of the worker, a page's batch waits for the stored
+  // records to be back: it may be its tab's first word since.
+  if (!restoredYet) {
+    restored.then(() => fromBatch(tabId, req, sender));
+    return false;
+  }
+  fromBatch(tabId, req, sender);
+  return false;
+});
+
+// fromBatch files a batch of the page's records (record.batch) of tabId.
+function fromBatch(tabId, req, sender) {
   const r = recs.get(tabId);
   if (r && r.recording && Array.isArray(req.records)) {
     // A tab recorded from a touch, not from its load: what the page's
@@ -665,12 +696,152 @@ chrome.runtime.onMessage.addListener((req, sender, reply) => {
     const pageUrl = typeof sender.url === "string" ? sender.url : "";
     if (pageOffLimits(r, pageUrl)) r.leftOut += records.length;
     else {
-      for (const x of records) fromPage(r, x, pageUrl);
+      for (const x of records) fromPage(r, x, pageUrl, sender.frameId);
       if (Number.isInteger(req.lost) && req.lost > 0) r.msgDropped += req.lost;
     }
+    changed(r);
   }
-  return false;
-});
+}
+
+// ---- Surviving a restart ----
+// Chrome stops the worker when it is idle (and may at any time): the
+// console record of each recorded tab is copied to chrome.storage.session
+// (memory only, cleared with the browser, readable by the extension's own
+// pages and worker only), at most every STORE_MS and only for the tabs
+// whose record changed, and read back when the worker starts again. The
+// copy is redacted before it is stored (handlers/redact.js, the twin of
+// internal/redact): no secret a page logged sits in the store. Per tab it
+// holds the newest messages up to STORE_TAB_MAX bytes (as msgSize counts
+// them), less when many tabs share STORE_MAX; the ones left out are
+// counted as dropped once restored. The
+// requests are not copied (their headers and bodies are what the bounds
+// above are for): after a restart network records from then on, and says
+// so.
+
+const STORE_KEY = "consoleRecord:";
+const STORE_MS = 500;
+const STORE_TAB_MAX = 512 * 1024;
+// All tabs' copies together, within chrome.storage.session's 10 MB: with
+// many recorded tabs each keeps a smaller share.
+const STORE_MAX = 8 * 1024 * 1024;
+const dirty = new Set(); // tabIds whose record changed since the last store
+let storeTimer = null;
+let storing = Promise.resolve();
+// The redacted copy of each message, made once: messages do not change.
+const copies = new WeakMap();
+
+// changed notes that r's record changed, to be stored soon.
+function changed(r) {
+  if (!r.recording) return;
+  dirty.add(r.tabId);
+  if (storeTimer === null) storeTimer = setTimeout(store, STORE_MS);
+}
+
+function redactedCopy(m) {
+  let c = copies.get(m);
+  if (!c) {
+    const { size, ...rest } = m;
+    c = { ...rest, text: loose(m.text), url: redactURL(m.url) };
+    if (m.frameUrl) c.frameUrl = redactURL(m.frameUrl);
+    if (m.stack) c.stack = m.stack.map((f) => ({ ...f, url: redactURL(f.url) }));
+    copies.set(m, c);
+  }
+  return c;
+}
+
+// snapshot is what is stored of r: its newest messages that fit.
+function snapshot(r, max) {
+  let bytes = 0;
+  let from = r.msgs.length;
+  while (from > 0 && bytes + r.msgs[from - 1].size <= max) bytes += r.msgs[--from].size;
+  return { startedAt: r.startedAt, fromLoad: r.fromLoad, msgSeq: r.msgSeq, msgDropped: r.msgDropped + from, leftOut: r.leftOut,
+    msgs: r.msgs.slice(from).map(redactedCopy) };
+}
+
+function store() {
+  storeTimer = null;
+  const tabs = [...dirty];
+  dirty.clear();
+  let recording = 0;
+  for (const r of recs.values()) if (r.recording) recording++;
+  const share = Math.min(STORE_TAB_MAX, Math.floor(STORE_MAX / Math.max(1, recording)));
+  // In order: a later state must not be overwritten by an earlier write.
+  // One write per tab: a tab the store's quota refuses loses its copy,
+  // not the others theirs.
+  storing = storing.then(() => Promise.all(tabs.map((tabId) => {
+    const r = recs.get(tabId);
+    const key = STORE_KEY + tabId;
+    if (!r || !r.recording) return chrome.storage.session.remove(key).catch(() => {});
+    return chrome.storage.session.set({ [key]: snapshot(r, share) }).catch(() => chrome.storage.session.remove(key).catch(() => {}));
+  })));
+}
+
+function forgetStored(tabId) {
+  dirty.delete(tabId);
+  storing = storing.then(() => chrome.storage.session.remove(STORE_KEY + tabId)).catch(() => {});
+}
+
+// restore puts the stored records of the tabs still open back. A record
+// begun since this worker started (a touch, a read) keeps its messages
+// after the stored ones: no read has answered before this ends (reads
+// wait for it), so their numbers can still move.
+let restoredYet = false;
+async function restore() {
+  let all = {};
+  try {
+    all = await chrome.storage.session.get(null);
+  } catch (_) { /* nothing to restore */ }
+  for (const [key, saved] of Object.entries(all || {})) {
+    if (!key.startsWith(STORE_KEY) || !saved || !Array.isArray(saved.msgs)) continue;
+    const tabId = Number(key.slice(STORE_KEY.length));
+    try {
+      await chrome.tabs.get(tabId);
+    } catch (_) {
+      chrome.storage.session.remove(key).catch(() => {});
+      continue;
+    }
+    const live = recs.get(tabId);
+    const r = newRecord(tabId, !!saved.fromLoad, true);
+    r.startedAt = saved.startedAt;
+    r.requestsFrom = Date.now();
+    r.bodiesFrom = Date.now();
+    r.msgDropped = saved.msgDropped;
+    r.leftOut = saved.leftOut;
+    r.msgSeq = saved.msgSeq;
+    for (const m of saved.msgs) {
+      m.size = msgSize(m);
+      r.msgs.push(m);
+      r.bytes += m.size;
+      copies.set(m, m); // redacted already
+    }
+    if (live) {
+      for (const m of live.msgs) {
+        m.seq += r.msgSeq;
+        r.msgs.push(m);
+        r.bytes += m.size;
+      }
+      r.msgSeq += live.msgSeq;
+      r.msgDropped += live.msgDropped;
+      r.leftOut += live.leftOut;
+      r.reqs = live.reqs;
+      r.reqSeq = live.reqSeq;
+      r.reqDropped = live.reqDropped;
+      r.bodyBytes = live.bodyBytes;
+      r.frames = live.frames;
+      r.injected = live.injected;
+    }
+    while (r.msgs.length > MSG_MAX) dropMessage(r);
+    recs.set(tabId, r);
+    created.delete(tabId);
+    if (!live) {
+      learnFrames(tabId, r);
+      listenBodies(tabId);
+    }
+  }
+  restoredYet = true;
+  trim();
+}
+const restored = restore();
 
 // ---- Verbs ----
 
@@ -682,6 +853,7 @@ function info(r) {
 // that shows a page the rules deny is refused, as every other read of it
 // is.
 async function readable(tabId) {
+  await restored;
   const tab = await chrome.tabs.get(tabId);
   const dec = decide(tab.url || tab.pendingUrl || "");
   if (!dec.allowed) throw new BridgeError(Codes.blockedByPolicy, `tab ${tabId} shows a page the bridge may not read: ${dec.why}`);
@@ -720,7 +892,9 @@ export async function consoleRead(msg) {
 export async function networkRead(msg) {
   const tabId = intArg(msg, "tabId");
   const r = await readable(tabId);
-  const out = { ...info(r), dropped: r.reqDropped, leftOut: r.leftOut, nextSince: r.reqSeq };
+  // After a restart of the worker its requests are recorded from then on.
+  const out = r.requestsFrom === undefined ? { ...info(r), dropped: r.reqDropped, leftOut: r.leftOut, nextSince: r.reqSeq }
+    : { startedAt: r.requestsFrom, fromLoad: false, restarted: true, dropped: r.reqDropped, leftOut: r.leftOut, nextSince: r.reqSeq };
   if (msg.requestId !== undefined && msg.requestId !== null && msg.requestId !== "") {
     if (typeof msg.requestId !== "string") throw new BridgeError(Codes.invalidArgument, "requestId must be a string from network's list");
     const q = r.reqs.get(msg.requestId);

@@ -70,6 +70,13 @@ func shapeConsole(page tool.Page, denied func(...string) bool, rec protocol.Reco
 		}
 		msg := m.Message
 		msg.Text, msg.URL, msg.Stack = redact.Loose(m.Text), redact.URL(m.URL), nil
+		// A child frame's message says which frame; the top document's
+		// needs no name.
+		if msg.FrameID > 0 {
+			msg.FrameURL = redact.URL(m.FrameURL)
+		} else {
+			msg.FrameID, msg.FrameURL = 0, ""
+		}
 		for _, f := range m.Stack {
 			f.URL = redact.URL(f.URL)
 			msg.Stack = append(msg.Stack, f)
@@ -179,10 +186,13 @@ func noStore(hs []protocol.HTTPHeader) bool {
 // recordNote says what a record does not cover: the page's load, when
 // the bridge began to record the tab after it (of what: "messages").
 func recordNote(info protocol.RecordInfo, what string) string {
+	started := time.UnixMilli(info.StartedAt)
+	if info.Restarted {
+		return fmt.Sprintf("Chrome restarted the extension's service worker (%s), which kept no earlier %s: these are from then on; reload the tab to record its page from the load", started.UTC().Format(time.RFC3339), what)
+	}
 	if info.FromLoad {
 		return ""
 	}
-	started := time.UnixMilli(info.StartedAt)
 	if time.Since(started) < recentStart {
 		return fmt.Sprintf("recording of this tab starts now: the bridge had not touched it before, so earlier %s were not recorded; reload the tab to record its page from the load", what)
 	}

@@ -80,6 +80,9 @@ func TestRecordNoteSaysRecordingStartsNow(t *testing.T) {
 	if !strings.Contains(note, "starts now") {
 		t.Errorf("note of a record begun now: %q", note)
 	}
+	if note := recordNote(protocol.RecordInfo{StartedAt: time.Now().UnixMilli(), Restarted: true}, "requests"); !strings.Contains(note, "restarted the extension's service worker") {
+		t.Errorf("note of a network record begun by a restart of the worker: %q", note)
+	}
 	note = recordNote(protocol.RecordInfo{StartedAt: time.Now().Add(-time.Hour).UnixMilli()}, "messages")
 	if !strings.Contains(note, "since the bridge first touched it") {
 		t.Errorf("note of an older record begun after the load: %q", note)
@@ -137,5 +140,24 @@ func TestRequestDetailIsQuiet(t *testing.T) {
 	// Too long to fit whole: text, cut.
 	if c := requestDetail(q, 10, false); c.ResponseBody.JSON != nil || c.ResponseBody.TotalChars == 0 {
 		t.Errorf("a JSON body over maxChars is not cut text: %+v", c.ResponseBody)
+	}
+}
+
+// A child frame's message names its frame, the frame's URL redacted; the
+// top document's names none (its frameUrl is only for the site rules).
+func TestShapeConsoleNamesAChildFrame(t *testing.T) {
+	rec := recorded(2)
+	rec.Messages[0].FrameURL = "https://a.test/?access_token=s3cr3t-t0ken-value"
+	rec.Messages[1].FrameID, rec.Messages[1].FrameURL = 7, "https://b.test/frame?access_token=s3cr3t-t0ken-value"
+	out := shapeConsole(tool.Page{TabID: 1, URL: "https://a.test/"}, noRules, rec, len(tool.Levels))
+	if len(out.Messages) != 2 {
+		t.Fatalf("kept %d messages, want 2", len(out.Messages))
+	}
+	if top := out.Messages[0]; top.FrameID != 0 || top.FrameURL != "" {
+		t.Errorf("the top document's message names a frame: %+v", top)
+	}
+	child := out.Messages[1]
+	if child.FrameID != 7 || !strings.HasPrefix(child.FrameURL, "https://b.test/frame") || strings.Contains(child.FrameURL, "s3cr3t") {
+		t.Errorf("the child frame's message: frameId %d, frameUrl %q; want 7 and the frame's URL redacted", child.FrameID, child.FrameURL)
 	}
 }

@@ -25,6 +25,10 @@ type RecordInfo struct {
 	// FromLoad says the record covers the tab's page from its load:
 	// false when the bridge first touched the tab after it had loaded.
 	FromLoad bool `json:"fromLoad"`
+	// Restarted says the extension's service worker restarted at
+	// StartedAt and what it had recorded before was not kept (a
+	// network read after a restart: the console record is kept).
+	Restarted bool `json:"restarted,omitempty"`
 	// Dropped counts the entries that fell out of the ring.
 	Dropped int `json:"dropped"`
 	// LeftOut counts the entries the site rules kept out: those of a
@@ -44,9 +48,8 @@ type RecordConsoleResult struct {
 // its sequence number in the tab's record.
 type RecordMessage struct {
 	Seq int `json:"seq"`
-	// FrameURL is the page that said it, which the site rules judge with
-	// its URL.
-	FrameURL string `json:"frameUrl,omitempty"`
+	// Message.FrameURL is here the page that said it, whatever its
+	// frame, which the site rules judge with its URL.
 	Message
 }
 
@@ -64,6 +67,11 @@ type Message struct {
 	// Time is when it was recorded, in ms since the Unix epoch.
 	Time  int64        `json:"time"`
 	Stack []StackFrame `json:"stack,omitempty"`
+	// FrameID and FrameURL name the child frame that said it (as
+	// extract's frameId does); the top document's messages carry
+	// neither.
+	FrameID  int    `json:"frameId,omitempty"`
+	FrameURL string `json:"frameUrl,omitempty"`
 }
 
 // StackFrame is one frame of an exception's stack.

@@ -160,6 +160,11 @@ func Query(q string) string {
 			if u, err := url.QueryUnescape(v); err == nil {
 				v = u
 			}
+			// Redacted already (the extension's stored copy of a
+			// console line is): its mark stays as it counted.
+			if strings.HasPrefix(v, Mark) {
+				continue
+			}
 			parts[i] = name + "=" + url.QueryEscape(mark(v))
 		}
 	}
@@ -197,7 +202,7 @@ func pathParams(s string) string {
 	}
 	return pathParam.ReplaceAllStringFunc(s, func(m string) string {
 		name, v, _ := strings.Cut(m[1:], "=")
-		if !SecretName(name) {
+		if u, err := url.QueryUnescape(v); !SecretName(name) || (err == nil && strings.HasPrefix(u, Mark)) {
 			return m
 		}
 		return ";" + name + "=" + url.QueryEscape(mark(v))
@@ -216,7 +221,7 @@ func userinfo(s string) string {
 		return s
 	}
 	user, pass, hasPass := strings.Cut(auth[:at], ":")
-	if !hasPass {
+	if !hasPass || strings.HasPrefix(pass, Mark) {
 		return s
 	}
 	out := scheme + "://" + user + ":" + mark(pass) + auth[at:]
@@ -331,7 +336,7 @@ func pairs(text string) string {
 			end = phraseEnd(text, end)
 		}
 		v := text[start:end]
-		if plainlyNotSecret(v) || strings.HasPrefix(strings.TrimLeft(v, `"'`), Mark) {
+		if plainlyNotSecret(v) || marked(v) {
 			continue
 		}
 		if quote != "" {

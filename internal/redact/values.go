@@ -130,15 +130,32 @@ func tokens(s string) string {
 // pemLine is a PEM block's BEGIN or END line.
 var pemLine = regexp.MustCompile(`-----(?:BEGIN|END) [A-Z0-9 ]{0,40}PRIVATE KEY-----`)
 
+// wholeMark is a mark and nothing else.
+var wholeMark = regexp.MustCompile(`^\s*\[redacted, \d+ chars\]\s*$`)
+
 // pem keeps a private key's BEGIN and END lines and redacts what is
 // between them.
 func pem(block string) string {
 	lines := pemLine.FindAllStringIndex(block, 2)
 	begin := block[:lines[0][1]]
+	if wholeMark.MatchString(pemLine.ReplaceAllString(block[len(begin):], "")) {
+		return block // redacted already
+	}
 	if len(lines) < 2 {
 		return begin + mark(block[len(begin):])
 	}
 	return begin + mark(block[len(begin):lines[1][0]]) + block[lines[1][0]:]
+}
+
+// marked reports whether a value is redacted already ("[redacted, 40
+// chars]", "Bearer [redacted, 40 chars]"): a second pass leaves it as
+// the first counted it.
+func marked(v string) bool {
+	v = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(v), `"'`))
+	if scheme, rest, ok := strings.Cut(v, " "); ok && authScheme(scheme) {
+		v = strings.TrimSpace(rest)
+	}
+	return strings.HasPrefix(v, Mark)
 }
 
 // plainlyNotSecret reports whether a value under a secret name is one that
