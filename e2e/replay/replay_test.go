@@ -464,8 +464,18 @@ func TestWorkspacePageShowsTheStrip(t *testing.T) {
 	// A new step joins the strip, last.
 	bridge.MustCall(t, map[string]any{"action": "press", "tabId": tab, "keys": "Tab"})
 	steps(t, ws, 4)
-	// The agent's action may have brought its tab forward: a page the
-	// user does not see asks for nothing, and asks once seen again.
-	d.Call(ctx, s, "Page.bringToFront", nil, nil)
-	d.WaitPage(t, s, `[...document.querySelectorAll("#strip li span")].map((e) => e.textContent).join(" ") === "open click scroll press"`)
+	// The agent's action, or its picture, may bring its tab forward: a
+	// page the user does not see asks for nothing, and asks once seen
+	// again, so the test keeps looking at it.
+	var got string
+	for deadline := time.Now().Add(20 * time.Second); got != "open click scroll press"; {
+		if time.Now().After(deadline) {
+			var hidden bool
+			d.Eval(ctx, s, "document.hidden", &hidden)
+			t.Fatalf("after a fourth step the strip shows %q (page hidden: %v), want open click scroll press", got, hidden)
+		}
+		d.Call(ctx, s, "Page.bringToFront", nil, nil)
+		time.Sleep(500 * time.Millisecond)
+		d.Eval(ctx, s, `[...document.querySelectorAll("#strip li span")].map((e) => e.textContent).join(" ")`, &got)
+	}
 }

@@ -102,14 +102,23 @@ const ask = (req) => chrome.runtime.sendMessage(req).then((r) => {
   return r;
 });
 
-// refresh adds the steps taken since the newest shown.
-async function refresh() {
+// refresh adds the steps taken since the newest shown. The timer and
+// the page coming into view may ask at once: one asks at a time, and a
+// step already shown is never added again.
+let refreshing = null;
+function refresh() {
+  refreshing ??= refreshOnce().finally(() => { refreshing = null; });
+  return refreshing;
+}
+async function refreshOnce() {
   if (!me || document.hidden) return;
   const from = steps.length ? steps[steps.length - 1].seq + 1 : 0;
   const r = await ask({ type: "ui.replay", windowId: me.windowId, from });
-  if (!r || !r.steps || !r.steps.length) return;
+  const last = steps.length ? steps[steps.length - 1].seq : -1;
+  const fresh = (r && r.steps || []).filter((s) => s.seq > last);
+  if (!fresh.length) return;
   if (!steps.length) older.hidden = !r.more;
-  steps.push(...r.steps);
+  steps.push(...fresh);
   render();
 }
 
@@ -117,10 +126,12 @@ async function refresh() {
 async function loadOlder() {
   if (!me || !steps.length || steps[0].seq === 0) return;
   const r = await ask({ type: "ui.replay", windowId: me.windowId, before: steps[0].seq });
+  const first = steps[0].seq;
+  const earlier = r.steps.filter((s) => s.seq < first);
   older.hidden = !r.more;
-  if (!r.steps.length) return;
-  steps.unshift(...r.steps);
-  if (current >= 0) current += r.steps.length;
+  if (!earlier.length) return;
+  steps.unshift(...earlier);
+  if (current >= 0) current += earlier.length;
   render();
 }
 
