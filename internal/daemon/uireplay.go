@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
+	"github.com/browser-bridge/browser-bridge/internal/registry"
 	"github.com/browser-bridge/browser-bridge/internal/replay"
 )
 
@@ -16,16 +16,16 @@ const stripWidth = 160
 
 // uiReplay answers the workspace page (extension/ui/workspace.js): the
 // timeline of the bridge's workspace whose window the page is in, from
-// the registry of the asking browser, so it is only ever one of the
+// reg, the registry of the asking browser, so it is only ever one of the
 // bridge's own workspaces. The pictures are the ones kept, which were
 // never taken of a denied page.
-func (d *Daemon) uiReplay(from browser.Info, frame []byte) (protocol.UIReplay, error) {
+func (r *recorder) uiReplay(reg *registry.Registry, frame []byte) (protocol.UIReplay, error) {
 	var req protocol.UIReplayAsk
 	if err := json.Unmarshal(frame, &req); err != nil {
 		return protocol.UIReplay{}, protocol.Errorf(protocol.CodeInvalidArgument, "ui.replay takes {windowId, from, before} or {windowId, seq}: %v", err)
 	}
 	out := protocol.UIReplay{Steps: []protocol.UIReplayStep{}}
-	for _, w := range d.reg.For(from.Instance).Workspaces() {
+	for _, w := range reg.Workspaces() {
 		if w.WindowID == req.WindowID && req.WindowID != 0 {
 			out.Workspace = w.ID
 		}
@@ -33,7 +33,7 @@ func (d *Daemon) uiReplay(from browser.Info, frame []byte) (protocol.UIReplay, e
 	if out.Workspace == "" {
 		return out, nil // not a workspace's window (or not yet): nothing to show
 	}
-	t, err := d.replays.store.Read(out.Workspace)
+	t, err := r.store.Read(out.Workspace)
 	if errors.Is(err, replay.ErrNoTimeline) {
 		return out, nil
 	}
@@ -60,7 +60,7 @@ func (d *Daemon) uiReplay(from browser.Info, frame []byte) (protocol.UIReplay, e
 	for _, e := range picked {
 		s := protocol.UIReplayStep{Seq: e.Seq, Time: e.Time, Action: e.Action, Target: e.Target,
 			Outcome: e.Outcome(), URL: e.URL, Title: e.Title}
-		if img := d.replays.store.Image(e); img != nil {
+		if img := r.store.Image(e); img != nil {
 			if req.Seq != nil {
 				s.Image = dataURL(img)
 			} else {

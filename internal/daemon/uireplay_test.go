@@ -42,7 +42,7 @@ func TestUIReplayPagesTheWorkspacesTimeline(t *testing.T) {
 	d.replays.store.Append(replay.Entry{Workspace: "other", Action: "open"}, shot.Bytes())
 	ask := func(req string) protocol.UIReplay {
 		t.Helper()
-		r, err := d.uiReplay(from, []byte(req))
+		r, err := d.replays.uiReplay(set.For(from.Instance), []byte(req))
 		if err != nil {
 			t.Fatalf("%s: %v", req, err)
 		}
@@ -86,11 +86,11 @@ func TestUIReplayPagesTheWorkspacesTimeline(t *testing.T) {
 		from browser.Info
 		req  string
 	}{{from, `{"windowId":8}`}, {browser.Info{Instance: "edge-2"}, `{"windowId":7}`}, {from, `{}`}} {
-		if r, err := d.uiReplay(c.from, []byte(c.req)); err != nil || r.Workspace != "" || len(r.Steps) != 0 {
+		if r, err := d.replays.uiReplay(set.For(c.from.Instance), []byte(c.req)); err != nil || r.Workspace != "" || len(r.Steps) != 0 {
 			t.Errorf("%s from %s: %+v, %v; want nothing", c.req, c.from.Instance, r, err)
 		}
 	}
-	if _, err := d.uiReplay(from, []byte(`{"windowId":"7"}`)); err == nil {
+	if _, err := d.replays.uiReplay(set.For(from.Instance), []byte(`{"windowId":"7"}`)); err == nil {
 		t.Error("a malformed request was answered")
 	}
 }
