@@ -62,6 +62,9 @@ export const TYPE_UI_STATE = "ui.state";
 export const TYPE_UI_PAUSE = "ui.pause";
 // {id, type: "ui.evaluate", on}: the page's switch of the evaluate action.
 export const TYPE_UI_EVALUATE = "ui.evaluate";
+// {id, type: "ui.replay", windowId, from, before} or {id, type, windowId, seq}: the workspace
+// page's timeline (internal/protocol UIReplayAsk).
+export const TYPE_UI_REPLAY = "ui.replay";
 
 // Stable error codes (see internal/protocol/errors.go).
 export const Codes = {

@@ -376,3 +376,106 @@ func diff(a, b image.Image) float64 {
 	}
 	return sum / n
 }
+
+// The workspace's own page (ui/workspace.html) shows its timeline as a
+// strip of thumbnails, newest last, small enough for the native link;
+// clicking one shows that step with its picture, the arrow keys step on,
+// and a new step joins the strip without a reload.
+func TestWorkspacePageShowsTheStrip(t *testing.T) {
+	url := serve(t, form)
+	ws := bridge.Workspace(t, "replay-strip")
+	store().Delete(ws)
+	tab := bridge.OpenIn(t, ws, url)
+	waitPictured(t, ws, 1)
+	bridge.MustCall(t, map[string]any{"action": "click", "tabId": tab, "role": "button", "name": "Send"})
+	waitPictured(t, ws, 2)
+	bridge.MustCall(t, map[string]any{"action": "scroll", "tabId": tab, "to": "bottom"})
+	waitPictured(t, ws, 3)
+
+	d := bridge.SharedDevTools(t)
+	ctx := browsertest.Ctx(t, 60*time.Second)
+	// The workspace's page is titled after its tab group, the workspace.
+	var page browsertest.Target
+	for page.TargetID == "" {
+		targets, err := d.Targets(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tgt := range targets {
+			if tgt.Type == "page" && tgt.URL == bridge.ExtensionURL("ui/workspace.html") && tgt.Title == ws+" · Browser Bridge workspace" {
+				page = tgt
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s, err := d.Attach(ctx, page.TargetID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The user looks at the page: it shows what the daemon keeps.
+	if err := d.Call(ctx, s, "Page.bringToFront", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	d.WaitPage(t, s, `document.querySelectorAll("#strip li").length === 3`)
+	var strip struct {
+		Labels []string `json:"labels"`
+		Thumbs []int    `json:"thumbs"`
+	}
+	if err := d.Eval(ctx, s, `({labels: [...document.querySelectorAll("#strip li span")].map((e) => e.textContent),
+		thumbs: [...document.querySelectorAll("#strip li img")].map((e) => e.src.startsWith("data:image/jpeg;base64,") ? e.src.length : -1)})`, &strip); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(strip.Labels) != "[open click scroll]" {
+		t.Errorf("the strip shows %v, want open click scroll, newest last", strip.Labels)
+	}
+	if len(strip.Thumbs) != 3 {
+		t.Errorf("the strip has %d thumbnails, want 3", len(strip.Thumbs))
+	}
+	for _, n := range strip.Thumbs {
+		if n < 0 || n > 20_000 {
+			t.Errorf("a thumbnail is %d characters of data: URL, want a small JPEG", n)
+		}
+	}
+
+	// Clicking the second shows that step, with its picture.
+	d.Eval(ctx, s, `document.querySelectorAll("#strip button")[1].click()`, nil)
+	d.WaitPage(t, s, `!document.getElementById("step").hidden && document.getElementById("step-action").textContent === "click" &&
+		document.getElementById("step-target").textContent === 'role button name "Send"' &&
+		document.getElementById("step-outcome").textContent === "ok" &&
+		document.getElementById("step-img").src.startsWith("data:image/jpeg;base64,")`)
+	var width int
+	d.Eval(ctx, s, `new Promise((ok) => { const i = document.getElementById("step-img"); i.decode().then(() => ok(i.naturalWidth), () => ok(0)); })`, &width)
+	if width != 480 {
+		t.Errorf("the step's picture is %d px wide, want the 480 px capture", width)
+	}
+	for _, key := range []struct {
+		name string
+		code int
+		want string
+	}{{"ArrowRight", 39, "scroll"}, {"ArrowLeft", 37, "click"}} {
+		for _, typ := range []string{"keyDown", "keyUp"} {
+			d.Call(ctx, s, "Input.dispatchKeyEvent", map[string]any{"type": typ, "key": key.name, "code": key.name, "windowsVirtualKeyCode": key.code}, nil)
+		}
+		d.WaitPage(t, s, `document.getElementById("step-action").textContent === `+browsertest.JSString(key.want)+
+			` && document.querySelector('#strip button[aria-current="true"] span').textContent === `+browsertest.JSString(key.want))
+	}
+	d.Shot(t, s, "workspace-strip.png", 1000)
+
+	// A new step joins the strip, last.
+	bridge.MustCall(t, map[string]any{"action": "press", "tabId": tab, "keys": "Tab"})
+	steps(t, ws, 4)
+	// The agent's action, or its picture, may bring its tab forward: a
+	// page the user does not see asks for nothing, and asks once seen
+	// again, so the test keeps looking at it.
+	var got string
+	for deadline := time.Now().Add(20 * time.Second); got != "open click scroll press"; {
+		if time.Now().After(deadline) {
+			var hidden bool
+			d.Eval(ctx, s, "document.hidden", &hidden)
+			t.Fatalf("after a fourth step the strip shows %q (page hidden: %v), want open click scroll press", got, hidden)
+		}
+		d.Call(ctx, s, "Page.bringToFront", nil, nil)
+		time.Sleep(500 * time.Millisecond)
+		d.Eval(ctx, s, `[...document.querySelectorAll("#strip li span")].map((e) => e.textContent).join(" ")`, &got)
+	}
+}

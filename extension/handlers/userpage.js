@@ -1,13 +1,13 @@
 // The service worker's side of the extension's own pages (ui/): the page
 // (popup, side panel, tab) and the hand-off frame ask here with
 // chrome.runtime.sendMessage, and the worker answers from Chrome and, over
-// the port to the daemon (daemon.js), from it (ui.state, ui.pause, ui.evaluate).
+// the port to the daemon (daemon.js), from it (ui.state, ui.pause, ui.evaluate, ui.replay).
 //
 // Only the extension's own pages are answered: a content script or a web
 // page has another sender URL (a web page cannot message the extension at
 // all, as the manifest has no externally_connectable), and Chrome, not the
 // sender, fills it in.
-import { BridgeError, Codes, PROTOCOL_VERSION, TYPE_UI_EVALUATE, TYPE_UI_PAUSE, TYPE_UI_STATE, toWireError } from "../protocol.js";
+import { BridgeError, Codes, PROTOCOL_VERSION, TYPE_UI_EVALUATE, TYPE_UI_PAUSE, TYPE_UI_REPLAY, TYPE_UI_STATE, toWireError } from "../protocol.js";
 import * as daemon from "../daemon.js";
 import * as handoff from "./handoff.js";
 import * as policy from "./policy.js";
@@ -37,6 +37,10 @@ async function answer(req) {
       return daemon.ask(TYPE_UI_PAUSE, { paused: !!req.paused }, ASK_MS);
     case "ui.evaluate":
       return daemon.ask(TYPE_UI_EVALUATE, { on: req.on === true }, ASK_MS);
+    case "ui.replay": {
+      const n = (v) => (Number.isSafeInteger(v) && v >= 0 ? v : undefined);
+      return daemon.ask(TYPE_UI_REPLAY, { windowId: n(req.windowId), from: n(req.from), before: n(req.before), seq: n(req.seq) }, ASK_MS);
+    }
     case "ui.retry":
       for (const t of transports) t.open();
       return {};

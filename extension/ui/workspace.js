@@ -43,7 +43,7 @@ chrome.tabs.onAttached.addListener((tabId, info) => {
   if (me && tabId === me.id) show().catch(() => {});
   else inWindow(info.newWindowId);
 });
-show().catch(() => {});
+show().then(refresh).catch(() => {});
 
 async function track() {
   const self = me && await chrome.tabs.get(me.id).catch(() => null);
@@ -81,3 +81,137 @@ addEventListener("beforeunload", () => {
   chrome.storage.session.set({ [`workspaceLeaving:${me.id}`]: { ...leaving, at: Date.now() } }).catch(() => {});
   chrome.tabs.ungroup(leaving.tabIds).catch(() => {});
 });
+
+// The replay strip: this workspace's latest steps, newest last, each a
+// thumbnail the daemon made small (the native link carries at most 1 MiB
+// a message); clicking one shows that step, bigger, and the arrow keys
+// step through them, as the HTML replay does (docs/cli.md, "replay").
+// The daemon answers only for a window of one of the bridge's own
+// workspaces. Every text of a step comes from pages: it is set as text,
+// never as markup.
+const REPLAY_EVERY_MS = 3000; // how often the strip looks for new steps
+const replay = document.getElementById("replay");
+const strip = document.getElementById("strip");
+const older = document.getElementById("older");
+const stepBox = document.getElementById("step");
+let steps = []; // oldest first, as shown
+let current = -1; // the index in steps of the step shown, -1: none
+
+const ask = (req) => chrome.runtime.sendMessage(req).then((r) => {
+  if (r && r.error) throw new Error(r.error.message);
+  return r;
+});
+
+// refresh adds the steps taken since the newest shown. The timer and
+// the page coming into view may ask at once: one asks at a time, and a
+// step already shown is never added again.
+let refreshing = null;
+function refresh() {
+  refreshing ??= refreshOnce().finally(() => { refreshing = null; });
+  return refreshing;
+}
+async function refreshOnce() {
+  if (!me || document.hidden) return;
+  const from = steps.length ? steps[steps.length - 1].seq + 1 : 0;
+  const r = await ask({ type: "ui.replay", windowId: me.windowId, from });
+  const last = steps.length ? steps[steps.length - 1].seq : -1;
+  const fresh = (r && r.steps || []).filter((s) => s.seq > last);
+  if (!fresh.length) return;
+  if (!steps.length) older.hidden = !r.more;
+  steps.push(...fresh);
+  render();
+}
+
+// loadOlder adds the page of steps before the oldest shown.
+async function loadOlder() {
+  if (!me || !steps.length || steps[0].seq === 0) return;
+  const r = await ask({ type: "ui.replay", windowId: me.windowId, before: steps[0].seq });
+  const first = steps[0].seq;
+  const earlier = r.steps.filter((s) => s.seq < first);
+  older.hidden = !r.more;
+  if (!earlier.length) return;
+  steps.unshift(...earlier);
+  if (current >= 0) current += earlier.length;
+  render();
+}
+
+function render() {
+  replay.hidden = steps.length === 0;
+  const atEnd = strip.scrollLeft + strip.clientWidth >= strip.scrollWidth - 4;
+  strip.replaceChildren(...steps.map((s, i) => {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.seq = String(s.seq);
+    b.title = `${s.action} ${s.target || ""} · ${s.outcome}`;
+    if (s.outcome !== "ok") b.classList.add("failed");
+    if (i === current) b.setAttribute("aria-current", "true");
+    let pic;
+    if (s.thumb && s.thumb.startsWith("data:image/jpeg;base64,")) {
+      pic = document.createElement("img");
+      pic.src = s.thumb;
+      pic.alt = "";
+    } else {
+      pic = document.createElement("div");
+      pic.className = "blank";
+    }
+    const label = document.createElement("span");
+    label.textContent = s.outcome === "ok" ? s.action : `${s.action} · ${s.outcome}`;
+    b.append(pic, label);
+    b.addEventListener("click", () => showStep(i).catch(() => {}));
+    li.append(b);
+    return li;
+  }));
+  // Newest last: keep the newest in view as steps come, unless the user
+  // has scrolled back.
+  if (atEnd) strip.scrollLeft = strip.scrollWidth;
+}
+
+// showStep shows steps[i] with its picture, which the daemon sends alone.
+async function showStep(i) {
+  if (i < 0 || i >= steps.length) return;
+  current = i;
+  const s = steps[i];
+  for (const b of strip.querySelectorAll("button")) {
+    if (b.dataset.seq === String(s.seq)) b.setAttribute("aria-current", "true");
+    else b.removeAttribute("aria-current");
+  }
+  strip.querySelector(`button[data-seq="${s.seq}"]`)?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  stepBox.hidden = false;
+  stepBox.dataset.seq = String(s.seq);
+  document.getElementById("step-n").textContent = `Step ${i + 1} of ${steps.length}`;
+  document.getElementById("step-action").textContent = s.action;
+  document.getElementById("step-target").textContent = s.target || "";
+  const outcome = document.getElementById("step-outcome");
+  outcome.textContent = s.outcome;
+  outcome.className = `pill ${s.outcome === "ok" ? "ok" : "bad"}`;
+  const t = document.getElementById("step-time");
+  t.dateTime = s.time;
+  t.textContent = new Date(s.time).toLocaleTimeString();
+  document.getElementById("step-page").textContent = s.title || s.url || "";
+  const img = document.getElementById("step-img");
+  const none = document.getElementById("step-none");
+  const r = s.thumb ? await ask({ type: "ui.replay", windowId: me.windowId, seq: s.seq }).catch(() => null) : null;
+  if (current !== i) return; // another step was asked for meanwhile
+  const full = r && r.steps && r.steps[0] && r.steps[0].image;
+  if (full && full.startsWith("data:image/jpeg;base64,")) {
+    img.src = full;
+    img.hidden = false;
+    none.hidden = true;
+  } else {
+    img.removeAttribute("src");
+    img.hidden = true;
+    none.hidden = false;
+  }
+}
+
+addEventListener("keydown", (e) => {
+  if (current < 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.key === "ArrowLeft") showStep(current - 1).catch(() => {});
+  else if (e.key === "ArrowRight") showStep(current + 1).catch(() => {});
+  else return;
+  e.preventDefault();
+});
+older.addEventListener("click", () => loadOlder().catch(() => {}));
+document.addEventListener("visibilitychange", () => refresh().catch(() => {}));
+setInterval(() => refresh().catch(() => {}), REPLAY_EVERY_MS);

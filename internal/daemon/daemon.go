@@ -426,7 +426,7 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 					c.SendJSON(protocol.Progress{ID: call.ID, Type: protocol.TypeProgress, Message: msg})
 				}
 				at := time.Now()
-				d.replays.busy.Add(1)
+				done := d.replays.started(quietKey(session, call.Input))
 				reply := d.handleCall(cctx, session, call, progress)
 				if err := c.SendJSON(reply); err != nil {
 					d.log.Warn("sending reply", "err", err)
@@ -437,7 +437,7 @@ func (d *Daemon) serveClient(ctx context.Context, c *ipc.Conn, session string) {
 				}
 				// Its timeline gets the step once the reply is out (replay.go).
 				d.noteStep(session, call, reply, at)
-				d.replays.busy.Add(-1)
+				done()
 			}()
 		case protocol.TypeVerb:
 			var v protocol.VerbCall

@@ -201,6 +201,8 @@ func (d *Daemon) answerExtension(from browser.Info, typ string, frame []byte) (a
 	switch typ {
 	case protocol.TypeUIState, protocol.TypeUIPause, protocol.TypeUIEvaluate:
 		return d.answerUI(from, typ, frame)
+	case protocol.TypeUIReplay:
+		return d.replays.uiReplay(d.reg.For(from.Instance), frame)
 	case protocol.TypePathsCheck:
 		var req protocol.PathsCheck
 		if err := json.Unmarshal(frame, &req); err != nil {

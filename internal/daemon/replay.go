@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -33,8 +34,10 @@ const thumbWidth = 480
 // captureTimeout bounds one capture.
 const captureTimeout = 10 * time.Second
 
-// A picture is taken once the agent has paused: no call running and none
-// waiting to be recorded for settleQuiet. A step followed at once by
+// A picture is taken once the agent has paused in the step's workspace:
+// no call of that workspace running and none waiting to be recorded for
+// settleQuiet (other workspaces' calls do not hold it up: they use other
+// tabs). A step followed at once by
 // another is not pictured (the later one is), and the recorder gives up
 // a picture after waitQuiet of calls: a capture takes the tab's turn, so
 // one taken while the agent works would make its next action wait.
@@ -45,6 +48,8 @@ const (
 
 // replayStep is a step sent and not yet recorded.
 type replayStep struct {
+	// key is the caller's workspace as the call names it (quietKey).
+	key     string
 	session string
 	input   json.RawMessage
 	reply   protocol.Reply
@@ -56,36 +61,80 @@ type recorder struct {
 	store   *replay.Store
 	steps   chan replayStep
 	dropped atomic.Int64
-	// busy counts the calls running now.
-	busy atomic.Int64
+
+	mu sync.Mutex
+	// busy counts the calls running now, and queued the steps waiting
+	// to be recorded, per workspace (quietKey).
+	busy, queued map[string]int
 }
 
 func newRecorder(store *replay.Store) *recorder {
-	return &recorder{store: store, steps: make(chan replayStep, replayQueue)}
+	return &recorder{store: store, steps: make(chan replayStep, replayQueue), busy: map[string]int{}, queued: map[string]int{}}
+}
+
+// quietKey is the workspace a call names: browserWorkspaceId, else its
+// run, else its session. A page action by tab alone counts under its
+// session's: what matters is that the same agent's next call waits for
+// no capture.
+func quietKey(session string, input json.RawMessage) string {
+	var in struct {
+		Workspace string `json:"browserWorkspaceId"`
+		Run       string `json:"runId"`
+	}
+	json.Unmarshal(input, &in)
+	switch {
+	case in.Workspace != "":
+		return in.Workspace
+	case in.Run != "":
+		return "run:" + in.Run
+	}
+	return session
+}
+
+// started counts a call of key's as running until done is called.
+func (r *recorder) started(key string) (done func()) {
+	r.add(r.busy, key, 1)
+	return func() { r.add(r.busy, key, -1) }
+}
+
+// add changes m[key] by n, under the lock.
+func (r *recorder) add(m map[string]int, key string, n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m[key] += n; m[key] <= 0 {
+		delete(m, key)
+	}
 }
 
 // noteStep queues a call whose reply has been sent, for its timeline; a
 // full queue drops it.
 func (d *Daemon) noteStep(session string, call protocol.Call, reply protocol.Reply, at time.Time) {
+	key := quietKey(session, call.Input)
+	d.replays.add(d.replays.queued, key, 1)
 	select {
-	case d.replays.steps <- replayStep{session: session, input: call.Input, reply: reply, at: at}:
+	case d.replays.steps <- replayStep{key: key, session: session, input: call.Input, reply: reply, at: at}:
 	default:
+		d.replays.add(d.replays.queued, key, -1)
 		if n := d.replays.dropped.Add(1); n == 1 || n%100 == 0 {
 			d.log.Warn("replay: steps dropped, the recorder is behind", "dropped", n)
 		}
 	}
 }
 
-// quiet waits until no call has run for settle, within limit; false
-// when a newer step is queued (it gets the picture) or calls go on.
-func (r *recorder) quiet(ctx context.Context, settle, limit time.Duration) bool {
+// quiet waits until no call of key's workspace has run for settle,
+// within limit; false when a newer step of it is queued (it gets the
+// picture) or its calls go on.
+func (r *recorder) quiet(ctx context.Context, key string, settle, limit time.Duration) bool {
 	start := time.Now()
 	since := start
 	for {
-		if len(r.steps) > 0 {
+		r.mu.Lock()
+		queued, busy := r.queued[key], r.busy[key]
+		r.mu.Unlock()
+		if queued > 0 {
 			return false
 		}
-		if r.busy.Load() > 0 {
+		if busy > 0 {
 			since = time.Now()
 		}
 		if time.Since(since) >= settle {
@@ -109,6 +158,7 @@ func (d *Daemon) recordSteps(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case s := <-d.replays.steps:
+			d.replays.add(d.replays.queued, s.key, -1)
 			if err := d.recordStep(ctx, s); err != nil {
 				d.log.Warn("replay: recording a step", "err", err)
 			}
@@ -171,7 +221,7 @@ func (d *Daemon) recordStep(ctx context.Context, s replayStep) error {
 		e.Code = s.reply.Error.Code
 	}
 	var shot []byte
-	if owned && (capturing[in.Action] || in.Action == "extract" && in.URL != "") && d.replays.quiet(ctx, settleQuiet, waitQuiet) {
+	if owned && (capturing[in.Action] || in.Action == "extract" && in.URL != "") && d.replays.quiet(ctx, s.key, settleQuiet, waitQuiet) {
 		shot = d.capture(ctx, s.session, tabIn)
 	}
 	_, err = d.replays.store.Append(e, shot)

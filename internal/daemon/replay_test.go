@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"strings"
@@ -57,5 +58,27 @@ func TestNoteStepDropsRatherThanBlocks(t *testing.T) {
 	}
 	if n := d.replays.dropped.Load(); n != 5 {
 		t.Errorf("dropped %d steps, want 5", n)
+	}
+}
+
+// The pause a picture waits for is its own workspace's: another
+// workspace's calls, running or queued, do not hold it up, its own do.
+func TestQuietIsPerWorkspace(t *testing.T) {
+	r := newRecorder(replay.NewIn(t.TempDir()))
+	ctx := context.Background()
+	done := r.started(quietKey("session:b", json.RawMessage(`{"action":"click","browserWorkspaceId":"b"}`)))
+	r.add(r.queued, "run:c", 1)
+	if !r.quiet(ctx, "a", 20*time.Millisecond, time.Second) {
+		t.Error("workspace a waited for b's running call or c's queued step")
+	}
+	if r.quiet(ctx, "b", 20*time.Millisecond, 200*time.Millisecond) {
+		t.Error("workspace b was quiet while its own call ran")
+	}
+	if r.quiet(ctx, quietKey("session:x", json.RawMessage(`{"action":"open","runId":"c"}`)), 20*time.Millisecond, time.Second) {
+		t.Error("run c was quiet with a step of its own queued")
+	}
+	done()
+	if !r.quiet(ctx, "b", 20*time.Millisecond, time.Second) {
+		t.Error("workspace b did not become quiet once its call ended")
 	}
 }

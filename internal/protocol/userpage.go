@@ -20,7 +20,50 @@ const (
 	// TypeUIEvaluate is the page's switch of the evaluate action:
 	// {id, type: "ui.evaluate", on} → UIEvaluated.
 	TypeUIEvaluate = "ui.evaluate"
+	// TypeUIReplay is the workspace page's request for its timeline:
+	// UIReplayAsk → UIReplay (docs/cli.md, "replay").
+	TypeUIReplay = "ui.replay"
 )
+
+// UIReplayAsk asks for the timeline of the workspace whose window is
+// WindowID (a window of the asking browser). Seq asks for that one step
+// with its picture; else the newest steps (at most UIReplaySteps) from
+// From on and before Before (0: no bound), each with a thumbnail.
+type UIReplayAsk struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	WindowID int    `json:"windowId"`
+	From     int    `json:"from,omitempty"`
+	Before   int    `json:"before,omitempty"`
+	Seq      *int   `json:"seq,omitempty"`
+}
+
+// UIReplaySteps is the most steps one UIReplay holds: the native link's
+// frames are at most 1 MiB, and a thumbnail is a few KB.
+const UIReplaySteps = 20
+
+// UIReplay is a page of a workspace's timeline, oldest first.
+type UIReplay struct {
+	Workspace string         `json:"workspace"`
+	Steps     []UIReplayStep `json:"steps"`
+	// More: older steps than the first are kept.
+	More bool `json:"more"`
+}
+
+// UIReplayStep is one step: its thumbnail (a data: URL of a small
+// JPEG) in a page of steps, its picture when asked for alone; empty
+// when it has none.
+type UIReplayStep struct {
+	Seq     int       `json:"seq"`
+	Time    time.Time `json:"time"`
+	Action  string    `json:"action"`
+	Target  string    `json:"target,omitempty"`
+	Outcome string    `json:"outcome"`
+	URL     string    `json:"url,omitempty"`
+	Title   string    `json:"title,omitempty"`
+	Thumb   string    `json:"thumb,omitempty"`
+	Image   string    `json:"image,omitempty"`
+}
 
 // UIEvaluate is the page's switch "Let the agent run JavaScript", as
 // `browser-bridge policy evaluate on|off` (settings.json allowEvaluate).

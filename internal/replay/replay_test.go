@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -301,4 +302,83 @@ func FuzzParseIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The timelines in all are bounded: beyond MaxTimelines the one used
+// longest ago goes, and one unused for MaxAge goes whatever the count.
+func TestBoundsDropTheOldestTimelines(t *testing.T) {
+	s := NewIn(filepath.Join(t.TempDir(), "replays"))
+	s.MaxTimelines = 3
+	for i := 0; i < 5; i++ {
+		if _, err := s.Append(Entry{Workspace: fmt.Sprint("w", i), Action: "open"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		// Distinct, ordered last uses.
+		old := time.Now().Add(time.Duration(i-10) * time.Minute)
+		os.Chtimes(filepath.Join(s.folder(fmt.Sprint("w", i)), indexName), old, old)
+	}
+	if got := listed(t, s); got != "[w2 w3 w4]" {
+		t.Fatalf("timelines kept %s, want the three used last", got)
+	}
+	// w3 used now: w2 is then the oldest, and a new one pushes it out.
+	s.Append(Entry{Workspace: "w3", Action: "click"}, nil)
+	s.Append(Entry{Workspace: "w5", Action: "open"}, nil)
+	if got := listed(t, s); got != "[w3 w4 w5]" {
+		t.Fatalf("timelines kept %s, want w3 w4 w5", got)
+	}
+	if n, _ := s.Append(Entry{Workspace: "w2", Action: "open"}, nil); n.Seq != 0 {
+		t.Errorf("a dropped timeline's steps start again at 0, got %d", n.Seq)
+	}
+
+	// Age: a timeline unused for MaxAge goes at the next step of any.
+	s2 := NewIn(filepath.Join(t.TempDir(), "replays"))
+	s2.MaxAge = time.Hour
+	s2.Append(Entry{Workspace: "stale", Action: "open"}, nil)
+	s2.Append(Entry{Workspace: "fresh", Action: "open"}, nil)
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(filepath.Join(s2.folder("stale"), indexName), old, old)
+	s2.Append(Entry{Workspace: "fresh", Action: "click"}, nil)
+	if got := listed(t, s2); got != "[fresh]" {
+		t.Fatalf("timelines kept %s, want only fresh", got)
+	}
+}
+
+// A timeline's index file is bounded in bytes, not only in entries: long
+// URLs and titles from pages push out the oldest entries and their
+// captures.
+func TestBoundsTheIndexBytes(t *testing.T) {
+	s := NewIn(filepath.Join(t.TempDir(), "replays"))
+	s.MaxIndexBytes = 4 << 10
+	shot := testJPEG(t, 40, 30, color.White)
+	for i := 0; i < 20; i++ {
+		if _, err := s.Append(Entry{Workspace: "w", Action: "open", Title: strings.Repeat("t", 1000)}, shot); err != nil {
+			t.Fatal(err)
+		}
+	}
+	info, err := os.Stat(filepath.Join(s.folder("w"), indexName))
+	if err != nil || info.Size() > s.MaxIndexBytes {
+		t.Fatalf("index: %v, %d bytes, want at most %d", err, info.Size(), s.MaxIndexBytes)
+	}
+	tl, _ := s.Read("w")
+	if len(tl.Entries) == 0 || tl.Entries[len(tl.Entries)-1].Seq != 19 {
+		t.Fatalf("the newest entry is not kept: %+v", tl.Entries)
+	}
+	if c := s.captures(s.folder("w")); len(c) != len(tl.Entries) || c[0].seq != tl.Entries[0].Seq {
+		t.Errorf("%d captures for %d entries: a dropped entry's capture is left", len(c), len(tl.Entries))
+	}
+}
+
+// listed is the workspaces of s's kept timelines, sorted.
+func listed(t *testing.T, s *Store) string {
+	t.Helper()
+	sums, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, sum := range sums {
+		ids = append(ids, sum.Workspace)
+	}
+	sort.Strings(ids)
+	return fmt.Sprint(ids)
 }

@@ -33,6 +33,17 @@ const (
 	// MaxEntries is the most timeline entries kept per workspace (the
 	// entries of steps without a capture are small, but not free).
 	MaxEntries = 1000
+	// MaxIndexBytes is the largest a timeline's index file grows: the
+	// oldest entries go first (an entry's URL and title come from pages).
+	MaxIndexBytes = 1 << 20
+	// MaxTimelines is the most timelines kept: a new workspace's pushes
+	// out the one used longest ago.
+	MaxTimelines = 100
+	// MaxAge is how long a timeline no step was added to is kept. A
+	// workspace the daemon's sweep closes (its session ended without
+	// closeWorkspace) keeps its timeline, so that it can still be
+	// replayed, until this age or MaxTimelines drops it.
+	MaxAge = 14 * 24 * time.Hour
 )
 
 // indexName is a timeline's index file: one JSON line per entry.
@@ -71,9 +82,12 @@ func (e Entry) Outcome() string {
 type Store struct {
 	Dir string
 	// The bounds; New sets the package's, tests set smaller ones.
-	MaxCaptures int
-	MaxBytes    int64
-	MaxEntries  int
+	MaxCaptures   int
+	MaxBytes      int64
+	MaxEntries    int
+	MaxIndexBytes int64
+	MaxTimelines  int
+	MaxAge        time.Duration
 
 	mu  sync.Mutex
 	seq map[string]int // next Seq per workspace, once read
@@ -84,7 +98,8 @@ func New(l paths.Layout) *Store { return NewIn(filepath.Join(l.State, "replays")
 
 // NewIn is a store in dir.
 func NewIn(dir string) *Store {
-	return &Store{Dir: dir, MaxCaptures: MaxCaptures, MaxBytes: MaxBytes, MaxEntries: MaxEntries, seq: map[string]int{}}
+	return &Store{Dir: dir, MaxCaptures: MaxCaptures, MaxBytes: MaxBytes, MaxEntries: MaxEntries,
+		MaxIndexBytes: MaxIndexBytes, MaxTimelines: MaxTimelines, MaxAge: MaxAge, seq: map[string]int{}}
 }
 
 // folder is workspace's folder: its ID in hex, so that any ID is a safe
@@ -200,12 +215,10 @@ func (s *Store) bound(workspace string) error {
 		os.Remove(filepath.Join(dir, own[0].name))
 		own = own[1:]
 	}
-	if entries, err := readIndex(dir); err == nil && len(entries) > s.MaxEntries {
-		entries = entries[len(entries)-s.MaxEntries:]
-		if err := writeIndex(dir, entries); err != nil {
-			return err
-		}
+	if err := s.boundIndex(dir); err != nil {
+		return err
 	}
+	s.dropTimelines(workspace)
 	var all []capture
 	var total int64
 	folders, _ := os.ReadDir(s.Dir)
@@ -229,6 +242,91 @@ func (s *Store) bound(workspace string) error {
 		total -= c.size
 	}
 	return nil
+}
+
+// boundIndex keeps a timeline's index within MaxEntries entries and
+// MaxIndexBytes bytes, dropping the oldest entries.
+func (s *Store) boundIndex(dir string) error {
+	info, err := os.Stat(filepath.Join(dir, indexName))
+	if err != nil {
+		return nil
+	}
+	entries, err := readIndex(dir)
+	if err != nil || len(entries) <= s.MaxEntries && info.Size() <= s.MaxIndexBytes {
+		return nil
+	}
+	if len(entries) > s.MaxEntries {
+		entries = entries[len(entries)-s.MaxEntries:]
+	}
+	// Each entry is one line: drop from the front until the rest fits.
+	size := int64(0)
+	keep := len(entries)
+	for i := len(entries) - 1; i >= 0; i-- {
+		line, _ := json.Marshal(entries[i])
+		if size+int64(len(line))+1 > s.MaxIndexBytes {
+			break
+		}
+		size += int64(len(line)) + 1
+		keep = i
+	}
+	if size == 0 {
+		keep = len(entries) - 1 // the newest stays, however long
+	}
+	entries = entries[keep:]
+	// The captures of dropped entries go with them.
+	first := entries[0].Seq
+	for _, c := range s.captures(dir) {
+		if c.seq < first {
+			os.Remove(filepath.Join(dir, c.name))
+		}
+	}
+	return writeIndex(dir, entries)
+}
+
+// dropTimelines deletes the timelines no step was added to for MaxAge,
+// then the ones used longest ago beyond MaxTimelines; never current's,
+// whose step is being added. A timeline's last use is its index file's
+// modification time.
+func (s *Store) dropTimelines(current string) {
+	folders, _ := os.ReadDir(s.Dir)
+	type timeline struct {
+		name string
+		used time.Time
+	}
+	var kept []timeline
+	own := filepath.Base(s.folder(current))
+	for _, f := range folders {
+		if !f.IsDir() || f.Name() == own {
+			continue
+		}
+		if _, err := hex.DecodeString(f.Name()); err != nil {
+			continue // not a timeline's folder
+		}
+		dir := filepath.Join(s.Dir, f.Name())
+		var used time.Time
+		if info, err := os.Stat(filepath.Join(dir, indexName)); err == nil {
+			used = info.ModTime()
+		} else if info, err := f.Info(); err == nil {
+			used = info.ModTime()
+		}
+		if time.Since(used) > s.MaxAge {
+			os.RemoveAll(dir)
+			continue
+		}
+		kept = append(kept, timeline{f.Name(), used})
+	}
+	// current's is one of the MaxTimelines.
+	limit := max(s.MaxTimelines, 1)
+	if len(kept) < limit {
+		return
+	}
+	sort.Slice(kept, func(i, j int) bool { return kept[i].used.Before(kept[j].used) })
+	for _, t := range kept[:len(kept)-(limit-1)] {
+		os.RemoveAll(filepath.Join(s.Dir, t.name))
+		if id, err := hex.DecodeString(t.name); err == nil {
+			delete(s.seq, string(id))
+		}
+	}
 }
 
 // captures lists the image files of a timeline's folder, oldest first.
