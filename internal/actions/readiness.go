@@ -191,7 +191,7 @@ func pageMs(v float64) time.Duration {
 
 // until is the moment a wait must give up so that the action still has
 // reserve left to answer within its deadline.
-func (r *run) until(reserve time.Duration) time.Time {
+func (r reach) until(reserve time.Duration) time.Time {
 	if dl, ok := r.ctx.Deadline(); ok {
 		return dl.Add(-reserve)
 	}
@@ -199,7 +199,7 @@ func (r *run) until(reserve time.Duration) time.Time {
 }
 
 // sleep waits d, or less when the call is cancelled.
-func (r *run) sleep(d time.Duration) error {
+func (r reach) sleep(d time.Duration) error {
 	if d <= 0 {
 		return r.ctx.Err()
 	}

@@ -101,13 +101,11 @@ type Env struct {
 
 // run is one action being carried out.
 type run struct {
-	ctx      context.Context
-	env      *Env
-	in       *tool.Input
-	browser  Browser       // the browser the call works in (env.Browser unless pinned)
-	b        browser.Verbs // the extension's verbs, over browser
-	session  string
-	progress func(string)
+	reach   // ctx, b (the extension's verbs, over browser), siteRules, progress
+	env     *Env
+	in      *tool.Input
+	browser Browser // the browser the call works in (env.Browser unless pinned)
+	session string
 	// dialogs are the dialogs the bridge answered during the action
 	// (answerer, dialogs.go).
 	dialogs dialogBook
@@ -116,9 +114,6 @@ type run struct {
 	// instance is the extension instance connected when the action
 	// started (see reg).
 	instance string
-	// siteRules are the user's site rules for the whole action
-	// (Env.SiteRules, read once; nil without them).
-	siteRules func() *policy.Rules
 }
 
 // Run carries out in for the caller's session ("session:<id>"). progress,
@@ -165,14 +160,16 @@ func newRun(ctx context.Context, env *Env, b Browser, session string, in *tool.I
 	if b == nil {
 		b = env.Browser
 	}
-	return &run{ctx: ctx, env: env, in: in, browser: b, b: browser.Verbs{Caller: b}, session: session, progress: progress,
-		instance: b.Info().Instance, siteRules: sync.OnceValue(func() *policy.Rules {
+	r := &run{env: env, in: in, browser: b, session: session, instance: b.Info().Instance}
+	r.reach = reach{ctx: ctx, b: browser.Verbs{Caller: b}, progress: progress, answers: r.answerer,
+		siteRules: sync.OnceValue(func() *policy.Rules {
 			if env.SiteRules == nil {
 				return nil
 			}
 			rules := env.SiteRules()
 			return &rules
 		})}
+	return r
 }
 
 // sub is a run of another action's steps within r (fill sets each field
@@ -212,7 +209,7 @@ func (r *run) workspaceID() string {
 
 // loadWait is how long to wait for a page load within the call's deadline,
 // leaving a moment to answer.
-func (r *run) loadWait() int {
+func (r reach) loadWait() int {
 	d := 30 * time.Second
 	if dl, ok := r.ctx.Deadline(); ok {
 		d = min(d, time.Until(dl)-500*time.Millisecond)

@@ -303,17 +303,17 @@ func (r locator) locateDOM(t browser.TabInfo, loc tool.Locator, enabled bool) (E
 			el.waited = w.took()
 			return el, nil
 		case err == nil:
-			if !w.again(r.run, string(disabled)) {
+			if !w.again(r.reach, string(disabled)) {
 				return Element{}, blocker{kind: disabled}.fail(el, w)
 			}
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound && loc.Ref == "" && !loc.IsPoint():
-			if !w.again(r.run, "not on the page yet") {
+			if !w.again(r.reach, "not on the page yet") {
 				return Element{}, withWaited(err, w)
 			}
 		default:
 			return Element{}, err
 		}
-		if err := w.sleep(r.run); err != nil {
+		if err := w.sleep(r.reach); err != nil {
 			return Element{}, err
 		}
 	}
