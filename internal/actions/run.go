@@ -251,8 +251,6 @@ type (
 	// opening opens pages: a tab of the workspace, or a navigation
 	// (open.go).
 	opening struct{ *run }
-	// camera captures the page (screenshot.go).
-	camera struct{ *run }
 )
 
 func (r *run) guards() guards   { return guards{r} }
@@ -266,7 +264,7 @@ func (r *run) answerer() answerer {
 func (r *run) settling() settling { return settling{r} }
 func (r *run) observer() observer { return observer{r} }
 func (r *run) opening() opening   { return opening{r} }
-func (r *run) camera() camera     { return camera{r} }
+func (r *run) camera() camera     { return camera{r.reach} }
 
 // browserInstance is the extension instance the call talks to (see reg).
 func (r *run) browserInstance() string {
