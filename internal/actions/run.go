@@ -245,9 +245,6 @@ type (
 	// settling waits for a page to load, to be quiet, to react to input,
 	// or for a condition (readiness.go, react.go).
 	settling struct{ *run }
-	// observer reads the tab after an act: the result of a page action,
-	// and the tab as the last action saw it (steps.go, seen.go).
-	observer struct{ *run }
 	// opening opens pages: a tab of the workspace, or a navigation
 	// (open.go).
 	opening struct{ *run }
@@ -262,7 +259,6 @@ func (r *run) answerer() answerer {
 		owned: func(tabID int) bool { return r.reg().IsOwned(tabID) }}
 }
 func (r *run) settling() settling { return settling{r} }
-func (r *run) observer() observer { return observer{r} }
 func (r *run) opening() opening   { return opening{r} }
 func (r *run) camera() camera     { return camera{r.reach} }
 
@@ -272,4 +268,21 @@ func (r *run) browserInstance() string {
 		return inst
 	}
 	return r.instance
+}
+
+// observer reads the tab after an act: the result of a page action, and
+// the tab as the last action saw it (steps.go, seen.go).
+type observer struct {
+	reach
+	// opensTabs is the action's spec's OpensTabs: the tabs its page
+	// opened are adopted and reported.
+	opensTabs bool
+	reg       func() *registry.Registry // the registry that adopts them
+	seen      *tabsSeen                 // Env's, where saw notes the tab
+	instance  func() string             // the connected extension's, keying seen
+}
+
+func (r *run) observer() observer {
+	return observer{reach: r.reach, opensTabs: r.spec().OpensTabs, reg: r.reg, seen: &r.env.seen,
+		instance: func() string { return r.browser.Info().Instance }}
 }

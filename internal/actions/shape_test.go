@@ -29,7 +29,6 @@ var overMaxMethods = map[string]int{
 	"actions.actor":    48,
 	"actions.typing":   53,
 	"actions.settling": 49,
-	"actions.observer": 45,
 	"actions.opening":  47,
 }
 

@@ -411,7 +411,7 @@ func (r observer) observeTab(before browser.TabInfo, after *browser.TabInfo, el 
 	}, func() error {
 		// Clicks and key presses open tabs (links, pop-ups); typing and
 		// setting fields do not: they skip the round trip.
-		if r.spec().OpensTabs {
+		if r.opensTabs {
 			opened = r.openedTabs(before.TabID) // independent of tab.get
 		}
 		return nil
@@ -427,9 +427,9 @@ func (r observer) observeTab(before browser.TabInfo, after *browser.TabInfo, el 
 	}
 	r.saw(t)
 	res := &tool.ActResult{Page: pageOf(t), Element: resultElement(el), Outcome: tool.Outcome{OpenedTabs: opened, WaitedMs: w.ms, WaitedFor: w.what, Warnings: warnings}}
-	if d := r.answerer().lastDialog(); d != nil {
+	if d := r.answers().lastDialog(); d != nil {
 		res.Dialog = d
-		res.Warnings = append(res.Warnings, r.answerer().dialogWarnings()...)
+		res.Warnings = append(res.Warnings, r.answers().dialogWarnings()...)
 	}
 	// A new URL, or a load that started with the action (a page that was
 	// still loading before it proves nothing).
