@@ -106,7 +106,7 @@ type waiter struct {
 func (r locator) newWaiter() *waiter {
 	now := time.Now()
 	until := r.until(actionReserve)
-	if r.in.TimeoutMs == 0 {
+	if r.timeoutMs == 0 {
 		until = minTime(until, now.Add(actionWait))
 	}
 	return &waiter{start: now, until: until, reported: now}
@@ -349,7 +349,7 @@ func (r actor) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) 
 		params.Net, params.Tab = true, true
 	}
 	var out protocol.CDPBatchResult
-	err := r.answerer().unheld(tabID, func() (err error) {
+	err := r.answers().unheld(tabID, func() (err error) {
 		out, err = r.b.CDPBatch(r.ctx, params)
 		return err
 	})
@@ -366,7 +366,7 @@ func (r actor) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) 
 		return c, nil
 	}
 	if out.Dialog != nil {
-		if err := r.answerer().answerDialog(tabID, out.Dialog); err != nil {
+		if err := r.answers().answerDialog(tabID, out.Dialog); err != nil {
 			return checkedBatch{}, err
 		}
 		if check != nil && (out.Stopped || out.Interrupted < check.Before) {
@@ -378,7 +378,7 @@ func (r actor) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) 
 		if rest := cmds[min(out.Interrupted+1, len(cmds)):]; len(rest) > 0 {
 			return c, r.cdpBatch(tabID, rest...)
 		}
-		return c, r.answerer().answerDialogsAfter(tabID)
+		return c, r.answers().answerDialogsAfter(tabID)
 	}
 	if c.sent = !out.Stopped; !c.sent {
 		return c, nil

@@ -220,7 +220,7 @@ func elementOf(m pageMatch, frameID int) Element {
 // prefersClickable: the call's text matches rank what can be clicked
 // first (click, hover and press).
 func (r locator) prefersClickable() bool {
-	switch r.in.Action {
+	switch r.action {
 	case "click", "hover", "press":
 		return true
 	}

@@ -232,13 +232,6 @@ type (
 	// the turn on the tab, whose it is, the page it shows, the site rules,
 	// and asking the user before what cannot be undone (ask.go).
 	guards struct{ *run }
-	// locator finds the element of a locator, waits until input would
-	// reach it, and measures where (locate.go, actionable.go, geometry.go).
-	locator struct{ *run }
-	// actor acts on what the locator found: a page script on the element
-	// (act.js), or trusted input in one batch, checked just before the
-	// press (input_actions.go, click.go, press.go).
-	actor struct{ *run }
 	// typing is type's way into a field: at once, in one trip, or
 	// focused, then inserted (type.go).
 	typing struct{ *run }
@@ -250,10 +243,8 @@ type (
 	opening struct{ *run }
 )
 
-func (r *run) guards() guards   { return guards{r} }
-func (r *run) locator() locator { return locator{r} }
-func (r *run) actor() actor     { return actor{r} }
-func (r *run) typing() typing   { return typing{r} }
+func (r *run) guards() guards { return guards{r} }
+func (r *run) typing() typing { return typing{r} }
 func (r *run) answerer() answerer {
 	return answerer{ctx: r.ctx, b: r.b, choice: r.in.Dialog, book: &r.dialogs,
 		owned: func(tabID int) bool { return r.reg().IsOwned(tabID) }}
@@ -286,3 +277,28 @@ func (r *run) observer() observer {
 	return observer{reach: r.reach, opensTabs: r.spec().OpensTabs, reg: r.reg, seen: &r.env.seen,
 		instance: func() string { return r.browser.Info().Instance }}
 }
+
+// locator finds the element of a locator, waits until input would reach
+// it, and measures where (locate.go, actionable.go, geometry.go).
+type locator struct {
+	reach
+	timeoutMs int    // the input's: 0 bounds the wait by actionWait
+	action    string // the action's name: some prefer a clickable match
+	// actor moves onto what was found, checked in one batch.
+	actor func() actor
+}
+
+func (r *run) locator() locator {
+	return locator{reach: r.reach, timeoutMs: r.in.TimeoutMs, action: r.in.Action, actor: r.actor}
+}
+
+// actor acts on what the locator found: a page script on the element
+// (act.js), or trusted input in one batch, checked just before the press
+// (input_actions.go, click.go, press.go).
+type actor struct {
+	reach
+	// locator measures again before a press, or finds what keys go to.
+	locator func() locator
+}
+
+func (r *run) actor() actor { return actor{reach: r.reach, locator: r.locator} }

@@ -360,7 +360,7 @@ func (r locator) prepareInput(t browser.TabInfo) error {
 	}
 	// Attaching also finds a dialog left open (by an earlier action, a
 	// timer, the page's load): it is answered before anything else.
-	return r.answerer().answerOpenDialogs(t.TabID)
+	return r.answers().answerOpenDialogs(t.TabID)
 }
 
 func pluralMatches(n int) string {
