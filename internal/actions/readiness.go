@@ -108,7 +108,7 @@ func Hello(ctx context.Context, env *Env, b Browser) {
 // changes from the start and a quiet page reads without waiting. Failing
 // to register is not fatal: the wait then observes from its own start.
 func (r settling) ensureQuietScript() {
-	info := r.browser.Info()
+	info := r.info()
 	at := info.ConnectedAt
 	quietRegistered.Lock()
 	done := !at.IsZero() && quietRegistered.at[info.Browser].Equal(at)

@@ -235,12 +235,6 @@ type (
 	// typing is type's way into a field: at once, in one trip, or
 	// focused, then inserted (type.go).
 	typing struct{ *run }
-	// settling waits for a page to load, to be quiet, to react to input,
-	// or for a condition (readiness.go, react.go).
-	settling struct{ *run }
-	// opening opens pages: a tab of the workspace, or a navigation
-	// (open.go).
-	opening struct{ *run }
 )
 
 func (r *run) guards() guards { return guards{r} }
@@ -249,9 +243,7 @@ func (r *run) answerer() answerer {
 	return answerer{ctx: r.ctx, b: r.b, choice: r.in.Dialog, book: &r.dialogs,
 		owned: func(tabID int) bool { return r.reg().IsOwned(tabID) }}
 }
-func (r *run) settling() settling { return settling{r} }
-func (r *run) opening() opening   { return opening{r} }
-func (r *run) camera() camera     { return camera{r.reach} }
+func (r *run) camera() camera { return camera{r.reach} }
 
 // browserInstance is the extension instance the call talks to (see reg).
 func (r *run) browserInstance() string {
@@ -302,3 +294,42 @@ type actor struct {
 }
 
 func (r *run) actor() actor { return actor{reach: r.reach, locator: r.locator} }
+
+// settling waits for a page to load, to be quiet, to react to input, or
+// for a condition (readiness.go, react.go).
+type settling struct {
+	reach
+	info    func() browser.Info // the connected extension's, to register quiet.js once per connection
+	locator func() locator      // finds the element a condition waits for
+}
+
+func (r *run) settling() settling {
+	return settling{reach: r.reach, info: r.browser.Info, locator: r.locator}
+}
+
+// opening opens pages: a tab of the workspace, or a navigation (open.go,
+// navigation.go).
+type opening struct {
+	reach
+	// What the input asks for: the URL, a window of which kind, whether
+	// the workspace is one the caller named, a reload that skips the
+	// cache.
+	url         string
+	incognito   *bool
+	named       bool
+	bypassCache bool
+	workspace   string // the call's (run.workspaceID)
+	session     string // the caller's, who opened the tab
+	reg         func() *registry.Registry
+	workspaces  *workspaceLocks // Env's: one open at a time per workspace
+	asks        func() bool     // whether the user asks before irreversible steps
+	guards      func() guards
+	observer    func() observer
+}
+
+func (r *run) opening() opening {
+	return opening{reach: r.reach, url: r.in.URL, incognito: r.in.Incognito,
+		named: r.in.BrowserWorkspaceID != "" || r.in.RunID != "", bypassCache: r.in.BypassCache,
+		workspace: r.workspaceID(), session: r.session, reg: r.reg, workspaces: &r.env.workspaces,
+		asks: r.env.asksBeforeIrreversible, guards: r.guards, observer: r.observer}
+}
