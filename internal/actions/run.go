@@ -232,13 +232,9 @@ type (
 	// the turn on the tab, whose it is, the page it shows, the site rules,
 	// and asking the user before what cannot be undone (ask.go).
 	guards struct{ *run }
-	// typing is type's way into a field: at once, in one trip, or
-	// focused, then inserted (type.go).
-	typing struct{ *run }
 )
 
 func (r *run) guards() guards { return guards{r} }
-func (r *run) typing() typing { return typing{r} }
 func (r *run) answerer() answerer {
 	return answerer{ctx: r.ctx, b: r.b, choice: r.in.Dialog, book: &r.dialogs,
 		owned: func(tabID int) bool { return r.reg().IsOwned(tabID) }}
@@ -332,4 +328,23 @@ func (r *run) opening() opening {
 		named: r.in.BrowserWorkspaceID != "" || r.in.RunID != "", bypassCache: r.in.BypassCache,
 		workspace: r.workspaceID(), session: r.session, reg: r.reg, workspaces: &r.env.workspaces,
 		asks: r.env.asksBeforeIrreversible, guards: r.guards, observer: r.observer}
+}
+
+// typing is type's way into a field: at once, in one trip, or focused,
+// then inserted (type.go). It holds the input's text and how to type it,
+// and the steps it composes.
+type typing struct {
+	value     string
+	clear     bool   // replace the field's content
+	inputMode string // cdp, dom or paste; "" chooses
+	guards    func() guards
+	locator   func() locator
+	actor     func() actor
+	settling  func() settling
+	observer  func() observer
+}
+
+func (r *run) typing() typing {
+	return typing{value: r.in.Value, clear: r.in.Clear, inputMode: r.in.InputMode,
+		guards: r.guards, locator: r.locator, actor: r.actor, settling: r.settling, observer: r.observer}
 }
