@@ -227,14 +227,6 @@ func (r reach) loadWait() int {
 //	el, w, err := r.locator().locateForInput(t, loc)
 //	err = r.actor().mouseClick(t.TabID, el, "left", 1)
 //	return r.observer().observe(t, &el, w...)
-type (
-	// guards pick the tab an action works on and let it through, or not:
-	// the turn on the tab, whose it is, the page it shows, the site rules,
-	// and asking the user before what cannot be undone (ask.go).
-	guards struct{ *run }
-)
-
-func (r *run) guards() guards { return guards{r} }
 func (r *run) answerer() answerer {
 	return answerer{ctx: r.ctx, b: r.b, choice: r.in.Dialog, book: &r.dialogs,
 		owned: func(tabID int) bool { return r.reg().IsOwned(tabID) }}
@@ -347,4 +339,46 @@ type typing struct {
 func (r *run) typing() typing {
 	return typing{value: r.in.Value, clear: r.in.Clear, inputMode: r.in.InputMode,
 		guards: r.guards, locator: r.locator, actor: r.actor, settling: r.settling, observer: r.observer}
+}
+
+// guards pick the tab an action works on and let it through, or not: the
+// turn on the tab, whose it is, the page it shows, the site rules, and
+// asking the user before what cannot be undone (steps.go, ownership.go,
+// ask.go).
+type guards struct {
+	reach
+	// What the input names: the action, its tab, the URL it goes to, the
+	// keys it presses, the button and input mode of a click, the
+	// workspace it named.
+	action         string
+	tabID          *int
+	url            string
+	keys           string
+	button         string
+	inputMode      string
+	namedWorkspace string
+	workspace      string // the call's (run.workspaceID)
+	session        string // the caller's
+	instance       string // the extension instance the call started with
+	changesPage    bool   // the action's spec's ChangesPage: it takes a turn on the tab
+	browser        Browser
+	reg            func() *registry.Registry
+	browserState   func() (*browser.State, error)
+	tabs           *tabLocks // Env's: one page action at a time per tab
+	// unlockTab is the run's: takeTurn sets it, Run lets go of the turn.
+	unlockTab *func()
+	handoffs  *Handoffs                                                                             // Env's: the question shows as the tab's hand-off
+	asks      func() bool                                                                           // whether the user asks before irreversible steps
+	envGuard  func(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error // Env.Guard
+	locator   func() locator
+	observer  func() observer
+}
+
+func (r *run) guards() guards {
+	return guards{reach: r.reach, action: r.in.Action, tabID: r.in.TabID, url: r.in.URL, keys: r.in.Keys,
+		button: r.in.Button, inputMode: r.in.InputMode, namedWorkspace: r.in.BrowserWorkspaceID,
+		workspace: r.workspaceID(), session: r.session, instance: r.instance, changesPage: r.spec().ChangesPage,
+		browser: r.browser, reg: r.reg, browserState: r.browserState, tabs: &r.env.tabs, unlockTab: &r.unlockTab,
+		handoffs: r.env.Handoffs(), asks: r.env.asksBeforeIrreversible, envGuard: r.env.Guard,
+		locator: r.locator, observer: r.observer}
 }
