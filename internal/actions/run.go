@@ -217,8 +217,19 @@ func (r reach) loadWait() int {
 	return max(int(d/time.Millisecond), 1)
 }
 
-// The steps of a run, one concern each. Each is a view of the run: the
-// per-call values (context, input, browser) come from it, and what a step
+// browserInstance is the extension instance the call talks to (see reg).
+func (r *run) browserInstance() string {
+	if inst := r.browser.Info().Instance; inst != "" {
+		return inst
+	}
+	return r.instance
+}
+
+// The steps of a run, one concern each. Each is a type that holds what it
+// needs and no more: the page as every step reaches it (reach.go), the
+// input's fields it reads, the books of Env it writes, and, where it
+// composes another step, that step's constructor. The run builds a step
+// when a handler asks for it, from the call as it is then; what a step
 // finds it returns to the next (the element a locate found goes to the
 // act and the observe; a turn on the tab is taken by the guards and let go
 // of by Run). A handler reads as the chain of steps:
@@ -227,19 +238,15 @@ func (r reach) loadWait() int {
 //	el, w, err := r.locator().locateForInput(t, loc)
 //	err = r.actor().mouseClick(t.TabID, el, "left", 1)
 //	return r.observer().observe(t, &el, w...)
+
+// answerer answers the dialogs of the run's tabs (dialogs.go).
 func (r *run) answerer() answerer {
 	return answerer{ctx: r.ctx, b: r.b, choice: r.in.Dialog, book: &r.dialogs,
 		owned: func(tabID int) bool { return r.reg().IsOwned(tabID) }}
 }
-func (r *run) camera() camera { return camera{r.reach} }
 
-// browserInstance is the extension instance the call talks to (see reg).
-func (r *run) browserInstance() string {
-	if inst := r.browser.Info().Instance; inst != "" {
-		return inst
-	}
-	return r.instance
-}
+// camera captures the page (camera.go): it needs the page alone.
+func (r *run) camera() camera { return camera{r.reach} }
 
 // observer reads the tab after an act: the result of a page action, and
 // the tab as the last action saw it (steps.go, seen.go).
@@ -367,11 +374,12 @@ type guards struct {
 	tabs           *tabLocks // Env's: one page action at a time per tab
 	// unlockTab is the run's: takeTurn sets it, Run lets go of the turn.
 	unlockTab *func()
-	handoffs  *Handoffs                                                                             // Env's: the question shows as the tab's hand-off
-	asks      func() bool                                                                           // whether the user asks before irreversible steps
-	envGuard  func(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error // Env.Guard
-	locator   func() locator
-	observer  func() observer
+	handoffs  *Handoffs   // Env's: the question shows as the tab's hand-off
+	asks      func() bool // whether the user asks before irreversible steps
+	// envGuard is Env.Guard.
+	envGuard func(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error
+	locator  func() locator
+	observer func() observer
 }
 
 func (r *run) guards() guards {
