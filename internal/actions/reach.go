@@ -12,8 +12,8 @@ import (
 // every frame a script reads, the answerer of the dialogs a verb runs
 // into, and where waits say what they wait for. A run holds one; each step
 // holds a copy of it instead of the whole run, and its methods (page.go,
-// readiness.go, reads.go, geometry.go, locate.go) are what a step may do
-// to the page without knowing the action.
+// readiness.go, reads.go, geometry.go, locate.go, handoffs.go, run.go)
+// are what a step may do to the page without knowing the action.
 type reach struct {
 	ctx context.Context
 	b   browser.Verbs // the extension's verbs, over the call's browser
