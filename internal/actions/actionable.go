@@ -106,7 +106,7 @@ type waiter struct {
 func (r locator) newWaiter() *waiter {
 	now := time.Now()
 	until := r.until(actionReserve)
-	if r.in.TimeoutMs == 0 {
+	if r.timeoutMs == 0 {
 		until = minTime(until, now.Add(actionWait))
 	}
 	return &waiter{start: now, until: until, reported: now}
@@ -114,7 +114,7 @@ func (r locator) newWaiter() *waiter {
 
 // again notes why the element is not ready yet and says whether there is
 // time for another look.
-func (w *waiter) again(r *run, why string) bool {
+func (w *waiter) again(r reach, why string) bool {
 	if why != "" {
 		w.reason = why
 	}
@@ -131,7 +131,7 @@ func (w *waiter) again(r *run, why string) bool {
 
 // sleep waits before the next look: briefly at first (a panel that opens
 // 300 ms after a click is found about when it shows), less often later.
-func (w *waiter) sleep(r *run) error {
+func (w *waiter) sleep(r reach) error {
 	w.looks++
 	d := 30 * time.Millisecond
 	switch {
@@ -210,22 +210,22 @@ func (r locator) findReady(tabID int, loc tool.Locator, hit func(Element) bool) 
 				return el, nil
 			}
 			last = func() error { return b.fail(el, w) }
-			if !w.again(r.run, b.String()) {
+			if !w.again(r.reach, b.String()) {
 				return Element{}, last()
 			}
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound && loc.Ref == "":
 			last = func() error { return withWaited(err, w) }
-			if !w.again(r.run, "not on the page yet") {
+			if !w.again(r.reach, "not on the page yet") {
 				return Element{}, last()
 			}
 		case retryable(err) && protocol.CodeOf(err) != protocol.CodeElementNotFound:
-			if !w.again(r.run, string(changing)) {
+			if !w.again(r.reach, string(changing)) {
 				return Element{}, err
 			}
 		default:
 			return Element{}, err
 		}
-		if err := w.sleep(r.run); err != nil {
+		if err := w.sleep(r.reach); err != nil {
 			return Element{}, err
 		}
 	}
@@ -293,10 +293,10 @@ func (r locator) moveOnto(tabID int, el Element, needHit bool, then func(x, y fl
 			// A point: what is under it changed once the mouse came.
 			return Element{}, protocol.Errorf(protocol.CodeElementObscured, "the page put %s under the point (%.0f, %.0f) when the mouse moved there; nothing was pressed. Look at the page again (screenshot or inspect) before acting", firstNonEmpty(b.by, "another element"), el.X, el.Y)
 		}
-		if !w.again(r.run, b.String()) {
+		if !w.again(r.reach, b.String()) {
 			return Element{}, b.fail(el, w)
 		}
-		if err := w.sleep(r.run); err != nil {
+		if err := w.sleep(r.reach); err != nil {
 			return Element{}, err
 		}
 		if el, err = r.remeasure(tabID, el, needHit, w); err != nil {
@@ -349,7 +349,7 @@ func (r actor) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) 
 		params.Net, params.Tab = true, true
 	}
 	var out protocol.CDPBatchResult
-	err := r.answerer().unheld(tabID, func() (err error) {
+	err := r.answers().unheld(tabID, func() (err error) {
 		out, err = r.b.CDPBatch(r.ctx, params)
 		return err
 	})
@@ -366,7 +366,7 @@ func (r actor) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) 
 		return c, nil
 	}
 	if out.Dialog != nil {
-		if err := r.answerer().answerDialog(tabID, out.Dialog); err != nil {
+		if err := r.answers().answerDialog(tabID, out.Dialog); err != nil {
 			return checkedBatch{}, err
 		}
 		if check != nil && (out.Stopped || out.Interrupted < check.Before) {
@@ -378,7 +378,7 @@ func (r actor) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) 
 		if rest := cmds[min(out.Interrupted+1, len(cmds)):]; len(rest) > 0 {
 			return c, r.cdpBatch(tabID, rest...)
 		}
-		return c, r.answerer().answerDialogsAfter(tabID)
+		return c, r.answers().answerDialogsAfter(tabID)
 	}
 	if c.sent = !out.Stopped; !c.sent {
 		return c, nil
@@ -416,21 +416,21 @@ func (r locator) remeasure(tabID int, el Element, needHit bool, w *waiter) (Elem
 			if b.kind == "" {
 				return p, nil
 			}
-			if !w.again(r.run, b.String()) {
+			if !w.again(r.reach, b.String()) {
 				return Element{}, b.fail(p, w)
 			}
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound:
-			if !w.again(r.run, string(gone)) {
+			if !w.again(r.reach, string(gone)) {
 				return Element{}, withWaited(err, w)
 			}
 		case retryable(err):
-			if !w.again(r.run, string(changing)) {
+			if !w.again(r.reach, string(changing)) {
 				return Element{}, err
 			}
 		default:
 			return Element{}, err
 		}
-		if err := w.sleep(r.run); err != nil {
+		if err := w.sleep(r.reach); err != nil {
 			return Element{}, err
 		}
 	}

@@ -67,10 +67,10 @@ var (
 // fails the click, which the agent then locates anew (and the bridge asks
 // anew).
 func (r guards) askBeforeClick(t browser.TabInfo, el Element, loc tool.Locator) error {
-	if !r.env.asksBeforeIrreversible() || r.in.Button == "right" {
+	if !r.asks() || r.button == "right" {
 		return nil
 	}
-	dom := r.in.InputMode == "dom"
+	dom := r.inputMode == "dom"
 	facts := func() (pageFacts, error) { return r.clickFacts(t.TabID, el, loc, dom) }
 	return r.askIf(t, facts)
 }
@@ -82,10 +82,10 @@ func (r guards) askBeforeClick(t browser.TabInfo, el Element, loc tool.Locator) 
 // press whose locator is focused by a click (a point, an element in a
 // child frame) is judged as that click too.
 func (r guards) askBeforePress(t browser.TabInfo, loc tool.Locator) error {
-	if !r.env.asksBeforeIrreversible() {
+	if !r.asks() {
 		return nil
 	}
-	how := pressKind(r.in.Keys)
+	how := pressKind(r.keys)
 	var el Element
 	if loc.Present() {
 		var err error
@@ -103,7 +103,7 @@ func (r guards) askBeforePress(t browser.TabInfo, loc tool.Locator) error {
 	case "":
 		return nil
 	case "keys":
-		s := step{Kind: protocol.AskSubmit, Label: r.in.Keys, Where: siteLabel(t.URL),
+		s := step{Kind: protocol.AskSubmit, Label: r.keys, Where: siteLabel(t.URL),
 			Detail: "The keys move the focus before they press Enter or Space: the bridge cannot tell what they will press."}
 		return r.askUser(&t, s)
 	}
@@ -122,7 +122,7 @@ func (r guards) askBeforePress(t browser.TabInfo, loc tool.Locator) error {
 // askBeforeLoad asks, when the mode is on, before open loads dest into
 // tab t if dest is on another site than the tab's page.
 func (r guards) askBeforeLoad(t browser.TabInfo, dest string) error {
-	if !r.env.asksBeforeIrreversible() {
+	if !r.asks() {
 		return nil
 	}
 	s, ok := navigationStep(t.URL, dest)
@@ -137,13 +137,13 @@ func (r guards) askBeforeLoad(t browser.TabInfo, dest string) error {
 // is on that site already. The question shows over the workspace's
 // active tab, else in the extension's own window.
 func (r guards) askBeforeOpen() error {
-	if !r.env.asksBeforeIrreversible() || !isWeb(r.in.URL) {
+	if !r.asks() || !isWeb(r.url) {
 		return nil
 	}
 	reg := r.reg()
-	ws, hasWindow := reg.Workspace(r.workspaceID())
+	ws, hasWindow := reg.Workspace(r.workspace)
 	mine := map[int]bool{}
-	for _, tab := range reg.Tabs(r.workspaceID()) {
+	for _, tab := range reg.Tabs(r.workspace) {
 		mine[tab.TabID] = true
 	}
 	var on *browser.TabInfo
@@ -153,7 +153,7 @@ func (r guards) askBeforeOpen() error {
 			return err
 		}
 		for _, tab := range s.Tabs() {
-			if mine[tab.TabID] && !newSite(tab.URL, r.in.URL) {
+			if mine[tab.TabID] && !newSite(tab.URL, r.url) {
 				return nil
 			}
 			if hasWindow && tab.WindowID == ws.WindowID && tab.Active && mine[tab.TabID] && isWeb(tab.URL) {
@@ -163,7 +163,7 @@ func (r guards) askBeforeOpen() error {
 	}
 	// "The agent wants to open shop.example", over the workspace's tab
 	// (held while it shows, as a question's tab is) or in a window.
-	s, _ := navigationStep("", r.in.URL)
+	s, _ := navigationStep("", r.url)
 	return r.askUser(on, s)
 }
 
@@ -280,11 +280,11 @@ func chordKey(c keys.Chord) (string, int) {
 // deadline, telling the caller meanwhile. Allowed: nil. Declined, or no
 // answer in time: declined_by_user.
 func (r guards) askUser(t *browser.TabInfo, s step) error {
-	msg := s.question(r.in.Action)
+	msg := s.question(r.action)
 	p := protocol.AskShowParams{Kind: s.Kind, Message: msg, Detail: s.Detail}
 	if t != nil {
 		p.TabID = t.TabID
-		end, err := r.env.Handoffs().begin(Handoff{TabID: t.TabID, Message: msg, Session: r.session, Kind: handoffAsk, Instance: r.instance})
+		end, err := r.handoffs.begin(Handoff{TabID: t.TabID, Message: msg, Session: r.session, Kind: handoffAsk, Instance: r.instance})
 		if err != nil {
 			return err
 		}

@@ -15,7 +15,7 @@ import (
 // nothing is judged but files.
 func TestFramesOfDeniedSitesAreRefused(t *testing.T) {
 	rules := func(deny ...string) *run {
-		return &run{siteRules: func() *policy.Rules { return &policy.Rules{Deny: deny} }}
+		return &run{reach: reach{siteRules: func() *policy.Rules { return &policy.Rules{Deny: deny} }}}
 	}
 	secret := json.RawMessage(`{"text":"DENIED"}`)
 	frames := func() []protocol.PageFrameResult {
@@ -48,7 +48,7 @@ func TestFramesOfDeniedSitesAreRefused(t *testing.T) {
 	if _, err := rules("127.0.0.1").refuseFrames(1, frames()); protocol.CodeOf(err) != protocol.CodeBlockedByPolicy {
 		t.Errorf("a denied top frame: %v", err)
 	}
-	none := &run{siteRules: func() *policy.Rules { return nil }}
+	none := &run{reach: reach{siteRules: func() *policy.Rules { return nil }}}
 	if res, err := none.refuseFrames(1, frames()); err != nil || res[1].Value == nil {
 		t.Errorf("without site rules: %+v, %v", res, err)
 	}

@@ -218,7 +218,7 @@ func (r locator) frameTree(tabID int) (cdpFrames, error) {
 }
 
 // cdpCall sends one CDP command to the tab and decodes its result.
-func (r *run) cdpCall(tabID int, method string, params, out any) error {
+func (r reach) cdpCall(tabID int, method string, params, out any) error {
 	if params == nil {
 		params = noArgs{}
 	}
@@ -227,7 +227,7 @@ func (r *run) cdpCall(tabID int, method string, params, out any) error {
 		return err
 	}
 	if res.Dialog != nil {
-		if err := r.answerer().answerDialog(tabID, res.Dialog); err != nil {
+		if err := r.answers().answerDialog(tabID, res.Dialog); err != nil {
 			return err
 		}
 		return protocol.Errorf(protocol.CodeTimeout, "a dialog interrupted %s", method)

@@ -19,7 +19,7 @@ import (
 const handoffProgressEvery = 5 * time.Second
 
 // keepTelling sends msg as progress now and every interval until stop.
-func (r *run) keepTelling(msg string, every time.Duration) (stop func()) {
+func (r reach) keepTelling(msg string, every time.Duration) (stop func()) {
 	r.progress(msg)
 	done := make(chan struct{})
 	var wg sync.WaitGroup

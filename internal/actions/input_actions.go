@@ -43,13 +43,13 @@ func (r actor) cdpBatch(tabID int, cmds ...protocol.CDPCommand) error {
 		if out.Dialog == nil {
 			return nil
 		}
-		if err := r.answerer().answerDialog(tabID, out.Dialog); err != nil {
+		if err := r.answers().answerDialog(tabID, out.Dialog); err != nil {
 			return err
 		}
 		// The interrupted command completes now that the dialog is gone.
 		cmds = cmds[min(out.Interrupted+1, len(cmds)):]
 		if len(cmds) == 0 {
-			return r.answerer().answerDialogsAfter(tabID)
+			return r.answers().answerDialogsAfter(tabID)
 		}
 	}
 	return tooManyDialogs()

@@ -220,7 +220,7 @@ func elementOf(m pageMatch, frameID int) Element {
 // prefersClickable: the call's text matches rank what can be clicked
 // first (click, hover and press).
 func (r locator) prefersClickable() bool {
-	switch r.in.Action {
+	switch r.action {
 	case "click", "hover", "press":
 		return true
 	}
@@ -382,17 +382,17 @@ func (r locator) pointOf(tabID int, el Element) (Element, error) {
 			p.waited = el.waited.plus(w.took())
 			return p, nil
 		case err == nil:
-			if !w.again(r.run, p.blocked.String()) {
+			if !w.again(r.reach, p.blocked.String()) {
 				return Element{}, p.blocked.fail(el, w)
 			}
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound || !retryable(err):
 			return Element{}, err
 		default:
-			if !w.again(r.run, "the page was between two documents") {
+			if !w.again(r.reach, "the page was between two documents") {
 				return Element{}, err
 			}
 		}
-		if err := w.sleep(r.run); err != nil {
+		if err := w.sleep(r.reach); err != nil {
 			return Element{}, err
 		}
 	}
@@ -585,7 +585,7 @@ func (r locator) notFocusedInRefusedFrame(tabID int) error {
 }
 
 // tabFrames lists the frames of a tab (webNavigation.getAllFrames).
-func (r *run) tabFrames(tabID int) ([]protocol.Frame, error) {
+func (r reach) tabFrames(tabID int) ([]protocol.Frame, error) {
 	return r.b.TabFrames(r.ctx, protocol.TabFramesParams{TabID: tabID})
 }
 

@@ -35,8 +35,8 @@ func (r opening) historyStep(step string) (*tool.NavResult, error) {
 		return nil, err
 	}
 	var res protocol.TabHistoryResult
-	if err := r.answerer().unheld(t.TabID, func() (err error) {
-		res, err = r.b.TabHistory(r.ctx, protocol.TabHistoryParams{TabID: t.TabID, Step: step, BypassCache: r.in.BypassCache, WaitMs: r.loadWait()})
+	if err := r.answers().unheld(t.TabID, func() (err error) {
+		res, err = r.b.TabHistory(r.ctx, protocol.TabHistoryParams{TabID: t.TabID, Step: step, BypassCache: r.bypassCache, WaitMs: r.loadWait()})
 		return err
 	}); err != nil {
 		return nil, err

@@ -53,7 +53,7 @@ func (r opening) navigate(tabID int) (*tool.OpenResult, error) {
 	// the user wants to be asked before another site is loaded, the
 	// tab's URL is needed to tell whether the site changes.)
 	t := browser.TabInfo{TabID: tabID}
-	if !r.reg().IsOwned(tabID) || r.env.asksBeforeIrreversible() {
+	if !r.reg().IsOwned(tabID) || r.asks() {
 		var err error
 		if t, err = r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: tabID}); err != nil {
 			return nil, err
@@ -62,11 +62,11 @@ func (r opening) navigate(tabID int) (*tool.OpenResult, error) {
 	if _, err := r.guards().guardNavigation(t); err != nil {
 		return nil, err
 	}
-	if err := r.guards().askBeforeLoad(t, r.in.URL); err != nil { // ask.go
+	if err := r.guards().askBeforeLoad(t, r.url); err != nil { // ask.go
 		return nil, err
 	}
-	if err := r.answerer().unheld(tabID, func() (err error) {
-		t, err = r.b.TabNavigate(r.ctx, protocol.TabNavigateParams{TabID: tabID, URL: r.in.URL, WaitMs: r.loadWait()})
+	if err := r.answers().unheld(tabID, func() (err error) {
+		t, err = r.b.TabNavigate(r.ctx, protocol.TabNavigateParams{TabID: tabID, URL: r.url, WaitMs: r.loadWait()})
 		return err
 	}); err != nil {
 		return nil, err
@@ -82,10 +82,10 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 	if err := r.guards().askBeforeOpen(); err != nil { // ask.go
 		return nil, err
 	}
-	id := r.workspaceID()
+	id := r.workspace
 	reg := r.reg()
 	// Two opens in one workspace at once must not both make a window.
-	unlock, err := r.env.workspaces.lock(r.ctx, id)
+	unlock, err := r.workspaces.lock(r.ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -96,12 +96,12 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 		}
 	}()
 	ws, ok := reg.Workspace(id)
-	if ok && r.in.Incognito != nil && *r.in.Incognito != ws.Incognito {
+	if ok && r.incognito != nil && *r.incognito != ws.Incognito {
 		ok = false // a new window in the wanted profile takes over
 	}
 	var t browser.TabInfo
 	var warnings []string
-	if ok && ws.Incognito && r.in.Incognito == nil {
+	if ok && ws.Incognito && r.incognito == nil {
 		// A search opens its workspace incognito, and the
 		// workspace's later opens follow it: say so, for logged-in work
 		// fails there (the user is not signed in).
@@ -110,7 +110,7 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 	if ok {
 		var err error
 		t, err = r.create(func(ctx context.Context) (browser.TabInfo, error) {
-			return r.b.TabCreate(ctx, protocol.TabCreateParams{WindowID: ws.WindowID, URL: r.in.URL, Active: true})
+			return r.b.TabCreate(ctx, protocol.TabCreateParams{WindowID: ws.WindowID, URL: r.url, Active: true})
 		}, func(ctx context.Context, t browser.TabInfo) error {
 			return r.b.TabClose(ctx, protocol.TabCloseParams{TabID: t.TabID})
 		})
@@ -121,10 +121,10 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 		}
 	}
 	if !ok {
-		incognito := r.in.Incognito != nil && *r.in.Incognito
+		incognito := r.incognito != nil && *r.incognito
 		var err error
 		t, err = r.create(func(ctx context.Context) (browser.TabInfo, error) {
-			return r.b.WindowCreate(ctx, protocol.WindowCreateParams{URL: r.in.URL, Width: windowWidth, Height: windowHeight, Incognito: incognito})
+			return r.b.WindowCreate(ctx, protocol.WindowCreateParams{URL: r.url, Width: windowWidth, Height: windowHeight, Incognito: incognito})
 		}, func(ctx context.Context, t browser.TabInfo) error {
 			return r.b.WindowClose(ctx, protocol.WindowCloseParams{WindowID: t.WindowID})
 		})
@@ -132,7 +132,7 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 			return nil, err
 		}
 		ws = registry.Workspace{ID: id, WindowID: t.WindowID, GroupID: -1, Incognito: t.Incognito, Title: workspaceLabel(id), Color: workspaceColor(id),
-			Named: r.in.BrowserWorkspaceID != "" || r.in.RunID != ""}
+			Named: r.named}
 	}
 	reg.AddTabBy(t.TabID, t.WindowID, id, r.session)
 	// The group and the load go side by side: grouping (one or two calls
@@ -158,7 +158,7 @@ func (r opening) openInWorkspace() (*tool.OpenResult, error) {
 		}
 	}()
 	var loaded browser.TabInfo
-	err = r.answerer().unheld(t.TabID, func() (err error) {
+	err = r.answers().unheld(t.TabID, func() (err error) {
 		loaded, err = r.b.TabWaitLoad(r.ctx, protocol.TabWaitLoadParams{TabID: t.TabID, WaitMs: r.loadWait()})
 		return err
 	})

@@ -25,17 +25,17 @@ func (r guards) mayTouch(tabID int) error {
 		return nil
 	}
 	opener := t.Opener()
-	if opener == "" || opener == r.session || t.Workspace == r.workspaceID() {
+	if opener == "" || opener == r.session || t.Workspace == r.workspace {
 		return nil
 	}
 	// Most often the agent forgot the tabId its own open returned (the
 	// call then went to the active tab): that comes first; taking over
 	// another session's workspace is the exception.
 	how := "pass the tabId that your open returned (status lists your own tabs)"
-	if r.in.TabID == nil {
+	if r.tabID == nil {
 		how = "the call named no tabId, so it went to the active tab: " + how
 	}
 	return protocol.Errorf(protocol.CodeNotOwned,
 		"tab %d belongs to workspace %q, which another session opened; %s. Only to %s that tab on purpose, name its workspace (browserWorkspaceId: %q)",
-		protocol.Tab(tabID), t.Workspace, how, r.in.Action, t.Workspace)
+		protocol.Tab(tabID), t.Workspace, how, r.action, t.Workspace)
 }

@@ -35,7 +35,7 @@ type frames struct {
 
 // runPage runs s with args in the tab's frames and returns each frame's
 // result. A frame whose script threw keeps its error in its result.
-func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]protocol.PageFrameResult, error) {
+func (r reach) runPage(tabID int, where frames, s pageScript, args any) ([]protocol.PageFrameResult, error) {
 	p := protocol.PageRunParams{TabID: tabID, Files: s.files, Fn: s.fn, Args: args}
 	if where.all {
 		p.AllFrames = true
@@ -43,7 +43,7 @@ func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]protoc
 		p.FrameID = where.frameID
 	}
 	var res []protocol.PageFrameResult
-	err := r.answerer().unheld(tabID, func() (err error) {
+	err := r.answers().unheld(tabID, func() (err error) {
 		res, err = r.b.PageRun(r.ctx, p)
 		return err
 	})
@@ -60,7 +60,7 @@ func (r *run) runPage(tabID int, where frames, s pageScript, args any) ([]protoc
 // no action finds an element there to act on. Not to be touched: a
 // refused file: URL (a file: page framing ~/.ssh/id_rsa) and a site the
 // user's rules deny (an allowed page framing it).
-func (r *run) refuseFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, error) {
+func (r reach) refuseFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, error) {
 	for i, f := range res {
 		why := r.frameRefused(f.URL)
 		if why == "" {
@@ -76,7 +76,7 @@ func (r *run) refuseFrames(tabID int, res []protocol.PageFrameResult) ([]protoco
 
 // runPageTop runs s in one frame (the top one unless frameID is set) and
 // decodes its value into out.
-func (r *run) runPageTop(tabID int, frameID *int, s pageScript, args, out any) error {
+func (r reach) runPageTop(tabID int, frameID *int, s pageScript, args, out any) error {
 	if frameID == nil {
 		zero := 0
 		frameID = &zero
@@ -115,7 +115,7 @@ func (r *run) spec() *tool.Spec {
 // action; a child frame it may not touch (a file: page framing a secret
 // file, an allowed page framing a denied site) is left out, and why is
 // returned by frame ID.
-func (r *run) dropRefusedFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, map[int]string, error) {
+func (r reach) dropRefusedFrames(tabID int, res []protocol.PageFrameResult) ([]protocol.PageFrameResult, map[int]string, error) {
 	var kept []protocol.PageFrameResult
 	dropped := map[int]string{}
 	for _, f := range res {
@@ -141,7 +141,7 @@ func (r *run) dropRefusedFrames(tabID int, res []protocol.PageFrameResult) ([]pr
 
 // frameRefused says why the bridge may not read or act in a frame at u,
 // as a sentence for the frame's entry, or "" when it may.
-func (r *run) frameRefused(u string) string {
+func (r reach) frameRefused(u string) string {
 	if why := fileURLRefused(u); why != "" {
 		return fmt.Sprintf("not read: %s shows a file the bridge may not read (%s)", u, why)
 	}
@@ -154,7 +154,7 @@ func (r *run) frameRefused(u string) string {
 
 // refuseTop refuses a tab whose top frame is at u, a URL the bridge may
 // not read or drive (nil when it may).
-func (r *run) refuseTop(tabID int, u string) error {
+func (r reach) refuseTop(tabID int, u string) error {
 	if err := refuseFileURL(tabID, u); err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func (r *run) refuseTop(tabID int, u string) error {
 // and the browser's own pages, the extension's and about:blank or srcdoc
 // frames are Chrome's to refuse (as Guard leaves them). A blob: URL is
 // judged by the page that made it, whose origin it carries.
-func (r *run) siteRefused(u string) string {
+func (r reach) siteRefused(u string) string {
 	rules := r.siteRules()
 	if rules == nil {
 		return ""

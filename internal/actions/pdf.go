@@ -21,7 +21,7 @@ func pdf(r *run) (*tool.PDFResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.camera().refuseFramed(t); err != nil { // screenshot.go
+	if err := r.camera().refuseFramed(t); err != nil { // camera.go
 		return nil, err
 	}
 	if err := r.answerer().answerOpenDialogs(t.TabID); err != nil {

@@ -108,7 +108,7 @@ func Hello(ctx context.Context, env *Env, b Browser) {
 // changes from the start and a quiet page reads without waiting. Failing
 // to register is not fatal: the wait then observes from its own start.
 func (r settling) ensureQuietScript() {
-	info := r.browser.Info()
+	info := r.info()
 	at := info.ConnectedAt
 	quietRegistered.Lock()
 	done := !at.IsZero() && quietRegistered.at[info.Browser].Equal(at)
@@ -191,7 +191,7 @@ func pageMs(v float64) time.Duration {
 
 // until is the moment a wait must give up so that the action still has
 // reserve left to answer within its deadline.
-func (r *run) until(reserve time.Duration) time.Time {
+func (r reach) until(reserve time.Duration) time.Time {
 	if dl, ok := r.ctx.Deadline(); ok {
 		return dl.Add(-reserve)
 	}
@@ -199,7 +199,7 @@ func (r *run) until(reserve time.Duration) time.Time {
 }
 
 // sleep waits d, or less when the call is cancelled.
-func (r *run) sleep(d time.Duration) error {
+func (r reach) sleep(d time.Duration) error {
 	if d <= 0 {
 		return r.ctx.Err()
 	}

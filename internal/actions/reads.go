@@ -14,7 +14,7 @@ import (
 
 // readReserve is the time kept back from waits for reading and shaping
 // the page once it is ready.
-func (r *run) readReserve() time.Duration {
+func (r reach) readReserve() time.Duration {
 	d := 4 * time.Second
 	if dl, ok := r.ctx.Deadline(); ok {
 		d = min(d, time.Until(dl)/4)
@@ -23,7 +23,7 @@ func (r *run) readReserve() time.Duration {
 }
 
 // tabInfo is the tab as the browser describes it now.
-func (r *run) tabInfo(tabID int) (browser.TabInfo, error) {
+func (r reach) tabInfo(tabID int) (browser.TabInfo, error) {
 	return r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: tabID})
 }
 

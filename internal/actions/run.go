@@ -101,13 +101,11 @@ type Env struct {
 
 // run is one action being carried out.
 type run struct {
-	ctx      context.Context
-	env      *Env
-	in       *tool.Input
-	browser  Browser       // the browser the call works in (env.Browser unless pinned)
-	b        browser.Verbs // the extension's verbs, over browser
-	session  string
-	progress func(string)
+	reach   // ctx, b (the extension's verbs, over browser), siteRules, progress
+	env     *Env
+	in      *tool.Input
+	browser Browser // the browser the call works in (env.Browser unless pinned)
+	session string
 	// dialogs are the dialogs the bridge answered during the action
 	// (answerer, dialogs.go).
 	dialogs dialogBook
@@ -116,9 +114,6 @@ type run struct {
 	// instance is the extension instance connected when the action
 	// started (see reg).
 	instance string
-	// siteRules are the user's site rules for the whole action
-	// (Env.SiteRules, read once; nil without them).
-	siteRules func() *policy.Rules
 }
 
 // Run carries out in for the caller's session ("session:<id>"). progress,
@@ -165,14 +160,16 @@ func newRun(ctx context.Context, env *Env, b Browser, session string, in *tool.I
 	if b == nil {
 		b = env.Browser
 	}
-	return &run{ctx: ctx, env: env, in: in, browser: b, b: browser.Verbs{Caller: b}, session: session, progress: progress,
-		instance: b.Info().Instance, siteRules: sync.OnceValue(func() *policy.Rules {
+	r := &run{env: env, in: in, browser: b, session: session, instance: b.Info().Instance}
+	r.reach = reach{ctx: ctx, b: browser.Verbs{Caller: b}, progress: progress, answers: r.answerer,
+		siteRules: sync.OnceValue(func() *policy.Rules {
 			if env.SiteRules == nil {
 				return nil
 			}
 			rules := env.SiteRules()
 			return &rules
 		})}
+	return r
 }
 
 // sub is a run of another action's steps within r (fill sets each field
@@ -212,7 +209,7 @@ func (r *run) workspaceID() string {
 
 // loadWait is how long to wait for a page load within the call's deadline,
 // leaving a moment to answer.
-func (r *run) loadWait() int {
+func (r reach) loadWait() int {
 	d := 30 * time.Second
 	if dl, ok := r.ctx.Deadline(); ok {
 		d = min(d, time.Until(dl)-500*time.Millisecond)
@@ -220,8 +217,19 @@ func (r *run) loadWait() int {
 	return max(int(d/time.Millisecond), 1)
 }
 
-// The steps of a run, one concern each. Each is a view of the run: the
-// per-call values (context, input, browser) come from it, and what a step
+// browserInstance is the extension instance the call talks to (see reg).
+func (r *run) browserInstance() string {
+	if inst := r.browser.Info().Instance; inst != "" {
+		return inst
+	}
+	return r.instance
+}
+
+// The steps of a run, one concern each. Each is a type that holds what it
+// needs and no more: the page as every step reaches it (reach.go), the
+// input's fields it reads, the books of Env it writes, and, where it
+// composes another step, that step's constructor. The run builds a step
+// when a handler asks for it, from the call as it is then; what a step
 // finds it returns to the next (the element a locate found goes to the
 // act and the observe; a turn on the tab is taken by the guards and let go
 // of by Run). A handler reads as the chain of steps:
@@ -230,51 +238,155 @@ func (r *run) loadWait() int {
 //	el, w, err := r.locator().locateForInput(t, loc)
 //	err = r.actor().mouseClick(t.TabID, el, "left", 1)
 //	return r.observer().observe(t, &el, w...)
-type (
-	// guards pick the tab an action works on and let it through, or not:
-	// the turn on the tab, whose it is, the page it shows, the site rules,
-	// and asking the user before what cannot be undone (ask.go).
-	guards struct{ *run }
-	// locator finds the element of a locator, waits until input would
-	// reach it, and measures where (locate.go, actionable.go, geometry.go).
-	locator struct{ *run }
-	// actor acts on what the locator found: a page script on the element
-	// (act.js), or trusted input in one batch, checked just before the
-	// press (input_actions.go, click.go, press.go).
-	actor struct{ *run }
-	// typing is type's way into a field: at once, in one trip, or
-	// focused, then inserted (type.go).
-	typing struct{ *run }
-	// settling waits for a page to load, to be quiet, to react to input,
-	// or for a condition (readiness.go, react.go).
-	settling struct{ *run }
-	// observer reads the tab after an act: the result of a page action,
-	// and the tab as the last action saw it (steps.go, seen.go).
-	observer struct{ *run }
-	// opening opens pages: a tab of the workspace, or a navigation
-	// (open.go).
-	opening struct{ *run }
-	// camera captures the page (screenshot.go).
-	camera struct{ *run }
-)
 
-func (r *run) guards() guards   { return guards{r} }
-func (r *run) locator() locator { return locator{r} }
-func (r *run) actor() actor     { return actor{r} }
-func (r *run) typing() typing   { return typing{r} }
+// answerer answers the dialogs of the run's tabs (dialogs.go).
 func (r *run) answerer() answerer {
 	return answerer{ctx: r.ctx, b: r.b, choice: r.in.Dialog, book: &r.dialogs,
 		owned: func(tabID int) bool { return r.reg().IsOwned(tabID) }}
 }
-func (r *run) settling() settling { return settling{r} }
-func (r *run) observer() observer { return observer{r} }
-func (r *run) opening() opening   { return opening{r} }
-func (r *run) camera() camera     { return camera{r} }
 
-// browserInstance is the extension instance the call talks to (see reg).
-func (r *run) browserInstance() string {
-	if inst := r.browser.Info().Instance; inst != "" {
-		return inst
-	}
-	return r.instance
+// camera captures the page (camera.go): it needs the page alone.
+func (r *run) camera() camera { return camera{r.reach} }
+
+// observer reads the tab after an act: the result of a page action, and
+// the tab as the last action saw it (steps.go, seen.go).
+type observer struct {
+	reach
+	// opensTabs is the action's spec's OpensTabs: the tabs its page
+	// opened are adopted and reported.
+	opensTabs bool
+	reg       func() *registry.Registry // the registry that adopts them
+	seen      *tabsSeen                 // Env's, where saw notes the tab
+	instance  func() string             // the connected extension's, keying seen
+}
+
+func (r *run) observer() observer {
+	return observer{reach: r.reach, opensTabs: r.spec().OpensTabs, reg: r.reg, seen: &r.env.seen,
+		instance: func() string { return r.browser.Info().Instance }}
+}
+
+// locator finds the element of a locator, waits until input would reach
+// it, and measures where (locate.go, actionable.go, geometry.go).
+type locator struct {
+	reach
+	timeoutMs int    // the input's: 0 bounds the wait by actionWait
+	action    string // the action's name: some prefer a clickable match
+	// actor moves onto what was found, checked in one batch.
+	actor func() actor
+}
+
+func (r *run) locator() locator {
+	return locator{reach: r.reach, timeoutMs: r.in.TimeoutMs, action: r.in.Action, actor: r.actor}
+}
+
+// actor acts on what the locator found: a page script on the element
+// (act.js), or trusted input in one batch, checked just before the press
+// (input_actions.go, click.go, press.go).
+type actor struct {
+	reach
+	// locator measures again before a press, or finds what keys go to.
+	locator func() locator
+}
+
+func (r *run) actor() actor { return actor{reach: r.reach, locator: r.locator} }
+
+// settling waits for a page to load, to be quiet, to react to input, or
+// for a condition (readiness.go, react.go).
+type settling struct {
+	reach
+	info    func() browser.Info // the connected extension's, to register quiet.js once per connection
+	locator func() locator      // finds the element a condition waits for
+}
+
+func (r *run) settling() settling {
+	return settling{reach: r.reach, info: r.browser.Info, locator: r.locator}
+}
+
+// opening opens pages: a tab of the workspace, or a navigation (open.go,
+// navigation.go).
+type opening struct {
+	reach
+	// What the input asks for: the URL, a window of which kind, whether
+	// the workspace is one the caller named, a reload that skips the
+	// cache.
+	url         string
+	incognito   *bool
+	named       bool
+	bypassCache bool
+	workspace   string // the call's (run.workspaceID)
+	session     string // the caller's, who opened the tab
+	reg         func() *registry.Registry
+	workspaces  *workspaceLocks // Env's: one open at a time per workspace
+	asks        func() bool     // whether the user asks before irreversible steps
+	guards      func() guards
+	observer    func() observer
+}
+
+func (r *run) opening() opening {
+	return opening{reach: r.reach, url: r.in.URL, incognito: r.in.Incognito,
+		named: r.in.BrowserWorkspaceID != "" || r.in.RunID != "", bypassCache: r.in.BypassCache,
+		workspace: r.workspaceID(), session: r.session, reg: r.reg, workspaces: &r.env.workspaces,
+		asks: r.env.asksBeforeIrreversible, guards: r.guards, observer: r.observer}
+}
+
+// typing is type's way into a field: at once, in one trip, or focused,
+// then inserted (type.go). It holds the input's text and how to type it,
+// and the steps it composes.
+type typing struct {
+	value     string
+	clear     bool   // replace the field's content
+	inputMode string // cdp, dom or paste; "" chooses
+	guards    func() guards
+	locator   func() locator
+	actor     func() actor
+	settling  func() settling
+	observer  func() observer
+}
+
+func (r *run) typing() typing {
+	return typing{value: r.in.Value, clear: r.in.Clear, inputMode: r.in.InputMode,
+		guards: r.guards, locator: r.locator, actor: r.actor, settling: r.settling, observer: r.observer}
+}
+
+// guards pick the tab an action works on and let it through, or not: the
+// turn on the tab, whose it is, the page it shows, the site rules, and
+// asking the user before what cannot be undone (steps.go, ownership.go,
+// ask.go).
+type guards struct {
+	reach
+	// What the input names: the action, its tab, the URL it goes to, the
+	// keys it presses, the button and input mode of a click, the
+	// workspace it named.
+	action         string
+	tabID          *int
+	url            string
+	keys           string
+	button         string
+	inputMode      string
+	namedWorkspace string
+	workspace      string // the call's (run.workspaceID)
+	session        string // the caller's
+	instance       string // the extension instance the call started with
+	changesPage    bool   // the action's spec's ChangesPage: it takes a turn on the tab
+	browser        Browser
+	reg            func() *registry.Registry
+	browserState   func() (*browser.State, error)
+	tabs           *tabLocks // Env's: one page action at a time per tab
+	// unlockTab is the run's: takeTurn sets it, Run lets go of the turn.
+	unlockTab *func()
+	handoffs  *Handoffs   // Env's: the question shows as the tab's hand-off
+	asks      func() bool // whether the user asks before irreversible steps
+	// envGuard is Env.Guard.
+	envGuard func(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error
+	locator  func() locator
+	observer func() observer
+}
+
+func (r *run) guards() guards {
+	return guards{reach: r.reach, action: r.in.Action, tabID: r.in.TabID, url: r.in.URL, keys: r.in.Keys,
+		button: r.in.Button, inputMode: r.in.InputMode, namedWorkspace: r.in.BrowserWorkspaceID,
+		workspace: r.workspaceID(), session: r.session, instance: r.instance, changesPage: r.spec().ChangesPage,
+		browser: r.browser, reg: r.reg, browserState: r.browserState, tabs: &r.env.tabs, unlockTab: &r.unlockTab,
+		handoffs: r.env.Handoffs(), asks: r.env.asksBeforeIrreversible, envGuard: r.env.Guard,
+		locator: r.locator, observer: r.observer}
 }

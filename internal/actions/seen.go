@@ -39,11 +39,11 @@ func (s *tabsSeen) get(k tabKey) (browser.TabInfo, bool) {
 // saw notes tab t as the action sees it.
 func (r observer) saw(t browser.TabInfo) {
 	if t.TabID != 0 && t.URL != "" {
-		r.env.seen.put(tabKey{r.browser.Info().Instance, t.TabID}, t)
+		r.seen.put(tabKey{r.instance(), t.TabID}, t)
 	}
 }
 
 // lastSeen is tab tabID as the last action on it saw it.
 func (r observer) lastSeen(tabID int) (browser.TabInfo, bool) {
-	return r.env.seen.get(tabKey{r.browser.Info().Instance, tabID})
+	return r.seen.get(tabKey{r.instance(), tabID})
 }

@@ -42,8 +42,8 @@ func (r guards) pageTarget() (browser.TabInfo, error) {
 // active tab of an explicit workspace, else of Chrome's current window.
 // Run and session IDs do not steer page actions.
 func (r guards) target() (browser.TabInfo, error) {
-	if r.in.TabID != nil {
-		return r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: *r.in.TabID})
+	if r.tabID != nil {
+		return r.b.TabGet(r.ctx, protocol.TabGetParams{TabID: *r.tabID})
 	}
 	return r.activeTab()
 }
@@ -55,7 +55,7 @@ func (r guards) activeTab() (browser.TabInfo, error) {
 	if err != nil {
 		return browser.TabInfo{}, err
 	}
-	if id := r.in.BrowserWorkspaceID; id != "" {
+	if id := r.namedWorkspace; id != "" {
 		ws, ok := r.reg().Workspace(id)
 		if !ok {
 			return browser.TabInfo{}, protocol.Errorf(protocol.CodeTabNotFound, "workspace %q has no window; open a page in it first", id)
@@ -84,14 +84,14 @@ func (r guards) activeTab() (browser.TabInfo, error) {
 // itself) is looked at and then refused. Any other tab is guarded first
 // and looked at after, as before.
 func (r guards) pageTargetLooking(look func(tabID int) error) (browser.TabInfo, error) {
-	if r.in.TabID == nil || !r.reg().IsOwned(*r.in.TabID) {
+	if r.tabID == nil || !r.reg().IsOwned(*r.tabID) {
 		t, err := r.pageTarget()
 		if err != nil {
 			return browser.TabInfo{}, err
 		}
 		return t, look(t.TabID)
 	}
-	id := *r.in.TabID
+	id := *r.tabID
 	if _, err := r.admit(id); err != nil {
 		return browser.TabInfo{}, err
 	}
@@ -122,10 +122,10 @@ func (r guards) pageTargetLooking(look func(tabID int) error) (browser.TabInfo, 
 // had to be waited for or that the guards refuse as seen: the usual way
 // looks at the tab and judges, or refuses, it as it is).
 func (r guards) seenTarget() (t browser.TabInfo, ok bool, err error) {
-	if r.in.TabID == nil || !r.reg().IsOwned(*r.in.TabID) {
+	if r.tabID == nil || !r.reg().IsOwned(*r.tabID) {
 		return t, false, nil
 	}
-	seen, known := r.observer().lastSeen(*r.in.TabID)
+	seen, known := r.observer().lastSeen(*r.tabID)
 	if !known {
 		return t, false, nil
 	}
@@ -177,7 +177,7 @@ func (r guards) guardTab(t browser.TabInfo, reading bool) (browser.TabInfo, erro
 // another session's tab are refused at once, before the action waits
 // for its turn on the tab, which it takes then; waited says it had to.
 func (r guards) admit(tabID int) (waited bool, err error) {
-	if err := r.env.Handoffs().CheckIn(r.instance, r.in.Action, tabID); err != nil {
+	if err := r.handoffs.CheckIn(r.instance, r.action, tabID); err != nil {
 		return false, err
 	}
 	if err := r.mayTouch(tabID); err != nil { // ownership.go
@@ -191,7 +191,7 @@ func (r guards) admit(tabID int) (waited bool, err error) {
 // tabs, a page the bridge may not read (reading), then Env.Guard.
 func (r guards) judge(t browser.TabInfo, reading bool) error {
 	if t.WorkspacePage {
-		return workspacePageRefused(r.reg().Workspaces(), r.in.Action, t)
+		return workspacePageRefused(r.reg().Workspaces(), r.action, t)
 	}
 	if err := r.notPrivate(t); err != nil {
 		return err
@@ -203,8 +203,8 @@ func (r guards) judge(t browser.TabInfo, reading bool) error {
 	}
 	// A navigation is judged by where it goes, not by the page it leaves.
 	judged := t
-	if !reading && r.in.URL != "" {
-		judged.URL = r.in.URL
+	if !reading && r.url != "" {
+		judged.URL = r.url
 	}
 	return r.askGuard(judged)
 }
@@ -212,10 +212,10 @@ func (r guards) judge(t browser.TabInfo, reading bool) error {
 // askGuard asks Env.Guard (site rules, a hand-off in progress) about the
 // page an action acts on or goes to.
 func (r guards) askGuard(t browser.TabInfo) error {
-	if r.env.Guard == nil {
+	if r.envGuard == nil {
 		return nil
 	}
-	return r.env.Guard(r.ctx, r.browser, r.in.Action, t)
+	return r.envGuard(r.ctx, r.browser, r.action, t)
 }
 
 // takeTurn waits, for an action whose spec ChangesPage, until no other
@@ -223,14 +223,14 @@ func (r guards) askGuard(t browser.TabInfo) error {
 // (Run lets go of it); waited says it had to wait, when the action before
 // may have changed the tab. Reading actions do not wait.
 func (r guards) takeTurn(tabID int) (waited bool, err error) {
-	if r.unlockTab != nil || !r.spec().ChangesPage {
+	if *r.unlockTab != nil || !r.changesPage {
 		return false, nil
 	}
-	unlock, waited, err := r.env.tabs.lock(r.ctx, tabKey{r.browser.Info().Instance, tabID}, r.progress)
+	unlock, waited, err := r.tabs.lock(r.ctx, tabKey{r.browser.Info().Instance, tabID}, r.progress)
 	if err != nil {
 		return false, err
 	}
-	r.unlockTab = unlock
+	*r.unlockTab = unlock
 	return waited, nil
 }
 
@@ -303,17 +303,17 @@ func (r locator) locateDOM(t browser.TabInfo, loc tool.Locator, enabled bool) (E
 			el.waited = w.took()
 			return el, nil
 		case err == nil:
-			if !w.again(r.run, string(disabled)) {
+			if !w.again(r.reach, string(disabled)) {
 				return Element{}, blocker{kind: disabled}.fail(el, w)
 			}
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound && loc.Ref == "" && !loc.IsPoint():
-			if !w.again(r.run, "not on the page yet") {
+			if !w.again(r.reach, "not on the page yet") {
 				return Element{}, withWaited(err, w)
 			}
 		default:
 			return Element{}, err
 		}
-		if err := w.sleep(r.run); err != nil {
+		if err := w.sleep(r.reach); err != nil {
 			return Element{}, err
 		}
 	}
@@ -360,7 +360,7 @@ func (r locator) prepareInput(t browser.TabInfo) error {
 	}
 	// Attaching also finds a dialog left open (by an earlier action, a
 	// timer, the page's load): it is answered before anything else.
-	return r.answerer().answerOpenDialogs(t.TabID)
+	return r.answers().answerOpenDialogs(t.TabID)
 }
 
 func pluralMatches(n int) string {
@@ -411,7 +411,7 @@ func (r observer) observeTab(before browser.TabInfo, after *browser.TabInfo, el 
 	}, func() error {
 		// Clicks and key presses open tabs (links, pop-ups); typing and
 		// setting fields do not: they skip the round trip.
-		if r.spec().OpensTabs {
+		if r.opensTabs {
 			opened = r.openedTabs(before.TabID) // independent of tab.get
 		}
 		return nil
@@ -427,9 +427,9 @@ func (r observer) observeTab(before browser.TabInfo, after *browser.TabInfo, el 
 	}
 	r.saw(t)
 	res := &tool.ActResult{Page: pageOf(t), Element: resultElement(el), Outcome: tool.Outcome{OpenedTabs: opened, WaitedMs: w.ms, WaitedFor: w.what, Warnings: warnings}}
-	if d := r.answerer().lastDialog(); d != nil {
+	if d := r.answers().lastDialog(); d != nil {
 		res.Dialog = d
-		res.Warnings = append(res.Warnings, r.answerer().dialogWarnings()...)
+		res.Warnings = append(res.Warnings, r.answers().dialogWarnings()...)
 	}
 	// A new URL, or a load that started with the action (a page that was
 	// still loading before it proves nothing).

@@ -79,7 +79,7 @@ func typeText(r *run) (*tool.TypeResult, error) {
 // typeMode is type's inputMode: "" (cdp, pasting into code editors),
 // "cdp", "paste" or "dom" (which needs an element, not a point).
 func (r typing) typeMode(loc tool.Locator) (string, error) {
-	switch m := r.in.InputMode; m {
+	switch m := r.inputMode; m {
 	case "", "cdp", "paste":
 		return m, nil
 	case "dom":
@@ -141,7 +141,7 @@ func (r typing) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (type
 			Value string `json:"value"`
 		}
 		settle := r.settling().watchReaction(t.TabID, el.FrameID)
-		if err := r.actor().act(t.TabID, el, "typeDom", actArgs{Value: &r.in.Value, Clear: r.in.Clear}, &out); err != nil {
+		if err := r.actor().act(t.TabID, el, "typeDom", actArgs{Value: &r.value, Clear: r.clear}, &out); err != nil {
 			return typed{}, err
 		}
 		return typed{el: el, target: el, how: "dom", reaction: settle()}, nil
@@ -161,7 +161,7 @@ func (r typing) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (type
 func (r typing) typeIntoElement(t browser.TabInfo, el Element, loc tool.Locator, mode string) (typed, error) {
 	warnings := matchWarnings(el, loc)
 	var p preparedTyping
-	if r.in.Value != "" && mode != "paste" {
+	if r.value != "" && mode != "paste" {
 		ty, inserted, err := r.typeAtOnce(t.TabID, el, &p)
 		if err != nil || inserted {
 			ty.warnings = warnings
@@ -171,7 +171,7 @@ func (r typing) typeIntoElement(t browser.TabInfo, el Element, loc tool.Locator,
 	// The page's reaction is watched from this call on, counted from the
 	// input's own events: no round trip of its own before the input.
 	if p.Kind == "" {
-		if err := r.actor().act(t.TabID, el, "prepareTyping", actArgs{SelectAll: r.in.Clear, Watch: true}, &p); err != nil {
+		if err := r.actor().act(t.TabID, el, "prepareTyping", actArgs{SelectAll: r.clear, Watch: true}, &p); err != nil {
 			return typed{}, err
 		}
 	}
@@ -208,9 +208,9 @@ const typingRef = "@typing"
 func (r typing) typeAtOnce(tabID int, el Element, p *preparedTyping) (typed, bool, error) {
 	fid := el.FrameID
 	check := &protocol.BatchCheck{Files: actScript.files, Fn: "prepareTyping", Frames: []protocol.BatchCheckFrame{{FrameID: fid,
-		Args: actArgs{Ref: el.localRef, SelectAll: r.in.Clear, Watch: true, Check: true}}}}
+		Args: actArgs{Ref: el.localRef, SelectAll: r.clear, Watch: true, Check: true}}}}
 	w := reactionWait{tabID: tabID, frameID: fid, watched: time.Now(), fromInput: true, ref: typingRef}
-	insert := cdpCmd("Input.insertText", insertText{Text: r.in.Value})
+	insert := cdpCmd("Input.insertText", insertText{Text: r.value})
 	c, err := r.actor().cdpChecked(tabID, check, &lookAfter{script: reactionScript, frameID: fid, args: w.args(w.watched)}, []protocol.CDPCommand{insert})
 	if err != nil {
 		return typed{}, false, err
@@ -289,10 +289,10 @@ func (r typing) locateAndType(seen browser.TabInfo, loc tool.Locator, query loca
 	// No candidates for a locator that matches nothing: the usual way
 	// looks again, and says what is close, when it gives up.
 	query.Suggest = false
-	a := typeTripArgs{Locate: query, EveryFrame: where.all, SelectAll: r.in.Clear, Nth: loc.Nth}
+	a := typeTripArgs{Locate: query, EveryFrame: where.all, SelectAll: r.clear, Nth: loc.Nth}
 	check := &protocol.BatchCheck{Files: actScript.files, Fn: "locateToType", Frames: []protocol.BatchCheckFrame{{FrameID: 0, Args: a}}}
 	w := reactionWait{tabID: seen.TabID, frameID: 0, watched: time.Now(), fromInput: true, ref: typingRef}
-	insert := cdpCmd("Input.insertText", insertText{Text: r.in.Value})
+	insert := cdpCmd("Input.insertText", insertText{Text: r.value})
 	c, err := r.actor().cdpCheckedWith(protocol.CDPBatchParams{TabID: seen.TabID, Commands: []protocol.CDPCommand{insert}, Check: check, ExpectURL: seen.URL, Activate: true},
 		&lookAfter{script: reactionScript, frameID: 0, args: w.args(w.watched)})
 	if err != nil {
@@ -339,7 +339,7 @@ func (r typing) setInputValue(tabID int, ty typed) (typed, error) {
 	var out struct {
 		Invalid string `json:"invalid"`
 	}
-	if err := r.actor().act(tabID, ty.target, "setValue", actArgs{Value: &r.in.Value, Watch: true}, &out); err != nil {
+	if err := r.actor().act(tabID, ty.target, "setValue", actArgs{Value: &r.value, Watch: true}, &out); err != nil {
 		return typed{}, err
 	}
 	ty.how = "set"
@@ -380,7 +380,7 @@ func (r typing) focusForTyping(tabID int, ty *typed, p preparedTyping) error {
 			// The click put the caret at its point: select all again
 			// (clear), or put the caret at the end.
 			var again preparedTyping
-			if err := r.actor().act(tabID, ty.target, "prepareTyping", actArgs{SelectAll: r.in.Clear, End: true, Watch: true}, &again); err != nil {
+			if err := r.actor().act(tabID, ty.target, "prepareTyping", actArgs{SelectAll: r.clear, End: true, Watch: true}, &again); err != nil {
 				return err
 			}
 		}
@@ -393,7 +393,7 @@ func (r typing) focusForTyping(tabID int, ty *typed, p preparedTyping) error {
 		mod = "Meta"
 	}
 	switch {
-	case r.in.Clear:
+	case r.clear:
 		return r.actor().pressKeys(tabID, mod+"+A")
 	case !p.HadFocus:
 		// Typing goes after what the editor holds, as in a text field.
@@ -411,9 +411,9 @@ func (r typing) focusForTyping(tabID int, ty *typed, p preparedTyping) error {
 // paste inserts nothing by itself) is typed instead, as the browser would
 // insert it. With clear and no value, the selected content is deleted.
 func (r typing) insert(tabID int, ty typed, p preparedTyping, mode string) (typed, error) {
-	if r.in.Value == "" {
+	if r.value == "" {
 		ty.how = "typed"
-		if r.in.Clear && !p.Empty {
+		if r.clear && !p.Empty {
 			sent := time.Now()
 			if err := r.actor().pressKeys(tabID, "Delete"); err != nil {
 				return typed{}, err
@@ -428,7 +428,7 @@ func (r typing) insert(tabID int, ty typed, p preparedTyping, mode string) (type
 		var out struct {
 			Taken bool `json:"taken"`
 		}
-		if err := r.actor().act(tabID, ty.target, "paste", actArgs{Value: &r.in.Value, Watch: true}, &out); err != nil {
+		if err := r.actor().act(tabID, ty.target, "paste", actArgs{Value: &r.value, Watch: true}, &out); err != nil {
 			return typed{}, err
 		}
 		if out.Taken {
@@ -441,7 +441,7 @@ func (r typing) insert(tabID int, ty typed, p preparedTyping, mode string) (type
 		}
 	}
 	ty.how = "typed"
-	insert := cdpCmd("Input.insertText", insertText{Text: r.in.Value})
+	insert := cdpCmd("Input.insertText", insertText{Text: r.value})
 	if ty.target.localRef == "" {
 		// A point (nothing readied) is watched in a call of its own.
 		watch := r.settling().watchReaction(tabID, ty.target.FrameID)
@@ -478,11 +478,11 @@ func (r typing) typeAtPoint(tabID int, el Element, mode string, warnings []strin
 		return typed{}, err
 	}
 	ty := typed{el: el, warnings: warnings}
-	if r.in.Clear {
+	if r.clear {
 		if err := r.actor().pressKeys(tabID, "Control+A"); err != nil {
 			return typed{}, err
 		}
-		if r.in.Value == "" {
+		if r.value == "" {
 			ty.how = "typed"
 			return ty, r.actor().pressKeys(tabID, "Delete")
 		}
@@ -534,7 +534,7 @@ func (r typing) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (*to
 	out := &tool.TypeResult{ActResult: *res, Inserted: ty.how, Editor: ty.editor, SettledMs: ty.reaction.Ms()}
 	if valueErr == nil && !res.Navigated {
 		out.Value, out.ValueHidden, out.ValueUnreadable = v.Value, v.Hidden, v.Unreadable
-		if ty.editor != "" && v.Value != nil && !holdsTyped(*v.Value, r.in.Value, r.in.Clear) {
+		if ty.editor != "" && v.Value != nil && !holdsTyped(*v.Value, r.value, r.clear) {
 			out.Warnings = append(out.Warnings, "the editor now holds other text than was typed (it may have indented it, closed brackets or completed words); check value")
 		}
 	}
