@@ -56,7 +56,7 @@ func performance(r *run) (*tool.PerformanceResult, error) {
 	}
 	rep, err := trace.Analyze(data)
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "the browser's trace could not be read: %v", err)
+		return nil, protocol.Errorf(protocol.CodeInternal, "the browser's trace could not be read: %v; run performance again, with a shorter durationMs if the page is busy", err)
 	}
 	data = trace.Annotate(data, rep)
 	path, err := r.env.Screenshots.Write(data, ".json")
