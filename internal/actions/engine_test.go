@@ -23,7 +23,7 @@ var engineFiles = []string{
 	"input_actions.go", "irreversible.go", "locate.go", "ownership.go",
 	"page.go", "react.go", "readiness.go", "reads.go", "run.go",
 	"searchurl.go", "seen.go", "steps.go", "tablock.go", "workspacelock.go",
-	"report.go", "recordrules.go", "keptreads.go",
+	"report.go", "recordrules.go", "keptreads.go", "pagechange.go",
 }
 
 // actionFiles hold the actions, each registered in its file's init. An

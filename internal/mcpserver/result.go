@@ -401,6 +401,10 @@ func actText(action string, m map[string]any) string {
 		out = append(out, "element: "+elementLine(el))
 		delete(rest, "element")
 	}
+	if pc, ok := m["page"].(map[string]any); ok {
+		out = append(out, "page: "+pageChangeLine(pc))
+		delete(rest, "page")
+	}
 	// How long the page took to settle after typing, and that the text
 	// was typed (the default way) say nothing the next step needs; the
 	// labels of the selected options, when they are their values, repeat
@@ -452,6 +456,37 @@ func elementLine(el map[string]any) string {
 		parts = append(parts, "covered by "+compactJSON(shorten(o, 80), maxRestChars))
 	}
 	return strings.Join(parts, " ")
+}
+
+// pageChangeLine says in a few words how much an act changed the page
+// (tool.PageChange): "unchanged", or "2 blocks changed, +140 chars", and
+// "still changing" when it was.
+func pageChangeLine(pc map[string]any) string {
+	n, _ := pc["changedBlocks"].(json.Number)
+	d, _ := pc["deltaChars"].(json.Number)
+	still, _ := pc["stillChanging"].(bool)
+	var parts []string
+	switch n.String() {
+	case "0", "":
+		if !still {
+			return "unchanged"
+		}
+		return "no change yet, still changing"
+	case "1":
+		parts = append(parts, "1 block changed")
+	default:
+		parts = append(parts, n.String()+" blocks changed")
+	}
+	if s := d.String(); s != "" && s != "0" {
+		if !strings.HasPrefix(s, "-") {
+			s = "+" + s
+		}
+		parts = append(parts, s+" chars")
+	}
+	if still {
+		parts = append(parts, "still changing")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // shorten cuts s to at most n runes, marking the cut.

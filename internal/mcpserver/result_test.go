@@ -378,3 +378,23 @@ func TestChangesAreAFencedDiff(t *testing.T) {
 		t.Errorf("a full read's changes:\n%s", got)
 	}
 }
+
+// An acting result says in a few words how much the page changed.
+func TestActResultSaysHowMuchThePageChanged(t *testing.T) {
+	head := `{"tabId":1,"url":"https://t/a","element":{"tag":"button","text":"Go","ref":"e1"},`
+	cases := map[string]string{
+		`"page":{"changedBlocks":2,"deltaChars":140}`:                    "page: 2 blocks changed, +140 chars",
+		`"page":{"changedBlocks":1,"deltaChars":-3}`:                     "page: 1 block changed, -3 chars",
+		`"page":{"changedBlocks":1}`:                                     "page: 1 block changed",
+		`"page":{"changedBlocks":0}`:                                     "page: unchanged",
+		`"page":{"changedBlocks":0,"stillChanging":true}`:                "page: no change yet, still changing",
+		`"page":{"changedBlocks":3,"deltaChars":9,"stillChanging":true}`: "page: 3 blocks changed, +9 chars, still changing",
+	}
+	for page, want := range cases {
+		got := text(shaper{}.result("click", json.RawMessage(head+page+`}`)))
+		wantAll := "tab 1 · https://t/a\n\nelement: button \"Go\" ref e1\n\n" + want
+		if got != wantAll {
+			t.Errorf("%s: got\n%s\nwant\n%s", page, got, wantAll)
+		}
+	}
+}
