@@ -401,8 +401,15 @@ func actText(action string, m map[string]any) string {
 		out = append(out, "element: "+elementLine(el))
 		delete(rest, "element")
 	}
+	// How much the page changed goes right under the element: a line
+	// paid for in every acting result.
 	if pc, ok := m["page"].(map[string]any); ok {
-		out = append(out, "page: "+pageChangeLine(pc))
+		line := "page: " + pageChangeLine(pc)
+		if _, ok := m["element"].(map[string]any); ok {
+			out[len(out)-1] += "\n" + line
+		} else {
+			out = append(out, line)
+		}
 		delete(rest, "page")
 	}
 	// How long the page took to settle after typing, and that the text
@@ -459,34 +466,31 @@ func elementLine(el map[string]any) string {
 }
 
 // pageChangeLine says in a few words how much an act changed the page
-// (tool.PageChange): "unchanged", or "2 blocks changed, +140 chars", and
-// "still changing" when it was.
+// (tool.PageChange): "unchanged", "+140 chars in 2 blocks", "2 blocks
+// changed" (as many characters as before), or "no change yet, still
+// changing".
 func pageChangeLine(pc map[string]any) string {
 	n, _ := pc["changedBlocks"].(json.Number)
 	d, _ := pc["deltaChars"].(json.Number)
 	still, _ := pc["stillChanging"].(bool)
-	var parts []string
+	blocks := n.String() + " blocks"
 	switch n.String() {
 	case "0", "":
-		if !still {
-			return "unchanged"
+		if still {
+			return "no change yet, still changing"
 		}
-		return "no change yet, still changing"
+		return "unchanged"
 	case "1":
-		parts = append(parts, "1 block changed")
-	default:
-		parts = append(parts, n.String()+" blocks changed")
+		blocks = "1 block"
 	}
-	if s := d.String(); s != "" && s != "0" {
-		if !strings.HasPrefix(s, "-") {
-			s = "+" + s
-		}
-		parts = append(parts, s+" chars")
+	s := d.String()
+	if s == "" || s == "0" {
+		return blocks + " changed"
 	}
-	if still {
-		parts = append(parts, "still changing")
+	if !strings.HasPrefix(s, "-") {
+		s = "+" + s
 	}
-	return strings.Join(parts, ", ")
+	return s + " chars in " + blocks
 }
 
 // shorten cuts s to at most n runes, marking the cut.
