@@ -17,7 +17,7 @@ const pageChangeHTML = `<!doctype html><title>Changes</title>
 <button id="none" onclick="window.clicked = (window.clicked || 0) + 1">Do nothing</button>
 <button id="hidden" onclick="document.getElementById('h').textContent = 'hidden text changed'">Change hidden</button>
 <div id="h" style="display:none">hidden text</div>
-<button id="spin" onclick="const s = document.getElementById('s'); const t = setInterval(() => s.append(document.createElement('i')), 20); setTimeout(() => { clearInterval(t); s.textContent = 'Loaded.' }, 1500)">Load</button>
+<button id="spin" onclick="const s = document.getElementById('s'); s.append(document.createElement('i')); const t = setInterval(() => s.append(document.createElement('i')), 20); setTimeout(() => { clearInterval(t); s.textContent = 'Loaded.' }, 1500)">Load</button>
 <div id="s"></div>
 <a href="/other">Go elsewhere</a>
 <label>Name <input id="name" oninput="document.getElementById('preview').textContent = 'Hello ' + this.value"></label>

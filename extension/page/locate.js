@@ -735,8 +735,8 @@
   // A mark older than this is not the act's (an action that failed after
   // its locate).
   const MARK_MS = 120000;
-  // How long a page whose text did not change is watched, before it is
-  // said to be unchanged.
+  // How long a page whose text did not change, but whose document did, is
+  // watched for more before it is said to be unchanged.
   const QUIET_MS = 100;
 
   const hash = (s) => {
@@ -806,11 +806,14 @@
   // pageChange compares the page with the mark of run token a.token, and
   // drops the mark. null: no such mark (the act's locate ran elsewhere,
   // or the act led to another document). "Unchanged" is said only when
-  // true: a click may set off a change a moment later (a request, a
-  // timer, a spinner first), so a page whose text is the same is watched
-  // QUIET_MS more. A text change in that time is reported; a document
-  // that changed in that time, its text still the same, is still
-  // changing. Only a result that would say unchanged pays that wait.
+  // true: when the text is the same but the document changed since the
+  // mark (a spinner went in, a hidden panel filled), the page may be on
+  // its way to a change, so it is watched QUIET_MS more. A text change in
+  // that time is reported; a document that changed again in that time,
+  // its text still the same, is still changing. Only such a page pays
+  // the wait: one the act did not touch at all (or only touched its
+  // attributes) is unchanged at once. A request the act sent whose answer
+  // has not come back is not foreseen (docs/reference.md).
   bb.pageChange = async (a) => {
     const m = mark;
     mark = null;
@@ -830,7 +833,7 @@
     };
     let out = compare();
     const same = (o) => o && !o.before.length && !o.after.length;
-    if (same(out)) {
+    if (same(out) && changes > 0) {
       const seen = changes;
       await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
       if (changes !== seen) {
