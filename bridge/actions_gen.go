@@ -44,6 +44,10 @@ type Header = tool.Header
 // latency and the throughput each way (0: not limited).
 type NetworkCondition = tool.NetworkCondition
 
+// PageChange is how much an act changed the page's rendered text
+// (docs/reference.md, "What an action changed on the page").
+type PageChange = tool.PageChange
+
 // PerfElement is an element of the page: its role and name, or its tag
 // and text; URL for an image.
 type PerfElement = tool.PerfElement

@@ -83,6 +83,7 @@ func econSite(t testing.TB) *httptest.Server {
 type economy struct {
 	task      int   // the 10-step form task, all results (open included)
 	click     int   // the task's click
+	typed     int   // the task's first type
 	smallRead int   // the task's first extract (of the form)
 	large     int   // the large page read to its end, all calls
 	listFull  int   // the list task, reading in full after each tick
@@ -132,6 +133,8 @@ func measureEconomy(t testing.TB) economy {
 		switch i {
 		case 0:
 			e.smallRead = n
+		case 1:
+			e.typed = n
 		case 7:
 			e.click = n
 		}
@@ -245,6 +248,7 @@ func BenchmarkMCPEconomy(b *testing.B) {
 	}
 	b.ReportMetric(float64(tok(e.task)), "task-tok")
 	b.ReportMetric(float64(e.click), "click-B")
+	b.ReportMetric(float64(e.typed), "type-B")
 	b.ReportMetric(float64(e.smallRead), "read-B")
 	b.ReportMetric(float64(e.large)/1000, "large-KB")
 	b.ReportMetric(float64(tok(e.listFull)), "list-full-tok")

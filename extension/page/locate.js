@@ -339,6 +339,9 @@
       });
       if (i >= 0) out.point = { index: i, ...bb.point({ ref: out.matches[i].ref }) };
     }
+    // An acting action's locate notes the page as it is now, for the
+    // result to say how much the act changed it (pageChange below).
+    if (a.mark && window === window.top) bb.pageMark(a.mark);
     return out;
   };
 
@@ -714,5 +717,131 @@
       x: p.x, y: p.y, ref: bb.refFor(frame), content, border: { width: frame.offsetWidth, height: frame.offsetHeight },
       box: rectJSON(r), probe, cover: probe ? null : coverOf(hitAt((b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2)),
     };
+  };
+  // How much an act changed the page (docs/reference.md, "What an action
+  // changed on the page"). The last locate of an acting action notes the
+  // page's rendered text blocks (pageMark), as a hash and a length each,
+  // and watches the document for changes; the observe step after the act
+  // compares the page with that note (pageChange) in the same round trip
+  // as its look at the tab. Only what differs is sent: the blocks both
+  // lists share at the start and at the end are counted, not listed. The
+  // daemon counts the changed blocks (internal/changes.Count).
+  const BLOCKS = new Set(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "pre", "blockquote", "dt", "dd",
+    "figcaption", "caption", "summary", "legend", "label", "button", "option", "div", "section", "article", "main",
+    "aside", "header", "footer", "nav", "form", "fieldset", "ul", "ol", "dl", "table", "body", "output"]);
+  const SKIP = new Set(["script", "style", "noscript", "template", "textarea", "select"]);
+  // Past these a page is too big to note cheaply: no note, no report.
+  const MAX_NODES = 20000, MAX_BLOCKS = 5000;
+  // A mark older than this is not the act's (an action that failed after
+  // its locate).
+  const MARK_MS = 120000;
+  // How long a page whose text did not change, but whose document did, is
+  // watched for more before it is said to be unchanged.
+  const QUIET_MS = 100;
+
+  const hash = (s) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    return (h >>> 0).toString(36);
+  };
+
+  // pageBlocks is the page's rendered text, block by block, in page
+  // order: [hash, length] for each block element's own text (its text
+  // nodes that no nearer block holds). null: too big.
+  const pageBlocks = () => {
+    const body = bb.body();
+    if (!body) return [];
+    const blockOf = new Map(), shown = new Map(), text = new Map();
+    const walk = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+    let n = 0;
+    for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+      if (++n > MAX_NODES) return null;
+      const s = bb.textContent(t);
+      if (!s.trim()) continue;
+      const parent = bb.parentNode(t);
+      if (!(parent instanceof Element)) continue;
+      let block = blockOf.get(parent);
+      if (block === undefined) {
+        block = parent;
+        while (block && block !== body && !BLOCKS.has(bb.tag(block))) {
+          if (SKIP.has(bb.tag(block))) { block = null; break; }
+          block = bb.parentNode(block);
+        }
+        if (block && SKIP.has(bb.tag(block))) block = null;
+        blockOf.set(parent, block);
+      }
+      if (!block) continue;
+      let vis = shown.get(parent);
+      if (vis === undefined) {
+        vis = parent.checkVisibility({ visibilityProperty: true });
+        shown.set(parent, vis);
+      }
+      if (!vis) continue;
+      const prev = text.get(block);
+      text.set(block, prev === undefined ? s : prev + s);
+    }
+    const out = [];
+    for (const s of text.values()) {
+      const t = bb.norm(s);
+      if (!t) continue;
+      if (out.length >= MAX_BLOCKS) return null;
+      out.push([hash(t), t.length]);
+    }
+    return out;
+  };
+
+  let mark = null, watcher = null, changes = 0;
+
+  // pageMark notes the page for the act of the daemon's run token.
+  bb.pageMark = (token) => {
+    const blocks = pageBlocks();
+    if (!blocks) { mark = null; return; }
+    mark = { token, at: performance.now(), blocks };
+    changes = 0;
+    if (!watcher) watcher = new MutationObserver(() => { changes++; });
+    watcher.disconnect();
+    watcher.observe(document, { childList: true, characterData: true, subtree: true });
+  };
+
+  // pageChange compares the page with the mark of run token a.token, and
+  // drops the mark. null: no such mark (the act's locate ran elsewhere,
+  // or the act led to another document). "Unchanged" is said only when
+  // true: when the text is the same but the document changed since the
+  // mark (a spinner went in, a hidden panel filled), the page may be on
+  // its way to a change, so it is watched QUIET_MS more. A text change in
+  // that time is reported; a document that changed again in that time,
+  // its text still the same, is still changing. Only such a page pays
+  // the wait: one the act did not touch at all (or only touched its
+  // attributes) is unchanged at once. A request the act sent whose answer
+  // has not come back is not foreseen (docs/reference.md).
+  bb.pageChange = async (a) => {
+    const m = mark;
+    mark = null;
+    if (!m || m.token !== a.token || performance.now() - m.at > MARK_MS) {
+      if (watcher) watcher.disconnect();
+      return null;
+    }
+    const compare = () => {
+      const now = pageBlocks();
+      if (!now) return null;
+      const was = m.blocks;
+      let pre = 0;
+      while (pre < was.length && pre < now.length && was[pre][0] === now[pre][0]) pre++;
+      let post = 0;
+      while (post < was.length - pre && post < now.length - pre && was[was.length - 1 - post][0] === now[now.length - 1 - post][0]) post++;
+      return { before: was.slice(pre, was.length - post), after: now.slice(pre, now.length - post) };
+    };
+    let out = compare();
+    const same = (o) => o && !o.before.length && !o.after.length;
+    if (same(out) && changes > 0) {
+      const seen = changes;
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+      if (changes !== seen) {
+        out = compare();
+        if (same(out)) out.stillChanging = true;
+      }
+    }
+    if (watcher) watcher.disconnect();
+    return out;
   };
 })();

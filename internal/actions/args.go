@@ -41,6 +41,8 @@ type locateQuery struct {
 	Point bool `json:"point"`
 	// Prefer: rank text matches by what can be clicked.
 	Prefer bool `json:"prefer"`
+	// Mark: note the page under this token (pagechange.go).
+	Mark string `json:"mark,omitempty"`
 }
 
 // typeTripArgs are page/act.js locateToType's (the one-trip type).

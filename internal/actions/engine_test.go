@@ -24,6 +24,7 @@ var engineFiles = []string{
 	"page.go", "react.go", "readiness.go", "reads.go", "run.go",
 	"searchurl.go", "seen.go", "steps.go", "tablock.go", "workspacelock.go",
 	"report.go", "recordrules.go", "keptreads.go", "reach.go", "camera.go",
+	"pagechange.go",
 }
 
 // actionFiles hold the actions, each registered in its file's init. An

@@ -191,7 +191,7 @@ func (r locator) find(tabID int, loc tool.Locator, scroll bool) (Element, error)
 func (r locator) locateArgs(loc tool.Locator, scroll bool) (locateQuery, frames, error) {
 	args := locateQuery{Selector: loc.Selector, Text: loc.Text, Role: loc.Role, Name: loc.Name,
 		Label: loc.Label, Placeholder: loc.Placeholder, Exact: loc.Exact, Suggest: true,
-		Point: scroll && loc.Nth == nil, Prefer: r.prefersClickable()}
+		Point: scroll && loc.Nth == nil, Prefer: r.prefersClickable(), Mark: r.mark.note()}
 	where := frames{all: true}
 	if loc.FrameID != nil {
 		where = frames{frameID: loc.FrameID}

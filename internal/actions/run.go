@@ -114,6 +114,9 @@ type run struct {
 	// instance is the extension instance connected when the action
 	// started (see reg).
 	instance string
+	// mark is the token its locates note the page under, to say what
+	// the action changed (pagechange.go).
+	mark *pageMark
 }
 
 // Run carries out in for the caller's session ("session:<id>"). progress,
@@ -161,6 +164,7 @@ func newRun(ctx context.Context, env *Env, b Browser, session string, in *tool.I
 		b = env.Browser
 	}
 	r := &run{env: env, in: in, browser: b, session: session, instance: b.Info().Instance}
+	r.mark = newPageMark(r.spec().ChangesPage)
 	r.reach = reach{ctx: ctx, b: browser.Verbs{Caller: b}, progress: progress, answers: r.answerer,
 		siteRules: sync.OnceValue(func() *policy.Rules {
 			if env.SiteRules == nil {
@@ -258,11 +262,12 @@ type observer struct {
 	reg       func() *registry.Registry // the registry that adopts them
 	seen      *tabsSeen                 // Env's, where saw notes the tab
 	instance  func() string             // the connected extension's, keying seen
+	mark      *pageMark                 // the run's: what its locates noted the page under
 }
 
 func (r *run) observer() observer {
 	return observer{reach: r.reach, opensTabs: r.spec().OpensTabs, reg: r.reg, seen: &r.env.seen,
-		instance: func() string { return r.browser.Info().Instance }}
+		instance: func() string { return r.browser.Info().Instance }, mark: r.mark}
 }
 
 // locator finds the element of a locator, waits until input would reach
@@ -273,10 +278,11 @@ type locator struct {
 	action    string // the action's name: some prefer a clickable match
 	// actor moves onto what was found, checked in one batch.
 	actor func() actor
+	mark  *pageMark // the run's: the page is noted under it (pagechange.go)
 }
 
 func (r *run) locator() locator {
-	return locator{reach: r.reach, timeoutMs: r.in.TimeoutMs, action: r.in.Action, actor: r.actor}
+	return locator{reach: r.reach, timeoutMs: r.in.TimeoutMs, action: r.in.Action, actor: r.actor, mark: r.mark}
 }
 
 // actor acts on what the locator found: a page script on the element

@@ -401,6 +401,7 @@ func (r observer) observeTab(before browser.TabInfo, after *browser.TabInfo, el 
 	warnings = append(warnings, w.notes...)
 	var t browser.TabInfo
 	var opened []tool.Tab
+	change := pageChangeAsync(r, before.TabID) // beside tab.get (pagechange.go)
 	err := both(func() (err error) {
 		if after != nil {
 			t = *after
@@ -444,6 +445,8 @@ func (r observer) observeTab(before browser.TabInfo, after *browser.TabInfo, el 
 		} else if protocol.CodeOf(err) == protocol.CodeTabNotFound {
 			res.Warnings = append(res.Warnings, "the tab closed after the action")
 		}
+	} else {
+		res.PageChange = change()
 	}
 	return res, nil
 }

@@ -401,6 +401,17 @@ func actText(action string, m map[string]any) string {
 		out = append(out, "element: "+elementLine(el))
 		delete(rest, "element")
 	}
+	// How much the page changed goes right under the element: a line
+	// paid for in every acting result.
+	if pc, ok := m["page"].(map[string]any); ok {
+		line := "page: " + pageChangeLine(pc)
+		if _, ok := m["element"].(map[string]any); ok {
+			out[len(out)-1] += "\n" + line
+		} else {
+			out = append(out, line)
+		}
+		delete(rest, "page")
+	}
 	// How long the page took to settle after typing, and that the text
 	// was typed (the default way) say nothing the next step needs; the
 	// labels of the selected options, when they are their values, repeat
@@ -452,6 +463,34 @@ func elementLine(el map[string]any) string {
 		parts = append(parts, "covered by "+compactJSON(shorten(o, 80), maxRestChars))
 	}
 	return strings.Join(parts, " ")
+}
+
+// pageChangeLine says in a few words how much an act changed the page
+// (tool.PageChange): "unchanged", "+140 chars in 2 blocks", "2 blocks
+// changed" (as many characters as before), or "no change yet, still
+// changing".
+func pageChangeLine(pc map[string]any) string {
+	n, _ := pc["changedBlocks"].(json.Number)
+	d, _ := pc["deltaChars"].(json.Number)
+	still, _ := pc["stillChanging"].(bool)
+	blocks := n.String() + " blocks"
+	switch n.String() {
+	case "0", "":
+		if still {
+			return "no change yet, still changing"
+		}
+		return "unchanged"
+	case "1":
+		blocks = "1 block"
+	}
+	s := d.String()
+	if s == "" || s == "0" {
+		return blocks + " changed"
+	}
+	if !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s + " chars in " + blocks
 }
 
 // shorten cuts s to at most n runes, marking the cut.

@@ -378,3 +378,26 @@ func TestChangesAreAFencedDiff(t *testing.T) {
 		t.Errorf("a full read's changes:\n%s", got)
 	}
 }
+
+// An acting result says in a few words how much the page changed, right
+// under the element.
+func TestActResultSaysHowMuchThePageChanged(t *testing.T) {
+	cases := map[string]string{
+		`"page":{"changedBlocks":2,"deltaChars":140}`:     "page: +140 chars in 2 blocks",
+		`"page":{"changedBlocks":1,"deltaChars":-3}`:      "page: -3 chars in 1 block",
+		`"page":{"changedBlocks":2}`:                      "page: 2 blocks changed",
+		`"page":{"changedBlocks":0}`:                      "page: unchanged",
+		`"page":{"changedBlocks":0,"stillChanging":true}`: "page: no change yet, still changing",
+	}
+	for page, want := range cases {
+		got := text(shaper{}.result("click", json.RawMessage(`{"tabId":1,"url":"https://t/a","element":{"tag":"button","text":"Go","ref":"e1"},`+page+`}`)))
+		if w := "tab 1 · https://t/a\n\nelement: button \"Go\" ref e1\n" + want; got != w {
+			t.Errorf("%s: got\n%s\nwant\n%s", page, got, w)
+		}
+		// Without an element (a point click), it is a line of its own.
+		got = text(shaper{}.result("click", json.RawMessage(`{"tabId":1,"url":"https://t/a",`+page+`}`)))
+		if w := "tab 1 · https://t/a\n\n" + want; got != w {
+			t.Errorf("%s without an element: got\n%s\nwant\n%s", page, got, w)
+		}
+	}
+}

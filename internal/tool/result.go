@@ -64,6 +64,23 @@ type Outcome struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Events is what the action set off in its tab (see Events).
 	Events *Events `json:"events,omitempty"`
+	// PageChange says how much an acting action changed the page it
+	// stayed on; absent after a navigation, or when it could not be told.
+	PageChange *PageChange `json:"page,omitempty"`
+}
+
+// PageChange is how much an act changed the page's rendered text
+// (docs/reference.md, "What an action changed on the page").
+type PageChange struct {
+	// ChangedBlocks counts the blocks (paragraphs, list items, cells, …)
+	// added, removed or changed; 0 with StillChanging false: unchanged.
+	ChangedBlocks int `json:"changedBlocks"`
+	// DeltaChars is by how many characters the page's text grew.
+	DeltaChars int `json:"deltaChars,omitempty"`
+	// StillChanging, with ChangedBlocks 0, says the text was the same
+	// but the page was still changing when the result was made: it may
+	// change yet.
+	StillChanging bool `json:"stillChanging,omitempty"`
 }
 
 // Out returns the outcome, for the engine to add what every action
