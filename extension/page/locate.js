@@ -773,7 +773,7 @@
       if (!block) continue;
       let vis = shown.get(parent);
       if (vis === undefined) {
-        vis = parent.checkVisibility({ visibilityProperty: true });
+        vis = rendered(parent);
         shown.set(parent, vis);
       }
       if (!vis) continue;
@@ -790,7 +790,36 @@
     return out;
   };
 
+  // rendered says whether el is shown: checkVisibility, but an element
+  // with display: contents (no box of its own) as dom.js's isVisible
+  // judges it.
+  const rendered = (el) => el.checkVisibility({ visibilityProperty: true }) ||
+    (getComputedStyle(el).display === "contents" && bb.isVisible(el));
+
+  // hasShadowHosts says whether the page holds a shadow root, whose text
+  // and changes the note does not see: a page with one is never said to
+  // be unchanged.
+  const hasShadowHosts = () => {
+    const walk = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT);
+    let n = 0;
+    for (let e = walk.currentNode; e; e = walk.nextNode()) {
+      if (++n > MAX_NODES || bb.shadowRoot(e)) return true;
+    }
+    return false;
+  };
+
   let mark = null, watcher = null, changes = 0;
+
+  // seeChanges counts the document's changes since the note that are
+  // shown: a change inside a hidden element is none (until one is, then
+  // every change counts, to tell a page still changing).
+  const seeChanges = (records) => {
+    if (changes) { changes += records.length; return; }
+    for (const r of records) {
+      const el = r.target.nodeType === Node.ELEMENT_NODE ? r.target : bb.parentNode(r.target);
+      if (el instanceof Element && bb.isConnected(el) && rendered(el)) { changes++; return; }
+    }
+  };
 
   // pageMark notes the page for the act of the daemon's run token.
   bb.pageMark = (token) => {
@@ -798,7 +827,7 @@
     if (!blocks) { mark = null; return; }
     mark = { token, at: performance.now(), blocks };
     changes = 0;
-    if (!watcher) watcher = new MutationObserver(() => { changes++; });
+    if (!watcher) watcher = new MutationObserver(seeChanges);
     watcher.disconnect();
     watcher.observe(document, { childList: true, characterData: true, subtree: true });
   };
@@ -834,14 +863,15 @@
     let out = compare();
     const same = (o) => o && !o.before.length && !o.after.length;
     if (same(out) && changes > 0) {
-      const seen = changes;
+      // The shown document changed but not its text (a spinner went in,
+      // a panel filled): a text change may follow at once; else the page
+      // is still on its way, never "unchanged".
       await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-      if (changes !== seen) {
-        out = compare();
-        if (same(out)) out.stillChanging = true;
-      }
+      out = compare();
+      if (same(out)) out.stillChanging = true;
     }
     if (watcher) watcher.disconnect();
+    if (same(out) && !out.stillChanging && hasShadowHosts()) return null;
     return out;
   };
 })();

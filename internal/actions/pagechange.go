@@ -1,11 +1,15 @@
 package actions
 
 import (
+	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/changes"
+	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
@@ -29,8 +33,13 @@ type pageMark struct {
 }
 
 // pageMarkSeq numbers the tokens: a page keeps the note of one run
-// apart from another's.
-var pageMarkSeq atomic.Uint64
+// apart from another's; pageMarkPrefix is the process's own, since a
+// page keeps its note across a restart of the daemon, whose numbers
+// start again.
+var (
+	pageMarkSeq    atomic.Uint64
+	pageMarkPrefix = "m" + strconv.FormatUint(rand.Uint64(), 36) + "-"
+)
 
 // newPageMark is the mark of a run of spec's action: a token for an
 // action that changes the page, none for one that only reads (its
@@ -38,7 +47,7 @@ var pageMarkSeq atomic.Uint64
 func newPageMark(changesPage bool) *pageMark {
 	m := &pageMark{}
 	if changesPage {
-		m.token = "m" + strconv.FormatUint(pageMarkSeq.Add(1), 36)
+		m.token = pageMarkPrefix + strconv.FormatUint(pageMarkSeq.Add(1), 36)
 	}
 	return m
 }
@@ -67,16 +76,23 @@ func (m *pageMark) take() string {
 // pageChangeAsync starts comparing tab tabID's page with the note of
 // r's locate beside the observe step's other looks, and returns the
 // function that waits for the answer (nil: none, see pageChange). Runs
-// whose locate noted nothing send nothing.
-func pageChangeAsync(r observer, tabID int) func() *tool.PageChange {
+// whose locate noted nothing send nothing, and neither does one whose
+// element is in a child frame: the note is of the top document, which
+// an act in a frame may leave as it was.
+func pageChangeAsync(r observer, tabID int, el *Element) func() *tool.PageChange {
 	tok := r.mark.take()
-	if tok == "" {
+	if tok == "" || (el != nil && el.FrameID != 0) {
 		return func() *tool.PageChange { return nil }
 	}
 	done := make(chan *tool.PageChange, 1)
 	go func() { done <- pageChange(r, tabID, tok) }()
 	return func() *tool.PageChange { return <-done }
 }
+
+// pageChangeWait bounds the comparison: it is a report, and a page that
+// does not answer by then (a dialog the act opened holds its scripts)
+// gets none rather than holding the action's answer.
+const pageChangeWait = time.Second
 
 // pageChangeAnswer is page/locate.js pageChange's answer: the blocks
 // that differ, before and after, as [hash, length] pairs.
@@ -94,8 +110,22 @@ type pageChangeAnswer struct {
 // big to note, the look failed). It is a report, never the action's
 // failure.
 func pageChange(r observer, tabID int, tok string) *tool.PageChange {
+	// Straight to the page, not through the dialog answerer (runPage):
+	// a dialog the act opened is the action's next step to report, not
+	// this look's to wait for.
+	ctx, cancel := context.WithTimeout(r.ctx, pageChangeWait)
+	defer cancel()
+	top := 0
+	res, err := r.b.PageRun(ctx, protocol.PageRunParams{TabID: tabID, FrameID: &top, Files: pageChangeScript.files,
+		Fn: pageChangeScript.fn, Args: map[string]string{"token": tok}})
+	if err != nil {
+		return nil
+	}
+	if res, err = r.refuseFrames(tabID, res); err != nil || len(res) == 0 || res[0].Error != "" {
+		return nil
+	}
 	var a *pageChangeAnswer
-	if err := r.runPageTop(tabID, nil, pageChangeScript, map[string]string{"token": tok}, &a); err != nil || a == nil {
+	if json.Unmarshal(res[0].Value, &a) != nil || a == nil {
 		return nil
 	}
 	before, ok1 := decodeBlocks(a.Before)
@@ -103,7 +133,10 @@ func pageChange(r observer, tabID int, tok string) *tool.PageChange {
 	if !ok1 || !ok2 {
 		return nil
 	}
-	n, delta := changes.Count(before, after)
+	n, delta, ok := changes.Count(before, after)
+	if !ok {
+		return nil
+	}
 	return &tool.PageChange{ChangedBlocks: n, DeltaChars: delta, StillChanging: a.StillChanging && n == 0}
 }
 

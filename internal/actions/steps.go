@@ -401,7 +401,7 @@ func (r observer) observeTab(before browser.TabInfo, after *browser.TabInfo, el 
 	warnings = append(warnings, w.notes...)
 	var t browser.TabInfo
 	var opened []tool.Tab
-	change := pageChangeAsync(r, before.TabID) // beside tab.get (pagechange.go)
+	change := pageChangeAsync(r, before.TabID, el) // beside tab.get (pagechange.go)
 	err := both(func() (err error) {
 		if after != nil {
 			t = *after

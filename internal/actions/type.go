@@ -528,6 +528,11 @@ func (r typing) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (*to
 	if w := ty.reaction.Warning(); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
+	// The page was compared beside the wait for its reaction, which saw
+	// it change: the text may not have yet, but the page is not unchanged.
+	if pc := res.PageChange; pc != nil && pc.ChangedBlocks == 0 && ty.reaction.Changed {
+		pc.StillChanging = true
+	}
 	if loc.IsPoint() {
 		res.Element = nil
 	}
