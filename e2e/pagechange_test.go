@@ -21,7 +21,8 @@ const pageChangeHTML = `<!doctype html><title>Changes</title>
 <div id="s"></div>
 <a href="/other">Go elsewhere</a>
 <label>Name <input id="name" oninput="document.getElementById('preview').textContent = 'Hello ' + this.value"></label>
-<p id="preview">Hello</p>`
+<p id="preview">Hello</p>
+<iframe id="inner" srcdoc="<p id=f>In the frame.</p><button id=fb onclick=&quot;document.getElementById('f').textContent='The frame changed.'&quot;>Frame button</button>"></iframe>`
 
 func pageChangeTab(t *testing.T) int {
 	t.Helper()
@@ -97,5 +98,16 @@ func TestTypeSaysTheLivePreviewChanged(t *testing.T) {
 		if pc["changedBlocks"] != 1.0 || pc["deltaChars"] != want {
 			t.Errorf("type %q: page %v, want 1 block changed, %+v chars", value, pc, want)
 		}
+	}
+}
+
+// A click on an element in a child frame says nothing of the page: the
+// note is of the top document, which that click leaves as it was, so
+// "unchanged" would be false.
+func TestAClickInAFrameSaysNothingOfThePage(t *testing.T) {
+	tab := pageChangeTab(t)
+	res := call(t, map[string]any{"action": "click", "tabId": tab, "text": "Frame button"})
+	if pc, ok := res["page"]; ok {
+		t.Errorf("a click in a child frame says %v of the top page, want nothing", pc)
 	}
 }
