@@ -82,8 +82,17 @@ async function unstrand() {
 }
 unstrand();
 
+// save keeps the rules and the tabs in chrome.storage.session for the
+// worker's next start. It never fails: a store that refuses the write
+// (over its quota, say) must not keep the rules from being enforced now
+// (sync), so a failed save is logged and counted (saveFailures), and the
+// next change saves everything again.
+let saveFailures = 0;
 function save() {
-  return chrome.storage.session.set({ policyRules: rules, policyTabs: [...tabs], policyTouched: [...touched] });
+  return chrome.storage.session.set({ policyRules: rules, policyTabs: [...tabs], policyTouched: [...touched] }).catch((err) => {
+    saveFailures++;
+    console.error("browser-bridge: site rules not saved for the worker's next start:", err);
+  });
 }
 
 // blockedPage is the page that stands in for a navigation the rules
@@ -344,8 +353,8 @@ export async function set(msg) {
   };
   await ready;
   rules = { allow: list("allow"), deny: list("deny"), builtInDeny: list("builtInDeny"), refuseProgramEvaluate: msg.refuseProgramEvaluate === true };
-  await save();
-  await sync();
+  // The rules are enforced whether or not the store takes them.
+  await Promise.all([sync(), save()]);
   return { ok: true };
 }
 
@@ -685,5 +694,5 @@ export function programScriptsOff() {
 
 // For the extension's page: the rules and how many tabs they hold.
 export function summary() {
-  return { rules, tabs: tabs.size };
+  return { rules, tabs: tabs.size, saveFailures };
 }

@@ -428,7 +428,7 @@ const bodyListeners = new Map(); // tabId -> listener
 const early = new Map(); // requestId -> body
 function listenBodies(tabId) {
   if (!webRequest || bodyListeners.has(tabId)) return;
-  const listener = (d) => {
+  const listener = afterRestore((d) => {
     const r = recs.get(d.tabId);
     if (!r || !d.requestBody || offLimits(r, d)) return;
     const body = requestBody(r, d.requestBody);
@@ -439,7 +439,7 @@ function listenBodies(tabId) {
     }
     early.set(d.requestId, body);
     if (early.size > 100) early.delete(early.keys().next().value);
-  };
+  });
   webRequest.onBeforeRequest.addListener(listener, { urls: ["<all_urls>"], tabId }, ["requestBody"]);
   bodyListeners.set(tabId, listener);
 }
@@ -502,37 +502,48 @@ function onDone(d) {
   }
 }
 
+// afterRestore is listener f, run once the stored records are back
+// (restore below): the events that wake a stopped worker are the first
+// it sees, and each must find its tab's record, not take the tab for one
+// never recorded. Those that come before are queued, in order.
+function afterRestore(f) {
+  return (...args) => {
+    if (restoredYet) f(...args);
+    else restored.then(() => f(...args));
+  };
+}
+
 const webRequest = globalThis.chrome?.webRequest;
 if (webRequest) {
   const filter = { urls: ["<all_urls>"] };
   // extraHeaders: Cookie, Set-Cookie and Authorization are among what a
   // developer checks (the daemon redacts their values, but the agent sees
   // that they were sent).
-  webRequest.onBeforeRequest.addListener(onBefore, filter);
-  webRequest.onSendHeaders.addListener(onSendHeaders, filter, ["requestHeaders", "extraHeaders"]);
-  webRequest.onHeadersReceived.addListener(onHeaders, filter, ["responseHeaders", "extraHeaders"]);
-  webRequest.onCompleted.addListener(onDone, filter);
-  webRequest.onErrorOccurred.addListener(onDone, filter);
+  webRequest.onBeforeRequest.addListener(afterRestore(onBefore), filter);
+  webRequest.onSendHeaders.addListener(afterRestore(onSendHeaders), filter, ["requestHeaders", "extraHeaders"]);
+  webRequest.onHeadersReceived.addListener(afterRestore(onHeaders), filter, ["responseHeaders", "extraHeaders"]);
+  webRequest.onCompleted.addListener(afterRestore(onDone), filter);
+  webRequest.onErrorOccurred.addListener(afterRestore(onDone), filter);
 }
 
 chrome.tabs.onCreated.addListener((t) => {
   if (t.id >= 0) created.set(t.id, Date.now());
 });
-chrome.tabs.onRemoved.addListener((tabId) => {
+chrome.tabs.onRemoved.addListener(afterRestore((tabId) => {
   recs.delete(tabId);
   forgetStored(tabId);
   created.delete(tabId);
   unlistenBodies(tabId);
-});
-chrome.tabs.onReplaced.addListener((added, removed) => {
+}));
+chrome.tabs.onReplaced.addListener(afterRestore((added, removed) => {
   recs.delete(removed);
   forgetStored(removed);
   unlistenBodies(removed);
-});
+}));
 // A recorded tab's new page is recorded from its start (the content
 // scripts ask at document_start); a provisional record nobody claimed is
 // forgotten.
-chrome.webNavigation.onCommitted.addListener((d) => {
+chrome.webNavigation.onCommitted.addListener(afterRestore((d) => {
   const r = recs.get(d.tabId);
   if (r) {
     // A new top document takes its frames with it.
@@ -547,7 +558,7 @@ chrome.webNavigation.onCommitted.addListener((d) => {
     // the worker lost before.
     delete r.requestsFrom;
   } else if (r && Date.now() - r.startedAt > PROVISIONAL_MS) recs.delete(d.tabId);
-});
+}));
 // A top-level navigation of a recorded tab begins a new load: console
 // answers the messages since the last one unless asked for all, where a
 // navigation entry marks where each load begins. It carries the time
@@ -558,25 +569,25 @@ chrome.webNavigation.onCommitted.addListener((d) => {
 // does (a download link, a 204, an aborted load) leaves the page as it
 // was, and its messages the current load's.
 const navStarts = new Map(); // tabId -> when its top-level navigation began
-chrome.webNavigation.onBeforeNavigate.addListener((d) => {
+chrome.webNavigation.onBeforeNavigate.addListener(afterRestore((d) => {
   if (d.frameId !== 0) return;
   if (recs.has(d.tabId)) navStarts.set(d.tabId, Number.isFinite(d.timeStamp) ? Math.floor(d.timeStamp) : Date.now());
-});
-chrome.webNavigation.onCommitted.addListener((d) => {
+}));
+chrome.webNavigation.onCommitted.addListener(afterRestore((d) => {
   if (d.frameId !== 0) return;
   const began = navStarts.get(d.tabId);
   navStarts.delete(d.tabId);
   const r = recs.get(d.tabId);
   if (r) addMessage(r, { level: "info", text: "", source: "navigation", url: capURL(d.url), time: began ?? (Number.isFinite(d.timeStamp) ? Math.floor(d.timeStamp) : Date.now()) });
-});
-chrome.tabs.onRemoved.addListener((tabId) => navStarts.delete(tabId));
+}));
+chrome.tabs.onRemoved.addListener(afterRestore((tabId) => navStarts.delete(tabId)));
 
 // A document that changes its URL itself (history.pushState, a
 // fragment) is judged by the URL it shows now.
-const moved = (d) => {
+const moved = afterRestore((d) => {
   const r = recs.get(d.tabId);
   if (r) r.frames.set(d.frameId, d.url);
-};
+});
 chrome.webNavigation.onHistoryStateUpdated.addListener(moved);
 chrome.webNavigation.onReferenceFragmentUpdated.addListener(moved);
 
@@ -644,6 +655,20 @@ chrome.runtime.onMessage.addListener((req, sender, reply) => {
   // Only this extension's content scripts, in a tab's frames.
   const tabId = sender.tab && sender.tab.id;
   if (sender.id !== chrome.runtime.id || !Number.isInteger(tabId) || !Number.isInteger(sender.frameId)) return false;
+  // After a restart of the worker, a page's word waits for the stored
+  // records to be back: it may be its tab's first since, and its tab's
+  // record must be found (a recorded tab taken for the user's own would
+  // stop recording).
+  if (!restoredYet) {
+    restored.then(() => fromPageMessage(type, tabId, req, sender, reply));
+    return type === "record.page";
+  }
+  return fromPageMessage(type, tabId, req, sender, reply);
+});
+
+// fromPageMessage answers a message of the page's half of tabId; it says
+// whether reply is called later.
+function fromPageMessage(type, tabId, req, sender, reply) {
   if (type === "record.main") {
     // A recorded tab's document that came without the marker asks for
     // the page's half (page/record.js): from now on, not from its start.
@@ -670,15 +695,9 @@ chrome.runtime.onMessage.addListener((req, sender, reply) => {
     })().then((record) => reply({ record }), () => reply({ record: false }));
     return true;
   }
-  // After a restart of the worker, a page's batch waits for the stored
-  // records to be back: it may be its tab's first word since.
-  if (!restoredYet) {
-    restored.then(() => fromBatch(tabId, req, sender));
-    return false;
-  }
   fromBatch(tabId, req, sender);
   return false;
-});
+}
 
 // fromBatch files a batch of the page's records (record.batch) of tabId.
 function fromBatch(tabId, req, sender) {
@@ -711,9 +730,16 @@ function fromBatch(tabId, req, sender) {
 // whose record changed, and read back when the worker starts again. The
 // copy is redacted before it is stored (handlers/redact.js, the twin of
 // internal/redact): no secret a page logged sits in the store. Per tab it
-// holds the newest messages up to STORE_TAB_MAX bytes (as msgSize counts
-// them), less when many tabs share STORE_MAX; the ones left out are
-// counted as dropped once restored. The
+// holds the newest messages up to STORE_TAB_MAX bytes, less when many
+// tabs share STORE_MAX, measured as the store counts them: the redacted
+// copy's JSON, in UTF-8 (a mark can be longer than what it hides). When
+// the share shrinks (another tab is recorded) every stored copy larger
+// than it is written again, smaller; a write the store refuses is tried
+// again with half as much, so a full store costs a tab its oldest
+// messages, not its whole copy. The messages left out are counted as
+// dropped once restored. STORE_MAX leaves most of chrome.storage.session's
+// 10 MB to the site rules (policy.js) and the stops (stops.js): what a
+// page logs must never keep them from being stored. The
 // requests are not copied (their headers and bodies are what the bounds
 // above are for): after a restart network records from then on, and says
 // so.
@@ -721,14 +747,22 @@ function fromBatch(tabId, req, sender) {
 const STORE_KEY = "consoleRecord:";
 const STORE_MS = 500;
 const STORE_TAB_MAX = 512 * 1024;
-// All tabs' copies together, within chrome.storage.session's 10 MB: with
-// many recorded tabs each keeps a smaller share.
-const STORE_MAX = 8 * 1024 * 1024;
+// All tabs' copies together, well within chrome.storage.session's 10 MB:
+// with many recorded tabs each keeps a smaller share.
+const STORE_MAX = 4 * 1024 * 1024;
+// The smallest share a refused write is tried again with.
+const STORE_MIN = 4 * 1024;
+// What a copy holds besides its messages, at most (its key and fields).
+const STORE_HEAD = 256;
 const dirty = new Set(); // tabIds whose record changed since the last store
+const storedShare = new Map(); // tabId -> the share its stored copy was cut to
 let storeTimer = null;
 let storing = Promise.resolve();
-// The redacted copy of each message, made once: messages do not change.
+let storeRefused = 0; // writes the store refused (its quota), for a test
+// The redacted copy of each message and its size in the store, made once:
+// messages do not change.
 const copies = new WeakMap();
+const utf8 = new TextEncoder();
 
 // changed notes that r's record changed, to be stored soon.
 function changed(r) {
@@ -737,48 +771,92 @@ function changed(r) {
   if (storeTimer === null) storeTimer = setTimeout(store, STORE_MS);
 }
 
-function redactedCopy(m) {
-  let c = copies.get(m);
-  if (!c) {
+// copyOf is the stored copy of message m, redacted, with its size in the
+// store (its JSON in UTF-8, and a comma).
+function copyOf(m) {
+  let e = copies.get(m);
+  if (!e) {
     const { size, ...rest } = m;
-    c = { ...rest, text: loose(m.text), url: redactURL(m.url) };
+    const c = { ...rest, text: loose(m.text), url: redactURL(m.url) };
     if (m.frameUrl) c.frameUrl = redactURL(m.frameUrl);
     if (m.stack) c.stack = m.stack.map((f) => ({ ...f, url: redactURL(f.url) }));
-    copies.set(m, c);
+    e = stored(c);
+    copies.set(m, e);
   }
-  return c;
+  return e;
 }
 
-// snapshot is what is stored of r: its newest messages that fit.
+const stored = (c) => ({ c, bytes: utf8.encode(JSON.stringify(c)).length + 1 });
+
+// snapshot is what is stored of r: its newest messages whose copies fit
+// in max bytes.
 function snapshot(r, max) {
-  let bytes = 0;
+  let bytes = STORE_HEAD;
   let from = r.msgs.length;
-  while (from > 0 && bytes + r.msgs[from - 1].size <= max) bytes += r.msgs[--from].size;
+  const out = [];
+  while (from > 0) {
+    const e = copyOf(r.msgs[from - 1]);
+    if (bytes + e.bytes > max) break;
+    bytes += e.bytes;
+    out.push(e.c);
+    from--;
+  }
   return { startedAt: r.startedAt, fromLoad: r.fromLoad, msgSeq: r.msgSeq, msgDropped: r.msgDropped + from, leftOut: r.leftOut,
-    msgs: r.msgs.slice(from).map(redactedCopy) };
+    msgs: out.reverse() };
 }
 
 function store() {
   storeTimer = null;
-  const tabs = [...dirty];
-  dirty.clear();
   let recording = 0;
   for (const r of recs.values()) if (r.recording) recording++;
   const share = Math.min(STORE_TAB_MAX, Math.floor(STORE_MAX / Math.max(1, recording)));
+  // A smaller share holds for the copies stored already too, changed or
+  // not: together they stay within STORE_MAX.
+  for (const [tabId, was] of storedShare) if (was > share) dirty.add(tabId);
+  const tabs = [...dirty];
+  dirty.clear();
   // In order: a later state must not be overwritten by an earlier write.
-  // One write per tab: a tab the store's quota refuses loses its copy,
-  // not the others theirs.
+  // One write per tab: a tab the store's quota refuses keeps less, not
+  // the others less.
   storing = storing.then(() => Promise.all(tabs.map((tabId) => {
     const r = recs.get(tabId);
-    const key = STORE_KEY + tabId;
-    if (!r || !r.recording) return chrome.storage.session.remove(key).catch(() => {});
-    return chrome.storage.session.set({ [key]: snapshot(r, share) }).catch(() => chrome.storage.session.remove(key).catch(() => {}));
+    if (!r || !r.recording) {
+      storedShare.delete(tabId);
+      return chrome.storage.session.remove(STORE_KEY + tabId).catch(() => {});
+    }
+    return write(tabId, r, share);
   })));
+}
+
+// write stores r's copy within share bytes; when the store refuses it
+// (its quota), with half as much, and so on: the newest messages are
+// kept while any fit. Only a copy that cannot be written at all is
+// removed (a stale one would come back after a restart).
+async function write(tabId, r, share) {
+  const key = STORE_KEY + tabId;
+  for (let max = share; max >= STORE_MIN; max = Math.floor(max / 2)) {
+    try {
+      await chrome.storage.session.set({ [key]: snapshot(r, max) });
+      storedShare.set(tabId, max);
+      return;
+    } catch (_) {
+      storeRefused++;
+    }
+  }
+  storedShare.delete(tabId);
+  await chrome.storage.session.remove(key).catch(() => {});
 }
 
 function forgetStored(tabId) {
   dirty.delete(tabId);
+  storedShare.delete(tabId);
   storing = storing.then(() => chrome.storage.session.remove(STORE_KEY + tabId)).catch(() => {});
+}
+
+// storeState is for the tests: the shares the stored copies were cut to,
+// and the writes the store refused.
+export function storeState() {
+  return { shares: Object.fromEntries(storedShare), refused: storeRefused };
 }
 
 // restore puts the stored records of the tabs still open back. A record
@@ -809,11 +887,13 @@ async function restore() {
     r.leftOut = saved.leftOut;
     r.msgSeq = saved.msgSeq;
     for (const m of saved.msgs) {
+      copies.set(m, stored({ ...m })); // redacted already
       m.size = msgSize(m);
       r.msgs.push(m);
       r.bytes += m.size;
-      copies.set(m, m); // redacted already
     }
+    // Cut to a share that may be larger than the next store's.
+    storedShare.set(tabId, STORE_TAB_MAX);
     if (live) {
       for (const m of live.msgs) {
         m.seq += r.msgSeq;
