@@ -102,9 +102,14 @@ const ask = (req) => chrome.runtime.sendMessage(req).then((r) => {
   return r;
 });
 
-// refresh adds the steps taken since the newest shown. The timer and
-// the page coming into view may ask at once: one asks at a time, and a
-// step already shown is never added again.
+// refresh adds the steps taken since the newest shown. The daemon
+// answers with the newest steps from there, at most a page of them, and
+// says "more" when it left out older ones of that range (more steps ran
+// while the page was out of view than one answer holds): the answer then
+// replaces the strip, and "Older" reaches the steps in between, so no
+// step is ever skipped. The timer and the page coming into view may ask
+// at once: one asks at a time, and a step already shown is never added
+// again.
 let refreshing = null;
 function refresh() {
   refreshing ??= refreshOnce().finally(() => { refreshing = null; });
@@ -112,21 +117,30 @@ function refresh() {
 }
 async function refreshOnce() {
   if (!me || document.hidden) return;
-  const from = steps.length ? steps[steps.length - 1].seq + 1 : 0;
-  const r = await ask({ type: "ui.replay", windowId: me.windowId, from });
   const last = steps.length ? steps[steps.length - 1].seq : -1;
+  const r = await ask({ type: "ui.replay", windowId: me.windowId, from: last + 1 });
   const fresh = (r && r.steps || []).filter((s) => s.seq > last);
   if (!fresh.length) return;
-  if (!steps.length) older.hidden = !r.more;
-  steps.push(...fresh);
+  if (!steps.length || r.more) {
+    steps = fresh;
+    older.hidden = !r.more;
+    if (current >= 0) {
+      current = -1;
+      stepBox.hidden = true;
+    }
+  } else {
+    steps.push(...fresh);
+  }
   render();
 }
 
 // loadOlder adds the page of steps before the oldest shown.
 async function loadOlder() {
   if (!me || !steps.length || steps[0].seq === 0) return;
-  const r = await ask({ type: "ui.replay", windowId: me.windowId, before: steps[0].seq });
   const first = steps[0].seq;
+  const r = await ask({ type: "ui.replay", windowId: me.windowId, before: first });
+  // The strip was replaced meanwhile: this page no longer joins it.
+  if (!steps.length || steps[0].seq !== first) return;
   const earlier = r.steps.filter((s) => s.seq < first);
   older.hidden = !r.more;
   if (!earlier.length) return;

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/registry"
@@ -51,25 +52,55 @@ func (r *recorder) uiReplay(reg *registry.Registry, frame []byte) (protocol.UIRe
 			picked = append(picked, e)
 		}
 	}
-	if len(picked) > protocol.UIReplaySteps {
-		picked = picked[len(picked)-protocol.UIReplaySteps:]
-	}
-	if len(picked) > 0 && req.Seq == nil {
-		out.More = t.Entries[0].Seq < picked[0].Seq
-	}
-	for _, e := range picked {
-		s := protocol.UIReplayStep{Seq: e.Seq, Time: e.Time, Action: e.Action, Target: e.Target,
-			Outcome: e.Outcome(), URL: e.URL, Title: e.Title}
-		if img := r.store.Image(e); img != nil {
-			if req.Seq != nil {
-				s.Image = dataURL(img)
-			} else {
-				s.Thumb = dataURL(replay.Thumbnail(img, stripWidth))
-			}
+	if req.Seq != nil {
+		for _, e := range picked {
+			out.Steps = append(out.Steps, r.uiStep(e, true))
 		}
+		return out, nil
+	}
+	// The newest steps of the range, at most UIReplaySteps and about
+	// uiReplayBudget bytes; More says that older steps of the range were
+	// left out. The page appends an answer without More to its strip (it
+	// continues from the last step shown) and replaces the strip with
+	// one with More, whose "Older" reaches the rest: no step is skipped.
+	size := 0
+	for i := len(picked) - 1; i >= 0; i-- {
+		if len(out.Steps) == protocol.UIReplaySteps {
+			out.More = true
+			break
+		}
+		s := r.uiStep(picked[i], false)
+		b, _ := json.Marshal(s)
+		if len(out.Steps) > 0 && size+len(b) > uiReplayBudget {
+			out.More = true
+			break
+		}
+		size += len(b)
 		out.Steps = append(out.Steps, s)
 	}
+	slices.Reverse(out.Steps)
 	return out, nil
+}
+
+// uiReplayBudget is about the most bytes of steps one answer holds: half
+// the native link's 1 MiB. A step's texts are cut at replay.MaxField,
+// so 20 steps with thumbnails fit; an index written before they were
+// cut may hold steps of up to 64 KiB.
+const uiReplayBudget = 512 << 10
+
+// uiStep is e as the page shows it: with its picture (alone) or its
+// thumbnail (in a page of steps), when one is kept.
+func (r *recorder) uiStep(e replay.Entry, alone bool) protocol.UIReplayStep {
+	s := protocol.UIReplayStep{Seq: e.Seq, Time: e.Time, Action: e.Action, Target: e.Target,
+		Outcome: e.Outcome(), URL: e.URL, Title: e.Title}
+	if img := r.store.Image(e); img != nil {
+		if alone {
+			s.Image = dataURL(img)
+		} else {
+			s.Thumb = dataURL(replay.Thumbnail(img, stripWidth))
+		}
+	}
+	return s
 }
 
 // dataURL is a JPEG as a data: URL the page can show.

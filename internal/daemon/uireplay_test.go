@@ -3,10 +3,12 @@ package daemon
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"image"
 	"image/jpeg"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,5 +94,159 @@ func TestUIReplayPagesTheWorkspacesTimeline(t *testing.T) {
 	}
 	if _, err := d.replays.uiReplay(set.For(from.Instance), []byte(`{"windowId":"7"}`)); err == nil {
 		t.Error("a malformed request was answered")
+	}
+}
+
+// uiTestDaemon is a daemon whose registry has workspace "w" in window 7
+// of browser chrome-1, with no step yet.
+func uiTestDaemon(t *testing.T) (*Daemon, *registry.Registry) {
+	t.Helper()
+	dir := t.TempDir()
+	set, err := registry.Open(filepath.Join(dir, "registry.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.For("chrome-1").SetWorkspace(registry.Workspace{ID: "w", WindowID: 7, GroupID: 3})
+	return &Daemon{reg: set, replays: newRecorder(replay.NewIn(filepath.Join(dir, "replays")))}, set.For("chrome-1")
+}
+
+// The paging contract the workspace page relies on (workspace.js): an
+// answer holds the newest steps of the range asked for, and More says
+// whether steps of that range older than its first were left out. The
+// page appends an answer with More false (it continues from the last step
+// shown) and replaces its strip with one with More true, "Older" then
+// reaching the rest: no step is ever skipped, however many ran while the
+// page was out of view.
+func TestUIReplayPagingSkipsNoStep(t *testing.T) {
+	d, reg := uiTestDaemon(t)
+	add := func(n int) {
+		for i := 0; i < n; i++ {
+			if _, err := d.replays.store.Append(replay.Entry{Workspace: "w", Action: "click"}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ask := func(req string) protocol.UIReplay {
+		t.Helper()
+		r, err := d.replays.uiReplay(reg, []byte(req))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	// The page, as workspace.js does it.
+	var strip []int
+	olderShown := false
+	refresh := func() {
+		last := -1
+		if len(strip) > 0 {
+			last = strip[len(strip)-1]
+		}
+		r := ask(fmt.Sprintf(`{"windowId":7,"from":%d}`, last+1))
+		var fresh []int
+		for _, s := range r.Steps {
+			if s.Seq > last {
+				fresh = append(fresh, s.Seq)
+			}
+		}
+		if len(fresh) == 0 {
+			return
+		}
+		if len(strip) == 0 || r.More {
+			strip, olderShown = fresh, r.More
+		} else {
+			strip = append(strip, fresh...)
+		}
+	}
+	older := func() {
+		first := strip[0]
+		r := ask(fmt.Sprintf(`{"windowId":7,"before":%d}`, first))
+		olderShown = r.More
+		var earlier []int
+		for _, s := range r.Steps {
+			if s.Seq < first {
+				earlier = append(earlier, s.Seq)
+			}
+		}
+		strip = append(earlier, strip...)
+	}
+	contiguous := func(from, to int) bool {
+		if len(strip) != to-from+1 {
+			return false
+		}
+		for i, s := range strip {
+			if s != from+i {
+				return false
+			}
+		}
+		return true
+	}
+
+	add(3)
+	refresh()
+	if !contiguous(0, 2) || olderShown {
+		t.Fatalf("first look: %v, older %v", strip, olderShown)
+	}
+	add(2)
+	if r := ask(`{"windowId":7,"from":3}`); r.More || len(r.Steps) != 2 {
+		t.Errorf("an answer that continues from the last step shown says more: %+v", r)
+	}
+	refresh()
+	if !contiguous(0, 4) || olderShown {
+		t.Fatalf("after two steps: %v, older %v", strip, olderShown)
+	}
+	// 45 steps while the page is out of view: more than an answer holds.
+	add(45)
+	refresh()
+	if !contiguous(30, 49) || !olderShown {
+		t.Fatalf("after 45 steps out of view: %v, older %v; want the newest 20 and Older", strip, olderShown)
+	}
+	for i := 0; olderShown && i < 10; i++ {
+		older()
+	}
+	if !contiguous(0, 49) || olderShown {
+		t.Fatalf("after Older: %v, older %v; want every step", strip, olderShown)
+	}
+	add(1)
+	refresh()
+	if !contiguous(0, 50) {
+		t.Fatalf("a new step after Older: %v", strip)
+	}
+}
+
+// An answer of the strip stays well within the native link's 1 MiB
+// however long its steps' texts (an index written before they were cut
+// holds lines up to 64 KiB): past a byte budget it stops, keeping the
+// newest, and says more remain.
+func TestUIReplayKeepsToItsByteBudget(t *testing.T) {
+	d, reg := uiTestDaemon(t)
+	var index strings.Builder
+	for i := 0; i < 25; i++ {
+		line, _ := json.Marshal(replay.Entry{Seq: i, Workspace: "w", Action: "open",
+			URL: "https://example.com/" + strings.Repeat("u", 30<<10), Title: strings.Repeat("t", 30<<10)})
+		index.Write(append(line, '\n'))
+	}
+	dir := filepath.Join(d.replays.store.Dir, hex.EncodeToString([]byte("w")))
+	os.MkdirAll(dir, 0o700)
+	if err := os.WriteFile(filepath.Join(dir, "index.jsonl"), []byte(index.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range []string{`{"windowId":7}`, `{"windowId":7,"from":3}`, `{"windowId":7,"before":25}`} {
+		r, err := d.replays.uiReplay(reg, []byte(req))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(r)
+		if len(b) > uiReplayBudget+100<<10 {
+			t.Errorf("%s: an answer of %d bytes, over the budget of %d", req, len(b), uiReplayBudget)
+		}
+		if len(r.Steps) == 0 || r.Steps[len(r.Steps)-1].Seq != 24 || !r.More {
+			t.Errorf("%s: %d steps, more %v; want the newest, and more", req, len(r.Steps), r.More)
+		}
+		for i := 1; i < len(r.Steps); i++ {
+			if r.Steps[i].Seq != r.Steps[i-1].Seq+1 {
+				t.Errorf("%s: steps not in order: %d then %d", req, r.Steps[i-1].Seq, r.Steps[i].Seq)
+			}
+		}
 	}
 }

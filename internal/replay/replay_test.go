@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // testJPEG is a w×h JPEG of one colour.
@@ -381,4 +382,80 @@ func listed(t *testing.T, s *Store) string {
 	}
 	sort.Strings(ids)
 	return fmt.Sprint(ids)
+}
+
+// A page decides a step's URL and title (and the target and outcome come
+// from the agent and the extension): each is cut at MaxField bytes with a
+// visible mark, so that no line of the index is too long to read back,
+// and a URL of over 1 MiB (history.replaceState) cannot wreck the index.
+func TestAppendCutsPageStrings(t *testing.T) {
+	s := NewIn(filepath.Join(t.TempDir(), "replays"))
+	long := strings.Repeat("é", 600_000) // 1.2 MB
+	e, err := s.Append(Entry{Workspace: "w", Action: "open", URL: "https://example.com/#" + long, Title: long, Target: long, Code: long}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := s.Read("w")
+	if err != nil || len(tl.Entries) != 1 || tl.Entries[0].Seq != e.Seq {
+		t.Fatalf("read back %+v, %v; want the step", tl.Entries, err)
+	}
+	got := tl.Entries[0]
+	for name, v := range map[string]string{"url": got.URL, "title": got.Title, "target": got.Target, "code": got.Code} {
+		if len(v) > MaxField || !strings.HasSuffix(v, "…") || !utf8.ValidString(v) {
+			t.Errorf("%s: %d bytes, ends %q; want at most %d, cut with …", name, len(v), v[max(0, len(v)-8):], MaxField)
+		}
+	}
+	if c := Cut("short", MaxField); c != "short" {
+		t.Errorf("a short string was cut: %q", c)
+	}
+}
+
+// An index that reads back as no entry at all (every line too long or
+// not JSON), however large, is emptied, and never panics.
+func TestBoundIndexOfNoEntries(t *testing.T) {
+	s := NewIn(filepath.Join(t.TempDir(), "replays"))
+	s.MaxIndexBytes = 1 << 10
+	dir := s.folder("w")
+	os.MkdirAll(dir, 0o700)
+	junk := `{"seq":0,"workspace":"w","action":"open","url":"` + strings.Repeat("x", 70<<10) + "\"}\n"
+	os.WriteFile(filepath.Join(dir, indexName), []byte(junk+"not json\n"), 0o600)
+	if err := s.boundIndex(dir); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(filepath.Join(dir, indexName)); err != nil || info.Size() > s.MaxIndexBytes {
+		t.Errorf("index after bounding: %v, %v", info, err)
+	}
+	if e, err := s.Append(Entry{Workspace: "w", Action: "click"}, nil); err != nil || e.Seq != 0 {
+		t.Errorf("append after: seq %d, %v", e.Seq, err)
+	}
+}
+
+// The age limit is applied when the store is opened (the daemon starts),
+// not only when a step is added: a timeline left 14 days ago goes even if
+// no workspace takes a step again.
+func TestPruneDropsStaleTimelines(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "replays")
+	s := NewIn(dir)
+	for _, w := range []string{"stale", "fresh", "w3"} {
+		s.Append(Entry{Workspace: w, Action: "open"}, nil)
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(filepath.Join(s.folder("stale"), indexName), old, old)
+	os.WriteFile(filepath.Join(dir, "off"), nil, 0o600)
+
+	s2 := NewIn(dir)
+	s2.MaxAge = time.Hour
+	s2.MaxTimelines = 2
+	if err := s2.Prune(); err != nil {
+		t.Fatal(err)
+	}
+	if got := listed(t, s2); got != "[fresh w3]" {
+		t.Errorf("after Prune %s, want [fresh w3]", got)
+	}
+	if !s2.Off() {
+		t.Error("Prune removed the off switch")
+	}
+	if err := NewIn(filepath.Join(t.TempDir(), "none")).Prune(); err != nil {
+		t.Errorf("Prune of a store not yet made: %v", err)
+	}
 }

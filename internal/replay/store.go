@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/browser-bridge/browser-bridge/internal/atomicfile"
 	"github.com/browser-bridge/browser-bridge/internal/paths"
@@ -44,7 +45,27 @@ const (
 	// closeWorkspace) keeps its timeline, so that it can still be
 	// replayed, until this age or MaxTimelines drops it.
 	MaxAge = 14 * 24 * time.Hour
+	// MaxField is the most bytes kept of an entry's URL, title, target
+	// or outcome: pages decide them (a URL set with history.replaceState
+	// can be megabytes), and a longer one is cut, with "…" at the cut.
+	// Every line of the index then stays well under the 64 KiB that
+	// ParseIndex reads back.
+	MaxField = 2 << 10
 )
+
+// Cut is v cut to at most n bytes (at a character's boundary), "…" at
+// the cut; v itself when it fits.
+func Cut(v string, n int) string {
+	if len(v) <= n {
+		return v
+	}
+	const mark = "…"
+	end := max(n-len(mark), 0)
+	for end > 0 && !utf8.RuneStart(v[end]) {
+		end--
+	}
+	return v[:end] + mark
+}
 
 // indexName is a timeline's index file: one JSON line per entry.
 const indexName = "index.jsonl"
@@ -135,6 +156,8 @@ func (s *Store) Append(e Entry, capture []byte) (Entry, error) {
 	if e.Workspace == "" {
 		return e, errors.New("a timeline entry needs a workspace")
 	}
+	e.Target, e.Code = Cut(e.Target, MaxField), Cut(e.Code, MaxField)
+	e.URL, e.Title = Cut(e.URL, MaxField), Cut(e.Title, MaxField)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	dir := s.folder(e.Workspace)
@@ -255,6 +278,11 @@ func (s *Store) boundIndex(dir string) error {
 	if err != nil || len(entries) <= s.MaxEntries && info.Size() <= s.MaxIndexBytes {
 		return nil
 	}
+	if len(entries) == 0 {
+		// Nothing in it reads back (every line too long or not JSON):
+		// empty it, and leave the captures to MaxCaptures.
+		return writeIndex(dir, nil)
+	}
 	if len(entries) > s.MaxEntries {
 		entries = entries[len(entries)-s.MaxEntries:]
 	}
@@ -283,10 +311,26 @@ func (s *Store) boundIndex(dir string) error {
 	return writeIndex(dir, entries)
 }
 
+// Prune applies the bounds on timelines in all, MaxAge and MaxTimelines,
+// with no step being added: the daemon does it when it starts, so that a
+// timeline left for 14 days goes even if no workspace takes a step again.
+func (s *Store) Prune() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := os.Stat(s.Dir); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	s.dropTimelines("")
+	return nil
+}
+
 // dropTimelines deletes the timelines no step was added to for MaxAge,
 // then the ones used longest ago beyond MaxTimelines; never current's,
-// whose step is being added. A timeline's last use is its index file's
-// modification time.
+// whose step is being added ("": none is). A timeline's last use is its
+// index file's modification time.
 func (s *Store) dropTimelines(current string) {
 	folders, _ := os.ReadDir(s.Dir)
 	type timeline struct {
@@ -294,7 +338,15 @@ func (s *Store) dropTimelines(current string) {
 		used time.Time
 	}
 	var kept []timeline
-	own := filepath.Base(s.folder(current))
+	own := ""
+	if current != "" {
+		own = filepath.Base(s.folder(current))
+	}
+	forget := func(name string) {
+		if id, err := hex.DecodeString(name); err == nil {
+			delete(s.seq, string(id))
+		}
+	}
 	for _, f := range folders {
 		if !f.IsDir() || f.Name() == own {
 			continue
@@ -311,21 +363,22 @@ func (s *Store) dropTimelines(current string) {
 		}
 		if time.Since(used) > s.MaxAge {
 			os.RemoveAll(dir)
+			forget(f.Name())
 			continue
 		}
 		kept = append(kept, timeline{f.Name(), used})
 	}
-	// current's is one of the MaxTimelines.
 	limit := max(s.MaxTimelines, 1)
-	if len(kept) < limit {
+	if own != "" {
+		limit-- // current's is one of the MaxTimelines
+	}
+	if len(kept) <= limit {
 		return
 	}
 	sort.Slice(kept, func(i, j int) bool { return kept[i].used.Before(kept[j].used) })
-	for _, t := range kept[:len(kept)-(limit-1)] {
+	for _, t := range kept[:len(kept)-limit] {
 		os.RemoveAll(filepath.Join(s.Dir, t.name))
-		if id, err := hex.DecodeString(t.name); err == nil {
-			delete(s.seq, string(id))
-		}
+		forget(t.name)
 	}
 }
 
