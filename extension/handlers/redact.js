@@ -5,13 +5,23 @@
 // under node by internal/redact's twin test on the same cases. The daemon
 // still redacts everything on the way out; this copy makes sure that what
 // is stored holds no secret either. A value already redacted ("[redacted,
-// 40 chars]") is left as it is, so redacting twice changes nothing.
+// 40 chars]", the whole value) is left as it is, so redacting twice
+// changes nothing; one that merely begins "[redacted" is redacted.
 // docs/reference.md#what-is-redacted says what is redacted.
-
-const MARK = "[redacted";
 
 const runes = (s) => [...s].length;
 const mark = (s) => `[redacted, ${runes(s)} chars]`;
+
+// isMark says whether v is a mark, exactly: redacted already.
+const isMark = (v) => /^\[redacted, \d+ chars\]$/.test(v);
+
+// markEnd is where a mark at the start of s ends (after the scheme of a
+// credential: "Bearer [redacted, 40 chars]"), or -1.
+function markEnd(s) {
+  const m = /^(?:([A-Za-z]+)[\t\n\f\r ]+)?\[redacted, \d+ chars\]/.exec(s);
+  if (!m || (m[1] !== undefined && !authScheme(m[1]))) return -1;
+  return m[0].length;
+}
 
 function authScheme(word) {
   return ["bearer", "basic", "token", "digest", "negotiate"].includes(word.toLowerCase());
@@ -24,12 +34,19 @@ function markCred(s) {
   return mark(s);
 }
 
-// marked says whether v is redacted already, its scheme aside.
+// marked says whether v is redacted already, its quotes and scheme
+// aside: the mark must be the whole value.
 function marked(v) {
-  v = v.trim().replace(/^["']+/, "").trim();
+  v = v.trim();
+  if (v[0] === '"' || v[0] === "'") {
+    const q = v[0];
+    v = v.slice(1);
+    if (v.endsWith(q)) v = v.slice(0, -1);
+    v = v.trim();
+  }
   const i = v.indexOf(" ");
   if (i >= 0 && authScheme(v.slice(0, i))) v = v.slice(i + 1).trim();
-  return v.startsWith(MARK);
+  return isMark(v);
 }
 
 function plainlyNotSecret(v) {
@@ -78,7 +95,7 @@ function query(q) {
     let v = p.slice(eq + 1);
     if (plainlyNotSecret(v)) return p;
     v = queryUnescape(v) ?? v;
-    if (v.startsWith(MARK)) return p;
+    if (isMark(v)) return p;
     return name + "=" + queryEscape(mark(v));
   }).join("&");
 }
@@ -86,7 +103,7 @@ function query(q) {
 function pathParams(s) {
   if (!s.includes(";")) return s;
   return s.replace(/;([A-Za-z0-9_.-]{1,64})=([^;/?#]*)/g, (m, name, v) => {
-    if (!secretName(name) || (queryUnescape(v) ?? v).startsWith(MARK)) return m;
+    if (!secretName(name) || isMark(queryUnescape(v) ?? v)) return m;
     return ";" + name + "=" + queryEscape(mark(v));
   });
 }
@@ -104,7 +121,7 @@ function userinfo(s) {
   if (colon < 0) return s;
   const user = auth.slice(0, colon);
   const pass = auth.slice(colon + 1, at);
-  if (pass.startsWith(MARK)) return s;
+  if (isMark(pass)) return s;
   let out = scheme + "://" + user + ":" + mark(pass) + auth.slice(at);
   if (rest.length > auth.length) out += rest.slice(auth.length);
   return out;
@@ -185,7 +202,11 @@ function pairs(text) {
     let end = start + m[4].length;
     let quote = "";
     const v0 = text.slice(start, end);
+    const k = markEnd(text.slice(start));
     if (v0.startsWith('"') || v0.startsWith("'")) quote = v0[0];
+    // A mark, whose comma ends the pattern's value: the value runs on
+    // from its end ("[redacted, 3 chars]S3CRET" is not redacted).
+    else if (k >= 0) end = phraseEnd(text, start + k);
     else end = phraseEnd(text, end);
     let v = text.slice(start, end);
     if (plainlyNotSecret(v) || marked(v)) continue;
@@ -205,6 +226,6 @@ export function loose(text) {
   if (typeof text !== "string") return text;
   const lower = text.toLowerCase();
   if (!hints.some((h) => lower.includes(h))) return tokens(text);
-  text = pairs(text).replace(bearer, (m, scheme, space, cred) => (plainlyNotSecret(cred) || cred.startsWith(MARK) ? m : scheme + space + mark(cred)));
+  text = pairs(text).replace(bearer, (m, scheme, space, cred) => (plainlyNotSecret(cred) || isMark(cred) ? m : scheme + space + mark(cred)));
   return tokens(text);
 }

@@ -162,7 +162,7 @@ func Query(q string) string {
 			}
 			// Redacted already (the extension's stored copy of a
 			// console line is): its mark stays as it counted.
-			if strings.HasPrefix(v, Mark) {
+			if isMark(v) {
 				continue
 			}
 			parts[i] = name + "=" + url.QueryEscape(mark(v))
@@ -202,7 +202,7 @@ func pathParams(s string) string {
 	}
 	return pathParam.ReplaceAllStringFunc(s, func(m string) string {
 		name, v, _ := strings.Cut(m[1:], "=")
-		if u, err := url.QueryUnescape(v); !SecretName(name) || (err == nil && strings.HasPrefix(u, Mark)) {
+		if u, err := url.QueryUnescape(v); !SecretName(name) || (err == nil && isMark(u)) {
 			return m
 		}
 		return ";" + name + "=" + url.QueryEscape(mark(v))
@@ -221,7 +221,7 @@ func userinfo(s string) string {
 		return s
 	}
 	user, pass, hasPass := strings.Cut(auth[:at], ":")
-	if !hasPass || strings.HasPrefix(pass, Mark) {
+	if !hasPass || isMark(pass) {
 		return s
 	}
 	out := scheme + "://" + user + ":" + mark(pass) + auth[at:]
@@ -310,7 +310,7 @@ func loose(body string) string {
 	body = pairs(body)
 	body = bearer.ReplaceAllStringFunc(body, func(m string) string {
 		g := bearer.FindStringSubmatch(m)
-		if plainlyNotSecret(g[3]) || strings.HasPrefix(g[3], Mark) {
+		if plainlyNotSecret(g[3]) || isMark(g[3]) {
 			return m
 		}
 		return g[1] + g[2] + mark(g[3])
@@ -332,6 +332,12 @@ func pairs(text string) string {
 		quote := ""
 		if v := text[start:end]; strings.HasPrefix(v, `"`) || strings.HasPrefix(v, "'") {
 			quote = v[:1]
+		} else if k := markEnd(text[start:]); k >= 0 {
+			// A mark, whose comma ends the pattern's value: the value
+			// runs on from its end, so that what follows it in the same
+			// phrase ("[redacted, 3 chars]S3CRET") is not taken for
+			// redacted.
+			end = phraseEnd(text, start+k)
 		} else {
 			end = phraseEnd(text, end)
 		}

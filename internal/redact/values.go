@@ -10,7 +10,30 @@ import (
 // Mark begins every redaction: "[redacted, 40 chars]" stands for a value
 // of 40 characters, so the agent sees a secret's place and size (a token
 // cut short, or one twice as long as it should be) but not the secret.
+// Only a whole mark is taken for a value redacted already (isMark): a
+// value that merely begins with Mark ("[redactedS3CRET") is a page's and
+// is redacted.
 const Mark = "[redacted"
+
+// markOnly is a mark and nothing else, as mark writes it.
+var markOnly = regexp.MustCompile(`^\[redacted, \d+ chars\]$`)
+
+// isMark reports whether v is a mark, exactly: redacted already.
+func isMark(v string) bool { return markOnly.MatchString(v) }
+
+// leadingMark is a mark at the start of a value, after an Authorization
+// scheme or not (group 1; authScheme says whether it is one).
+var leadingMark = regexp.MustCompile(`^(?:([A-Za-z]+)[\t\n\f\r ]+)?\[redacted, \d+ chars\]`)
+
+// markEnd is where a mark at the start of s ends (after the scheme of a
+// credential: "Bearer [redacted, 40 chars]"), or -1.
+func markEnd(s string) int {
+	m := leadingMark.FindStringSubmatchIndex(s)
+	if m == nil || (m[2] >= 0 && !authScheme(s[m[2]:m[3]])) {
+		return -1
+	}
+	return m[1]
+}
 
 // mark is what stands for the secret s.
 func mark(s string) string {
@@ -148,14 +171,18 @@ func pem(block string) string {
 }
 
 // marked reports whether a value is redacted already ("[redacted, 40
-// chars]", "Bearer [redacted, 40 chars]"): a second pass leaves it as
-// the first counted it.
+// chars]", "Bearer [redacted, 40 chars]", in quotes or not): a second
+// pass leaves it as the first counted it. The mark must be the whole
+// value.
 func marked(v string) bool {
-	v = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(v), `"'`))
+	v = strings.TrimSpace(v)
+	if v != "" && (v[0] == '"' || v[0] == '\'') {
+		v = strings.TrimSpace(strings.TrimSuffix(v[1:], v[:1]))
+	}
 	if scheme, rest, ok := strings.Cut(v, " "); ok && authScheme(scheme) {
 		v = strings.TrimSpace(rest)
 	}
-	return strings.HasPrefix(v, Mark)
+	return isMark(v)
 }
 
 // plainlyNotSecret reports whether a value under a secret name is one that
