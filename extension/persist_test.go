@@ -125,6 +125,10 @@ const last = ruleUpdates[ruleUpdates.length - 1] || { addRules: [] };
 const blocks = last.addRules.filter((r) => r.action.type === "block" && (r.condition.tabIds || []).includes(7) && new RegExp(r.condition.regexFilter).test("https://evil.test/"));
 if (!blocks.length) fail("no rule blocks evil.test in tab 7 after policy.set with a full store: " + JSON.stringify(last));
 if (!(policy.summary().saveFailures > 0)) fail("the failed save is not counted: " + JSON.stringify(policy.summary()));
+// Once the store takes it again, the save is made after all.
+session.refuse = false;
+await tick(800);
+if (!(session.data.policyRules && session.data.policyRules.deny.includes("evil.test"))) fail("the rules are not saved once the store has room: " + JSON.stringify(session.data));
 `)
 }
 

@@ -42,6 +42,8 @@ import * as stops from "./stops.js";
 // ---- State: the rules and the bridge's tabs ----
 
 let rules = { allow: [], deny: [], builtInDeny: [] };
+const SAVE_RETRY_MS = 500; // a failed save is tried again after this, then twice as long
+const SAVE_RETRY_MAX_MS = 30_000;
 const tabs = new Set(); // the bridge's tabs, where the rules hold
 let covered = new Set(); // the tabs the installed session rules name
 const known = new Set(); // every tab the extension has seen (see New tabs)
@@ -85,13 +87,24 @@ unstrand();
 // save keeps the rules and the tabs in chrome.storage.session for the
 // worker's next start. It never fails: a store that refuses the write
 // (over its quota, say) must not keep the rules from being enforced now
-// (sync), so a failed save is logged and counted (saveFailures), and the
-// next change saves everything again.
+// (sync), so a failed save is logged and counted (saveFailures), and
+// tried again, later and later, until one succeeds (a tab missing from
+// the store would be out of the rules after a restart).
 let saveFailures = 0;
+let saveRetry = null;
+let saveRetryMs = SAVE_RETRY_MS;
 function save() {
-  return chrome.storage.session.set({ policyRules: rules, policyTabs: [...tabs], policyTouched: [...touched] }).catch((err) => {
+  return chrome.storage.session.set({ policyRules: rules, policyTabs: [...tabs], policyTouched: [...touched] }).then(() => {
+    saveRetryMs = SAVE_RETRY_MS;
+  }, (err) => {
     saveFailures++;
     console.error("browser-bridge: site rules not saved for the worker's next start:", err);
+    if (saveRetry !== null) return;
+    saveRetry = setTimeout(() => {
+      saveRetry = null;
+      save();
+    }, saveRetryMs);
+    saveRetryMs = Math.min(2 * saveRetryMs, SAVE_RETRY_MAX_MS);
   });
 }
 
