@@ -862,7 +862,8 @@ export function storeState() {
 // restore puts the stored records of the tabs still open back. A record
 // begun since this worker started (a touch, a read) keeps its messages
 // after the stored ones: no read has answered before this ends (reads
-// wait for it), so their numbers can still move.
+// wait for it), so their numbers can still move. The browser's events
+// and the pages' messages wait for it too (afterRestore).
 let restoredYet = false;
 async function restore() {
   let all = {};
