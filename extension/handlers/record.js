@@ -888,6 +888,7 @@ async function restore() {
     r.leftOut = saved.leftOut;
     r.msgSeq = saved.msgSeq;
     for (const m of saved.msgs) {
+      if (!m || typeof m !== "object") continue;
       copies.set(m, stored({ ...m })); // redacted already
       m.size = msgSize(m);
       r.msgs.push(m);
@@ -922,7 +923,10 @@ async function restore() {
   restoredYet = true;
   trim();
 }
-const restored = restore();
+// Whatever happens, the events waiting for it are let go.
+const restored = restore().catch((err) => console.error("browser-bridge: console records not restored:", err)).finally(() => {
+  restoredYet = true;
+});
 
 // ---- Verbs ----
 
