@@ -745,11 +745,16 @@ function fromBatch(tabId, req, sender) {
 // so.
 
 const STORE_KEY = "consoleRecord:";
-const STORE_MS = 500;
-const STORE_TAB_MAX = 512 * 1024;
+// Every copy written is serialized whole by the store: a page that logs
+// all the time would have the worker rewrite its copy twice a second (a
+// soak of 16 such tabs kept the extension's process busy most of the
+// time). So copies are written at most every 5 s and kept small: at most
+// 1 MB written per 5 s in all.
+const STORE_MS = 5000;
+const STORE_TAB_MAX = 64 * 1024;
 // All tabs' copies together, well within chrome.storage.session's 10 MB:
 // with many recorded tabs each keeps a smaller share.
-const STORE_MAX = 4 * 1024 * 1024;
+const STORE_MAX = 1024 * 1024;
 // The smallest share a refused write is tried again with.
 const STORE_MIN = 4 * 1024;
 // What a copy holds besides its messages, at most (its key and fields).

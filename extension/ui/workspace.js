@@ -90,6 +90,7 @@ addEventListener("beforeunload", () => {
 // workspaces. Every text of a step comes from pages: it is set as text,
 // never as markup.
 const REPLAY_EVERY_MS = 3000; // how often the strip looks for new steps
+const STRIP_MAX = 100; // the steps the strip holds at most, newest kept
 const replay = document.getElementById("replay");
 const strip = document.getElementById("strip");
 const older = document.getElementById("older");
@@ -130,6 +131,18 @@ async function refreshOnce() {
     }
   } else {
     steps.push(...fresh);
+  }
+  // The strip holds the newest STRIP_MAX steps: a workspace that runs
+  // for hours must not grow this page without end. "Older" reaches the
+  // rest.
+  if (steps.length > STRIP_MAX) {
+    const cut = steps.length - STRIP_MAX;
+    steps = steps.slice(cut);
+    older.hidden = false;
+    if (current >= 0) {
+      current -= cut;
+      if (current < 0) stepBox.hidden = true;
+    }
   }
   render();
 }
