@@ -182,7 +182,8 @@ func workerHeap(tb testing.TB) int64 {
 }
 
 // judgeSoak names every figure of a window after the first that is more
-// than 15 % from its median over those windows; memory beyond that and
+// than 15 % from its median over those windows; memory beyond that, or
+// more than 15 % above where it was in the second window at the end, and
 // saved-group entries that grew at all fail the run.
 func judgeSoak(tb testing.TB, rows []soakRow) {
 	tb.Helper()
@@ -216,6 +217,12 @@ func judgeSoak(tb testing.TB, rows []soakRow) {
 			vs = append(vs, f.of(r))
 		}
 		med := median(vs)
+		// A steady climb stays near its own median: memory is also
+		// judged by where it ends against where it began.
+		if first, last := vs[0], vs[len(vs)-1]; f.fail && first > 0 && last > first*1.15 {
+			flat = false
+			tb.Errorf("%s grew from %.4g in window 2 to %.4g in window %d", f.name, first, last, len(rows))
+		}
 		for _, r := range later {
 			v := f.of(r)
 			if med == 0 || (v <= med*1.15 && v >= med*0.85) {
