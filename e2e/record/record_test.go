@@ -596,3 +596,19 @@ func TestAFramesConsoleMessagesNameTheirFrame(t *testing.T) {
 		t.Errorf("the cross-origin frame's message has frameUrl %v, want %s", cross["frameUrl"], want)
 	}
 }
+
+// A tab opened empty and then sent to a page has that page's document
+// body, as a tab opened straight onto it has.
+func TestADocumentLoadedIntoAnEmptyTabHasItsBody(t *testing.T) {
+	ws := workspace(t)
+	tab := bridge.OpenIn(t, ws, "about:blank")
+	call(t, map[string]any{"action": "open", "tabId": tab, "url": site + "/console"})
+	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "/console"}, func(r map[string]any) bool {
+		q := list(r, "requests")
+		return len(q) == 1 && q[0]["status"] == 200.0
+	})
+	d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": list(res, "requests")[0]["requestId"]})["request"].(map[string]any)
+	if b, _ := d["responseBody"].(map[string]any); b == nil || !strings.Contains(fmt.Sprint(b["text"]), "<title>") {
+		t.Errorf("the document loaded into an empty tab has no body: %v", d["responseBody"])
+	}
+}
