@@ -46,7 +46,8 @@ const UIReplaySteps = 20
 type UIReplay struct {
 	Workspace string         `json:"workspace"`
 	Steps     []UIReplayStep `json:"steps"`
-	// More: older steps than the first are kept.
+	// More: steps of the range asked for, older than the first sent,
+	// were left out (the answer holds a page of the newest).
 	More bool `json:"more"`
 }
 
