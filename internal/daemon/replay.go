@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -155,29 +156,29 @@ func (r *recorder) quiet(ctx context.Context, key string, settle, limit time.Dur
 // recordSteps records the queued steps until ctx ends; it first drops
 // the timelines unused for replay.MaxAge, as the daemon starts.
 func (d *Daemon) recordSteps(ctx context.Context) {
-	d.replaySafely("pruning the timelines", d.replays.store.Prune)
+	replaySafely(d.log, "pruning the timelines", d.replays.store.Prune)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case s := <-d.replays.steps:
 			d.replays.add(d.replays.queued, s.key, -1)
-			d.replaySafely("recording a step", func() error { return d.recordStep(ctx, s) })
+			replaySafely(d.log, "recording a step", func() error { return d.recordStep(ctx, s) })
 		}
 	}
 }
 
 // replaySafely runs f, logging its error, and its panic: a bug in
 // recording (what it records comes from pages) loses that step, never
-// the daemon.
-func (d *Daemon) replaySafely(what string, f func() error) {
+// the daemon. (A function, not a method: Daemon has methods enough.)
+func replaySafely(log *slog.Logger, what string, f func() error) {
 	defer func() {
 		if p := recover(); p != nil {
-			d.log.Error("replay: "+what+" panicked; the daemon goes on", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			log.Error("replay: "+what+" panicked; the daemon goes on", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
 	}()
 	if err := f(); err != nil {
-		d.log.Warn("replay: "+what, "err", err)
+		log.Warn("replay: "+what, "err", err)
 	}
 }
 
