@@ -160,7 +160,7 @@ const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0);
 func TestRecordCopyMeasuredRedacted(t *testing.T) {
 	runWorker(t, recordScript+`
 await logIn(3, 1000, "token=a;".repeat(240));
-await tick(5500);
+await tick(1500);
 const s = stored();
 if (!s["consoleRecord:3"]) fail("tab 3 has no stored copy: " + JSON.stringify(s));
 if (s["consoleRecord:3"] > 64 * 1024) fail("tab 3's copy is " + s["consoleRecord:3"] + " bytes, over its 64 KB");
@@ -173,12 +173,12 @@ if (s["consoleRecord:3"] > 64 * 1024) fail("tab 3's copy is " + s["consoleRecord
 func TestRecordCopiesShareShrinks(t *testing.T) {
 	runWorker(t, recordScript+`
 for (let tab = 1; tab <= 16; tab++) await logIn(tab, 60, "x".repeat(1900));
-await tick(5500);
+await tick(1500);
 let total = sum(stored());
 if (total > 1024 * 1024) fail("16 tabs store " + total + " bytes, over 1 MB");
 if (total < 768 * 1024) fail("16 tabs store only " + total + " bytes: " + JSON.stringify(stored()));
 for (let tab = 17; tab <= 32; tab++) await logIn(tab, 60, "y".repeat(1900));
-await tick(5500);
+await tick(1500);
 total = sum(stored());
 if (total > 1024 * 1024) fail("32 tabs store " + total + " bytes, over 1 MB: " + JSON.stringify(stored()));
 `)
@@ -189,7 +189,7 @@ func TestRecordRefusedWriteTrims(t *testing.T) {
 	runWorker(t, recordScript+`
 session.data.other = "z".repeat(10 * 1024 * 1024 - 40 * 1024);
 await logIn(4, 400, "x".repeat(1900));
-await tick(5500);
+await tick(1500);
 const s = stored();
 if (!s["consoleRecord:4"]) fail("tab 4 lost its whole copy to a store that had 40 KB left");
 else if (s["consoleRecord:4"] < 10 * 1024) fail("tab 4 keeps only " + s["consoleRecord:4"] + " bytes of 40 KB left");
