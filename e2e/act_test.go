@@ -469,9 +469,11 @@ func TestADialogTheBridgeDidNotSeeFailsClearly(t *testing.T) {
 			t.Fatalf("%s on a page an unseen alert holds: %s", in["action"], r.Stdout)
 		}
 		// The README promises the timeout after 5 s. The bound leaves
-		// room for a loaded machine, yet fails when the wait for the
-		// debugger comes on top of the wait for a held page script (7.5 s).
-		if took > 6500*time.Millisecond {
+		// room for a loaded machine (a CI run with two packages at once
+		// took 6.9 s, the CLI's own start included), yet fails when the
+		// wait for the debugger comes on top of the wait for a held page
+		// script (7.5 s and more).
+		if took > 7200*time.Millisecond {
 			t.Errorf("%s: the timeout came after %s, want about 5 s", in["action"], took.Round(100*time.Millisecond))
 		}
 	}
