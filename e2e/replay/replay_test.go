@@ -6,6 +6,7 @@ package replay
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/gif"
@@ -402,23 +403,7 @@ func TestWorkspacePageShowsTheStrip(t *testing.T) {
 	d := bridge.SharedDevTools(t)
 	ctx := browsertest.Ctx(t, 60*time.Second)
 	// The workspace's page is titled after its tab group, the workspace.
-	var page browsertest.Target
-	for page.TargetID == "" {
-		targets, err := d.Targets(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, tgt := range targets {
-			if tgt.Type == "page" && tgt.URL == bridge.ExtensionURL("ui/workspace.html") && tgt.Title == ws+" · Browser Bridge workspace" {
-				page = tgt
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	s, err := d.Attach(ctx, page.TargetID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := workspacePage(t, d, ctx, ws)
 	// The user looks at the page: it shows what the daemon keeps.
 	if err := d.Call(ctx, s, "Page.bringToFront", nil, nil); err != nil {
 		t.Fatal(err)
@@ -497,23 +482,7 @@ func TestTheStripHoldsTheNewestHundred(t *testing.T) {
 	tab := bridge.OpenIn(t, ws, url)
 	d := bridge.SharedDevTools(t)
 	ctx := browsertest.Ctx(t, 180*time.Second)
-	var page browsertest.Target
-	for page.TargetID == "" {
-		targets, err := d.Targets(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, tgt := range targets {
-			if tgt.Type == "page" && tgt.URL == bridge.ExtensionURL("ui/workspace.html") && tgt.Title == ws+" · Browser Bridge workspace" {
-				page = tgt
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	s, err := d.Attach(ctx, page.TargetID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := workspacePage(t, d, ctx, ws)
 	// Steps come slower than a refresh's page of 20 every 3 s, and the
 	// page is kept in view: the strip adds them one refresh after another.
 	for i := range 110 {
@@ -540,4 +509,28 @@ func TestTheStripHoldsTheNewestHundred(t *testing.T) {
 	if !olderShown {
 		t.Errorf("the strip holds the newest 100 of 111 steps but offers no Older")
 	}
+}
+
+// workspacePage attaches to workspace ws's own page, found by its title
+// (its tab group's label), and returns the session.
+func workspacePage(t *testing.T, d *browsertest.DevTools, ctx context.Context, ws string) string {
+	t.Helper()
+	var page browsertest.Target
+	for page.TargetID == "" {
+		targets, err := d.Targets(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tgt := range targets {
+			if tgt.Type == "page" && tgt.URL == bridge.ExtensionURL("ui/workspace.html") && tgt.Title == ws+" · Browser Bridge workspace" {
+				page = tgt
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s, err := d.Attach(ctx, page.TargetID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
