@@ -534,3 +534,30 @@ func workspacePage(t *testing.T, d *browsertest.DevTools, ctx context.Context, w
 	}
 	return s
 }
+
+// A dialog the page opens after a step, before the step's picture, is
+// left for the agent: the picture answers nothing (it gives up instead),
+// and the agent's next action answers the dialog and says so. A picture
+// that answered it would hide it from the agent and from the user.
+func TestAPictureLeavesADialogToTheAgent(t *testing.T) {
+	url := serve(t, `<!doctype html><title>Later</title><body style="height:3000px"><p>A page with a timer</p>`)
+	ws := bridge.Workspace(t, "replay-dialog")
+	tab := bridge.OpenIn(t, ws, url)
+	waitPictured(t, ws, 1)
+	d := bridge.SharedDevTools(t)
+	ctx := browsertest.Ctx(t, 60*time.Second)
+	s := d.PageSession(t, ctx, url)
+	bridge.MustCall(t, map[string]any{"action": "scroll", "tabId": tab, "to": "bottom"})
+	// Right after the reply, within the quiet the picture waits for, the
+	// page's timer shows an alert.
+	if err := d.Eval(ctx, s, `setTimeout(() => alert("for the agent")); true`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if es := steps(t, ws, 2); es[1].Image != "" {
+		t.Errorf("the scroll was pictured through the alert: the picture answered it")
+	}
+	r := bridge.MustCall(t, map[string]any{"action": "scroll", "tabId": tab, "to": "top", "timeoutMs": 15000})
+	if !strings.Contains(fmt.Sprint(r["warnings"]), `alert dialog ("for the agent")`) {
+		t.Fatalf("the agent's next action did not report the alert: %v", r)
+	}
+}

@@ -396,6 +396,8 @@ func (p *prompt) closeWindow() (int, int) {
 func (p *prompt) answer(leave bool) {
 	p.t.Helper()
 	if err := p.d.Call(ctxFor(p.t, 10*time.Second), p.session, "Page.handleJavaScriptDialog", map[string]any{"accept": leave}, nil); err != nil {
-		p.t.Fatal(err)
+		// The prompt is the user's: nothing but the user may answer it
+		// (the replay's picture of the agent's last step once did).
+		p.t.Fatalf("the user's prompt was gone before the user answered it: %v", err)
 	}
 }

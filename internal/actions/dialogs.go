@@ -31,6 +31,10 @@ type answerer struct {
 	// are probed for dialogs, and only there is an unseen dialog answered
 	// without the caller's choice.
 	owned func(tabID int) bool
+	// leave: the call answers no dialog (RunAside): one it finds is left
+	// to the agent's next action, which reports it, or to the user, and
+	// the call fails.
+	leave bool
 	book  *dialogBook
 }
 
@@ -62,6 +66,9 @@ func tooManyDialogs() error {
 // prompt, leave page) dismissed, the safe choice — and records it in
 // the call's dialogBook for the result.
 func (r answerer) answerDialog(tabID int, d *protocol.Dialog) error {
+	if r.leave {
+		return protocol.Errorf(protocol.CodeBlockedByPolicy, "tab %d shows a %s dialog (%q), left for the agent's next action or the user", protocol.Tab(tabID), d.Type, d.Message)
+	}
 	accept := d.Type == "alert"
 	switch r.choice {
 	case "accept":
@@ -172,8 +179,9 @@ func (r answerer) unheld(tabID int, call func() error) error {
 				continue
 			}
 			// Best effort (the call's own error says more), except for a
-			// page that shows dialog after dialog: that will not end.
-			if err := r.answerDialogs(tabID, false, unseenDialogWait-dialogProbe); protocol.CodeOf(err) == protocol.CodeTimeout {
+			// page that shows dialog after dialog (that will not end) and
+			// a dialog the call leaves open (it holds the page on).
+			if err := r.answerDialogs(tabID, false, unseenDialogWait-dialogProbe); protocol.CodeOf(err) == protocol.CodeTimeout || r.leave && err != nil {
 				return err
 			}
 		}

@@ -109,6 +109,8 @@ type run struct {
 	// dialogs are the dialogs the bridge answered during the action
 	// (answerer, dialogs.go).
 	dialogs dialogBook
+	// aside: the call is not the agent's (RunAside) and answers no dialog.
+	aside bool
 	// unlockTab releases the tab the action holds (see takeTurn).
 	unlockTab func()
 	// instance is the extension instance connected when the action
@@ -131,7 +133,23 @@ func Run(ctx context.Context, env *Env, session string, in *tool.Input, progress
 // browsers) rather than env.Browser: the tab IDs of in and of the result
 // are b's own.
 func RunOn(ctx context.Context, env *Env, b Browser, session string, in *tool.Input, progress func(string)) (any, error) {
-	r := newRun(ctx, env, b, session, in, progress)
+	return runOn(newRun(ctx, env, b, session, in, progress))
+}
+
+// RunAside is RunOn for a call the agent did not make (the replay's
+// picture of a step): it answers no dialog. A dialog open on the tab, or
+// one that holds its page meanwhile, is left as it is — for the agent's
+// next action, which answers and reports it, or for the user — and the
+// call fails with blocked_by_policy.
+func RunAside(ctx context.Context, env *Env, b Browser, session string, in *tool.Input) (any, error) {
+	r := newRun(ctx, env, b, session, in, nil)
+	r.aside = true
+	return runOn(r)
+}
+
+// runOn carries out the run's input.
+func runOn(r *run) (any, error) {
+	in := r.in
 	defer func() {
 		if r.unlockTab != nil {
 			r.unlockTab()
@@ -245,7 +263,7 @@ func (r *run) browserInstance() string {
 
 // answerer answers the dialogs of the run's tabs (dialogs.go).
 func (r *run) answerer() answerer {
-	return answerer{ctx: r.ctx, b: r.b, choice: r.in.Dialog, book: &r.dialogs,
+	return answerer{ctx: r.ctx, b: r.b, choice: r.in.Dialog, book: &r.dialogs, leave: r.aside,
 		owned: func(tabID int) bool { return r.reg().IsOwned(tabID) }}
 }
 

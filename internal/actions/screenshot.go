@@ -37,7 +37,9 @@ func screenshot(r *run) (*tool.ScreenshotResult, error) {
 	if err := r.camera().refuseFramed(t); err != nil {
 		return nil, err
 	}
-	if _, err := r.b.CDPAttach(r.ctx, protocol.CDPAttachParams{TabID: t.TabID}); err != nil {
+	// Attaching also finds a dialog left open, which would hold the mask
+	// below: it is answered first (as an input's is, see prepareInput).
+	if err := r.answers().answerOpenDialogs(t.TabID); err != nil {
 		if protocol.CodeOf(err) == protocol.CodeProtectedPage && mode == "full" {
 			return nil, protocol.Errorf(protocol.CodeFullPageUnavailable, "this page (%s) cannot be captured: the browser does not let extensions debug it; screenshots work on ordinary web pages", t.URL)
 		}

@@ -470,3 +470,38 @@ func TestElementWaitAnswersWhatItFoundWhenTheDeadlinePassesMidLook(t *testing.T)
 	_, err := Run(ctx, engine(t, fake), "session:test", input(t, `{"action":"click","tabId":2,"text":"Unsubscribe","timeoutMs":1000}`), nil)
 	wantCode(t, err, protocol.CodeElementNotFound)
 }
+
+// A call aside from the agent's (the replay's picture of a step) answers
+// no dialog: not one open on the bridge's own tab when it comes, nor one
+// that its input opens. Answered, the dialog would be reported to nobody
+// (the agent's next action finds the page free) and taken from the user.
+func TestACallAsideAnswersNoDialog(t *testing.T) {
+	t.Parallel()
+	fake, env := ownedTabs(t)
+	fake.Handle("cdp", fakebrowser.Reply(struct{}{}))
+	fake.Handle("tab.frames", fakebrowser.Reply(protocol.TabFramesResult{Frames: []protocol.Frame{{FrameID: 0, URL: "https://example.com/"}}}))
+	fake.Handle("page.run", fakebrowser.Reply(protocol.PageRunResult{}))
+	fake.Handle("tab.activate", fakebrowser.Reply(protocol.OKResult{OK: true}))
+	fake.Handle("cdp.attach", fakebrowser.Reply(protocol.CDPAttachResult{OK: true, Dialog: &protocol.Dialog{Type: "alert", Message: "later"}}))
+	_, err := RunAside(context.Background(), env, nil, "session:a", input(t, `{"action":"screenshot","tabId":2,"mode":"viewport"}`))
+	wantCode(t, err, protocol.CodeBlockedByPolicy)
+	if n := len(fake.Calls("cdp")); n != 0 {
+		t.Errorf("the picture answered the alert the agent has not seen (%d cdp calls)", n)
+	}
+
+	// The input itself opens one: the same.
+	fake.Handle("cdp.attach", fakebrowser.Reply(protocol.CDPAttachResult{OK: true}))
+	fake.Handle("cdp.batch", fakebrowser.Reply(protocol.CDPBatchResult{Dialog: &protocol.Dialog{Type: "confirm", Message: "Sure?"}, Interrupted: 1}))
+	_, err = RunAside(context.Background(), env, nil, "session:a", input(t, `{"action":"click","tabId":2,"x":10,"y":20}`))
+	wantCode(t, err, protocol.CodeBlockedByPolicy)
+	if n := len(fake.Calls("cdp")); n != 0 {
+		t.Errorf("the call aside answered the confirm (%d cdp calls)", n)
+	}
+
+	// The agent's own call on the same tab answers it, as always.
+	fake.Handle("cdp.attach", fakebrowser.Reply(protocol.CDPAttachResult{OK: true, Dialog: &protocol.Dialog{Type: "alert", Message: "later"}}))
+	_, err = Run(context.Background(), env, "session:a", input(t, `{"action":"screenshot","tabId":2,"mode":"viewport"}`), nil)
+	if n := len(fake.Calls("cdp")); n == 0 {
+		t.Errorf("the agent's screenshot did not answer the alert (%v)", err)
+	}
+}

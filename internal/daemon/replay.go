@@ -266,6 +266,9 @@ func (d *Daemon) replayTab(ctx context.Context, id int, ws string) (*tool.Input,
 // capture takes the picture of a step: the screenshot action's own path
 // (the site rules judged now, sensitive fields masked, frames the bridge
 // may not show refused), of the viewport, made small. Nil when it cannot.
+// It answers no dialog (actions.RunAside): a dialog is the agent's, who
+// is told of it by its next action, or the user's, and a picture that
+// answered it would hide it from both.
 func (d *Daemon) capture(ctx context.Context, session string, in *tool.Input) []byte {
 	// Off or paused since the step: the user has stopped the bridge, and
 	// a picture is the bridge touching the page too.
@@ -278,7 +281,7 @@ func (d *Daemon) capture(ctx context.Context, session string, in *tool.Input) []
 	if err != nil {
 		return nil
 	}
-	res, err := actions.RunOn(ctx, d.env, rt.b, session, routed, nil)
+	res, err := actions.RunAside(ctx, d.env, rt.b, session, routed)
 	if err != nil {
 		d.log.Debug("replay: no capture", "tab", *in.TabID, "err", err)
 		return nil
