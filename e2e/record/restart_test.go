@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -64,22 +63,8 @@ func TestConsoleSurvivesAWorkerRestart(t *testing.T) {
 		}
 	}
 	// Stop the worker, as Chrome stops an idle one.
-	sw, err := d.WaitTarget(ctx, "service_worker", bridge.ExtensionURL(""))
-	if err != nil {
+	if err := d.StopServiceWorker(ctx, bridge.ExtensionURL("")); err != nil {
 		t.Fatal(err)
-	}
-	if err := d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": sw.TargetID}, nil); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		ts, err := d.Targets(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.ContainsFunc(ts, func(x browsertest.Target) bool { return x.TargetID == sw.TargetID }) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	// The page logs again, which wakes a new worker.
 	page := d.PageSession(t, ctx, site+"/keep")

@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -136,21 +135,7 @@ func str(m map[string]any, key string) string { return browsertest.Str(m, key) }
 // idle one, and waits until it is gone.
 func stopWorker(t *testing.T, d *browsertest.DevTools, ctx context.Context) {
 	t.Helper()
-	sw, err := d.WaitTarget(ctx, "service_worker", extURL(""))
-	if err != nil {
+	if err := d.StopServiceWorker(ctx, extURL("")); err != nil {
 		t.Fatal(err)
-	}
-	if err := d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": sw.TargetID}, nil); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		ts, err := d.Targets(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.ContainsFunc(ts, func(t browsertest.Target) bool { return t.TargetID == sw.TargetID }) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }

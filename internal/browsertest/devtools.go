@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -287,6 +288,34 @@ func (d *DevTools) WaitTarget(ctx context.Context, typ, prefix string) (Target, 
 		case <-ctx.Done():
 			return Target{}, fmt.Errorf("no %s target at %s: %w", typ, prefix, ctx.Err())
 		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// StopServiceWorker stops the service worker at url (an extension's
+// origin, "chrome-extension://ID/"), as Chrome stops an idle one, and
+// returns once the browser no longer lists it. An event for the
+// extension then starts a new worker.
+func (d *DevTools) StopServiceWorker(ctx context.Context, url string) error {
+	sw, err := d.WaitTarget(ctx, "service_worker", url)
+	if err != nil {
+		return err
+	}
+	if err := d.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": sw.TargetID}, nil); err != nil {
+		return fmt.Errorf("stopping the service worker: %w", err)
+	}
+	for {
+		ts, err := d.Targets(ctx)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(ts, func(t Target) bool { return t.TargetID == sw.TargetID }) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the service worker still runs after Target.closeTarget: %w", ctx.Err())
+		case <-time.After(20 * time.Millisecond):
 		}
 	}
 }
