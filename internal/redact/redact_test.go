@@ -185,9 +185,10 @@ type redactCase struct {
 	Shown  []string `json:"shown"`
 }
 
-// TestCases runs the shared table of ways a secret was seen to come back
-// in the clear, and of values that must be shown as they are.
-func TestCases(t *testing.T) {
+// loadCases reads testdata/cases.json, the table the Go redaction and
+// its JavaScript twin are both held to.
+func loadCases(t *testing.T) []redactCase {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "cases.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +197,13 @@ func TestCases(t *testing.T) {
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range cases {
+	return cases
+}
+
+// TestCases runs the shared table of ways a secret was seen to come back
+// in the clear, and of values that must be shown as they are.
+func TestCases(t *testing.T) {
+	for _, c := range loadCases(t) {
 		var got string
 		switch c.Kind {
 		case "header":
