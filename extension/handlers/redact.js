@@ -57,8 +57,11 @@ function plainlyNotSecret(v) {
   return ["", "undefined", "null", "nil", "none", "[object object]"].includes(v.toLowerCase());
 }
 
-const secretField = /(pass(wd|word)?$|^pwd$|^pw$|passw|pass[-_]?(phrase|code)|^sig$|jwt|sess(ion)?[-_]?id|^sid$|cookie|bearer|token|secret|(^|[^a-z])key($|[^a-z])|[a-z]key$|^key|apikey|api_key|^auth$|authori[sz]ation|card|^cc[-_]?(num|number|exp)|cvc|cvv|csc|^pin$|otp|credential|session|signature|ssn)/i;
-const keyNotSecret = /^(keyword|keywords|keyboard|keys?code|monkey|keyframe|keyframes|turkey|hockey|jockey|donkey|whiskey|whisky)$/i;
+// The u beside i: Go's (?i) folds letters outside ASCII that fold to
+// ASCII ones (the Kelvin sign K to k, the long s to s), and so must the
+// twin, or "toKen=…" would pass here in the clear.
+const secretField = /(pass(wd|word)?$|^pwd$|^pw$|passw|pass[-_]?(phrase|code)|^sig$|jwt|sess(ion)?[-_]?id|^sid$|cookie|bearer|token|secret|(^|[^a-z])key($|[^a-z])|[a-z]key$|^key|apikey|api_key|^auth$|authori[sz]ation|card|^cc[-_]?(num|number|exp)|cvc|cvv|csc|^pin$|otp|credential|session|signature|ssn)/iu;
+const keyNotSecret = /^(keyword|keywords|keyboard|keys?code|monkey|keyframe|keyframes|turkey|hockey|jockey|donkey|whiskey|whisky)$/iu;
 
 function secretPart(name) {
   const n = name.trim();
@@ -183,7 +186,7 @@ function tokens(s) {
   return last === 0 ? s : out + s.slice(last);
 }
 
-const loosePair = /(["']?)([A-Za-z0-9_.\-[\]]{1,64})(["']?[\t\n\f\r ]*(?:=>|[:=])[\t\n\f\r ]*)("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|[^\t\n\f\r &,;"'}]+)/gi;
+const loosePair = /(["']?)([A-Za-z0-9_.\-[\]]{1,64})(["']?[\t\n\f\r ]*(?:=>|[:=])[\t\n\f\r ]*)("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|[^\t\n\f\r &,;"'}]+)/giu;
 const bearer = /\b(bearer|basic|token)([\t\n\f\r ]+)([A-Za-z0-9._~+/=-]{6,})/gi;
 const hints = ["pass", "pw", "token", "secret", "key", "auth", "card", "cc", "cvc", "cvv", "csc", "pin", "otp", "credential", "sess", "sid", "sig", "jwt", "cookie", "ssn", "bearer", "basic"];
 

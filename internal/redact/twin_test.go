@@ -21,6 +21,11 @@ func twinInputs(t *testing.T) []string {
 		"https://h.test/cb?code=OC-1&state=s", "https://h.test/?q=%E2%9C%93&token=%E2%9C%93x", "sessionId=ümlaut-sëcret; path=/",
 		"card number: 4111 1111 1111 1111", `"secret":"a\"b" rest`, "basic dXNlcjpwYXNz", "token    abcdefgh",
 		"-----BEGIN PRIVATE KEY-----[redacted, 5 chars] MIIreal-key-after-a-fake-mark", "https://u:[redacted, 3 chars]@h.test/?token=%5Bredacted%2C+3+chars%5D",
+		// Letters outside ASCII that fold to ASCII ones (the Kelvin sign to
+		// k, the long s to s): Go's (?i) folds them, a JavaScript /i alone
+		// does not.
+		"to\u212Aen=abcdef123456", "\u017Fecret: hunter22", "Bearer\u212A abcdefgh", "pa\u017F\u017Fword=hunter2",
+		"\u212Abearer abcdefgh", "my\u212Aey: abcdefgh", "\u212Aeyboard=qwerty", "x\u212A=1", "a\u212A\u212Ab: c",
 	}
 	for _, c := range loadCases(t) {
 		in = append(in, c.In)
