@@ -1,3 +1,5 @@
+//go:build unix && !darwin
+
 package paths
 
 // browserDirs maps browser names to their config folders under $HOME.
