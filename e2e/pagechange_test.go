@@ -7,7 +7,8 @@ import (
 )
 
 // pageChangeHTML is a page whose buttons change two paragraphs, nothing,
-// or lead to another page, and whose field updates a live preview.
+// or lead to another page, whose two fields update a live preview, and
+// whose other fields change nothing shown.
 const pageChangeHTML = `<!doctype html><title>Changes</title>
 <h1>Changes</h1>
 <p id="a">First paragraph.</p>
@@ -20,9 +21,14 @@ const pageChangeHTML = `<!doctype html><title>Changes</title>
 <button id="spin" onclick="const s = document.getElementById('s'); s.append(document.createElement('i')); const t = setInterval(() => s.append(document.createElement('i')), 20); setTimeout(() => { clearInterval(t); s.textContent = 'Loaded.' }, 1500)">Load</button>
 <div id="s"></div>
 <a href="/other">Go elsewhere</a>
-<label>Name <input id="name" oninput="document.getElementById('preview').textContent = 'Hello ' + this.value"></label>
+<label>Name <input id="name" oninput="showPreview()"></label>
+<label>Surname <input id="last" oninput="showPreview()"></label>
 <p id="preview">Hello</p>
-<iframe id="inner" srcdoc="<p id=f>In the frame.</p><button id=fb onclick=&quot;document.getElementById('f').textContent='The frame changed.'&quot;>Frame button</button>"></iframe>`
+<script>function showPreview() { document.getElementById('preview').textContent = ['Hello', document.getElementById('name').value, document.getElementById('last').value].filter(Boolean).join(' ') }</script>
+<label>Notes <input id="notes"></label>
+<select id="size"><option>Small</option><option>Large</option></select>
+<label><input type="checkbox" id="agree"> Agree</label>
+<iframe id="inner" srcdoc="<p id=f>In the frame.</p><button id=fb onclick=&quot;document.getElementById('f').textContent='The frame changed.'&quot;>Frame button</button><input id=fi oninput=&quot;document.getElementById('f').textContent=this.value&quot;>"></iframe>`
 
 func pageChangeTab(t *testing.T) int {
 	t.Helper()
@@ -109,5 +115,38 @@ func TestAClickInAFrameSaysNothingOfThePage(t *testing.T) {
 	res := call(t, map[string]any{"action": "click", "tabId": tab, "text": "Frame button"})
 	if pc, ok := res["page"]; ok {
 		t.Errorf("a click in a child frame says %v of the top page, want nothing", pc)
+	}
+}
+
+// A fill says how its fields together changed the page, since before
+// the first was set: two fields that update one live preview changed one
+// block (not one a field); fields that change nothing shown leave the
+// page unchanged; a fill with a field in a child frame says nothing.
+func TestFillSaysHowItsFieldsChangedThePage(t *testing.T) {
+	tab := pageChangeTab(t)
+	res := call(t, map[string]any{"action": "fill", "tabId": tab, "fields": []any{
+		map[string]any{"selector": "#name", "value": "Ada"},
+		map[string]any{"selector": "#last", "value": "Lovelace"},
+	}})
+	// "Hello" → "Hello Ada Lovelace": one block, +13 chars.
+	if pc := pageChange(t, res); pc["changedBlocks"] != 1.0 || pc["deltaChars"] != 13.0 || pc["stillChanging"] != nil {
+		t.Errorf("fill of two fields that update one preview: page %v, want 1 block changed, +13 chars", pc)
+	}
+	res = call(t, map[string]any{"action": "fill", "tabId": tab, "fields": []any{
+		map[string]any{"selector": "#notes", "value": "nothing shown"},
+		map[string]any{"selector": "#size", "option": "Large"},
+		map[string]any{"selector": "#agree", "checked": true},
+	}})
+	if pc := pageChange(t, res); pc["changedBlocks"] != 0.0 || len(pc) != 1 {
+		t.Errorf("fill of fields that change nothing shown: page %v, want unchanged", pc)
+	}
+	// The frame's text changes, which the note of the top document does
+	// not see: "unchanged" would be false.
+	res = call(t, map[string]any{"action": "fill", "tabId": tab, "fields": []any{
+		map[string]any{"selector": "#fi", "value": "The frame's new text"},
+		map[string]any{"selector": "#notes", "value": "again"},
+	}})
+	if pc, ok := res["page"]; ok {
+		t.Errorf("fill with a field in a child frame says %v of the page, want nothing", pc)
 	}
 }

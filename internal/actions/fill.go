@@ -15,6 +15,8 @@ func init() { register("fill", fill) }
 // content), select (option or options) or check (checked) — run as that
 // action within this call (see sub). The first field that fails stops
 // the call; the fields set before it stay set, and the error names them.
+// The result says how the fields together changed the page (span,
+// pagechange.go): since before the first was set, after the last.
 func fill(r *run) (*tool.FillResult, error) {
 	fields, kinds, err := r.in.FillFields()
 	if err != nil {
@@ -22,8 +24,10 @@ func fill(r *run) (*tool.FillResult, error) {
 	}
 	res := &tool.FillResult{Fields: []tool.FilledField{}}
 	tabID := r.in.TabID
+	marks := spanOf(r.mark)
 	for i, f := range fields {
 		s := r.sub(fieldInput(r.in, f, kinds[i], tabID))
+		s.mark = marks.next(i == len(fields)-1)
 		done, act, err := setField(s, kinds[i])
 		r.unlockTab, s.unlockTab = s.unlockTab, nil // the turn on the tab stays with the fill
 		if err != nil {
@@ -36,6 +40,8 @@ func fill(r *run) (*tool.FillResult, error) {
 			res.Dialog = act.Dialog
 		}
 		res.Warnings = append(res.Warnings, act.Warnings...)
+		res.PageChange = act.PageChange // the last field's: the whole fill's
+		marks.ran(!act.Navigated && (done.Element == nil || done.Element.FrameID == 0))
 		res.Fields = append(res.Fields, done)
 		id := act.TabID
 		tabID = &id // every field in the tab the first one was set in

@@ -20,7 +20,8 @@ import (
 // observe step compares the page with that note beside its look at the
 // tab (page/locate.js pageChange, sent at the same time as tab.get).
 // The run holds its mark (pageMark); its locator notes under it and its
-// observer takes it.
+// observer takes it. fill's fields share one mark (see span), so that
+// fill says how its fields together changed the page.
 
 var pageChangeScript = script("pageChange", "page/locate.js")
 
@@ -30,6 +31,11 @@ var pageChangeScript = script("pageChange", "page/locate.js")
 type pageMark struct {
 	token string
 	noted atomic.Bool
+	// kept: the page holds the note wanted, and later locates send no
+	// other (a note replaces the page's last one under the same token).
+	kept atomic.Bool
+	// held: observes compare nothing; a later run's observe will.
+	held atomic.Bool
 }
 
 // pageMarkSeq numbers the tokens: a page keeps the note of one run
@@ -55,7 +61,7 @@ func newPageMark(changesPage bool) *pageMark {
 // note is the token a locate notes the page under ("" for none; a
 // nil mark is none).
 func (m *pageMark) note() string {
-	if m == nil {
+	if m == nil || m.kept.Load() {
 		return ""
 	}
 	if m.token != "" {
@@ -67,10 +73,51 @@ func (m *pageMark) note() string {
 // take is the token a locate noted the page under, once; "" when no
 // locate noted it.
 func (m *pageMark) take() string {
-	if m == nil || !m.noted.Swap(false) {
+	if m == nil || m.held.Load() || !m.noted.Swap(false) {
 		return ""
 	}
 	return m.token
+}
+
+// span is how runs one after another (fill's fields, each a run of its
+// own) share one mark, to say how they changed the page together: the
+// page as the first run's locate noted it, compared after the last run's
+// act, beside that run's look at the tab as for any action. Before each
+// run, next says whether it is the last (only the last one's observe
+// compares); after each, ran keeps the page's note from then on (the
+// later runs' locates note nothing), or drops it when the note no
+// longer stands for the page (the run's element was in a child frame,
+// or it led to another document): then nothing is said, rather than
+// "unchanged" for a page that changed.
+type span struct{ m *pageMark }
+
+// spanOf starts a span over m (a nil or token-less mark spans nothing).
+func spanOf(m *pageMark) span {
+	if m != nil {
+		m.held.Store(true)
+	}
+	return span{m}
+}
+
+// next readies the mark for the next run: last says whether that run
+// is the last, whose observe compares.
+func (s span) next(last bool) *pageMark {
+	if s.m != nil {
+		s.m.held.Store(!last)
+	}
+	return s.m
+}
+
+// ran is called after each run: keep says whether the page's note
+// still stands for what the runs so far changed.
+func (s span) ran(keep bool) {
+	if s.m == nil {
+		return
+	}
+	s.m.kept.Store(true)
+	if !keep {
+		s.m.noted.Store(false)
+	}
 }
 
 // pageChangeAsync starts comparing tab tabID's page with the note of
