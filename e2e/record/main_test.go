@@ -216,7 +216,8 @@ console.warn("kept line 2 password: `+password+` and `+jwt+`");
 	// A document its server says not to store, as many apps serve HTML.
 	// Each load of one ?id is counted, and the page says which it is and
 	// whether it came with the cookie its first load set; with ?then=N
-	// the loads after the first answer status N.
+	// the loads after the first answer status N (a 3xx to /console), with
+	// ?slow they take 8 s.
 	noStoreHits := map[string]int{}
 	var noStoreMu sync.Mutex
 	mux.HandleFunc("/no-store", func(w http.ResponseWriter, r *http.Request) {
@@ -229,7 +230,13 @@ console.warn("kept line 2 password: `+password+` and `+jwt+`");
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, err := r.Cookie("seen-" + id)
 		http.SetCookie(w, &http.Cookie{Name: "seen-" + id, Value: "1"})
+		if n > 1 && r.URL.Query().Has("slow") {
+			time.Sleep(8 * time.Second)
+		}
 		if then := atoi(r.URL.Query().Get("then")); n > 1 && then > 0 {
+			if then/100 == 3 {
+				w.Header().Set("Location", "/console")
+			}
 			w.WriteHeader(then)
 		}
 		fmt.Fprintf(w, `<!doctype html><title>no-store</title><p>served not to be stored, load %d, cookie %v</p>`, n, err == nil)

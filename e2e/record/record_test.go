@@ -546,6 +546,29 @@ func TestANoStoreDocumentAnsweredDifferentlyHasNoBody(t *testing.T) {
 	}
 }
 
+// A no-store document whose address redirects when fetched again has no
+// body (the redirect is not followed: it leads to another page), and one
+// whose server does not answer in time says so within the bound.
+func TestANoStoreDocumentThatRedirectsOrHangsHasNoBody(t *testing.T) {
+	d := documentDetail(t, "/no-store?id=moved&then=302")
+	if b, _ := d["responseBody"].(map[string]any); b == nil || b["text"] != nil || !strings.Contains(fmt.Sprint(b["notKept"]), "redirect") {
+		t.Errorf("the document redirected when fetched again gives %v, want notKept naming the redirect", d["responseBody"])
+	}
+	tab := bridge.OpenIn(t, workspace(t), site+"/no-store?id=slow&slow=1")
+	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "id=slow"}, func(r map[string]any) bool {
+		q := list(r, "requests")
+		return len(q) == 1 && q[0]["status"] == 200.0
+	})
+	start := time.Now()
+	d = call(t, map[string]any{"action": "network", "tabId": tab, "requestId": list(res, "requests")[0]["requestId"]})["request"].(map[string]any)
+	if b, _ := d["responseBody"].(map[string]any); b == nil || b["text"] != nil || !strings.Contains(fmt.Sprint(b["notKept"]), "did not finish within 5 s") {
+		t.Errorf("the document whose server hangs when fetched again gives %v, want notKept naming the bound", d["responseBody"])
+	}
+	if took := time.Since(start); took > 7500*time.Millisecond {
+		t.Errorf("the detail of a document whose server hangs took %v, want about 5 s", took)
+	}
+}
+
 // A form's POST result served no-store is not sent again (that would
 // post the form a second time): its detail says why it has no body.
 func TestANoStorePostResultIsNotSentAgain(t *testing.T) {
