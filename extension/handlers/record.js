@@ -1036,11 +1036,11 @@ function detail(r, q) {
   return out;
 }
 
-// ---- A no-store document, fetched again ----
+// ---- A document the browser kept no copy of, fetched again ----
 //
-// Chrome keeps no copy of a document served Cache-Control: no-store, so
-// network's detail of the tab's current one asks for it again
-// (docs/cli.md, the network action): a GET of the same address from the
+// Chrome keeps no copy of a document served Cache-Control: no-store (and
+// at times of another), so network's detail of the tab's current one
+// asks for it again (docs/cli.md, the network action): a GET of the same address from the
 // page's top frame — its origin, its cookies, its service worker —
 // through the extension's isolated world, where no page script sees or
 // changes it. Redirects are not followed (the answer would be another

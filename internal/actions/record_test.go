@@ -120,8 +120,8 @@ func TestARefetchedBodySaysSo(t *testing.T) {
 }
 
 // currentDocument fetches a no-store GET again without the debugger,
-// never sends a no-store POST again, and reads any other through the
-// debugger. The fake browser stands in for the extension's verbs.
+// never sends a POST again, and reads any other through the debugger,
+// fetching it again when the debugger finds no copy. The fake browser stands in for the extension's verbs.
 func TestCurrentDocumentFetchesANoStoreGETAgainOnly(t *testing.T) {
 	fake := fakebrowser.New()
 	fake.Handle("record.network", fakebrowser.Reply(protocol.RecordNetworkResult{Request: &protocol.RecordRequest{
@@ -149,6 +149,17 @@ func TestCurrentDocumentFetchesANoStoreGETAgainOnly(t *testing.T) {
 	}
 	if b := currentDocument(ctx, l.Verbs(), 1, doc("GET", nil)); b.Text != "read" || b.Refetched {
 		t.Errorf("a cacheable document: %+v", b)
+	}
+	// A cacheable document the debugger finds no copy of (calls 3 and 4
+	// are the next read's getFrameTree and getResourceContent) is
+	// fetched again too; a POST result is not.
+	fake.FailNth("cdp", 4, "internal_error", "Content unavailable. Resource was not cached")
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("GET", nil)); b.Text != "again" || !b.Refetched || len(fake.Calls("record.network")) != 2 {
+		t.Errorf("a cacheable document the browser kept no copy of: %+v", b)
+	}
+	fake.FailNth("cdp", 6, "internal_error", "Content unavailable. Resource was not cached")
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("POST", nil)); b.NotKept != "not_seen" || len(fake.Calls("record.network")) != 2 {
+		t.Errorf("a POST result the browser kept no copy of: %+v", b)
 	}
 }
 

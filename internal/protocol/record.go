@@ -88,10 +88,10 @@ type RecordNetworkParams struct {
 	TabID     int    `json:"tabId"`
 	Since     int    `json:"since,omitempty"`
 	RequestID string `json:"requestId,omitempty"`
-	// Refetch, with the RequestID of the tab's current document served
-	// Cache-Control: no-store (of which the browser kept no copy), asks
-	// for its body fetched again now from the page, with the page's
-	// cookies: a GET only (docs/cli.md, the network action).
+	// Refetch, with the RequestID of the tab's current document of which
+	// the browser kept no copy (as of one served Cache-Control:
+	// no-store), asks for its body fetched again now from the page, with
+	// the page's cookies: a GET only (docs/cli.md, the network action).
 	Refetch bool `json:"refetch,omitempty"`
 }
 
