@@ -103,7 +103,7 @@ export const VERBS = {
   // A tab's console messages and page errors after since, recording the tab from now on if it was not → {startedAt, fromLoad, dropped, nextSince, messages}.
   "record.console": ["tabId", "since", "all"],
   // A tab's requests after since, or with requestId that one with headers and bodies → {startedAt, fromLoad, dropped, nextSince, requests | request | missing}.
-  "record.network": ["tabId", "since", "requestId"],
+  "record.network": ["tabId", "since", "requestId", "refetch"],
 };
 
 // ACTIONS_HANDLERS: the verbs of the actions door (the daemon's native link),

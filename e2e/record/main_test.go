@@ -12,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -213,11 +214,41 @@ console.log("kept line 1");
 console.warn("kept line 2 password: `+password+` and `+jwt+`");
 </script>`))
 	// A document its server says not to store, as many apps serve HTML.
+	// Each load of one ?id is counted, and the page says which it is and
+	// whether it came with the cookie its first load set; with ?then=N
+	// the loads after the first answer status N (a 3xx to /console), with
+	// ?slow they take 8 s.
+	noStoreHits := map[string]int{}
+	var noStoreMu sync.Mutex
 	mux.HandleFunc("/no-store", func(w http.ResponseWriter, r *http.Request) {
+		id := r.URL.Query().Get("id")
+		noStoreMu.Lock()
+		noStoreHits[id]++
+		n := noStoreHits[id]
+		noStoreMu.Unlock()
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<!doctype html><title>no-store</title><p>served not to be stored</p>`)
+		_, err := r.Cookie("seen-" + id)
+		http.SetCookie(w, &http.Cookie{Name: "seen-" + id, Value: "1"})
+		if n > 1 && r.URL.Query().Has("slow") {
+			time.Sleep(8 * time.Second)
+		}
+		if then := atoi(r.URL.Query().Get("then")); n > 1 && then > 0 {
+			if then/100 == 3 {
+				w.Header().Set("Location", "/console")
+			}
+			w.WriteHeader(then)
+		}
+		fmt.Fprintf(w, `<!doctype html><title>no-store</title><p>served not to be stored, load %d, cookie %v</p>`, n, err == nil)
 	})
+	mux.HandleFunc("/no-store/hits", func(w http.ResponseWriter, r *http.Request) {
+		noStoreMu.Lock()
+		defer noStoreMu.Unlock()
+		fmt.Fprint(w, noStoreHits[r.URL.Query().Get("id")])
+	})
+	// A form whose POST result is a no-store document.
+	mux.Handle("/no-store/form", page(`<!doctype html><title>form</title>
+<form method="post" action="/no-store?id=post"><input name="q" value="1"><button id="send">send</button></form>`))
 	mux.HandleFunc("/api/echo", func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")

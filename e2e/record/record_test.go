@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,6 +185,9 @@ func TestNetworkListsCallsAndShowsAFailedOnesBody(t *testing.T) {
 	d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": doc["requestId"]})
 	if text, _ := d["request"].(map[string]any)["responseBody"].(map[string]any)["text"].(string); !strings.Contains(text, "<title>api</title>") {
 		t.Errorf("the document's body is not the page's HTML: %v", d["request"])
+	}
+	if b := d["request"].(map[string]any)["responseBody"].(map[string]any); b["refetched"] != nil || b["note"] != nil {
+		t.Errorf("a document the browser kept is said to be fetched again: %v", b)
 	}
 	msg := bridge.MustFail(t, map[string]any{"action": "network", "tabId": tab, "requestId": "999999999"}, "invalid_argument")
 	if !strings.Contains(msg, "999999999") {
@@ -476,18 +481,105 @@ func TestAFirstLoadThatFailsHasItsConsoleLine(t *testing.T) {
 	})
 }
 
+// documentDetail opens path in a new tab and gives network's detail of
+// the document the tab loaded there, once it has answered.
+func documentDetail(t *testing.T, path string) map[string]any {
+	t.Helper()
+	tab := bridge.OpenIn(t, workspace(t), site+path)
+	return loadedDocument(t, tab, path, "GET")
+}
+
+// loadedDocument is network's detail of tab's document at path, loaded
+// with method.
+func loadedDocument(t *testing.T, tab any, path, method string) map[string]any {
+	t.Helper()
+	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": path}, func(r map[string]any) bool {
+		q := list(r, "requests")
+		return len(q) == 1 && q[0]["status"] != nil && q[0]["method"] == method
+	})
+	return call(t, map[string]any{"action": "network", "tabId": tab, "requestId": list(res, "requests")[0]["requestId"]})["request"].(map[string]any)
+}
+
+// noStoreHits is how many times the server answered /no-store?id=id.
+func noStoreHits(t *testing.T, id string) string {
+	t.Helper()
+	res, err := http.Get(site + "/no-store/hits?id=" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return string(b)
+}
+
 // The tab's current document served Cache-Control: no-store has no copy
-// in the browser to read back (only a debugger attached before its load
-// would have kept one): its detail says so, rather than "not seen".
-func TestANoStoreDocumentSaysWhyItHasNoBody(t *testing.T) {
-	tab := bridge.OpenIn(t, workspace(t), site+"/no-store")
-	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "/no-store"}, func(r map[string]any) bool {
+// in the browser to read back: network's detail fetches it again from
+// the page, with the page's cookies, and says so. The fetch again is the
+// bridge's, not the page's: the tab's record leaves it out.
+func TestANoStoreDocumentIsFetchedAgainAndSaysSo(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/no-store?id=get")
+	d := loadedDocument(t, tab, "/no-store?id=get", "GET")
+	b, _ := d["responseBody"].(map[string]any)
+	if b == nil || !strings.Contains(fmt.Sprint(b["text"]), "served not to be stored, load 2, cookie true") {
+		t.Fatalf("the no-store document's body is not its second load, made with the page's cookie: %v", d["responseBody"])
+	}
+	if b["refetched"] != true || !strings.Contains(fmt.Sprint(b["note"]), "fetched again") || !strings.Contains(fmt.Sprint(b["note"]), "may differ") {
+		t.Errorf("the body fetched again is not marked as such: %v", b)
+	}
+	if n := noStoreHits(t, "get"); n != "2" {
+		t.Errorf("the server answered the document %s times, want 2 (its load and the fetch again)", n)
+	}
+	time.Sleep(300 * time.Millisecond) // the fetch again's webRequest events
+	for _, q := range list(call(t, map[string]any{"action": "network", "tabId": tab}), "requests") {
+		if strings.Contains(fmt.Sprint(q["url"]), "/no-store") && q["type"] != "document" {
+			t.Errorf("the bridge's fetch again is in the page's record: %v", q)
+		}
+	}
+}
+
+// A no-store document whose server answers another status when fetched
+// again has no body: the error page is not the page the tab loaded.
+func TestANoStoreDocumentAnsweredDifferentlyHasNoBody(t *testing.T) {
+	d := documentDetail(t, "/no-store?id=flaky&then=500")
+	if b, _ := d["responseBody"].(map[string]any); b == nil || b["text"] != nil || !strings.Contains(fmt.Sprint(b["notKept"]), "status 500") {
+		t.Errorf("the document answered 500 when fetched again gives %v, want notKept naming status 500", d["responseBody"])
+	}
+}
+
+// A no-store document whose address redirects when fetched again has no
+// body (the redirect is not followed: it leads to another page), and one
+// whose server does not answer in time says so within the bound.
+func TestANoStoreDocumentThatRedirectsOrHangsHasNoBody(t *testing.T) {
+	d := documentDetail(t, "/no-store?id=moved&then=302")
+	if b, _ := d["responseBody"].(map[string]any); b == nil || b["text"] != nil || !strings.Contains(fmt.Sprint(b["notKept"]), "redirect") {
+		t.Errorf("the document redirected when fetched again gives %v, want notKept naming the redirect", d["responseBody"])
+	}
+	tab := bridge.OpenIn(t, workspace(t), site+"/no-store?id=slow&slow=1")
+	res := waitFor(t, map[string]any{"action": "network", "tabId": tab, "urlContains": "id=slow"}, func(r map[string]any) bool {
 		q := list(r, "requests")
 		return len(q) == 1 && q[0]["status"] == 200.0
 	})
-	d := call(t, map[string]any{"action": "network", "tabId": tab, "requestId": list(res, "requests")[0]["requestId"]})["request"].(map[string]any)
-	if b, _ := d["responseBody"].(map[string]any); b == nil || !strings.Contains(fmt.Sprint(b["notKept"]), "no-store") {
-		t.Errorf("the no-store document's body does not say why it is missing: %v", d["responseBody"])
+	start := time.Now()
+	d = call(t, map[string]any{"action": "network", "tabId": tab, "requestId": list(res, "requests")[0]["requestId"]})["request"].(map[string]any)
+	if b, _ := d["responseBody"].(map[string]any); b == nil || b["text"] != nil || !strings.Contains(fmt.Sprint(b["notKept"]), "did not finish within 5 s") {
+		t.Errorf("the document whose server hangs when fetched again gives %v, want notKept naming the bound", d["responseBody"])
+	}
+	if took := time.Since(start); took > 7500*time.Millisecond {
+		t.Errorf("the detail of a document whose server hangs took %v, want about 5 s", took)
+	}
+}
+
+// A form's POST result served no-store is not sent again (that would
+// post the form a second time): its detail says why it has no body.
+func TestANoStorePostResultIsNotSentAgain(t *testing.T) {
+	tab := bridge.OpenIn(t, workspace(t), site+"/no-store/form")
+	call(t, map[string]any{"action": "click", "tabId": tab, "selector": "#send"})
+	d := loadedDocument(t, tab, "/no-store?id=post", "POST")
+	if b, _ := d["responseBody"].(map[string]any); b == nil || b["text"] != nil || !strings.Contains(fmt.Sprint(b["notKept"]), "no-store") {
+		t.Errorf("the no-store POST result's body does not say why it is missing: %v", d["responseBody"])
+	}
+	if n := noStoreHits(t, "post"); n != "1" {
+		t.Errorf("the server got the form %s times, want once", n)
 	}
 }
 

@@ -376,6 +376,9 @@ function requestBody(r, rb) {
 }
 
 function onBefore(d) {
+  // The bridge's own fetch again of a no-store document (refetch below)
+  // is not the page's request: it stays out of the page's record.
+  if (ours(d)) return;
   // The browser fetches /favicon.ico for its tab strip, not the page
   // (DevTools does not list it either): a 404 there is no error of the
   // page's.
@@ -988,6 +991,7 @@ export async function networkRead(msg) {
     if (typeof msg.requestId !== "string") throw new BridgeError(Codes.invalidArgument, "requestId must be a string from network's list");
     const q = r.reqs.get(msg.requestId);
     if (!q || !kept(q)) return { ...out, missing: true };
+    if (msg.refetch === true) return { ...out, request: { ...detail(r, q), responseBody: await refetch(tabId, q) } };
     await bodyComing(r, q);
     return { ...out, request: detail(r, q) };
   }
@@ -1030,6 +1034,103 @@ function detail(r, q) {
     else if (q.status) out.responseBody = { notKept: "not_seen" };
   }
   return out;
+}
+
+// ---- A document the browser kept no copy of, fetched again ----
+//
+// Chrome keeps no copy of a document served Cache-Control: no-store (and
+// at times of another), so network's detail of the tab's current one
+// asks for it again (docs/cli.md, the network action): a GET of the same address from the
+// page's top frame — its origin, its cookies, its service worker —
+// through the extension's isolated world, where no page script sees or
+// changes it. Redirects are not followed (the answer would be another
+// page), the body has the same cap as a kept one, and the wait is
+// bounded. What comes back is marked as fetched again, never passed off
+// as what the page loaded.
+const REFETCH_MS = 5000;
+const refetching = new Map(); // tabId -> {url, until}: the fetch again to leave out
+
+// ours says whether webRequest's d is the bridge's fetch again of its
+// tab's document, and leaves it out of the record once. It is told from
+// the page's own by its address, frame, type and moment: a page's own
+// XHR of its very address in the same instant would be taken for it.
+function ours(d) {
+  const f = refetching.get(d.tabId);
+  if (!f || d.frameId !== 0 || d.type !== "xmlhttprequest" || d.method !== "GET" || d.url !== f.url) return false;
+  if (Date.now() > f.until) {
+    refetching.delete(d.tabId);
+    return false;
+  }
+  refetching.delete(d.tabId);
+  return true;
+}
+
+// refetch is the body of the tab's current document q fetched again, or
+// why there is none.
+async function refetch(tabId, q) {
+  if (q.type !== "document" || q.method !== "GET" || q.frameUrl || q.url.endsWith(CUT)) return { notKept: "no_store" };
+  refetching.set(tabId, { url: q.url, until: Date.now() + REFETCH_MS + 1000 });
+  let timer;
+  const late = new Promise((ok) => { timer = setTimeout(() => ok({ timeout: true }), REFETCH_MS + 500); });
+  let res;
+  try {
+    const ran = chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: fetchAgain, args: [q.url, BODY_MAX / 2, REFETCH_MS] })
+      .then(([first] = []) => (first && first.result) || { failed: true });
+    res = await Promise.race([ran, late]);
+  } catch (_) {
+    res = { failed: true }; // a protected page, or the tab went away
+  } finally {
+    clearTimeout(timer);
+  }
+  if (res.timeout) return { notKept: "refetch_timeout" };
+  if (res.moved || res.failed) return { notKept: res.moved ? "no_store" : "refetch_failed" };
+  if (res.redirected) return { notKept: "refetch_redirect" };
+  if (res.status !== q.status) return { notKept: "refetch_status", status: res.status };
+  if (res.binary) return { notKept: "binary" };
+  if (res.over) return { notKept: "over_cap" };
+  if (typeof res.text !== "string") return { notKept: "refetch_failed" };
+  return { text: res.text, refetched: true };
+}
+
+// fetchAgain runs in the page's top frame (isolated world): it fetches
+// url, the page's own address, as the page would — same origin, its
+// cookies — reading at most maxChars of text within ms. It is
+// self-contained: executeScript sends its source, not its closure.
+async function fetchAgain(url, maxChars, ms) {
+  if (location.href.split("#")[0] !== url) return { moved: true };
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), ms);
+  try {
+    const res = await fetch(url, { credentials: "include", cache: "no-store", redirect: "manual", signal: ctl.signal });
+    if (res.type === "opaqueredirect") return { redirected: true };
+    const type = res.headers.get("content-type") || "";
+    if (type && !/^(text\/|application\/(.*\+)?(json|xml|javascript))/i.test(type)) {
+      ctl.abort();
+      return { status: res.status, binary: true };
+    }
+    let decoder;
+    try {
+      decoder = new TextDecoder((/charset=([^;]+)/i.exec(type) || [])[1]?.trim().replace(/"/g, "") || "utf-8");
+    } catch (_) {
+      decoder = new TextDecoder();
+    }
+    const reader = res.body.getReader();
+    let text = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      if (text.length > maxChars) {
+        ctl.abort();
+        return { status: res.status, over: true };
+      }
+    }
+    return { status: res.status, text: text + decoder.decode() };
+  } catch (_) {
+    return ctl.signal.aborted ? { timeout: true } : { failed: true };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 // ensure starts recording a tab the bridge reads without having touched

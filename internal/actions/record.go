@@ -112,10 +112,7 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 		}
 		q := *rec.Request
 		if q.Type == "document" && q.ResponseBody != nil && q.ResponseBody.NotKept == "not_seen" && q.URL == tab.URL {
-			q.ResponseBody = documentBody(r.ctx, r.b, tab.TabID, q.URL)
-			if q.ResponseBody.NotKept == "not_seen" && noStore(q.ResponseHeaders) {
-				q.ResponseBody = &protocol.RecordBody{NotKept: "no_store"}
-			}
+			q.ResponseBody = currentDocument(r.ctx, r.b, tab.TabID, q)
 		}
 		out.Request = requestDetail(q, maxChars, r.in.AllHeaders)
 		return out, nil
@@ -136,6 +133,36 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 		out.Requests = append(out.Requests, s)
 	}
 	return out, nil
+}
+
+// currentDocument is the body of the tab's current document q, read
+// through the debugger. One served Cache-Control: no-store has no copy
+// in the browser to read back (only a debugger attached before its load
+// would have kept one), and Chrome sometimes keeps none of another (one
+// loaded into a tab opened empty): a GET is then fetched again now from
+// the page, said so plainly — a no-store one without the debugger at
+// all. A form's POST result is never sent again, and says why it is
+// missing.
+func currentDocument(ctx context.Context, b browser.Verbs, tabID int, q protocol.RecordRequest) *protocol.RecordBody {
+	cacheable := !noStore(q.ResponseHeaders)
+	if cacheable {
+		if kept := documentBody(ctx, b, tabID, q.URL); kept.NotKept != "not_seen" || q.Method != http.MethodGet {
+			return kept
+		}
+	}
+	if q.Method != http.MethodGet {
+		return &protocol.RecordBody{NotKept: "no_store"}
+	}
+	again, err := b.RecordNetwork(ctx, protocol.RecordNetworkParams{TabID: tabID, RequestID: q.RequestID, Refetch: true})
+	switch {
+	case err != nil || again.Request == nil || again.Request.ResponseBody == nil:
+		return &protocol.RecordBody{NotKept: "refetch_failed"}
+	case cacheable && again.Request.ResponseBody.NotKept == "no_store":
+		// The extension would not fetch it again (the page moved on):
+		// it is just not seen.
+		return &protocol.RecordBody{NotKept: "not_seen"}
+	}
+	return again.Request.ResponseBody
 }
 
 // documentBody reads the tab's current document as it arrived, through
@@ -263,7 +290,14 @@ var notKept = map[string]string{
 	"evicted":          "dropped: newer bodies took the tab's body allowance",
 	"not_seen":         "not seen: the recorder keeps the bodies of fetch and XHR responses and of the tab's current document only",
 	"no_store":         "not kept: its server sent this document with Cache-Control: no-store, so the browser kept no copy of it to read back; the page as it is now is what extract reads",
+	"refetch_redirect": "not kept: the browser kept no copy of this document to read back (it keeps none of one served Cache-Control: no-store), and fetched again now the address answers with a redirect; the page as it is now is what extract reads",
+	"refetch_timeout":  "not kept: the browser kept no copy of this document to read back (it keeps none of one served Cache-Control: no-store), and fetching it again did not finish within 5 s; the page as it is now is what extract reads",
+	"refetch_failed":   "not kept: the browser kept no copy of this document to read back (it keeps none of one served Cache-Control: no-store), and fetching it again failed (the server or the page did not answer); the page as it is now is what extract reads",
 }
+
+// refetchedNote marks a body fetched again: it is not the bytes the page
+// loaded, and the agent must not take it for them.
+const refetchedNote = "fetched again now: the browser kept no copy of what the page loaded (it keeps none of a document served Cache-Control: no-store); this copy was fetched from the page with its cookies a moment ago and may differ from it"
 
 // body redacts a kept body and cuts it at maxChars; a body not kept says
 // why. Redaction comes before the cut, so a cut never reveals half a
@@ -271,6 +305,9 @@ var notKept = map[string]string{
 func body(b *protocol.RecordBody, contentType string, maxChars int) *tool.Body {
 	if b == nil {
 		return nil
+	}
+	if b.NotKept == "refetch_status" {
+		return &tool.Body{NotKept: fmt.Sprintf("not kept: the browser kept no copy of this document to read back (it keeps none of one served Cache-Control: no-store), and fetched again now it answered status %d, not the page's; the page as it is now is what extract reads", b.Status)}
 	}
 	if b.NotKept != "" {
 		why, ok := notKept[b.NotKept]
@@ -281,11 +318,14 @@ func body(b *protocol.RecordBody, contentType string, maxChars int) *tool.Body {
 	}
 	text := redact.Body(contentType, b.Text)
 	out := &tool.Body{Text: text}
+	if b.Refetched {
+		out.Refetched, out.Note = true, refetchedNote
+	}
 	// JSON, parsed, when it is (after redaction) and fits whole.
 	if t := strings.TrimSpace(text); len(t) > 0 && (t[0] == '{' || t[0] == '[') && utf8.RuneCountInString(t) <= maxChars && json.Valid([]byte(t)) {
 		var c bytes.Buffer
 		if json.Compact(&c, []byte(t)) == nil {
-			return &tool.Body{JSON: json.RawMessage(c.Bytes())}
+			return &tool.Body{JSON: json.RawMessage(c.Bytes()), Refetched: out.Refetched, Note: out.Note}
 		}
 	}
 	if utf8.RuneCountInString(text) > maxChars {

@@ -1,11 +1,14 @@
 package actions
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/browser-bridge/browser-bridge/internal/browser"
+	"github.com/browser-bridge/browser-bridge/internal/browser/fakebrowser"
 	"github.com/browser-bridge/browser-bridge/internal/policy"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -96,6 +99,67 @@ func TestBodyIsRedactedBeforeItIsCut(t *testing.T) {
 	}
 	if b := body(&protocol.RecordBody{NotKept: "binary"}, "", 100); !strings.HasPrefix(b.NotKept, "binary") {
 		t.Errorf("a binary body says %q", b.NotKept)
+	}
+}
+
+// A document body fetched again says so, whatever its shape; one that
+// came back with another status names it.
+func TestARefetchedBodySaysSo(t *testing.T) {
+	for _, text := range []string{"<!doctype html><p>hi", `{"a":1}`} {
+		b := body(&protocol.RecordBody{Text: text, Refetched: true}, "text/html", 100)
+		if !b.Refetched || !strings.Contains(b.Note, "fetched again") || (b.Text == "" && b.JSON == nil) {
+			t.Errorf("body of %q fetched again: %+v", text, b)
+		}
+	}
+	if b := body(&protocol.RecordBody{Text: "kept"}, "text/html", 100); b.Refetched || b.Note != "" {
+		t.Errorf("a kept body says it was fetched again: %+v", b)
+	}
+	if b := body(&protocol.RecordBody{NotKept: "refetch_status", Status: 503}, "", 100); !strings.Contains(b.NotKept, "status 503") {
+		t.Errorf("a fetch again answered 503 says %q", b.NotKept)
+	}
+}
+
+// currentDocument fetches a no-store GET again without the debugger,
+// never sends a POST again, and reads any other through the debugger,
+// fetching it again when the debugger finds no copy. The fake browser stands in for the extension's verbs.
+func TestCurrentDocumentFetchesANoStoreGETAgainOnly(t *testing.T) {
+	fake := fakebrowser.New()
+	fake.Handle("record.network", fakebrowser.Reply(protocol.RecordNetworkResult{Request: &protocol.RecordRequest{
+		ResponseBody: &protocol.RecordBody{Text: "again", Refetched: true}}}))
+	fake.Handle("cdp", fakebrowser.Reply(map[string]any{"content": "read"}))
+	l := browser.NewLink()
+	if err := fake.Connect(l); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fake.Drop)
+	noStore := []protocol.HTTPHeader{{Name: "Cache-Control", Value: "private, no-store"}}
+	doc := func(method string, hs []protocol.HTTPHeader) protocol.RecordRequest {
+		return protocol.RecordRequest{RequestInfo: protocol.RequestInfo{RequestID: "7", Method: method, Type: "document", URL: "https://a.test/"}, ResponseHeaders: hs}
+	}
+	ctx := context.Background()
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("POST", noStore)); b.NotKept != "no_store" || len(fake.Calls("record.network")) != 0 {
+		t.Errorf("a no-store POST result: %+v, %d fetches again", b, len(fake.Calls("record.network")))
+	}
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("GET", noStore)); b.Text != "again" || !b.Refetched || len(fake.Calls("cdp")) != 0 {
+		t.Errorf("a no-store GET: %+v, %d debugger calls", b, len(fake.Calls("cdp")))
+	}
+	var p protocol.RecordNetworkParams
+	if calls := fake.Calls("record.network"); len(calls) != 1 || calls[0].Decode(&p) != nil || !p.Refetch || p.RequestID != "7" {
+		t.Errorf("the fetch again was asked as %+v", p)
+	}
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("GET", nil)); b.Text != "read" || b.Refetched {
+		t.Errorf("a cacheable document: %+v", b)
+	}
+	// A cacheable document the debugger finds no copy of (calls 3 and 4
+	// are the next read's getFrameTree and getResourceContent) is
+	// fetched again too; a POST result is not.
+	fake.FailNth("cdp", 4, "internal_error", "Content unavailable. Resource was not cached")
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("GET", nil)); b.Text != "again" || !b.Refetched || len(fake.Calls("record.network")) != 2 {
+		t.Errorf("a cacheable document the browser kept no copy of: %+v", b)
+	}
+	fake.FailNth("cdp", 6, "internal_error", "Content unavailable. Resource was not cached")
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("POST", nil)); b.NotKept != "not_seen" || len(fake.Calls("record.network")) != 2 {
+		t.Errorf("a POST result the browser kept no copy of: %+v", b)
 	}
 }
 

@@ -88,6 +88,11 @@ type RecordNetworkParams struct {
 	TabID     int    `json:"tabId"`
 	Since     int    `json:"since,omitempty"`
 	RequestID string `json:"requestId,omitempty"`
+	// Refetch, with the RequestID of the tab's current document of which
+	// the browser kept no copy (as of one served Cache-Control:
+	// no-store), asks for its body fetched again now from the page, with
+	// the page's cookies: a GET only (docs/cli.md, the network action).
+	Refetch bool `json:"refetch,omitempty"`
 }
 
 // RecordNetworkResult is the requests after Since, oldest first, or the
@@ -146,9 +151,16 @@ type HTTPHeader struct {
 }
 
 // RecordBody is a kept body (Text), or why it was not kept (NotKept:
-// "binary", "over_cap", "before_recording", "evicted", "not_seen").
+// "binary", "over_cap", "before_recording", "evicted", "not_seen", and
+// for a document fetched again "no_store", "refetch_status",
+// "refetch_redirect", "refetch_timeout", "refetch_failed").
 type RecordBody struct {
 	Text    string `json:"text,omitempty"`
 	Bytes   int64  `json:"bytes,omitempty"`
 	NotKept string `json:"notKept,omitempty"`
+	// Refetched says Text was fetched again now, not kept from the load.
+	Refetched bool `json:"refetched,omitempty"`
+	// Status is what the server answered the fetch again with, when it
+	// was not the status of the page's load (NotKept "refetch_status").
+	Status int `json:"status,omitempty"`
 }

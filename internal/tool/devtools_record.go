@@ -104,4 +104,10 @@ type Body struct {
 	// before recording began, not seen by the recorder, or a document
 	// served no-store, of which the browser kept no copy.
 	NotKept string `json:"notKept,omitempty"`
+	// Refetched says the text was fetched again now, not kept from the
+	// page's load: the browser kept no copy of the tab's current
+	// document (it keeps none of one served Cache-Control: no-store).
+	// Note says so in a sentence.
+	Refetched bool   `json:"refetched,omitempty"`
+	Note      string `json:"note,omitempty"`
 }
