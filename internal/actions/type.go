@@ -54,11 +54,10 @@ func typeText(r *run) (*tool.TypeResult, error) {
 	}
 	// The field is located and the debugger readied beside the look at
 	// the tab (typingTarget).
-	var el Element
+	l := r.locator()
 	t, err := r.guards().pageTargetLooking(func(tabID int) error {
-		return both(func() error { return r.answerer().answerOpenDialogs(tabID) }, func() (err error) {
-			el, err = r.locator().locate(browser.TabInfo{TabID: tabID}, loc)
-			return err
+		return both(func() error { return r.answerer().answerOpenDialogs(tabID) }, func() error {
+			return l.locate(browser.TabInfo{TabID: tabID}, loc)
 		})
 	})
 	if err != nil {
@@ -69,7 +68,7 @@ func typeText(r *run) (*tool.TypeResult, error) {
 			return nil, err
 		}
 	}
-	ty, err := r.typing().typeIntoElement(t, el, loc, mode)
+	ty, err := r.typing().typeIntoElement(t, l.el, loc, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -133,18 +132,18 @@ type preparedTyping struct {
 // mode; this is the way of the DOM mode and of a point).
 func (r typing) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (typed, error) {
 	if mode == "dom" {
-		el, err := r.locator().locate(t, loc)
-		if err != nil {
+		l := r.locator()
+		if err := l.locate(t, loc); err != nil {
 			return typed{}, err
 		}
 		var out struct {
 			Value string `json:"value"`
 		}
-		settle := r.settling().watchReaction(t.TabID, el.FrameID)
-		if err := r.actor().act(t.TabID, el, "typeDom", actArgs{Value: &r.value, Clear: r.clear}, &out); err != nil {
+		settle := r.settling().watchReaction(t.TabID, l.el.FrameID)
+		if err := l.act("typeDom", actArgs{Value: &r.value, Clear: r.clear}, &out); err != nil {
 			return typed{}, err
 		}
-		return typed{el: el, target: el, how: "dom", reaction: settle()}, nil
+		return typed{el: l.el, target: l.el, how: "dom", reaction: settle()}, nil
 	}
 	el, err := r.typingTarget(t, loc)
 	if err != nil {
@@ -596,12 +595,11 @@ func (r typing) typingTarget(t browser.TabInfo, loc tool.Locator) (Element, erro
 	// a top-frame field is focused through the DOM, where the debugging
 	// bar's shift of coordinates does not matter, and a point is measured
 	// after both.
-	var el Element
-	err := both(func() error { return r.locator().prepareInput(t) }, func() (err error) {
-		el, err = r.locator().locate(t, loc)
-		return err
+	l := r.locator()
+	err := both(func() error { return r.locator().prepareInput(t) }, func() error {
+		return l.locate(t, loc)
 	})
-	return el, err
+	return l.el, err
 }
 
 // matchWarnings says when the locator matched several fields.
