@@ -34,9 +34,6 @@ type Element struct {
 	waited inputWait
 }
 
-// Rect is a box in CSS pixels.
-type Rect = tool.Rect
-
 type pageMatch = tool.Match
 
 type locateResult struct {

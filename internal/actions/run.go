@@ -268,9 +268,6 @@ func (r *run) answerer() answerer {
 		owned: func(tabID int) bool { return r.reg().IsOwned(tabID) }}
 }
 
-// camera captures the page (camera.go): it needs the page alone.
-func (r *run) camera() camera { return camera{r.reach} }
-
 // observer reads the tab after an act: the result of a page action, and
 // the tab as the last action saw it (steps.go, seen.go).
 type observer struct {
@@ -305,6 +302,19 @@ type locator struct {
 
 func (r *run) locator() *locator {
 	return &locator{reach: r.reach, timeoutMs: r.in.TimeoutMs, action: r.in.Action, actor: r.actor, mark: r.mark}
+}
+
+// found is what a locate step found, which the locator keeps for the
+// steps after it: the act on the element and the observe.
+type found struct {
+	tab browser.TabInfo // the tab the element was looked for in
+	// el is the element, with what the waits for it took (el.waited);
+	// after an act through trusted input, as that act left it.
+	el Element
+	// named says that the result names el: not when the locator was a
+	// point, for a click or a hover, since nothing was located then.
+	named    bool
+	warnings []string // so far: the locator matched several elements
 }
 
 // actor acts on what the locator found: a page script on the element

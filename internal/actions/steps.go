@@ -280,19 +280,6 @@ func readable(t browser.TabInfo) error {
 	return refuseFileURL(t.TabID, t.URL)
 }
 
-// found is what a locate step found, which the locator keeps for the
-// steps after it: the act on the element and the observe.
-type found struct {
-	tab browser.TabInfo // the tab the element was looked for in
-	// el is the element, with what the waits for it took (el.waited);
-	// after an act through trusted input, as that act left it.
-	el Element
-	// named says that the result names el: not when the locator was a
-	// point, for a click or a hover, since nothing was located then.
-	named    bool
-	warnings []string // so far: the locator matched several elements
-}
-
 // locate finds loc's element in tab t for an action done through the DOM
 // (a page script acts on it), searching every frame (see find), and keeps
 // it. No debugger is attached, so Chrome's debugging bar does not show. A
