@@ -103,10 +103,13 @@ type waiter struct {
 	reported     time.Time
 }
 
-func (r locator) newWaiter() *waiter {
+// newWaiter starts a wait of a locate step that ends with the call's
+// deadline (less actionReserve), or after actionWait when the input set
+// no timeoutMs.
+func newWaiter(r reach, timeoutMs int) *waiter {
 	now := time.Now()
 	until := r.until(actionReserve)
-	if r.timeoutMs == 0 {
+	if timeoutMs == 0 {
 		until = minTime(until, now.Add(actionWait))
 	}
 	return &waiter{start: now, until: until, reported: now}
@@ -174,21 +177,13 @@ func (w inputWait) plus(o inputWait) inputWait {
 	return inputWait{ms: w.ms + o.ms, what: cmp.Or(w.what, o.what), notes: append(slices.Clip(w.notes), o.notes...)}
 }
 
-// waits is what readying el took; nothing for no element.
-func (el *Element) waits() inputWait {
-	if el == nil {
-		return inputWait{}
-	}
-	return el.waited
-}
-
 // findReady finds loc's element and waits until trusted input would
 // reach it: it exists and is visible and enabled and, when hit says so
 // for the element found, on top at a point inside its own boxes. A
 // locator that matches nothing is looked for again until the wait ends
 // (a ref is not: an element gone stays gone).
-func (r locator) findReady(tabID int, loc tool.Locator, hit func(Element) bool) (Element, error) {
-	w := r.newWaiter()
+func (r *locator) findReady(tabID int, loc tool.Locator, hit func(Element) bool) (Element, error) {
+	w := newWaiter(r.reach, r.timeoutMs)
 	// last is what the last look found, as the wait's failure: when the
 	// deadline passes during a look (one look can outlast actionReserve
 	// on a loaded machine), that, not a bare timeout, is the answer.
@@ -249,8 +244,8 @@ func withWaited(err error, w *waiter) error {
 // this wait added to el's (Element.waited). A
 // point locator is not measured again: when the page put something else
 // under the point, that is the answer.
-func (r locator) moveOnto(tabID int, el Element, needHit bool, then func(x, y float64) []protocol.CDPCommand) (Element, error) {
-	w := r.newWaiter()
+func (r *locator) moveOnto(tabID int, el Element, needHit bool, then func(x, y float64) []protocol.CDPCommand) (Element, error) {
+	w := newWaiter(r.reach, r.timeoutMs)
 	prior := el.waited
 	unsteady := 0
 	for {
@@ -399,7 +394,7 @@ func (r actor) cdpCheckedWith(params protocol.CDPBatchParams, after *lookAfter) 
 // remeasure measures el again after a failed recheck, waiting (within w)
 // until input would reach it; an element the page replaced is located
 // again by its locator.
-func (r locator) remeasure(tabID int, el Element, needHit bool, w *waiter) (Element, error) {
+func (r *locator) remeasure(tabID int, el Element, needHit bool, w *waiter) (Element, error) {
 	for {
 		p, err := r.measure(tabID, el)
 		if err != nil && protocol.CodeOf(err) == protocol.CodeElementNotFound && el.loc != nil {

@@ -1,11 +1,16 @@
 package actions
 
+import "github.com/browser-bridge/browser-bridge/internal/tool"
+
 // The arguments of the page scripts (extension/page/*.js) and of the CDP
 // methods the engine sends, one type each: their json names are what the
 // scripts read. A field that a script tells apart from its absence (a
 // value that may be "", a boolean it compares with ===) is a pointer or
 // always sent; the rest are left out when zero, which the scripts read
 // as absent.
+
+// Rect is a box in CSS pixels.
+type Rect = tool.Rect
 
 // actArgs are the arguments of page/act.js's functions on a located
 // element; Ref is the element's frame-local ref (act fills it).

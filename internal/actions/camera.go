@@ -17,6 +17,11 @@ import (
 // document in tiles. It needs only the page (reach).
 type camera struct{ reach }
 
+// camera is the run's camera. It is built here, not in run.go with the
+// other steps, so that the engine's files do not name it: only the
+// actions that capture do (screenshot.go, pdf.go).
+func (r *run) camera() camera { return camera{r.reach} }
+
 // refuseFramed refuses a screenshot of a page that frames what the
 // bridge may not read: a file the upload rules refuse, or a site the
 // user's rules deny (an allowed page of the user's framing a denied

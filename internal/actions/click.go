@@ -29,30 +29,29 @@ func click(r *run) (*tool.ActResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	l := r.locator()
 	if mode == "dom" {
-		el, err := r.locator().locate(t, loc)
-		if err != nil {
+		if err := l.locate(t, loc); err != nil {
 			return nil, err
 		}
-		if err := r.guards().askBeforeClick(t, el, loc); err != nil { // ask.go
+		if err := r.guards().askBeforeClick(t, l.el, loc); err != nil { // ask.go
 			return nil, err
 		}
-		if err := r.actor().act(t.TabID, el, "domClick", actArgs{}, nil); err != nil {
+		if err := l.act("domClick", actArgs{}, nil); err != nil {
 			return nil, err
 		}
-		return r.observer().observe(t, &el, el.waited)
+		return r.observer().observeLocated(l)
 	}
-	el, warnings, err := r.locator().locateForInput(t, loc)
-	if err != nil {
+	if err := l.locateForInput(t, loc); err != nil {
 		return nil, err
 	}
-	if err := r.guards().askBeforeClick(t, el, loc); err != nil { // ask.go
+	if err := r.guards().askBeforeClick(t, l.el, loc); err != nil { // ask.go
 		return nil, err
 	}
-	if el, err = r.actor().mouseClick(t.TabID, el, button, count); err != nil {
+	if err := l.click(button, count); err != nil {
 		return nil, err
 	}
-	return r.observer().observe(t, pointed(el, loc), el.waited, warnings...)
+	return r.observer().observeLocated(l)
 }
 
 // clickButton is the call's button (default left) and clickCount

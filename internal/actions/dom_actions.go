@@ -22,7 +22,7 @@ func selectOption(r *run) (*tool.SelectResult, error) {
 	if len(opts) == 0 {
 		return nil, invalid("select needs option (a value or label) or options (several)")
 	}
-	t, el, err := r.domTarget()
+	l, err := r.domTarget()
 	if err != nil {
 		return nil, err
 	}
@@ -30,10 +30,10 @@ func selectOption(r *run) (*tool.SelectResult, error) {
 		Values []string `json:"values"`
 		Labels []string `json:"labels"`
 	}
-	if err := r.actor().act(t.TabID, el, "select", actArgs{Options: opts}, &out); err != nil {
+	if err := l.act("select", actArgs{Options: opts}, &out); err != nil {
 		return nil, err
 	}
-	res, err := r.observer().observe(t, &el, el.waited)
+	res, err := r.observer().observeLocated(l)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func check(r *run) (*tool.CheckResult, error) {
 	if r.in.Checked != nil {
 		want = *r.in.Checked
 	}
-	t, el, err := r.domTarget()
+	l, err := r.domTarget()
 	if err != nil {
 		return nil, err
 	}
@@ -54,10 +54,10 @@ func check(r *run) (*tool.CheckResult, error) {
 		Checked bool `json:"checked"`
 		Changed bool `json:"changed"`
 	}
-	if err := r.actor().act(t.TabID, el, "check", actArgs{Checked: &want}, &out); err != nil {
+	if err := l.act("check", actArgs{Checked: &want}, &out); err != nil {
 		return nil, err
 	}
-	res, err := r.observer().observe(t, &el, el.waited)
+	res, err := r.observer().observeLocated(l)
 	if err != nil {
 		return nil, err
 	}
@@ -94,25 +94,24 @@ func scroll(r *run) (*tool.ScrollResult, error) {
 		MaxY      float64 `json:"maxY"`
 		Container string  `json:"container"`
 	}
-	var el *Element
+	var res *tool.ActResult
 	if hasLoc {
-		e, err := r.locator().locate(t, loc)
-		if err != nil {
+		l := r.locator()
+		if err := l.locate(t, loc); err != nil {
 			return nil, err
 		}
-		el = &e
-		err = r.actor().act(t.TabID, e, "scroll", args, &pos)
-		if err != nil {
+		if err := l.act("scroll", args, &pos); err != nil {
 			return nil, err
 		}
+		res, err = r.observer().observeLocated(l)
 	} else {
 		s := actScript
 		s.fn = "scroll"
 		if err := r.runPageTop(t.TabID, nil, s, args, &pos); err != nil {
 			return nil, err
 		}
+		res, err = r.observer().observe(t, nil, inputWait{})
 	}
-	res, err := r.observer().observe(t, el, el.waits())
 	if err != nil {
 		return nil, err
 	}

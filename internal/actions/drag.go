@@ -37,10 +37,11 @@ func drag(r *run) (*tool.DragResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, warnings, err := r.locator().locateForInput(t, *from)
-	if err != nil {
+	l := r.locator()
+	if err := l.locateForInput(t, *from); err != nil {
 		return nil, err
 	}
+	src, warnings := l.el, l.warnings
 	dst, err := r.locator().findReady(t.TabID, *drop, func(Element) bool { return true })
 	if err != nil {
 		return nil, err

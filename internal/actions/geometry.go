@@ -128,7 +128,7 @@ type boxModel struct {
 // tab's session cannot look into it), for the next level down. ok is
 // false when the browser's answer does not fit (a node of another
 // document, an element of another size): the caller falls back.
-func (r locator) ownerMap(tabID int, probeX, probeY float64, info frameInfo, parentFrame string, tree cdpFrames) (m mat3, childFrame string, ok bool) {
+func (r *locator) ownerMap(tabID int, probeX, probeY float64, info frameInfo, parentFrame string, tree cdpFrames) (m mat3, childFrame string, ok bool) {
 	var hit struct {
 		BackendNodeID int    `json:"backendNodeId"`
 		FrameID       string `json:"frameId"`
@@ -185,7 +185,7 @@ func (f cdpFrames) childOf(ancestor, id string) string {
 }
 
 // frameTree reads the tab's frame tree (Page.getFrameTree).
-func (r locator) frameTree(tabID int) (cdpFrames, error) {
+func (r *locator) frameTree(tabID int) (cdpFrames, error) {
 	var res struct {
 		FrameTree json.RawMessage `json:"frameTree"`
 	}

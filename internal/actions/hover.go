@@ -16,20 +16,18 @@ func hover(r *run) (*tool.HoverResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	el, warnings, err := r.locator().locateForInput(t, loc)
-	if err != nil {
+	l := r.locator()
+	if err := l.locateForInput(t, loc); err != nil {
 		return nil, err
 	}
-	// Moved, then checked to hold still (a hover may open something
-	// over the element, which is not a failure).
-	if el, err = r.locator().moveOnto(t.TabID, el, false, nil); err != nil {
+	if err := l.hover(); err != nil {
 		return nil, err
 	}
 	var under *pageMatch
-	if err := r.runPageTop(t.TabID, nil, underPointerScript, xy{X: el.X, Y: el.Y}, &under); err != nil {
-		warnings = append(warnings, "could not tell what is under the pointer: "+err.Error())
+	if err := r.runPageTop(t.TabID, nil, underPointerScript, xy{X: l.el.X, Y: l.el.Y}, &under); err != nil {
+		l.warnings = append(l.warnings, "could not tell what is under the pointer: "+err.Error())
 	}
-	res, err := r.observer().observe(t, pointed(el, loc), el.waited, warnings...)
+	res, err := r.observer().observeLocated(l)
 	if err != nil {
 		return nil, err
 	}

@@ -34,9 +34,6 @@ type Element struct {
 	waited inputWait
 }
 
-// Rect is a box in CSS pixels.
-type Rect = tool.Rect
-
 type pageMatch = tool.Match
 
 type locateResult struct {
@@ -101,7 +98,7 @@ var (
 // (prefer), several text matches rank what can be clicked first. With
 // scroll it also scrolls the element into view and measures where input
 // would reach it (see measure).
-func (r locator) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
+func (r *locator) find(tabID int, loc tool.Locator, scroll bool) (Element, error) {
 	if loc.X != nil {
 		return r.locatePoint(tabID, loc)
 	}
@@ -188,10 +185,10 @@ func (r locator) find(tabID int, loc tool.Locator, scroll bool) (Element, error)
 
 // locateArgs is page/locate.js locate's arguments for loc, and the frames
 // to run it in: every frame, or the one of frameId or of the ref.
-func (r locator) locateArgs(loc tool.Locator, scroll bool) (locateQuery, frames, error) {
+func (r *locator) locateArgs(loc tool.Locator, scroll bool) (locateQuery, frames, error) {
 	args := locateQuery{Selector: loc.Selector, Text: loc.Text, Role: loc.Role, Name: loc.Name,
 		Label: loc.Label, Placeholder: loc.Placeholder, Exact: loc.Exact, Suggest: true,
-		Point: scroll && loc.Nth == nil, Prefer: r.prefersClickable(), Mark: r.mark.note()}
+		Point: scroll && loc.Nth == nil, Prefer: prefersClickable(r.action), Mark: r.mark.note()}
 	where := frames{all: true}
 	if loc.FrameID != nil {
 		where = frames{frameID: loc.FrameID}
@@ -217,10 +214,10 @@ func elementOf(m pageMatch, frameID int) Element {
 		Role: m.Role, Name: m.Name, Text: m.Text, Visible: m.Visible, Rect: &rect}, localRef: m.Ref, rank: m.Rank, disabled: !m.Enabled}
 }
 
-// prefersClickable: the call's text matches rank what can be clicked
+// prefersClickable: the text matches of action rank what can be clicked
 // first (click, hover and press).
-func (r locator) prefersClickable() bool {
-	switch r.action {
+func prefersClickable(action string) bool {
+	switch action {
 	case "click", "hover", "press":
 		return true
 	}
@@ -277,7 +274,7 @@ func (el Element) withPoint(p pagePoint) Element {
 // reach it (page/locate.js point): in its own frame, then, for an element
 // in a child frame, through the frames above it to the top page's
 // viewport (frameMap), where an <iframe> on the way may be covered too.
-func (r locator) measure(tabID int, el Element) (Element, error) {
+func (r *locator) measure(tabID int, el Element) (Element, error) {
 	var p pagePoint
 	fid := el.FrameID
 	if err := r.runPageTop(tabID, &fid, pointScript, refArgs{Ref: el.localRef}, &p); err != nil {
@@ -320,7 +317,7 @@ func (r locator) measure(tabID int, el Element) (Element, error) {
 // frame is on top, asking the frames at once; -1 and what covers the first
 // point when there is none. A frame that cannot be asked does not count
 // against a point (the check before the press asks again).
-func (r locator) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCover) {
+func (r *locator) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCover) {
 	type hit struct {
 		OK    bool       `json:"ok"`
 		Cover *pageCover `json:"cover"`
@@ -373,8 +370,8 @@ func (r locator) uncovered(tabID int, c frameChain, pts []pagePt) (int, *pageCov
 // within the call's deadline until it would: visible, enabled, and on top
 // at a point inside its own boxes. Type uses it for the click that focuses
 // a field in a child frame.
-func (r locator) pointOf(tabID int, el Element) (Element, error) {
-	w := r.newWaiter()
+func (r *locator) pointOf(tabID int, el Element) (Element, error) {
+	w := newWaiter(r.reach, r.timeoutMs)
 	for {
 		p, err := r.measure(tabID, el)
 		switch {
@@ -443,7 +440,7 @@ func (c frameChain) levels(x, y float64, local aimLevel) []aimLevel {
 //
 // x, y is the point in frame frameID that has to be visible: each parent
 // scrolls its <iframe> so that the point shows.
-func (r locator) frameMap(tabID, frameID int, x, y float64) (frameChain, error) {
+func (r *locator) frameMap(tabID, frameID int, x, y float64) (frameChain, error) {
 	frames, err := r.tabFrames(tabID)
 	if err != nil {
 		return frameChain{}, err
@@ -511,7 +508,7 @@ func (r locator) frameMap(tabID, frameID int, x, y float64) (frameChain, error) 
 // iframeOf describes, in frame parentID, the <iframe> that shows frame
 // childID: the child announces a one-time token to its parent, whose
 // isolated world finds the element whose window sent it (page/locate.js).
-func (r locator) iframeOf(tabID, childID, parentID int, x, y float64) (frameInfo, error) {
+func (r *locator) iframeOf(tabID, childID, parentID int, x, y float64) (frameInfo, error) {
 	token := randomToken()
 	// The parent must have its message listener before the child posts.
 	if err := r.runPageTop(tabID, &parentID, script("ready", "page/locate.js"), nil, nil); err != nil {
@@ -532,7 +529,7 @@ func (r locator) iframeOf(tabID, childID, parentID int, x, y float64) (frameInfo
 // frame of such a page is refused rather than risk input into the
 // denied one. Locators that name an element find nothing in a refused
 // frame; they still work.
-func (r locator) notIntoRefusedFrame(tabID int, at *pageCover) error {
+func (r *locator) notIntoRefusedFrame(tabID int, at *pageCover) error {
 	if at == nil {
 		return nil
 	}
@@ -558,7 +555,7 @@ func (r locator) notIntoRefusedFrame(tabID int, at *pageCover) error {
 // is inside a frame of another origin and the tab frames a page the
 // bridge may not touch (Env.SiteRules): the keys would go wherever the
 // focus is, and the top page cannot see which frame holds it.
-func (r locator) notFocusedInRefusedFrame(tabID int) error {
+func (r *locator) notFocusedInRefusedFrame(tabID int) error {
 	frames, err := r.tabFrames(tabID)
 	if err != nil {
 		return err
@@ -592,7 +589,7 @@ func (r reach) tabFrames(tabID int) ([]protocol.Frame, error) {
 // locatePoint handles an x, y locator. What is at the point is noted, so
 // that the check before a press can tell when the page put something else
 // there meanwhile.
-func (r locator) locatePoint(tabID int, loc tool.Locator) (Element, error) {
+func (r *locator) locatePoint(tabID int, loc tool.Locator) (Element, error) {
 	x, y := *loc.X, *loc.Y
 	if loc.Coordinates == "document" {
 		var p struct{ X, Y float64 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/pathcheck"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 	"github.com/browser-bridge/browser-bridge/internal/tool"
@@ -221,19 +220,19 @@ func randomToken() string {
 }
 
 // domTarget locates the element of an injected DOM action (no debugger,
-// so no debugging bar), once it is enabled.
-func (r *run) domTarget() (browser.TabInfo, Element, error) {
+// so no debugging bar), once it is enabled: the locator holds it.
+func (r *run) domTarget() (*locator, error) {
 	loc, err := r.needLocator()
 	if err != nil {
-		return browser.TabInfo{}, Element{}, err
+		return nil, err
 	}
 	if loc.IsPoint() {
-		return browser.TabInfo{}, Element{}, invalid("%s needs an element locator, not a point", r.in.Action)
+		return nil, invalid("%s needs an element locator, not a point", r.in.Action)
 	}
 	t, err := r.guards().pageTarget()
 	if err != nil {
-		return browser.TabInfo{}, Element{}, err
+		return nil, err
 	}
-	el, err := r.locator().locateEnabled(t, loc)
-	return t, el, err
+	l := r.locator()
+	return l, l.locateEnabled(t, loc)
 }

@@ -27,41 +27,37 @@ func press(r *run) (*tool.ActResult, error) {
 	if err := r.guards().askBeforePress(t, loc); err != nil { // ask.go
 		return nil, err
 	}
-	el, warnings, err := r.actor().focusForKeys(t, loc)
-	if err != nil {
+	l := r.locator()
+	if err := l.focusForKeys(t, loc); err != nil {
 		return nil, err
 	}
 	if err := r.actor().pressKeys(t.TabID, r.in.Keys); err != nil {
 		return nil, err
 	}
-	return r.observer().observe(t, el, el.waits(), warnings...)
+	return r.observer().observeLocated(l)
 }
 
 // focusForKeys readies tab t for key events and, when the call has a
-// locator, puts the focus on its element: a DOM focus in the top frame, a
-// real click on a point or in a child frame (see focusForTyping). It
-// returns the element, nil without a locator.
-func (r actor) focusForKeys(t browser.TabInfo, loc tool.Locator) (*Element, []string, error) {
+// locator, puts the focus on its element, which it keeps: a DOM focus in
+// the top frame, a real click on a point or in a child frame (see
+// focusForTyping). Without a locator it keeps the tab alone.
+func (r *locator) focusForKeys(t browser.TabInfo, loc tool.Locator) error {
 	if !loc.Present() {
-		if err := r.locator().notFocusedInRefusedFrame(t.TabID); err != nil {
-			return nil, nil, err
+		if err := r.notFocusedInRefusedFrame(t.TabID); err != nil {
+			return err
 		}
-		return nil, nil, r.locator().prepareInput(t)
+		r.found = found{tab: t}
+		return r.prepareInput(t)
 	}
 	// Only a click (a point, or an element in a child frame) needs the
 	// element on top; a DOM focus reaches it under a cover too.
 	clicked := func(el Element) bool { return loc.IsPoint() || el.FrameID != 0 }
-	el, warnings, err := r.locator().locateFor(t, loc, clicked)
-	if err != nil {
-		return nil, nil, err
+	if err := r.locateFor(t, loc, clicked); err != nil {
+		return err
 	}
-	if clicked(el) {
-		el, err = r.mouseClick(t.TabID, el, "left", 1)
-	} else {
-		err = r.act(t.TabID, el, "focus", actArgs{}, nil)
+	r.named = true // the element focused, under a point too
+	if clicked(r.el) {
+		return r.click("left", 1)
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return &el, warnings, nil
+	return r.act("focus", actArgs{}, nil)
 }

@@ -66,29 +66,37 @@ var (
 )
 
 // watchReaction starts watching frame frameID of tab tabID for the page's
-// reaction to an input about to be sent, and returns the wait to call
+// reaction to an input about to be sent, and returns the wait, to await
 // right after sending it. Call it just before the input: what changes
 // before it (a focus ring, a selection drawn) would count as a reaction.
 // A frame that cannot be watched is not waited for.
 //
-// Click uses it as type does:
+// Click would use it as type does:
 //
 //	settle := r.settling().watchReaction(t.TabID, el.FrameID)
-//	err := r.actor().mouseClick(…)
-//	re := settle() // then report re.Ms() as settledMs, and re.Warning()
-func (r settling) watchReaction(tabID, frameID int) func() Reaction {
+//	err := l.click(…)
+//	re := settle.await() // then report re.Ms() as settledMs, and re.Warning()
+func (r settling) watchReaction(tabID, frameID int) reactionWait {
 	fid := frameID
 	if err := r.runPageTop(tabID, &fid, watchScript, nil, nil); err != nil {
-		return func() Reaction { return Reaction{Settled: true} }
+		return reactionWait{unwatched: true}
 	}
-	return r.watchedReaction(tabID, frameID, time.Now())
+	return r.watchedReaction(tabID, frameID)
 }
 
 // watchedReaction is the wait of a watch that a page script started
-// itself (paste and setValue watch from within the call that inputs);
-// watched is when that call returned.
-func (r settling) watchedReaction(tabID, frameID int, watched time.Time) func() Reaction {
-	return func() Reaction { return r.awaitReaction(tabID, frameID, watched) }
+// itself, in the call that input (paste and setValue), which returned
+// just now. A page that did not react is judged after its next frame.
+func (r settling) watchedReaction(tabID, frameID int) reactionWait {
+	return reactionWait{reach: r.reach, tabID: tabID, frameID: frameID, watched: time.Now(), frame: true}
+}
+
+// reactionToInput is the wait for the page's reaction to an input about
+// to be sent, watched by a page script that counts from the input's own
+// events (prepareTyping began it); ref, if set, is the element whose
+// value the look that finds the page settled reads.
+func (r settling) reactionToInput(tabID, frameID int, ref string) reactionWait {
+	return reactionWait{reach: r.reach, tabID: tabID, frameID: frameID, watched: time.Now(), fromInput: true, ref: ref}
 }
 
 type reactionState struct {
@@ -103,18 +111,14 @@ type reactionState struct {
 	Read json.RawMessage `json:"read"`
 }
 
-// awaitReaction polls the watch that began at (about) watched until the
-// page settles, within reactMax and the call's deadline. The page decides
-// with the bounds it is given (the watch ends there once settled): no
-// change for reactGrace after the input and by its next frame, or none
-// for reactQuiet after the last; requests the input started hold it too.
-func (r settling) awaitReaction(tabID, frameID int, watched time.Time) Reaction {
-	re, _ := r.awaitReactionReading(reactionWait{tabID: tabID, frameID: frameID, watched: watched, frame: true})
-	return re
-}
-
-// reactionWait is one wait for a page's reaction.
+// reactionWait is the settle step after one input: a wait for the page's
+// reaction that holds what it waits for, from the watch that began it to
+// the look that finds the page settled (await).
 type reactionWait struct {
+	reach
+	// unwatched: the frame could not be watched, and nothing is waited
+	// for.
+	unwatched      bool
 	tabID, frameID int
 	// watched is when the watch began, or with fromInput when the input
 	// was sent (the page counts from the input's events then).
@@ -144,11 +148,25 @@ func (w reactionWait) args(inputDone time.Time) reactionArgs {
 	return reactionArgs{GraceMs: grace.Milliseconds(), QuietMs: reactQuiet.Milliseconds(), Frame: w.frame, FrameMs: reactFrame.Milliseconds(), Read: w.ref}
 }
 
-// awaitReactionReading waits as w says and returns, with the reaction,
-// the value of w.ref as the look that found the page settled read it
-// (nil when it could not be read): the read-back costs no round trip of
-// its own.
-func (r settling) awaitReactionReading(w reactionWait) (Reaction, json.RawMessage) {
+// await polls the watch that began at (about) w.watched until the page
+// settles, within reactMax and the call's deadline. The page decides with
+// the bounds it is given (the watch ends there once settled): no change
+// for reactGrace after the input (and, with w.frame, by its next frame),
+// or none for reactQuiet after the last; requests the input started hold
+// it too.
+func (w reactionWait) await() Reaction {
+	re, _ := w.awaitReading()
+	return re
+}
+
+// awaitReading is await, and returns with the reaction the value of w.ref
+// as the look that found the page settled read it (nil when it could not
+// be read): the read-back costs no round trip of its own.
+func (w reactionWait) awaitReading() (Reaction, json.RawMessage) {
+	if w.unwatched {
+		return Reaction{Settled: true}, nil
+	}
+	r := w.reach
 	tabID, frameID, watched, fromInput, ref := w.tabID, w.frameID, w.watched, w.fromInput, w.ref
 	inputDone := time.Now()
 	limit := inputDone.Add(reactMax)

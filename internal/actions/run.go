@@ -251,24 +251,22 @@ func (r *run) browserInstance() string {
 // needs and no more: the page as every step reaches it (reach.go), the
 // input's fields it reads, the books of Env it writes, and, where it
 // composes another step, that step's constructor. The run builds a step
-// when a handler asks for it, from the call as it is then; what a step
-// finds it returns to the next (the element a locate found goes to the
-// act and the observe; a turn on the tab is taken by the guards and let go
-// of by Run). A handler reads as the chain of steps:
+// when a handler asks for it, from the call as it is then; the guards
+// return the tab they let through, and a locator keeps the element it
+// found for the act and the observe (a turn on the tab is taken by the
+// guards and let go of by Run). A handler reads as the chain of steps:
 //
 //	t, err := r.guards().pageTarget()
-//	el, w, err := r.locator().locateForInput(t, loc)
-//	err = r.actor().mouseClick(t.TabID, el, "left", 1)
-//	return r.observer().observe(t, &el, w...)
+//	l := r.locator()
+//	err = l.locateForInput(t, loc)
+//	err = l.click("left", 1)
+//	return r.observer().observeLocated(l)
 
 // answerer answers the dialogs of the run's tabs (dialogs.go).
 func (r *run) answerer() answerer {
 	return answerer{ctx: r.ctx, b: r.b, choice: r.in.Dialog, book: &r.dialogs, leave: r.aside,
 		owned: func(tabID int) bool { return r.reg().IsOwned(tabID) }}
 }
-
-// camera captures the page (camera.go): it needs the page alone.
-func (r *run) camera() camera { return camera{r.reach} }
 
 // observer reads the tab after an act: the result of a page action, and
 // the tab as the last action saw it (steps.go, seen.go).
@@ -289,7 +287,9 @@ func (r *run) observer() observer {
 }
 
 // locator finds the element of a locator, waits until input would reach
-// it, and measures where (locate.go, actionable.go, geometry.go).
+// it, and measures where (locate.go, actionable.go, geometry.go). A
+// locate step keeps what it found, for the act and the observe after it
+// (steps.go): each locate is a locator of its own.
 type locator struct {
 	reach
 	timeoutMs int    // the input's: 0 bounds the wait by actionWait
@@ -297,10 +297,24 @@ type locator struct {
 	// actor moves onto what was found, checked in one batch.
 	actor func() actor
 	mark  *pageMark // the run's: the page is noted under it (pagechange.go)
+	found
 }
 
-func (r *run) locator() locator {
-	return locator{reach: r.reach, timeoutMs: r.in.TimeoutMs, action: r.in.Action, actor: r.actor, mark: r.mark}
+func (r *run) locator() *locator {
+	return &locator{reach: r.reach, timeoutMs: r.in.TimeoutMs, action: r.in.Action, actor: r.actor, mark: r.mark}
+}
+
+// found is what a locate step found, which the locator keeps for the
+// steps after it: the act on the element and the observe.
+type found struct {
+	tab browser.TabInfo // the tab the element was looked for in
+	// el is the element, with what the waits for it took (el.waited);
+	// after an act through trusted input, as that act left it.
+	el Element
+	// named says that the result names el: not when the locator was a
+	// point, for a click or a hover, since nothing was located then.
+	named    bool
+	warnings []string // so far: the locator matched several elements
 }
 
 // actor acts on what the locator found: a page script on the element
@@ -309,7 +323,7 @@ func (r *run) locator() locator {
 type actor struct {
 	reach
 	// locator measures again before a press, or finds what keys go to.
-	locator func() locator
+	locator func() *locator
 }
 
 func (r *run) actor() actor { return actor{reach: r.reach, locator: r.locator} }
@@ -319,7 +333,7 @@ func (r *run) actor() actor { return actor{reach: r.reach, locator: r.locator} }
 type settling struct {
 	reach
 	info    func() browser.Info // the connected extension's, to register quiet.js once per connection
-	locator func() locator      // finds the element a condition waits for
+	locator func() *locator     // finds the element a condition waits for
 }
 
 func (r *run) settling() settling {
@@ -361,7 +375,7 @@ type typing struct {
 	clear     bool   // replace the field's content
 	inputMode string // cdp, dom or paste; "" chooses
 	guards    func() guards
-	locator   func() locator
+	locator   func() *locator
 	actor     func() actor
 	settling  func() settling
 	observer  func() observer
@@ -402,7 +416,7 @@ type guards struct {
 	asks      func() bool // whether the user asks before irreversible steps
 	// envGuard is Env.Guard.
 	envGuard func(ctx context.Context, b browser.Caller, action string, tab browser.TabInfo) error
-	locator  func() locator
+	locator  func() *locator
 	observer func() observer
 }
 

@@ -11,18 +11,21 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/tool"
 )
 
-// The steps every page action goes through, in this order, each a view
-// of the run (run.go) that hands the next what it found:
+// The steps every page action goes through, in this order, each a type
+// of its own that the run (run.go) builds:
 //
-//	t, err := r.guards().pageTarget()                    // target → guard: the tab, and may the action touch it now
-//	el, err := r.locator().locate(t, loc)                // locate: the element, for an act through the DOM
-//	el, w, err := r.locator().locateForInput(t, loc)     //   or the point, for trusted CDP input, once input would reach it
-//	el, err = r.actor().mouseClick(t.TabID, el, …)       // act: trusted input (mouseClick, cdpBatch), or a page script (act)
-//	return r.observer().observe(t, &el, el.waited, w...) // observe: dialogs, navigation, opened tabs → the result
+//	t, err := r.guards().pageTarget()     // target → guard: the tab, and may the action touch it now
+//	l := r.locator()
+//	err = l.locate(t, loc)                // locate: the element, for an act through the DOM
+//	err = l.locateForInput(t, loc)        //   or the point, for trusted CDP input, once input would reach it
+//	err = l.click("left", 1)              // act on what l holds: trusted input (click, hover), or a page script (act)
+//	return r.observer().observeLocated(l) // observe: dialogs, navigation, opened tabs → the result
 //
-// Each step hands the next what it found as values: the tab, the element
-// — which carries what the waits for it took (el.waited) into the
-// result's waitedMs, waitedFor and warnings — and the warnings so far.
+// The guards hand the tab on as a value. The locator keeps what it found
+// (found): the tab, the element — which carries what the waits for it
+// took (el.waited) into the result's waitedMs, waitedFor and warnings —
+// and the warnings so far; its act updates the element, and the observe
+// reads it all from the locator.
 //
 // A handler checks its own parameters first and shapes its own result
 // last; the steps in between are the same for all of them.
@@ -278,43 +281,44 @@ func readable(t browser.TabInfo) error {
 }
 
 // locate finds loc's element in tab t for an action done through the DOM
-// (a page script acts on it), searching every frame (see find). No
-// debugger is attached, so Chrome's debugging bar does not show. A locator
-// that matches nothing yet is looked for again, within the call's
+// (a page script acts on it), searching every frame (see find), and keeps
+// it. No debugger is attached, so Chrome's debugging bar does not show. A
+// locator that matches nothing yet is looked for again, within the call's
 // deadline: an element appearing a moment after the previous action (a
 // panel that opens) is found.
-func (r locator) locate(t browser.TabInfo, loc tool.Locator) (Element, error) {
+func (r *locator) locate(t browser.TabInfo, loc tool.Locator) error {
 	return r.locateDOM(t, loc, false)
 }
 
 // locateEnabled is locate for setting a control through the DOM (select,
 // check), which a person can do only once it is enabled: a disabled
 // control is looked at again until it is, within the call's deadline.
-func (r locator) locateEnabled(t browser.TabInfo, loc tool.Locator) (Element, error) {
+func (r *locator) locateEnabled(t browser.TabInfo, loc tool.Locator) error {
 	return r.locateDOM(t, loc, true)
 }
 
-func (r locator) locateDOM(t browser.TabInfo, loc tool.Locator, enabled bool) (Element, error) {
-	w := r.newWaiter()
+func (r *locator) locateDOM(t browser.TabInfo, loc tool.Locator, enabled bool) error {
+	w := newWaiter(r.reach, r.timeoutMs)
 	for {
 		el, err := r.find(t.TabID, loc, false)
 		switch {
 		case err == nil && (!enabled || !el.disabled):
 			el.waited = w.took()
-			return el, nil
+			r.found = found{tab: t, el: el, named: true}
+			return nil
 		case err == nil:
 			if !w.again(r.reach, string(disabled)) {
-				return Element{}, blocker{kind: disabled}.fail(el, w)
+				return blocker{kind: disabled}.fail(el, w)
 			}
 		case protocol.CodeOf(err) == protocol.CodeElementNotFound && loc.Ref == "" && !loc.IsPoint():
 			if !w.again(r.reach, "not on the page yet") {
-				return Element{}, withWaited(err, w)
+				return withWaited(err, w)
 			}
 		default:
-			return Element{}, err
+			return err
 		}
 		if err := w.sleep(r.reach); err != nil {
-			return Element{}, err
+			return err
 		}
 	}
 }
@@ -324,35 +328,56 @@ func (r locator) locateDOM(t browser.TabInfo, loc tool.Locator, enabled bool) (E
 // deadline, until input would reach it: visible, enabled, and on top at a
 // point inside its own boxes, which is the point to act on, in top-level
 // viewport coordinates (see actionable.go). Still covered at the end, it
-// fails with element_obscured naming the cover. The warnings say when the
-// locator matched several elements.
-func (r locator) locateForInput(t browser.TabInfo, loc tool.Locator) (Element, []string, error) {
+// fails with element_obscured naming the cover. It keeps the element, and
+// a warning when the locator matched several elements.
+func (r *locator) locateForInput(t browser.TabInfo, loc tool.Locator) error {
 	return r.locateFor(t, loc, func(Element) bool { return true })
 }
 
 // locateFor is locateForInput where hit says, for the element found,
 // whether it must be on top at its point (press focuses an element of the
 // top frame through the DOM, where what covers it does not matter).
-func (r locator) locateFor(t browser.TabInfo, loc tool.Locator, hit func(Element) bool) (Element, []string, error) {
+func (r *locator) locateFor(t browser.TabInfo, loc tool.Locator, hit func(Element) bool) error {
 	if err := r.prepareInput(t); err != nil {
-		return Element{}, nil, err
+		return err
 	}
 	el, err := r.findReady(t.TabID, loc, hit)
 	if err != nil {
-		return Element{}, nil, err
+		return err
 	}
 	var warnings []string
 	if el.Matches > 1 && loc.Nth == nil {
 		warnings = append(warnings, matchesWarning(el, loc))
 	}
-	return el, warnings, nil
+	r.found = found{tab: t, el: el, named: !loc.IsPoint(), warnings: warnings}
+	return nil
+}
+
+// act runs the page script fn of act.js on the element the locator found.
+func (r *locator) act(fn string, args actArgs, out any) error {
+	return r.actor().act(r.tab.TabID, r.el, fn, args, out)
+}
+
+// click clicks the element the locator found, with trusted input (see
+// mouseClick), and keeps it as clicked, with what the wait for it took.
+func (r *locator) click(button string, count int) (err error) {
+	r.el, err = r.actor().mouseClick(r.tab.TabID, r.el, button, count)
+	return err
+}
+
+// hover moves the mouse onto the element the locator found, once it
+// holds still (a hover may open something over the element, which is
+// not a failure), and keeps it as measured then.
+func (r *locator) hover() (err error) {
+	r.el, err = r.moveOnto(r.tab.TabID, r.el, false, nil)
+	return err
 }
 
 // prepareInput readies a tab for CDP input: the tab is made active in its
 // window (the first CDP input event to a background tab takes ~5 s, see
 // E2E.md) and the debugger is attached before locating, because the
 // "started debugging" bar that attaching shows moves every coordinate.
-func (r locator) prepareInput(t browser.TabInfo) error {
+func (r *locator) prepareInput(t browser.TabInfo) error {
 	if !t.Active {
 		if err := r.b.TabActivate(r.ctx, protocol.TabActivateParams{TabID: t.TabID}); err != nil {
 			return err
@@ -383,6 +408,17 @@ func pointed(el Element, loc tool.Locator) *Element {
 		return nil
 	}
 	return &el
+}
+
+// observeLocated is observe after an act on what locator l found: its
+// tab, the element when the result names it, the waits for it and the
+// warnings so far.
+func (r observer) observeLocated(l *locator) (*tool.ActResult, error) {
+	var el *Element
+	if l.named {
+		el = &l.el
+	}
+	return r.observe(l.tab, el, l.el.waited, l.warnings...)
 }
 
 // observe is the last step: the result of an act on tab before (and on

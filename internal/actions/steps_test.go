@@ -297,6 +297,51 @@ func TestObserveReportsTheWaitsItIsHanded(t *testing.T) {
 	}
 }
 
+// A locator keeps what its locate found, and the observe after the act
+// reads it from there: the tab, the waits and the warnings, and the
+// element when the result names it (not a point clicked or hovered).
+func TestObserveLocatedReadsWhatTheLocatorHolds(t *testing.T) {
+	t.Parallel()
+	fake := fakebrowser.New()
+	tabs(fake, browser.TabInfo{TabID: 2, URL: "https://example.com/", Title: "Example"})
+	env := engine(t, fake)
+	r := start(t, env, `{"action":"click","tabId":2,"selector":"a"}`)
+	for _, named := range []bool{true, false} {
+		l := r.locator()
+		l.found = found{tab: browser.TabInfo{TabID: 2, URL: "https://example.com/"}, named: named,
+			el:       Element{Element: tool.Element{Tag: "a"}, waited: inputWait{ms: 300, what: "moving"}},
+			warnings: []string{"the locator matched 2 elements"}}
+		res, err := r.observer().observeLocated(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.TabID != 2 || res.Title != "Example" || res.WaitedMs != 300 || res.WaitedFor != "moving" || !slices.Equal(res.Warnings, l.warnings) {
+			t.Errorf("named %v: observeLocated = %+v; want tab 2 as it is now, the waits and warnings the locator holds", named, res)
+		}
+		if (res.Element != nil) != named || named && res.Element.Tag != "a" {
+			t.Errorf("named %v: the result's element is %+v", named, res.Element)
+		}
+	}
+}
+
+// A frame that could not be watched is not waited for: the settle after
+// the input is over at once, without a look at the page.
+func TestAnUnwatchedReactionIsSettledAtOnce(t *testing.T) {
+	t.Parallel()
+	fake := fakebrowser.New()
+	fake.Handle("page.run", func(context.Context, fakebrowser.Call) (any, error) {
+		return nil, protocol.Errorf(protocol.CodeTabNotFound, "the tab is gone")
+	})
+	env := engine(t, fake)
+	w := start(t, env, `{"action":"type","tabId":2,"selector":"input","value":"x"}`).settling().watchReaction(2, 5)
+	if re := w.await(); !re.Settled || re.Waited != 0 {
+		t.Errorf("await = %+v; want settled at once", re)
+	}
+	if v := verbs(fake); !slices.Equal(v, []string{"page.run"}) {
+		t.Errorf("the wait sent %v; want the watch alone", v)
+	}
+}
+
 func TestObserveReportsOpenedTabsOfTheBridgesOwnTab(t *testing.T) {
 	t.Parallel()
 	fake := fakebrowser.New()

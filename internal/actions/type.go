@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browser"
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
@@ -54,11 +53,10 @@ func typeText(r *run) (*tool.TypeResult, error) {
 	}
 	// The field is located and the debugger readied beside the look at
 	// the tab (typingTarget).
-	var el Element
+	l := r.locator()
 	t, err := r.guards().pageTargetLooking(func(tabID int) error {
-		return both(func() error { return r.answerer().answerOpenDialogs(tabID) }, func() (err error) {
-			el, err = r.locator().locate(browser.TabInfo{TabID: tabID}, loc)
-			return err
+		return both(func() error { return r.answerer().answerOpenDialogs(tabID) }, func() error {
+			return l.locate(browser.TabInfo{TabID: tabID}, loc)
 		})
 	})
 	if err != nil {
@@ -69,7 +67,7 @@ func typeText(r *run) (*tool.TypeResult, error) {
 			return nil, err
 		}
 	}
-	ty, err := r.typing().typeIntoElement(t, el, loc, mode)
+	ty, err := r.typing().typeIntoElement(t, l.el, loc, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -104,9 +102,9 @@ type typed struct {
 	// last look read it; nil: not read yet.
 	read json.RawMessage
 	// settle, when set, is the wait for the reaction still to come (and
-	// the read-back with it): observeTyped runs it beside its look at the
-	// tab.
-	settle func() (Reaction, json.RawMessage)
+	// the read-back with it): observeTyped awaits it beside its look at
+	// the tab.
+	settle *reactionWait
 	// after is the tab as the input's batch saw it right after the input
 	// (nil: observeTyped reads it).
 	after    *browser.TabInfo
@@ -133,18 +131,18 @@ type preparedTyping struct {
 // mode; this is the way of the DOM mode and of a point).
 func (r typing) typeInto(t browser.TabInfo, loc tool.Locator, mode string) (typed, error) {
 	if mode == "dom" {
-		el, err := r.locator().locate(t, loc)
-		if err != nil {
+		l := r.locator()
+		if err := l.locate(t, loc); err != nil {
 			return typed{}, err
 		}
 		var out struct {
 			Value string `json:"value"`
 		}
-		settle := r.settling().watchReaction(t.TabID, el.FrameID)
-		if err := r.actor().act(t.TabID, el, "typeDom", actArgs{Value: &r.value, Clear: r.clear}, &out); err != nil {
+		settle := r.settling().watchReaction(t.TabID, l.el.FrameID)
+		if err := l.act("typeDom", actArgs{Value: &r.value, Clear: r.clear}, &out); err != nil {
 			return typed{}, err
 		}
-		return typed{el: el, target: el, how: "dom", reaction: settle()}, nil
+		return typed{el: l.el, target: l.el, how: "dom", reaction: settle.await()}, nil
 	}
 	el, err := r.typingTarget(t, loc)
 	if err != nil {
@@ -209,7 +207,7 @@ func (r typing) typeAtOnce(tabID int, el Element, p *preparedTyping) (typed, boo
 	fid := el.FrameID
 	check := &protocol.BatchCheck{Files: actScript.files, Fn: "prepareTyping", Frames: []protocol.BatchCheckFrame{{FrameID: fid,
 		Args: actArgs{Ref: el.localRef, SelectAll: r.clear, Watch: true, Check: true}}}}
-	w := reactionWait{tabID: tabID, frameID: fid, watched: time.Now(), fromInput: true, ref: typingRef}
+	w := r.settling().reactionToInput(tabID, fid, typingRef)
 	insert := cdpCmd("Input.insertText", insertText{Text: r.value})
 	c, err := r.actor().cdpChecked(tabID, check, &lookAfter{script: reactionScript, frameID: fid, args: w.args(w.watched)}, []protocol.CDPCommand{insert})
 	if err != nil {
@@ -237,12 +235,8 @@ func (r typing) typedAtOnce(el Element, p preparedTyping, c checkedBatch, w reac
 	// The look after the input read the readied field; later looks read
 	// it by its own ref.
 	w.ref = target.localRef
-	ty := typed{el: el, target: target, editor: p.Editor, how: "typed", after: c.seen.tab}
-	ty.settle = func() (Reaction, json.RawMessage) {
-		w.first, w.firstNet = c.seen.look, c.seen.net
-		return r.settling().awaitReactionReading(w)
-	}
-	return ty
+	w.first, w.firstNet = c.seen.look, c.seen.net
+	return typed{el: el, target: target, editor: p.Editor, how: "typed", after: c.seen.tab, settle: &w}
 }
 
 // typeInOneTrip types into a plain text field of one of the bridge's
@@ -291,7 +285,7 @@ func (r typing) locateAndType(seen browser.TabInfo, loc tool.Locator, query loca
 	query.Suggest = false
 	a := typeTripArgs{Locate: query, EveryFrame: where.all, SelectAll: r.clear, Nth: loc.Nth}
 	check := &protocol.BatchCheck{Files: actScript.files, Fn: "locateToType", Frames: []protocol.BatchCheckFrame{{FrameID: 0, Args: a}}}
-	w := reactionWait{tabID: seen.TabID, frameID: 0, watched: time.Now(), fromInput: true, ref: typingRef}
+	w := r.settling().reactionToInput(seen.TabID, 0, typingRef)
 	insert := cdpCmd("Input.insertText", insertText{Text: r.value})
 	c, err := r.actor().cdpCheckedWith(protocol.CDPBatchParams{TabID: seen.TabID, Commands: []protocol.CDPCommand{insert}, Check: check, ExpectURL: seen.URL, Activate: true},
 		&lookAfter{script: reactionScript, frameID: 0, args: w.args(w.watched)})
@@ -343,7 +337,7 @@ func (r typing) setInputValue(tabID int, ty typed) (typed, error) {
 		return typed{}, err
 	}
 	ty.how = "set"
-	ty.reaction = r.settling().watchedReaction(tabID, ty.target.FrameID, time.Now())()
+	ty.reaction = r.settling().watchedReaction(tabID, ty.target.FrameID).await()
 	if out.Invalid != "" {
 		ty.warnings = append(ty.warnings, "the field reports the value invalid: "+out.Invalid)
 	}
@@ -414,13 +408,11 @@ func (r typing) insert(tabID int, ty typed, p preparedTyping, mode string) (type
 	if r.value == "" {
 		ty.how = "typed"
 		if r.clear && !p.Empty {
-			sent := time.Now()
+			w := r.settling().reactionToInput(tabID, ty.target.FrameID, ty.target.localRef)
 			if err := r.actor().pressKeys(tabID, "Delete"); err != nil {
 				return typed{}, err
 			}
-			ty.settle = func() (Reaction, json.RawMessage) {
-				return r.settling().awaitReactionReading(reactionWait{tabID: tabID, frameID: ty.target.FrameID, watched: sent, fromInput: true, ref: ty.target.localRef})
-			}
+			ty.settle = &w
 		}
 		return ty, nil
 	}
@@ -433,7 +425,7 @@ func (r typing) insert(tabID int, ty typed, p preparedTyping, mode string) (type
 		}
 		if out.Taken {
 			ty.how = "pasted"
-			ty.reaction = r.settling().watchedReaction(tabID, ty.target.FrameID, time.Now())()
+			ty.reaction = r.settling().watchedReaction(tabID, ty.target.FrameID).await()
 			return ty, nil
 		}
 		if p.Kind == "editor" {
@@ -448,7 +440,7 @@ func (r typing) insert(tabID int, ty typed, p preparedTyping, mode string) (type
 		if err := r.actor().cdpBatch(tabID, insert); err != nil {
 			return typed{}, err
 		}
-		ty.reaction = watch()
+		ty.reaction = watch.await()
 		return ty, nil
 	}
 	// The watch prepareTyping began counts from this input's events, and
@@ -456,16 +448,15 @@ func (r typing) insert(tabID int, ty typed, p preparedTyping, mode string) (type
 	// the tab's requests) comes back with the input itself. A text field
 	// that did not react is judged at once; an editor (typed into with
 	// inputMode cdp) after its next frame, where it draws.
-	w := reactionWait{tabID: tabID, frameID: ty.target.FrameID, watched: time.Now(), fromInput: true, frame: p.Kind == "editor", ref: ty.target.localRef}
+	w := r.settling().reactionToInput(tabID, ty.target.FrameID, ty.target.localRef)
+	w.frame = p.Kind == "editor"
 	seen, err := r.actor().cdpBatchLook(tabID, ty.target.FrameID, reactionScript, w.args(w.watched), insert)
 	if err != nil {
 		return typed{}, err
 	}
 	ty.after = seen.tab
-	ty.settle = func() (Reaction, json.RawMessage) {
-		w.first, w.firstNet = seen.look, seen.net
-		return r.settling().awaitReactionReading(w)
-	}
+	w.first, w.firstNet = seen.look, seen.net
+	ty.settle = &w
 	return ty, nil
 }
 
@@ -510,7 +501,7 @@ func (r typing) observeTyped(t browser.TabInfo, ty typed, loc tool.Locator) (*to
 		return err
 	}, func() error {
 		if ty.settle != nil {
-			ty.reaction, ty.read = ty.settle()
+			ty.reaction, ty.read = ty.settle.awaitReading()
 		}
 		switch {
 		case loc.IsPoint():
@@ -596,12 +587,11 @@ func (r typing) typingTarget(t browser.TabInfo, loc tool.Locator) (Element, erro
 	// a top-frame field is focused through the DOM, where the debugging
 	// bar's shift of coordinates does not matter, and a point is measured
 	// after both.
-	var el Element
-	err := both(func() error { return r.locator().prepareInput(t) }, func() (err error) {
-		el, err = r.locator().locate(t, loc)
-		return err
+	l := r.locator()
+	err := both(func() error { return r.locator().prepareInput(t) }, func() error {
+		return l.locate(t, loc)
 	})
-	return el, err
+	return l.el, err
 }
 
 // matchWarnings says when the locator matched several fields.

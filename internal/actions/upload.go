@@ -30,7 +30,7 @@ func upload(r *run) (*tool.UploadResult, error) {
 			cleanup()
 		}
 	}()
-	t, el, err := r.domTarget()
+	l, err := r.domTarget()
 	if err != nil {
 		return nil, err
 	}
@@ -39,40 +39,41 @@ func upload(r *run) (*tool.UploadResult, error) {
 		Multiple bool `json:"multiple"`
 		Chooser  bool `json:"chooser"`
 	}
-	if err := r.actor().act(t.TabID, el, "markUpload", actArgs{Token: token}, &input); err != nil {
+	if err := l.act("markUpload", actArgs{Token: token}, &input); err != nil {
 		return nil, err
 	}
 	if input.Chooser {
-		return r.uploadByChooser(t, paths, &handed)
+		return r.uploadByChooser(l.tab, paths, &handed)
 	}
 	if len(paths) > 1 && !input.Multiple {
-		r.actor().act(t.TabID, el, "uploaded", actArgs{}, nil) // remove the mark
+		l.act("uploaded", actArgs{}, nil) // remove the mark
 		return nil, invalid("this file input takes one file; %d were given — give one path", len(paths))
 	}
 	handed = true
-	setErr := r.b.DOMSetFiles(r.ctx, protocol.DOMSetFilesParams{TabID: t.TabID, Token: token, Files: paths})
+	setErr := r.b.DOMSetFiles(r.ctx, protocol.DOMSetFilesParams{TabID: l.tab.TabID, Token: token, Files: paths})
 	var got protocol.DOMChooseFilesResult
-	if err := r.actor().act(t.TabID, el, "uploaded", actArgs{}, &got); err != nil && setErr == nil {
+	if err := l.act("uploaded", actArgs{}, &got); err != nil && setErr == nil {
 		setErr = err
 	}
 	if setErr != nil {
 		return nil, setErr
 	}
-	return r.uploaded(t, el, got, len(paths))
+	return r.uploaded(l, got, len(paths))
 }
 
-// uploaded is the result of an upload of want files that the page
-// reports as got: an error when the input does not hold them all.
-func (r *run) uploaded(t browser.TabInfo, el Element, got protocol.DOMChooseFilesResult, want int, warnings ...string) (*tool.UploadResult, error) {
+// uploaded is the result of an upload of want files, into the element
+// locator l found, that the page reports as got: an error when the input
+// does not hold them all.
+func (r *run) uploaded(l *locator, got protocol.DOMChooseFilesResult, want int) (*tool.UploadResult, error) {
 	if len(got.Files) != want {
 		// Not "retry": the page may have taken the files in another way,
 		// and a retry could upload them twice.
 		return nil, protocol.Errorf(protocol.CodeElementNotFound, "the file input holds %d files after setting %d, and the page was not told of them; the page may have replaced the input — check the page (extract or screenshot) before trying again", len(got.Files), want)
 	}
 	if got.Emptied {
-		warnings = append(warnings, "the page took the files and emptied its file input, as many upload widgets do")
+		l.warnings = append(l.warnings, "the page took the files and emptied its file input, as many upload widgets do")
 	}
-	res, err := r.observer().observe(t, &el, el.waited, warnings...)
+	res, err := r.observer().observeLocated(l)
 	if err != nil {
 		return nil, err
 	}
@@ -93,20 +94,20 @@ func (r *run) uploadByChooser(t browser.TabInfo, paths []string, handed *bool) (
 	if err != nil {
 		return nil, err
 	}
-	el, warnings, err := r.locator().locateForInput(t, loc)
-	if err != nil {
+	l := r.locator()
+	if err := l.locateForInput(t, loc); err != nil {
 		return nil, err
 	}
-	if el.ObscuredBy != "" {
+	if l.el.ObscuredBy != "" {
 		// The click would go to what covers it, and the files to whatever
 		// chooser that opens.
-		return nil, protocol.Errorf(protocol.CodeElementNotFound, "the element is covered by %s, so a click would not reach it; close or scroll away what covers it, or locate the file input", el.ObscuredBy)
+		return nil, protocol.Errorf(protocol.CodeElementNotFound, "the element is covered by %s, so a click would not reach it; close or scroll away what covers it, or locate the file input", l.el.ObscuredBy)
 	}
 	*handed = true
-	got, err := r.b.DOMChooseFiles(r.ctx, protocol.DOMChooseFilesParams{TabID: t.TabID, Files: paths, InFrame: el.FrameID != 0,
-		Commands: clickCmds(el.X, el.Y, "left", 1)})
+	got, err := r.b.DOMChooseFiles(r.ctx, protocol.DOMChooseFilesParams{TabID: t.TabID, Files: paths, InFrame: l.el.FrameID != 0,
+		Commands: clickCmds(l.el.X, l.el.Y, "left", 1)})
 	if err != nil {
 		return nil, err
 	}
-	return r.uploaded(t, el, got, len(paths), warnings...)
+	return r.uploaded(l, got, len(paths))
 }
