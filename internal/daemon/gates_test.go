@@ -29,8 +29,13 @@ func TestPauseRefusesAllButStatus(t *testing.T) {
 	wantCode(t, err, protocol.CodePausedByUser)
 	_, err = c.Verb(context.Background(), "tab.list", map[string]any{}, nil)
 	wantCode(t, err, protocol.CodePausedByUser)
-	if n := len(fake.Calls("")); n != before {
-		t.Errorf("the extension got %d commands while paused", n-before)
+	// The daemon's own upkeep goes on (the site rules given to a browser
+	// that connected, the registry's reconciliation): none of the agent's
+	// commands does.
+	for _, c := range fake.Calls("")[before:] {
+		if c.Verb != "policy.set" && c.Verb != "browser.state" {
+			t.Errorf("the extension got %s while paused", c.Verb)
+		}
 	}
 	// paused is a boolean, always there; the sentence has its own field,
 	// and the Go client's type reads both.
