@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -717,7 +718,10 @@ func TestConnectToABusyDaemonIsATimeout(t *testing.T) {
 	defer cancel()
 	_, err := Connect(ctx, layout, "session:test")
 	e := protocol.AsError(err)
-	if e.Code != protocol.CodeTimeout || !strings.Contains(e.Message, "did not take the connection within 1.5s") || !strings.Contains(e.Message, layout.DaemonLock()) {
+	// It says how long it tried: the 1.5 s, or a little more on a loaded
+	// machine (CI saw 1.6 s).
+	tried := regexp.MustCompile(`did not take the connection within 1\.[5-9]s`)
+	if e.Code != protocol.CodeTimeout || !tried.MatchString(e.Message) || !strings.Contains(e.Message, layout.DaemonLock()) {
 		t.Errorf("Connect: %+v, want timeout saying it tried for 1.5 s and where the pid is", e)
 	}
 	if !errors.Is(err, ErrDaemonBusy) {
