@@ -141,8 +141,15 @@ func RunOn(ctx context.Context, env *Env, b Browser, session string, in *tool.In
 // one that holds its page meanwhile, is left as it is — for the agent's
 // next action, which answers and reports it, or for the user — and the
 // call fails with blocked_by_policy.
+//
+// Only an action that reads the page may run aside: an input action that
+// a dialog interrupts could not finish without answering it (a click
+// would leave the mouse button down).
 func RunAside(ctx context.Context, env *Env, b Browser, session string, in *tool.Input) (any, error) {
 	r := newRun(ctx, env, b, session, in, nil)
+	if r.spec().Kind != tool.KindRead {
+		return nil, protocol.Errorf(protocol.CodeInvalidArgument, "%s changes the page and cannot run aside from the agent's calls", in.Action)
+	}
 	r.aside = true
 	return runOn(r)
 }
