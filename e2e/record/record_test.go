@@ -537,6 +537,27 @@ func TestANoStoreDocumentIsFetchedAgainAndSaysSo(t *testing.T) {
 	}
 }
 
+// The user's own tab's document is never fetched again: a GET sends the
+// user's cookies and may do what its load did, in a tab the bridge did
+// not open. The detail says why there is no body.
+func TestTheUsersNoStoreDocumentIsNotFetchedAgain(t *testing.T) {
+	dev := bridge.SharedDevTools(t)
+	ctx := browsertest.Ctx(t, 30*time.Second)
+	session, tb := usersTab(t, dev, site+"/no-store?id=users")
+	tab := tb["tabId"]
+	call(t, map[string]any{"action": "network", "tabId": tab}) // records from now on
+	if err := dev.Call(ctx, session, "Page.reload", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	d := loadedDocument(t, tab, "/no-store?id=users", "GET")
+	if b, _ := d["responseBody"].(map[string]any); b == nil || b["text"] != nil || !strings.Contains(fmt.Sprint(b["notKept"]), "only in a tab it opened") {
+		t.Errorf("the user's no-store document gives %v, want notKept saying the bridge fetches again only in its own tabs", d["responseBody"])
+	}
+	if n := noStoreHits(t, "users"); n != "2" {
+		t.Errorf("the server answered the user's document %s times, want 2 (the load and the user's reload)", n)
+	}
+}
+
 // A no-store document whose server answers another status when fetched
 // again has no body: the error page is not the page the tab loaded.
 func TestANoStoreDocumentAnsweredDifferentlyHasNoBody(t *testing.T) {

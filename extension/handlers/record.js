@@ -1048,39 +1048,56 @@ function detail(r, q) {
 // bounded. What comes back is marked as fetched again, never passed off
 // as what the page loaded.
 const REFETCH_MS = 5000;
-const refetching = new Map(); // tabId -> {url, until}: the fetch again to leave out
+// tabId -> [{url, until}]: the fetches again to leave out of the record,
+// one entry each (two reads of one tab may fetch at once).
+const refetching = new Map();
 
 // ours says whether webRequest's d is the bridge's fetch again of its
 // tab's document, and leaves it out of the record once. It is told from
 // the page's own by its address, frame, type and moment: a page's own
 // XHR of its very address in the same instant would be taken for it.
 function ours(d) {
-  const f = refetching.get(d.tabId);
-  if (!f || d.frameId !== 0 || d.type !== "xmlhttprequest" || d.method !== "GET" || d.url !== f.url) return false;
-  if (Date.now() > f.until) {
-    refetching.delete(d.tabId);
-    return false;
-  }
-  refetching.delete(d.tabId);
+  const list = refetching.get(d.tabId);
+  if (!list || d.frameId !== 0 || d.type !== "xmlhttprequest" || d.method !== "GET") return false;
+  const i = list.findIndex((f) => f.url === d.url && Date.now() <= f.until);
+  if (i < 0) return false;
+  unmarkRefetch(d.tabId, list[i]);
   return true;
+}
+
+// unmarkRefetch drops entry f of the tab's fetches again to leave out.
+function unmarkRefetch(tabId, f) {
+  const list = (refetching.get(tabId) || []).filter((x) => x !== f);
+  if (list.length) refetching.set(tabId, list);
+  else refetching.delete(tabId);
 }
 
 // refetch is the body of the tab's current document q fetched again, or
 // why there is none.
 async function refetch(tabId, q) {
   if (q.type !== "document" || q.method !== "GET" || q.frameUrl || q.url.endsWith(CUT)) return { notKept: "no_store" };
-  refetching.set(tabId, { url: q.url, until: Date.now() + REFETCH_MS + 1000 });
+  // The deadline goes to the page as a time, not a span: a script held
+  // up (a dialog, a busy page) that runs after it fetches nothing, so no
+  // request goes out after the answer said it timed out.
+  const deadline = Date.now() + REFETCH_MS;
+  const entry = { url: q.url, until: deadline + 1000 };
+  refetching.set(tabId, [...(refetching.get(tabId) || []).filter((f) => f.until >= Date.now()), entry]);
   let timer;
   const late = new Promise((ok) => { timer = setTimeout(() => ok({ timeout: true }), REFETCH_MS + 500); });
   let res;
   try {
-    const ran = chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: fetchAgain, args: [q.url, BODY_MAX / 2, REFETCH_MS] })
-      .then(([first] = []) => (first && first.result) || { failed: true });
+    const ran = chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: fetchAgain, args: [q.url, BODY_MAX / 2, deadline] })
+      .then(([first] = []) => (first && first.result) || { failed: true })
+      .catch(() => ({ failed: true })); // a protected page, or the tab went away
     res = await Promise.race([ran, late]);
-  } catch (_) {
-    res = { failed: true }; // a protected page, or the tab went away
   } finally {
     clearTimeout(timer);
+    // A fetch that went out was left out of the record as it was seen
+    // (its request starts before its answer comes); one that did not
+    // (the page moved, a failure) must not hide the page's own request
+    // of its address later. Past the deadline, one may just have started:
+    // its entry stays until it expires, a second later.
+    if (!res || !res.timeout) unmarkRefetch(tabId, entry);
   }
   if (res.timeout) return { notKept: "refetch_timeout" };
   if (res.moved || res.failed) return { notKept: res.moved ? "no_store" : "refetch_failed" };
@@ -1096,8 +1113,10 @@ async function refetch(tabId, q) {
 // url, the page's own address, as the page would — same origin, its
 // cookies — reading at most maxChars of text within ms. It is
 // self-contained: executeScript sends its source, not its closure.
-async function fetchAgain(url, maxChars, ms) {
+async function fetchAgain(url, maxChars, deadline) {
   if (location.href.split("#")[0] !== url) return { moved: true };
+  const ms = deadline - Date.now();
+  if (ms <= 0) return { timeout: true };
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), ms);
   try {

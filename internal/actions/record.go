@@ -112,7 +112,7 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 		}
 		q := *rec.Request
 		if q.Type == "document" && q.ResponseBody != nil && q.ResponseBody.NotKept == "not_seen" && q.URL == tab.URL {
-			q.ResponseBody = currentDocument(r.ctx, r.b, tab.TabID, q)
+			q.ResponseBody = currentDocument(r.ctx, r.b, tab.TabID, q, refetchRefusal(r.reg().IsOwned(tab.TabID), q.URL))
 		}
 		out.Request = requestDetail(q, maxChars, r.in.AllHeaders)
 		return out, nil
@@ -142,8 +142,9 @@ func readNetwork(r *run) (*tool.NetworkResult, error) {
 // loaded into a tab opened empty): a GET is then fetched again now from
 // the page, said so plainly — a no-store one without the debugger at
 // all. A form's POST result is never sent again, and says why it is
-// missing.
-func currentDocument(ctx context.Context, b browser.Verbs, tabID int, q protocol.RecordRequest) *protocol.RecordBody {
+// missing; refused, when not "", is why a GET is not sent again either
+// (refetchRefusal).
+func currentDocument(ctx context.Context, b browser.Verbs, tabID int, q protocol.RecordRequest, refused string) *protocol.RecordBody {
 	cacheable := !noStore(q.ResponseHeaders)
 	if cacheable {
 		if kept := documentBody(ctx, b, tabID, q.URL); kept.NotKept != "not_seen" || q.Method != http.MethodGet {
@@ -152,6 +153,9 @@ func currentDocument(ctx context.Context, b browser.Verbs, tabID int, q protocol
 	}
 	if q.Method != http.MethodGet {
 		return &protocol.RecordBody{NotKept: "no_store"}
+	}
+	if refused != "" {
+		return &protocol.RecordBody{NotKept: refused}
 	}
 	again, err := b.RecordNetwork(ctx, protocol.RecordNetworkParams{TabID: tabID, RequestID: q.RequestID, Refetch: true})
 	switch {
@@ -163,6 +167,22 @@ func currentDocument(ctx context.Context, b browser.Verbs, tabID int, q protocol
 		return &protocol.RecordBody{NotKept: "not_seen"}
 	}
 	return again.Request.ResponseBody
+}
+
+// refetchRefusal is why the tab's current document may not be fetched
+// again ("" when it may): a GET sends the user's cookies and may do what
+// the page's load did. So only a tab the bridge opened (owned) is
+// fetched again, never the user's own, and never an address that
+// carries a secret (a sign-in link's token, an OAuth callback's code),
+// which a second use could spend or revoke.
+func refetchRefusal(owned bool, url string) string {
+	switch {
+	case !owned:
+		return "refetch_users_tab"
+	case redact.URL(url) != url:
+		return "refetch_secret_url"
+	}
+	return ""
 }
 
 // documentBody reads the tab's current document as it arrived, through
@@ -284,15 +304,17 @@ func headerValue(hs []protocol.HTTPHeader, name string) string {
 // notKept are the extension's reasons for a body it did not keep, as
 // the agent reads them.
 var notKept = map[string]string{
-	"binary":           "binary: only text bodies are kept",
-	"over_cap":         "over the cap: the body was larger than a tab's record keeps",
-	"before_recording": "made before recording of this tab began",
-	"evicted":          "dropped: newer bodies took the tab's body allowance",
-	"not_seen":         "not seen: the recorder keeps the bodies of fetch and XHR responses and of the tab's current document only",
-	"no_store":         "not kept: its server sent this document with Cache-Control: no-store, so the browser kept no copy of it to read back; the page as it is now is what extract reads",
-	"refetch_redirect": "not kept: the browser kept no copy of this document to read back (it keeps none of one served Cache-Control: no-store), and fetched again now the address answers with a redirect; the page as it is now is what extract reads",
-	"refetch_timeout":  "not kept: the browser kept no copy of this document to read back (it keeps none of one served Cache-Control: no-store), and fetching it again did not finish within 5 s; the page as it is now is what extract reads",
-	"refetch_failed":   "not kept: the browser kept no copy of this document to read back (it keeps none of one served Cache-Control: no-store), and fetching it again failed (the server or the page did not answer); the page as it is now is what extract reads",
+	"binary":             "binary: only text bodies are kept",
+	"over_cap":           "over the cap: the body was larger than a tab's record keeps",
+	"before_recording":   "made before recording of this tab began",
+	"evicted":            "dropped: newer bodies took the tab's body allowance",
+	"not_seen":           "not seen: the recorder keeps the bodies of fetch and XHR responses and of the tab's current document only",
+	"no_store":           "not kept: its server sent this document with Cache-Control: no-store, so the browser kept no copy of it to read back; the page as it is now is what extract reads",
+	"refetch_redirect":   "not kept: the browser kept no copy of this document to read back (it keeps none of one served Cache-Control: no-store), and fetched again now the address answers with a redirect; the page as it is now is what extract reads",
+	"refetch_timeout":    "not kept: the browser kept no copy of this document to read back (it keeps none of one served Cache-Control: no-store), and fetching it again did not finish within 5 s; the page as it is now is what extract reads",
+	"refetch_failed":     "not kept: the browser kept no copy of this document to read back (it keeps none of one served Cache-Control: no-store), and it could not be fetched again (the page moved on, the server did not answer, or the rules refused it); the page as it is now is what extract reads",
+	"refetch_users_tab":  "not kept: the browser kept no copy of this document to read back (it keeps none of one served Cache-Control: no-store); the bridge fetches one again only in a tab it opened, never in yours; the page as it is now is what extract reads",
+	"refetch_secret_url": "not kept: the browser kept no copy of this document to read back (it keeps none of one served Cache-Control: no-store); its address carries a secret (a token or a one-time code) that a second use could spend, so it is not fetched again; the page as it is now is what extract reads",
 }
 
 // refetchedNote marks a body fetched again: it is not the bytes the page

@@ -137,29 +137,56 @@ func TestCurrentDocumentFetchesANoStoreGETAgainOnly(t *testing.T) {
 		return protocol.RecordRequest{RequestInfo: protocol.RequestInfo{RequestID: "7", Method: method, Type: "document", URL: "https://a.test/"}, ResponseHeaders: hs}
 	}
 	ctx := context.Background()
-	if b := currentDocument(ctx, l.Verbs(), 1, doc("POST", noStore)); b.NotKept != "no_store" || len(fake.Calls("record.network")) != 0 {
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("POST", noStore), ""); b.NotKept != "no_store" || len(fake.Calls("record.network")) != 0 {
 		t.Errorf("a no-store POST result: %+v, %d fetches again", b, len(fake.Calls("record.network")))
 	}
-	if b := currentDocument(ctx, l.Verbs(), 1, doc("GET", noStore)); b.Text != "again" || !b.Refetched || len(fake.Calls("cdp")) != 0 {
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("GET", noStore), ""); b.Text != "again" || !b.Refetched || len(fake.Calls("cdp")) != 0 {
 		t.Errorf("a no-store GET: %+v, %d debugger calls", b, len(fake.Calls("cdp")))
 	}
 	var p protocol.RecordNetworkParams
 	if calls := fake.Calls("record.network"); len(calls) != 1 || calls[0].Decode(&p) != nil || !p.Refetch || p.RequestID != "7" {
 		t.Errorf("the fetch again was asked as %+v", p)
 	}
-	if b := currentDocument(ctx, l.Verbs(), 1, doc("GET", nil)); b.Text != "read" || b.Refetched {
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("GET", nil), ""); b.Text != "read" || b.Refetched {
 		t.Errorf("a cacheable document: %+v", b)
 	}
 	// A cacheable document the debugger finds no copy of (calls 3 and 4
 	// are the next read's getFrameTree and getResourceContent) is
 	// fetched again too; a POST result is not.
 	fake.FailNth("cdp", 4, "internal_error", "Content unavailable. Resource was not cached")
-	if b := currentDocument(ctx, l.Verbs(), 1, doc("GET", nil)); b.Text != "again" || !b.Refetched || len(fake.Calls("record.network")) != 2 {
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("GET", nil), ""); b.Text != "again" || !b.Refetched || len(fake.Calls("record.network")) != 2 {
 		t.Errorf("a cacheable document the browser kept no copy of: %+v", b)
 	}
 	fake.FailNth("cdp", 6, "internal_error", "Content unavailable. Resource was not cached")
-	if b := currentDocument(ctx, l.Verbs(), 1, doc("POST", nil)); b.NotKept != "not_seen" || len(fake.Calls("record.network")) != 2 {
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("POST", nil), ""); b.NotKept != "not_seen" || len(fake.Calls("record.network")) != 2 {
 		t.Errorf("a POST result the browser kept no copy of: %+v", b)
+	}
+	// Refused (the user's tab, an address with a secret): the reason,
+	// and no fetch again.
+	if b := currentDocument(ctx, l.Verbs(), 1, doc("GET", noStore), "refetch_users_tab"); b.NotKept != "refetch_users_tab" || len(fake.Calls("record.network")) != 2 {
+		t.Errorf("a refused fetch again: %+v, %d fetches again", b, len(fake.Calls("record.network")))
+	}
+}
+
+// Only a tab the bridge opened has its document fetched again, and only
+// at an address without a secret in it.
+func TestRefetchRefusal(t *testing.T) {
+	for _, tt := range []struct {
+		owned bool
+		url   string
+		want  string
+	}{
+		{true, "https://a.test/account?tab=orders", ""},
+		{false, "https://a.test/account", "refetch_users_tab"},
+		{true, "https://a.test/callback?code=4/0Ab-one-time&state=x", "refetch_secret_url"},
+		{true, "https://a.test/login/magic?token=abc123def456", "refetch_secret_url"},
+	} {
+		if got := refetchRefusal(tt.owned, tt.url); got != tt.want {
+			t.Errorf("refetchRefusal(%v, %s) = %q, want %q", tt.owned, tt.url, got, tt.want)
+		}
+		if why, ok := notKept[tt.want]; tt.want != "" && (!ok || why == "") {
+			t.Errorf("%s has no sentence for the agent", tt.want)
+		}
 	}
 }
 
