@@ -9,6 +9,14 @@
   bb.loaded.mask = true;
 
   const masked = new Map(); // element -> [value, priority] of its inline style before
+  // Two screenshots of one tab may overlap (two agents, or the replay's
+  // picture beside the agent's own screenshot): the first to finish must
+  // not unmask what the other is capturing. So the mask is held as long
+  // as one screenshot holds it, and a hold that is never let go (its
+  // screenshot gave up) ends after HOLD_MS.
+  const HOLD_MS = 30000;
+  let holds = 0;
+  let expiry;
 
   // Every element under root, shadow roots (open and closed) included.
   const walk = (root, fn) => {
@@ -23,6 +31,9 @@
   };
 
   bb.maskSensitive = () => {
+    holds++;
+    clearTimeout(expiry);
+    expiry = setTimeout(restore, HOLD_MS);
     let n = 0;
     walk(document, (el) => {
       if (masked.has(el) || !bb.isSensitive(el)) return;
@@ -36,12 +47,20 @@
   };
 
   bb.unmaskSensitive = () => {
+    if (--holds > 0) return { unmasked: 0, held: holds };
+    return { unmasked: restore() };
+  };
+
+  // restore puts back the page's own style of every masked field.
+  const restore = () => {
+    clearTimeout(expiry);
+    holds = 0;
     for (const [el, [value, priority]] of masked) {
       if (value) el.style.setProperty("-webkit-text-security", value, priority);
       else el.style.removeProperty("-webkit-text-security");
     }
     const n = masked.size;
     masked.clear();
-    return { unmasked: n };
+    return n;
   };
 })();
