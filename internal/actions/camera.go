@@ -135,3 +135,14 @@ func (r camera) captureFull(tabID int, ratio float64) ([]byte, float64, error) {
 
 // maskScript runs a function of page/mask.js.
 func maskScript(fn string) pageScript { return script(fn, "page/mask.js") }
+
+// holdCamera waits until no other capture of tab tabID runs, and holds
+// the tab's camera until the returned function is called. A capture
+// masks the page's sensitive fields and unmasks them after, so two at
+// once (the replay's picture beside the agent's screenshot, two agents)
+// could unmask what the other is capturing; page/mask.js counts its
+// holds as well. Other actions do not wait for a capture.
+func holdCamera(r *run, tabID int) (func(), error) {
+	unlock, _, err := r.env.cameras.lock(r.ctx, tabKey{r.browser.Info().Instance, tabID}, r.progress)
+	return unlock, err
+}

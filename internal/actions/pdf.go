@@ -27,6 +27,11 @@ func pdf(r *run) (*tool.PDFResult, error) {
 	if err := r.answerer().answerOpenDialogs(t.TabID); err != nil {
 		return nil, err
 	}
+	unlock, err := holdCamera(r, t.TabID)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	// What a screenshot masks (passwords, card numbers a browser
 	// autofilled) is masked in print as well.
 	if _, err := r.runPage(t.TabID, frames{all: true}, maskScript("maskSensitive"), nil); err != nil {

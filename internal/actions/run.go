@@ -82,6 +82,7 @@ type Env struct {
 	DownloadCap func() int64
 
 	tabs       tabLocks       // one page action at a time per tab
+	cameras    tabLocks       // one capture at a time per tab (holdCamera, camera.go)
 	seen       tabsSeen       // each tab as the last action saw it
 	downloads  downloadBook   // the downloads the bridge's actions started
 	reads      readCache      // the latest full reads of tabs, for continued reads (reads.go)

@@ -45,6 +45,11 @@ func screenshot(r *run) (*tool.ScreenshotResult, error) {
 		}
 		return nil, err
 	}
+	unlock, err := holdCamera(r, t.TabID)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	// Sensitive fields (passwords, card numbers a browser autofilled) are
 	// masked in every frame for the capture, and put back after.
 	masked, err := r.runPage(t.TabID, frames{all: true}, maskScript("maskSensitive"), nil)
