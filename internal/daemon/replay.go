@@ -41,8 +41,9 @@ const captureTimeout = 10 * time.Second
 // settleQuiet (other workspaces' calls do not hold it up: they use other
 // tabs). A step followed at once by
 // another is not pictured (the later one is), and the recorder gives up
-// a picture after waitQuiet of calls: a capture takes the tab's turn, so
-// one taken while the agent works would make its next action wait.
+// a picture after waitQuiet of calls: a capture holds the tab's camera
+// (actions' holdCamera), so one taken while the agent works would make
+// its next screenshot wait, and it spends the page's time.
 const (
 	settleQuiet = 100 * time.Millisecond
 	waitQuiet   = 3 * time.Second
