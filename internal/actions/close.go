@@ -48,6 +48,12 @@ func closeTabs(r *run) (*tool.CloseResult, error) {
 	return &tool.CloseResult{TabID: id, URL: t.URL, Title: t.Title, ClosedTabs: []int{id}}, nil
 }
 
+// claimed says whether a workspace other than id calls window windowID
+// its home.
+func claimed(all []registry.Workspace, id string, windowID int) bool {
+	return slices.ContainsFunc(all, func(w registry.Workspace) bool { return w.ID != id && w.WindowID == windowID })
+}
+
 // CloseExpired closes workspace id in browser b, window and group, as
 // closeWorkspace does, if it is still expired when its turn comes (see
 // closeWorkspace); closed says whether it was. The daemon's sweep calls
@@ -105,7 +111,12 @@ func (r *run) closeWorkspace(onlyExpired bool) (*tool.CloseResult, error) {
 		if len(owned) == 0 && !home {
 			continue
 		}
-		if others == 0 && home {
+		// A window of only the workspace's tabs and a workspace page that
+		// no other workspace calls home is one of this workspace's too:
+		// an open whose daemon died before the registry saved its window
+		// left it, and the next open made the window the registry knows.
+		stray := !home && others == 0 && !claimed(reg.Workspaces(), id, w.WindowID)
+		if others == 0 && (home || stray) {
 			if err := r.b.WindowClose(r.ctx, protocol.WindowCloseParams{WindowID: w.WindowID}); err != nil {
 				return nil, err
 			}
