@@ -13,8 +13,10 @@
   // picture beside the agent's own screenshot): the first to finish must
   // not unmask what the other is capturing. So the mask is held as long
   // as one screenshot holds it, and a hold that is never let go (its
-  // screenshot gave up) ends after HOLD_MS.
-  const HOLD_MS = 30000;
+  // screenshot gave up) ends after HOLD_MS: longer than any capture may
+  // take (a tall page's tiles, on a slow machine), since a mask that
+  // ended mid-capture would let a card number into the picture.
+  const HOLD_MS = 120000;
   let holds = 0;
   let expiry;
 
