@@ -14,11 +14,11 @@ import (
 	"github.com/browser-bridge/browser-bridge/internal/protocol"
 )
 
-// A screenshot masks sensitive fields: an autofilled card number is
-// captured as dots — like a password field with the same value, unlike a
-// plain field — and the page's own style is put back afterwards (issue
-// 11, finding 7).
-func TestScreenshotMasksSensitiveFields(t *testing.T) {
+// openCardPage opens, in a workspace of the test's own, a page with the
+// same card number in an autofilled card field (at the top), a password
+// field (100 px down) and a plain field (200 px down), 60 px high each.
+func openCardPage(t *testing.T) int {
+	t.Helper()
 	const value = "4111 1111 1111 1111"
 	style := "position:absolute;left:0;width:600px;height:60px;font:40px monospace;border:0;padding:0;margin:0;outline:0"
 	page := fmt.Sprintf(`<!doctype html><title>Card</title><body style="margin:0">
@@ -31,7 +31,15 @@ func TestScreenshotMasksSensitiveFields(t *testing.T) {
 	t.Cleanup(func() {
 		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
 	})
-	tab := num(t, call(t, map[string]any{"action": "open", "url": srv.URL + "/", "browserWorkspaceId": ws}), "tabId")
+	return num(t, call(t, map[string]any{"action": "open", "url": srv.URL + "/", "browserWorkspaceId": ws}), "tabId")
+}
+
+// A screenshot masks sensitive fields: an autofilled card number is
+// captured as dots — like a password field with the same value, unlike a
+// plain field — and the page's own style is put back afterwards (issue
+// 11, finding 7).
+func TestScreenshotMasksSensitiveFields(t *testing.T) {
+	tab := openCardPage(t)
 
 	shot := func(top float64) image.Image {
 		t.Helper()
@@ -85,18 +93,7 @@ func diff(a, b image.Image) float64 {
 // picture beside the agent's own) each capture the card masked: the one
 // that ends first does not unmask the field while the other captures.
 func TestOverlappingScreenshotsStayMasked(t *testing.T) {
-	const value = "4111 1111 1111 1111"
-	style := "position:absolute;left:0;width:600px;height:60px;font:40px monospace;border:0;padding:0;margin:0;outline:0"
-	page := fmt.Sprintf(`<!doctype html><title>Card</title><body style="margin:0">
-<input id="card" autocomplete="cc-number" value="%[1]s" style="%[2]s;top:0">
-<input id="plain" name="comment" value="%[1]s" style="%[2]s;top:100px">`, value, style)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, page) }))
-	t.Cleanup(srv.Close)
-	ws := "mask-" + t.Name()
-	t.Cleanup(func() {
-		bridge.Call(t, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": ws})
-	})
-	tab := num(t, call(t, map[string]any{"action": "open", "url": srv.URL + "/", "browserWorkspaceId": ws}), "tabId")
+	tab := openCardPage(t)
 	shot := func(top float64) (image.Image, error) {
 		r := bridge.Call(t, map[string]any{"action": "screenshot", "tabId": tab, "clip": map[string]any{"x": 0, "y": top, "width": 600, "height": 60}})
 		if r.Err != nil {
@@ -115,7 +112,7 @@ func TestOverlappingScreenshotsStayMasked(t *testing.T) {
 		defer f.Close()
 		return jpeg.Decode(f)
 	}
-	plain, err := shot(100)
+	plain, err := shot(200)
 	if err != nil {
 		t.Fatal(err)
 	}
