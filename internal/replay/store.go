@@ -110,9 +110,30 @@ type Store struct {
 	MaxTimelines  int
 	MaxAge        time.Duration
 
-	mu  sync.Mutex
-	seq map[string]int // next Seq per workspace, once read
+	mu sync.Mutex
+	// tallies is what the store knows of each timeline it has added a
+	// step to, so that a step is one line appended to the index, not a
+	// reading of it: read once, kept up to date since. Another process
+	// may remove timelines (replay --clear): a tally left too high then
+	// makes the next step read the folder, which sets it right.
+	tallies map[string]*tally
+	// total is the bytes of captures in all timelines, once counted; -1:
+	// not counted (yet, or since a timeline was removed).
+	total int64
 }
+
+// tally is a timeline's next Seq and its size, as the store last knew
+// them.
+type tally struct {
+	next, entries, captures int
+	bytes                   int64 // of the index file
+}
+
+// lowWater is where a bound that was passed cuts back to: a tenth below
+// it, so that the oldest go in a batch every tenth of the bound instead
+// of one at every step (each cut rewrites the index or lists folders).
+// Bounds under 10 are cut back to exactly.
+func lowWater[N int | int64](bound N) N { return bound - bound/10 }
 
 // New is the store of layout's state folder.
 func New(l paths.Layout) *Store { return NewIn(filepath.Join(l.State, "replays")) }
@@ -120,7 +141,7 @@ func New(l paths.Layout) *Store { return NewIn(filepath.Join(l.State, "replays")
 // NewIn is a store in dir.
 func NewIn(dir string) *Store {
 	return &Store{Dir: dir, MaxCaptures: MaxCaptures, MaxBytes: MaxBytes, MaxEntries: MaxEntries,
-		MaxIndexBytes: MaxIndexBytes, MaxTimelines: MaxTimelines, MaxAge: MaxAge, seq: map[string]int{}}
+		MaxIndexBytes: MaxIndexBytes, MaxTimelines: MaxTimelines, MaxAge: MaxAge, tallies: map[string]*tally{}, total: -1}
 }
 
 // folder is workspace's folder: its ID in hex, so that any ID is a safe
@@ -167,15 +188,9 @@ func (s *Store) Append(e Entry, capture []byte) (Entry, error) {
 	if err := paths.EnsurePrivateDir(dir); err != nil {
 		return e, err
 	}
-	next, ok := s.seq[e.Workspace]
-	if !ok {
-		entries, _ := readIndex(dir)
-		for _, old := range entries {
-			next = max(next, old.Seq+1)
-		}
-	}
-	e.Seq = next
-	s.seq[e.Workspace] = next + 1
+	t := s.tally(e.Workspace)
+	e.Seq = t.next
+	t.next++
 	e.Image = ""
 	if capture != nil {
 		name := fmt.Sprintf("%08d.jpg", e.Seq)
@@ -183,6 +198,10 @@ func (s *Store) Append(e Entry, capture []byte) (Entry, error) {
 			return e, err
 		}
 		e.Image = name
+		t.captures++
+		if s.total >= 0 {
+			s.total += int64(len(capture))
+		}
 	}
 	line, err := json.Marshal(e)
 	if err != nil {
@@ -199,7 +218,29 @@ func (s *Store) Append(e Entry, capture []byte) (Entry, error) {
 	if err != nil {
 		return e, err
 	}
-	return e, s.bound(e.Workspace)
+	t.entries++
+	t.bytes += int64(len(line)) + 1
+	return e, s.bound(e.Workspace, t, capture != nil)
+}
+
+// tally is workspace's tally, read from its folder the first time.
+func (s *Store) tally(workspace string) *tally {
+	if t, ok := s.tallies[workspace]; ok {
+		return t
+	}
+	dir := s.folder(workspace)
+	t := &tally{}
+	entries, _ := readIndex(dir)
+	for _, old := range entries {
+		t.next = max(t.next, old.Seq+1)
+	}
+	t.entries = len(entries)
+	if info, err := os.Stat(filepath.Join(dir, indexName)); err == nil {
+		t.bytes = info.Size()
+	}
+	t.captures = len(s.captures(dir))
+	s.tallies[workspace] = t
+	return t
 }
 
 // writePrivate creates a new 0600 file holding data (never through a
@@ -228,20 +269,52 @@ type capture struct {
 	size      int64
 }
 
-// bound drops the oldest captures of workspace beyond MaxCaptures, its
-// oldest entries beyond MaxEntries, and the oldest captures of any
-// timeline beyond MaxBytes in all.
-func (s *Store) bound(workspace string) error {
+// bound applies the bounds after a step was added to workspace's
+// timeline (t its tally; captured: with a capture): its captures beyond
+// MaxCaptures and its entries beyond MaxEntries or MaxIndexBytes go,
+// oldest first, then the timelines beyond MaxTimelines or MaxAge, then
+// the oldest captures of any timeline beyond MaxBytes in all. Each cut
+// goes down to the bound's low water, and what is within its bounds is
+// known from the tallies without reading a file: a step costs the same
+// with 10 entries or 1,000.
+func (s *Store) bound(workspace string, t *tally, captured bool) error {
 	dir := s.folder(workspace)
-	own := s.captures(dir)
-	for len(own) > s.MaxCaptures {
-		os.Remove(filepath.Join(dir, own[0].name))
-		own = own[1:]
+	if t.captures > s.MaxCaptures {
+		own := s.captures(dir)
+		for len(own) > lowWater(s.MaxCaptures) {
+			s.remove(own[0])
+			own = own[1:]
+		}
+		t.captures = len(own)
 	}
-	if err := s.boundIndex(dir); err != nil {
-		return err
+	if t.entries > s.MaxEntries || t.bytes > s.MaxIndexBytes {
+		if err := s.boundIndex(dir); err != nil {
+			return err
+		}
+		entries, _ := readIndex(dir)
+		t.entries = len(entries)
+		if info, err := os.Stat(filepath.Join(dir, indexName)); err == nil {
+			t.bytes = info.Size()
+		}
+		t.captures = len(s.captures(dir))
 	}
 	s.dropTimelines(workspace)
+	if captured && (s.total < 0 || s.total > s.MaxBytes) {
+		s.boundBytes()
+	}
+	return nil
+}
+
+// remove deletes capture c and takes it off the total.
+func (s *Store) remove(c capture) {
+	if os.Remove(filepath.Join(c.dir, c.name)) == nil && s.total >= 0 {
+		s.total -= c.size
+	}
+}
+
+// boundBytes counts the captures of every timeline and, beyond
+// MaxBytes, drops the oldest down to its low water.
+func (s *Store) boundBytes() {
 	var all []capture
 	var total int64
 	folders, _ := os.ReadDir(s.Dir)
@@ -253,22 +326,28 @@ func (s *Store) bound(workspace string) error {
 			}
 		}
 	}
-	if total <= s.MaxBytes {
-		return nil
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].time.Before(all[j].time) })
-	for _, c := range all {
-		if total <= s.MaxBytes {
-			break
+	if total > s.MaxBytes {
+		sort.Slice(all, func(i, j int) bool { return all[i].time.Before(all[j].time) })
+		for _, c := range all {
+			if total <= lowWater(s.MaxBytes) {
+				break
+			}
+			if os.Remove(filepath.Join(c.dir, c.name)) == nil {
+				total -= c.size
+				if id, err := hex.DecodeString(filepath.Base(c.dir)); err == nil {
+					if t := s.tallies[string(id)]; t != nil {
+						t.captures--
+					}
+				}
+			}
 		}
-		os.Remove(filepath.Join(c.dir, c.name))
-		total -= c.size
 	}
-	return nil
+	s.total = total
 }
 
 // boundIndex keeps a timeline's index within MaxEntries entries and
-// MaxIndexBytes bytes, dropping the oldest entries.
+// MaxIndexBytes bytes: past either, it drops the oldest entries (and
+// their captures) down to the low water of both.
 func (s *Store) boundIndex(dir string) error {
 	info, err := os.Stat(filepath.Join(dir, indexName))
 	if err != nil {
@@ -283,15 +362,15 @@ func (s *Store) boundIndex(dir string) error {
 		// empty it, and leave the captures to MaxCaptures.
 		return writeIndex(dir, nil)
 	}
-	if len(entries) > s.MaxEntries {
-		entries = entries[len(entries)-s.MaxEntries:]
+	if len(entries) > lowWater(s.MaxEntries) {
+		entries = entries[len(entries)-lowWater(s.MaxEntries):]
 	}
 	// Each entry is one line: drop from the front until the rest fits.
 	size := int64(0)
 	keep := len(entries)
 	for i := len(entries) - 1; i >= 0; i-- {
 		line, _ := json.Marshal(entries[i])
-		if size+int64(len(line))+1 > s.MaxIndexBytes {
+		if size+int64(len(line))+1 > lowWater(s.MaxIndexBytes) {
 			break
 		}
 		size += int64(len(line)) + 1
@@ -305,7 +384,7 @@ func (s *Store) boundIndex(dir string) error {
 	first := entries[0].Seq
 	for _, c := range s.captures(dir) {
 		if c.seq < first {
-			os.Remove(filepath.Join(dir, c.name))
+			s.remove(c)
 		}
 	}
 	return writeIndex(dir, entries)
@@ -344,8 +423,9 @@ func (s *Store) dropTimelines(current string) {
 	}
 	forget := func(name string) {
 		if id, err := hex.DecodeString(name); err == nil {
-			delete(s.seq, string(id))
+			delete(s.tallies, string(id))
 		}
+		s.total = -1 // counted again at the next capture
 	}
 	for _, f := range folders {
 		if !f.IsDir() || f.Name() == own {
@@ -545,7 +625,8 @@ func (s *Store) Session(session string) (Timeline, error) {
 func (s *Store) Delete(workspace string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.seq, workspace)
+	delete(s.tallies, workspace)
+	s.total = -1
 	return os.RemoveAll(s.folder(workspace))
 }
 
@@ -554,7 +635,8 @@ func (s *Store) Delete(workspace string) error {
 func (s *Store) Clear() (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.seq = map[string]int{}
+	s.tallies = map[string]*tally{}
+	s.total = -1
 	folders, err := os.ReadDir(s.Dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
