@@ -80,6 +80,7 @@ type Daemon struct {
 
 // New prepares a daemon for layout: private state folder, secret, registry.
 func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
+	sampleHeapFinely()
 	if err := paths.EnsurePrivateDir(layout.State); err != nil {
 		return nil, err
 	}
@@ -109,6 +110,9 @@ func New(layout paths.Layout, log *slog.Logger) (*Daemon, error) {
 		Daemon: func() any {
 			m := map[string]any{"pid": os.Getpid(), "version": version.Version, "uptimeSeconds": int(time.Since(d.started).Seconds()), "socket": layout.Socket,
 				"goroutines": runtime.NumGoroutine()}
+			for k, v := range memoryStatus() {
+				m[k] = v
+			}
 			if n := openFDs(); n >= 0 {
 				m["fds"] = n
 			}
@@ -196,6 +200,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}()
 	go d.sweep(ctx)
 	go d.watchPolicy(ctx)
+	go d.writeHeapProfiles(ctx)
 	// The recorder finishes the step it is on before Run returns: nothing
 	// writes to the state folder after the daemon has stopped.
 	recorded := make(chan struct{})
