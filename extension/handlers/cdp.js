@@ -455,7 +455,16 @@ export async function send(msg, ctx) {
 // check is a page script, which needs no debugger, and no command goes
 // out before both are done. A dialog open meanwhile still ends the check
 // (the attach's Page.enable announces it); a failed attach ends it too.
+//
+// The whole batch holds the tab (hold): between its commands, a check or
+// the look after them may take seconds on a busy page, and the idle
+// detach must not come in between (a click's press then failed with
+// "Debugger is not attached" once its check had taken over IDLE_MS).
 export async function batch(msg, ctx) {
+  return hold(intArg(msg, "tabId"), () => batchHeld(msg, ctx));
+}
+
+async function batchHeld(msg, ctx) {
   const tabId = intArg(msg, "tabId");
   const cmds = Array.isArray(msg.commands) ? msg.commands : [];
   const allowed = policyOf(ctx);
