@@ -346,6 +346,7 @@ func round(tb testing.TB, p *pages, sessions []*session, r, cycles int) (tally, 
 type daemonState struct {
 	PID, Goroutines, FDs, Windows int
 	RSS                           int64
+	Heap                          int64 // the Go runtime's live heap objects, garbage not yet swept included
 }
 
 func daemonNow(tb testing.TB) daemonState {
@@ -354,6 +355,9 @@ func daemonNow(tb testing.TB) daemonState {
 	d := st["daemon"].(map[string]any)
 	ds := daemonState{PID: int(d["pid"].(float64)), Goroutines: int(d["goroutines"].(float64)), FDs: int(d["fds"].(float64)),
 		Windows: len(st["windows"].([]any))}
+	if h, ok := d["heapBytes"].(float64); ok {
+		ds.Heap = int64(h)
+	}
 	b, _ := os.ReadFile("/proc/" + strconv.Itoa(ds.PID) + "/status")
 	for _, l := range strings.Split(string(b), "\n") {
 		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {

@@ -40,8 +40,9 @@ type pages struct {
 	// got[token][page] is what the page of that session received.
 	got map[string]map[string]*received
 	// busy makes every page log to its console and fetch /tick every
-	// second while it is open, so that the extension's recorder works the
-	// whole time (BenchmarkSoak); ticks counts those fetches.
+	// second while it is open (the soak's own busy pages, token "busy",
+	// twice a second), so that the extension's recorder works the whole
+	// time (BenchmarkSoak); ticks counts those fetches.
 	busy  bool
 	ticks int
 }
@@ -88,10 +89,11 @@ document.getElementById("press").addEventListener("click", () => post("click", "
 document.getElementById("field").addEventListener("input", (e) => { if (String(e.inputType).startsWith("insert")) post("type", e.target.value); });
 </script>%[4]s`
 
-// busyScript keeps the page's console and network busy (pages.busy).
+// busyScript keeps the page's console and network busy (pages.busy),
+// one tick every so many milliseconds.
 const busyScript = `<script>
 let tick = 0;
-setInterval(() => { tick++; console.log("tick", tick, location.pathname); fetch("/tick?n=" + tick).catch(() => {}); }, 1000);
+setInterval(() => { tick++; console.log("tick", tick, location.pathname); fetch("/tick?n=" + tick).catch(() => {}); }, %d);
 </script>`
 
 func (p *pages) serve(w http.ResponseWriter, r *http.Request) {
@@ -129,7 +131,11 @@ func (p *pages) serve(w http.ResponseWriter, r *http.Request) {
 	p.entry(token, pg).Loads++
 	extra := ""
 	if p.busy {
-		extra = busyScript
+		every := 1000
+		if token == "busy" {
+			every = 500
+		}
+		extra = fmt.Sprintf(busyScript, every)
 	}
 	p.mu.Unlock()
 	who, _ := json.Marshal(map[string]string{"token": token, "page": pg})

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/browser-bridge/browser-bridge/internal/browsertest"
+	"github.com/browser-bridge/browser-bridge/internal/daemon"
 )
 
 var (
@@ -23,14 +24,18 @@ var (
 // BenchmarkSoak is BenchmarkLoad's crowd for an hour (-soak.for; the
 // -load.sessions and -load.cycles flags apply), on pages that log to
 // their console and fetch every second while open, beside one
-// long-lived such page per session whose console and network are read
-// after every round: the extension's recorder works the whole time. It
-// prints a line per 10 minutes (-soak.window): throughput; p50 and p99 of
-// open, click and extract; an uncontended open and close in a workspace
-// of its own (the probe, medians of five); the service worker's heap
-// after a garbage collection, the daemon's resident memory and the
-// Chromium processes' PSS; the profile's saved tab groups (groups, tab
-// entries, entries of closed groups) and its windows.
+// long-lived such page per session (twice a second, each in a window of
+// its own) whose console and network are all read after every round: the
+// extension's recorder works the whole time. It prints a line per 10
+// minutes (-soak.window): throughput; p50 and p99 of open, click and
+// extract; an uncontended open and close in a workspace of its own (the
+// probe, medians of five); the service worker's heap after a garbage
+// collection, the daemon's resident memory, its Go heap (live at its
+// last collection) and goroutines, and the Chromium processes' PSS; the
+// profile's saved tab groups (groups, tab entries, entries of closed
+// groups) and its windows. With BROWSER_BRIDGE_HEAP_PROFILE set, the
+// daemon's heap profile at each window's end is kept beside it
+// (keepHeapProfile).
 //
 // After the first window every figure should stay within 15 % of its
 // median over the later windows; the lines that do not are named at the
@@ -49,7 +54,7 @@ func BenchmarkSoak(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		sessions := crowd(b, *loadSessions)
 		busy := openBusy(b, p, *loadSessions)
-		b.Logf("| window (min) | commands/s | open p50 | p99 | click p50 | p99 | extract p50 | p99 (ms) | probe open | close (ms) | worker heap (MiB) | daemon RSS (MiB) | Chromium PSS (MiB) | saved groups | tab entries | of closed groups | windows | page ticks |")
+		b.Logf("| window (min) | commands/s | open p50 | p99 | click p50 | p99 | extract p50 | p99 (ms) | probe open | close (ms) | worker heap (MiB) | daemon RSS (MiB) | daemon heap | goroutines | Chromium PSS (MiB) | saved groups | tab entries | of closed groups | windows | page ticks |")
 		var rows []soakRow
 		start := time.Now()
 		r := 0
@@ -71,7 +76,12 @@ func BenchmarkSoak(b *testing.B) {
 				}
 				commands += res.commands
 				took += d
-				readBusy(b, busy[r%len(busy)])
+				// Every busy page is read each round: each has a
+				// workspace of its own, which the daemon would close
+				// after 30 minutes unused.
+				for _, tab := range busy {
+					readBusy(b, tab)
+				}
 			}
 			row.throughput = float64(commands) / took.Seconds()
 			row.lat = map[string][2]float64{}
@@ -85,7 +95,9 @@ func BenchmarkSoak(b *testing.B) {
 			row.probeOpen, row.probeClose = probe(b, probeURL)
 			row.state = soakState(b)
 			row.heap = workerHeap(b)
-			row.rss = daemonNow(b).RSS
+			ds := daemonNow(b)
+			row.rss, row.goHeap, row.goroutines = ds.RSS, ds.Heap, ds.Goroutines
+			keepHeapProfile(b, w)
 			p.mu.Lock()
 			row.ticks = p.ticks
 			p.mu.Unlock()
@@ -95,7 +107,9 @@ func BenchmarkSoak(b *testing.B) {
 		}
 		judgeSoak(b, rows)
 		closeWorkspaces(b, sessions)
-		bridge.MustCall(b, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": "soak-busy"})
+		for i := range busy {
+			bridge.MustCall(b, map[string]any{"action": "close", "closeWorkspace": true, "browserWorkspaceId": busyWorkspace(i)})
+		}
 	}
 }
 
@@ -109,28 +123,57 @@ type soakRow struct {
 	probeOpen, probeClose time.Duration
 	state                 soakRound
 	heap, rss             int64
+	goHeap                int64 // the daemon's Go heap, reported, not judged: it holds garbage not yet collected
+	goroutines            int
 	ticks                 int // the busy pages' fetches so far
 }
 
 func (r soakRow) line() string {
-	return fmt.Sprintf("| %d (%.0f) | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %d | %d | %d | %d | %d | %d |",
+	return fmt.Sprintf("| %d (%.0f) | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d |",
 		r.window, r.minutes, r.throughput, r.lat["open"][0], r.lat["open"][1], r.lat["click"][0], r.lat["click"][1],
 		r.lat["extract"][0], r.lat["extract"][1], ms(r.probeOpen), ms(r.probeClose),
-		float64(r.heap)/(1<<20), float64(r.rss)/(1<<20), r.state.pss>>20,
+		float64(r.heap)/(1<<20), float64(r.rss)/(1<<20), float64(r.goHeap)/(1<<20), r.goroutines, r.state.pss>>20,
 		r.state.groups, r.state.tabs, r.state.orphans, r.state.windows, r.ticks)
 }
 
-// openBusy opens n of the busy pages in a workspace of their own, kept
-// open for the whole soak.
+// keepHeapProfile copies the daemon's heap profile, when the daemon
+// writes one (daemon.HeapProfileEnv), beside it with the window's
+// number, so that two windows can be compared
+// (go tool pprof -base heap.pprof.w2 heap.pprof.w6).
+func keepHeapProfile(tb testing.TB, window int) {
+	tb.Helper()
+	path := os.Getenv(daemon.HeapProfileEnv)
+	if path == "" {
+		return
+	}
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = os.WriteFile(fmt.Sprintf("%s.w%d", path, window), b, 0o600)
+	}
+	if err != nil {
+		tb.Logf("the daemon's heap profile: %v", err)
+	}
+}
+
+// openBusy opens n of the busy pages, kept open for the whole soak, each
+// in a workspace (so a window) of its own: each is then its window's
+// shown tab. Chrome runs a hidden tab's timers once a minute after five
+// minutes, so busy pages that shared a window logged once a minute, not
+// twice a second, and their records took hours to fill up to their
+// bounds instead of minutes: the worker's heap grew all through the
+// soak's hour.
 func openBusy(tb testing.TB, p *pages, n int) []int {
 	tb.Helper()
 	var tabs []int
 	for i := range n {
-		res := bridge.MustCall(tb, map[string]any{"action": "open", "url": p.url("busy", strconv.Itoa(i)), "browserWorkspaceId": "soak-busy"})
+		res := bridge.MustCall(tb, map[string]any{"action": "open", "url": p.url("busy", strconv.Itoa(i)), "browserWorkspaceId": busyWorkspace(i)})
 		tabs = append(tabs, int(res["tabId"].(float64)))
 	}
 	return tabs
 }
+
+// busyWorkspace is the workspace of the i-th busy page.
+func busyWorkspace(i int) string { return fmt.Sprintf("soak-busy-%d", i) }
 
 // readBusy reads a busy page's console and network, as an agent
 // debugging it would, and checks that both still have its latest ticks.

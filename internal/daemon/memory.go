@@ -16,7 +16,7 @@ import (
 // of itself every minute (and once more when it stops), for finding
 // what grows in a long run: the daemon has no network port, so there
 // is no pprof endpoint to ask. Unset, nothing is written
-// (docs/testing.md, soak).
+// (docs/reference.md, Environment; docs/controls.md, soak).
 const HeapProfileEnv = "BROWSER_BRIDGE_HEAP_PROFILE"
 
 // heapProfileEvery is how often the heap profile is rewritten.
