@@ -34,7 +34,13 @@ func (r *recorder) uiReplay(reg *registry.Registry, frame []byte) (protocol.UIRe
 	if out.Workspace == "" {
 		return out, nil // not a workspace's window (or not yet): nothing to show
 	}
-	t, err := r.store.Read(out.Workspace)
+	// Only the steps from the one asked for on are read (the page asks
+	// after every step for the few since the last it shows).
+	from := req.From
+	if req.Seq != nil {
+		from = *req.Seq
+	}
+	t, err := r.store.ReadFrom(out.Workspace, from)
 	if errors.Is(err, replay.ErrNoTimeline) {
 		return out, nil
 	}

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -541,4 +542,76 @@ func BenchmarkAppendToAFullTimeline(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// ReadFrom gives what Read gives from a step on, whether the steps asked
+// for lie in the index's last 4 KiB or reach back to its start, and
+// refuses a timeline that is not kept as Read does.
+func TestReadFromMatchesRead(t *testing.T) {
+	s := NewIn(filepath.Join(t.TempDir(), "replays"))
+	// About 1.1 KB a line: the windows double from 4 KiB to the 330 KB of
+	// the whole index.
+	for i := range 300 {
+		if _, err := s.Append(Entry{Workspace: "w", Action: "click", Title: strings.Repeat("t", 1000) + fmt.Sprint(i)}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := s.Read("w")
+	if err != nil || len(all.Entries) != 300 {
+		t.Fatalf("Read: %d entries, %v", len(all.Entries), err)
+	}
+	for _, from := range []int{-1, 0, 1, 150, 241, 298, 299, 300, 1000} {
+		got, err := s.ReadFrom("w", from)
+		if err != nil {
+			t.Fatalf("ReadFrom(%d): %v", from, err)
+		}
+		var want []Entry
+		for _, e := range all.Entries {
+			if e.Seq >= from {
+				want = append(want, e)
+			}
+		}
+		if fmt.Sprint(got.Entries) != fmt.Sprint(want) {
+			t.Errorf("ReadFrom(%d): %d entries, want %d (seq %v…)", from, len(got.Entries), len(want), seqs(got.Entries))
+		}
+	}
+	if _, err := s.ReadFrom("none", 0); !errors.Is(err, ErrNoTimeline) {
+		t.Errorf("ReadFrom of a timeline not kept: %v, want ErrNoTimeline", err)
+	}
+}
+
+func seqs(es []Entry) []int {
+	var out []int
+	for _, e := range es[:min(len(es), 5)] {
+		out = append(out, e.Seq)
+	}
+	return out
+}
+
+// BenchmarkReadTheNewestStep is the workspace page's ask after a step
+// (the steps from the newest on) of a full timeline, by ReadFrom and by
+// Read.
+func BenchmarkReadTheNewestStep(b *testing.B) {
+	s := NewIn(filepath.Join(b.TempDir(), "replays"))
+	e := Entry{Workspace: "w", Action: "click", Target: `button "Press"`, URL: "http://127.0.0.1:8080/s/agent/page", Title: "a page"}
+	for range MaxEntries {
+		s.Append(e, nil)
+	}
+	last := MaxEntries - 1
+	b.Run("ReadFrom", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			if t, err := s.ReadFrom("w", last); err != nil || len(t.Entries) != 1 {
+				b.Fatal(len(t.Entries), err)
+			}
+		}
+	})
+	b.Run("Read", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			if _, err := s.Read("w"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -9,10 +9,12 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -540,6 +542,53 @@ func (s *Store) Read(workspace string) (Timeline, error) {
 		}
 	}
 	return Timeline{Workspace: workspace, Entries: kept}, nil
+}
+
+// ReadFrom is Read's entries whose Seq is from or later. The index is
+// read from its end, a window that doubles from 4 KiB, until the window
+// starts with an older entry or holds the whole file: the workspace page
+// asks after every step for the steps since the last it shows, which is
+// one or two lines at the end of an index of up to 1 MiB.
+func (s *Store) ReadFrom(workspace string, from int) (Timeline, error) {
+	f, err := os.Open(filepath.Join(s.folder(workspace), indexName))
+	if errors.Is(err, os.ErrNotExist) {
+		return Timeline{}, ErrNoTimeline
+	}
+	if err != nil {
+		return Timeline{}, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return Timeline{}, err
+	}
+	size := info.Size()
+	for n := int64(4 << 10); ; n *= 2 {
+		start := max(size-n, 0)
+		buf := make([]byte, size-start)
+		if _, err := f.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
+			return Timeline{}, err
+		}
+		if start > 0 {
+			// The window's first line may be cut: it starts after it.
+			i := bytes.IndexByte(buf, '\n')
+			if i < 0 {
+				continue // one line longer than the window
+			}
+			buf = buf[i+1:]
+		}
+		entries := ParseIndex(buf)
+		if start > 0 && (len(entries) == 0 || entries[0].Seq >= from) {
+			continue // older entries of the range may lie before the window
+		}
+		var kept []Entry
+		for _, e := range entries {
+			if e.Seq >= from && e.Workspace == workspace {
+				kept = append(kept, e)
+			}
+		}
+		return Timeline{Workspace: workspace, Entries: kept}, nil
+	}
 }
 
 // ErrNoTimeline means no timeline is kept for what was asked.
