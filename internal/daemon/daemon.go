@@ -200,7 +200,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}()
 	go d.sweep(ctx)
 	go d.watchPolicy(ctx)
-	go d.writeHeapProfiles(ctx)
+	go writeHeapProfiles(ctx, d.log)
 	// The recorder finishes the step it is on before Run returns: nothing
 	// writes to the state folder after the daemon has stopped.
 	recorded := make(chan struct{})

@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"runtime"
 	"runtime/metrics"
@@ -53,8 +54,8 @@ func memoryStatus() map[string]any {
 
 // writeHeapProfiles rewrites the heap profile named by HeapProfileEnv
 // every minute until ctx ends, then once more; it returns at once when
-// the variable is unset.
-func (d *Daemon) writeHeapProfiles(ctx context.Context) {
+// the variable is unset. It logs to log what it could not write.
+func writeHeapProfiles(ctx context.Context, log *slog.Logger) {
 	path := os.Getenv(HeapProfileEnv)
 	if path == "" {
 		return
@@ -65,11 +66,11 @@ func (d *Daemon) writeHeapProfiles(ctx context.Context) {
 		runtime.GC()
 		var b bytes.Buffer
 		if err := pprof.Lookup("heap").WriteTo(&b, 0); err != nil {
-			d.log.Warn("heap profile", "err", err)
+			log.Warn("heap profile", "err", err)
 			return
 		}
 		if err := atomicfile.Write(path, b.Bytes(), 0o600); err != nil {
-			d.log.Warn("heap profile", "path", path, "err", err)
+			log.Warn("heap profile", "path", path, "err", err)
 		}
 	}
 	t := time.NewTicker(heapProfileEvery)

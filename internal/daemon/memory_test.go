@@ -18,10 +18,9 @@ import (
 func TestHeapProfileIsWrittenWhenAsked(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "heap.pprof")
 	t.Setenv(HeapProfileEnv, path)
-	d := &Daemon{log: slog.New(slog.DiscardHandler)}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { d.writeHeapProfiles(ctx); close(done) }()
+	go func() { writeHeapProfiles(ctx, slog.New(slog.DiscardHandler)); close(done) }()
 	cancel()
 	select {
 	case <-done:
@@ -48,9 +47,8 @@ func TestHeapProfileIsWrittenWhenAsked(t *testing.T) {
 // Unset, nothing is written and the writer ends at once.
 func TestNoHeapProfileUnlessAsked(t *testing.T) {
 	t.Setenv(HeapProfileEnv, "")
-	d := &Daemon{log: slog.New(slog.DiscardHandler)}
 	done := make(chan struct{})
-	go func() { d.writeHeapProfiles(context.Background()); close(done) }()
+	go func() { writeHeapProfiles(context.Background(), slog.New(slog.DiscardHandler)); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
