@@ -230,19 +230,26 @@ func (s *Store) tally(workspace string) *tally {
 	if t, ok := s.tallies[workspace]; ok {
 		return t
 	}
-	dir := s.folder(workspace)
 	t := &tally{}
+	s.count(workspace, t)
+	s.tallies[workspace] = t
+	return t
+}
+
+// count sets t's entries, index bytes and captures from workspace's
+// folder, and raises its next Seq past the index's entries.
+func (s *Store) count(workspace string, t *tally) {
+	dir := s.folder(workspace)
 	entries, _ := readIndex(dir)
 	for _, old := range entries {
 		t.next = max(t.next, old.Seq+1)
 	}
 	t.entries = len(entries)
+	t.bytes = 0
 	if info, err := os.Stat(filepath.Join(dir, indexName)); err == nil {
 		t.bytes = info.Size()
 	}
 	t.captures = len(s.captures(dir))
-	s.tallies[workspace] = t
-	return t
 }
 
 // writePrivate creates a new 0600 file holding data (never through a
@@ -293,12 +300,7 @@ func (s *Store) bound(workspace string, t *tally, captured bool) error {
 		if err := s.boundIndex(dir); err != nil {
 			return err
 		}
-		entries, _ := readIndex(dir)
-		t.entries = len(entries)
-		if info, err := os.Stat(filepath.Join(dir, indexName)); err == nil {
-			t.bytes = info.Size()
-		}
-		t.captures = len(s.captures(dir))
+		s.count(workspace, t)
 	}
 	s.dropTimelines(workspace)
 	if captured && (s.total < 0 || s.total > s.MaxBytes) {
