@@ -160,16 +160,23 @@ func Dial(ctx context.Context, path string, auth protocol.Auth) (*Conn, protocol
 	c.SetDeadline(dl)
 	auth.Type = protocol.TypeAuth
 	auth.Protocol = protocol.Version
+	// The daemon hangs up on a wrong secret at once; one that holds the
+	// connection without a word (or without reading: the deadline can
+	// pass while the handshake is still being sent) is busy or stuck.
+	silent := func(err error) error {
+		return fmt.Errorf("the daemon at %s took the connection but did not answer the handshake within %s (%w): it is busy or stuck; try again, and if it stays so, stop it", path, time.Since(began).Round(100*time.Millisecond), err)
+	}
 	if err := c.SendJSON(auth); err != nil {
 		c.Close()
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, ok, silent(err)
+		}
 		return nil, ok, fmt.Errorf("sending handshake: %w", err)
 	}
 	if err := c.RecvJSON(&ok); err != nil || ok.Type != protocol.TypeAuthOK {
 		c.Close()
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// The daemon hangs up on a wrong secret at once; one that
-			// holds the connection without a word is busy or stuck.
-			return nil, ok, fmt.Errorf("the daemon at %s took the connection but did not answer the handshake within %s (%w): it is busy or stuck; try again, and if it stays so, stop it", path, time.Since(began).Round(100*time.Millisecond), err)
+			return nil, ok, silent(err)
 		}
 		if err == nil {
 			err = fmt.Errorf("unexpected %q", ok.Type)
