@@ -32,3 +32,37 @@ const out = await cdp.batch({
 if (!sent.includes("Input.insertText")) fail("the text was not sent after a slow check: sent " + JSON.stringify(sent) + ", answer " + JSON.stringify(out));
 `)
 }
+
+// Chrome sets a tab's device emulation aside while it captures and puts
+// back, when the capture answers, what it set aside. An emulation change
+// that stopped waiting for a capture (after APART_WAIT_MS, 10 s) is then
+// undone by the capture's end; it must be made again once the capture
+// has ended, and only the latest of two such changes (seen in CI under
+// load: a phone's size kept with the pixel ratio lost). The stand-in
+// debugger models the capture: it keeps the width as it was when the
+// capture began and restores it 10.5 s later, when it answers.
+func TestAnEmulationChangeOutlastedByACaptureIsMadeAgain(t *testing.T) {
+	t.Parallel()
+	runWorker(t, `
+let width = 0;
+const set = [];
+chrome.debugger.sendCommand = async (target, method, params) => {
+  if (method === "Emulation.setDeviceMetricsOverride") { width = params.width; set.push(params.width); }
+  if (method === "Page.captureScreenshot") { const was = width; await tick(10500); width = was; return { data: "" }; }
+  return {};
+};
+const cdp = await load("handlers/cdp.js");
+const change = (w) => cdp.emulationChange(5, () => cdp.sendCommand(5, "Emulation.setDeviceMetricsOverride", { width: w }));
+const shot = cdp.sendCommand(5, "Page.captureScreenshot", {});
+await tick(10);
+const first = change(412);
+await tick(10);
+const second = change(800);
+await Promise.all([first, second]);
+if (width !== 800) fail("after waiting for the capture, the changes left width " + width + ", want 800");
+await shot;
+await tick(100);
+if (width !== 800) fail("the capture's end undid the change for good: width " + width + ", want 800");
+if (set.filter((w) => w === 412).length !== 1) fail("the change a later one replaced was made again: " + JSON.stringify(set));
+`)
+}

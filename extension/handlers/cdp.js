@@ -87,6 +87,7 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   dialogs.delete(tabId);
   dialogWaiters.delete(tabId);
   userCancelled.delete(tabId);
+  lastChange.delete(tabId);
 });
 
 chrome.debugger.onDetach.addListener((source, reason) => {
@@ -361,18 +362,25 @@ export function sendCommand(tabId, method, params) {
 // (seen: a reset during the capture of the step before — the replay's,
 // or a screenshot's — left the page at the emulated phone's size, with
 // the user agent and touch reset). So captures and emulation changes
-// never overlap: a change waits for the tab's captures in flight (at
-// most APART_WAIT_MS: a capture held by a dialog must not stop it for
-// good), and a capture waits for the changes under way.
+// never overlap: a change waits for the tab's captures in flight, and a
+// capture waits for the changes under way. A change waits at most
+// APART_WAIT_MS (a capture held by a dialog must not stop it for good);
+// one that went ahead of captures still in flight (a slow full-page
+// capture on a loaded machine) runs again once they have ended, unless
+// a later change has run since.
 const APART_WAIT_MS = 10000;
 const captures = new Map(); // tabId -> Set of capture promises in flight
 const changes = new Map(); // tabId -> Set of emulation change promises under way
+const lastChange = new Map(); // tabId -> sequence number of its latest change
+let changeSeq = 0;
 
+// settledWithin resolves true once promises have all settled, or false
+// after ms if they have not.
 function settledWithin(promises, ms) {
-  if (!promises.length) return Promise.resolve();
+  if (!promises.length) return Promise.resolve(true);
   let timer;
-  const late = new Promise((resolve) => { timer = setTimeout(resolve, ms); });
-  return Promise.race([Promise.allSettled(promises), late]).finally(() => clearTimeout(timer));
+  const late = new Promise((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+  return Promise.race([Promise.allSettled(promises).then(() => true), late]).finally(() => clearTimeout(timer));
 }
 
 function tracked(map, tabId, p) {
@@ -396,7 +404,17 @@ function capturing(tabId, fn) {
 // from the tab's screenshots (see capturing).
 export function emulationChange(tabId, fn) {
   const waitFor = [...(captures.get(tabId) || [])];
-  return tracked(changes, tabId, settledWithin(waitFor, APART_WAIT_MS).then(fn));
+  const seq = ++changeSeq;
+  lastChange.set(tabId, seq);
+  return tracked(changes, tabId, settledWithin(waitFor, APART_WAIT_MS).then(async (apart) => {
+    const out = await fn();
+    if (!apart) {
+      Promise.allSettled(waitFor).then(() => {
+        if (lastChange.get(tabId) === seq) emulationChange(tabId, fn).catch(() => {});
+      });
+    }
+    return out;
+  }));
 }
 
 function sendNow(tabId, method, params) {
