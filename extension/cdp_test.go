@@ -66,3 +66,36 @@ if (width !== 800) fail("the capture's end undid the change for good: width " + 
 if (set.filter((w) => w === 412).length !== 1) fail("the change a later one replaced was made again: " + JSON.stringify(set));
 `)
 }
+
+// A command Chrome refuses unsent because the debugger let go of the tab
+// after the attach ("not attached") is sent again on a new attachment,
+// once: the action it serves does not fail on a tab that is still there.
+// The stand-in debugger drops its attachment at the first command, as
+// Chrome does when it lets a debugger go, and then refuses commands until
+// the next attach.
+func TestACommandTheDebuggerDroppedIsSentAgain(t *testing.T) {
+	t.Parallel()
+	runWorker(t, `
+openTabs.add(5);
+let attached = false, attaches = 0, dropped = false;
+const sent = [];
+chrome.debugger.getTargets = async () => [];
+chrome.debugger.attach = async () => { attached = true; attaches++; };
+chrome.debugger.sendCommand = async (target, method) => {
+  if (method === "Page.getLayoutMetrics" && !dropped) { dropped = true; attached = false; }
+  if (!attached) throw new Error("Debugger is not attached to the tab with id: " + target.tabId + ".");
+  sent.push(method);
+  return method === "Page.getLayoutMetrics" ? { cssContentSize: { width: 800, height: 600 } } : {};
+};
+const cdp = await load("handlers/cdp.js");
+let out;
+try {
+  out = await cdp.send({ tabId: 5, method: "Page.getLayoutMetrics" }, {});
+} catch (e) {
+  fail("the command failed: " + e.message);
+}
+if (!out || !out.cssContentSize) fail("the command answered " + JSON.stringify(out));
+if (attaches !== 2) fail("attached " + attaches + " times, want 2 (again after the drop)");
+if (sent.filter((m) => m === "Page.getLayoutMetrics").length !== 1) fail("the command reached the page " + JSON.stringify(sent));
+`)
+}

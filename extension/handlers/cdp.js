@@ -430,12 +430,25 @@ function sendNow(tabId, method, params) {
   });
 }
 
+// send runs one CDP command on the tab, attaching first when needed.
+// Chrome may let the debugger go between the attach and the command (the
+// renderer was swapped or crashed): it then refuses the command unsent,
+// "not attached", and send attaches again and sends it once more, rather
+// than fail an action on a tab that is still there.
 export async function send(msg, ctx) {
   const tabId = intArg(msg, "tabId");
   policyOf(ctx)(msg.method);
   return hold(tabId, async () => {
     await ensureAttached(tabId);
-    return sendCommand(tabId, msg.method, msg.params);
+    try {
+      return await sendCommand(tabId, msg.method, msg.params);
+    } catch (err) {
+      if (userCancelled.has(tabId) || !/not attached/i.test(String(err && err.message))) throw err;
+      clearTimeout(attached.get(tabId));
+      attached.delete(tabId);
+      await ensureAttached(tabId);
+      return sendCommand(tabId, msg.method, msg.params);
+    }
   });
 }
 
